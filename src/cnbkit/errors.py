@@ -1,0 +1,230 @@
+"""The exception and warning hierarchy of cnbkit.
+
+Every error raised by cnbkit derives from :class:`CnbError`, so one ``except CnbError`` catches
+them all. Messages always say what to change. Secrets (tokens, passwords, client secrets) never
+appear in messages.
+
+Example:
+    >>> from cnbkit.errors import InvalidParameter
+    >>> err = InvalidParameter("period", "TEN_YEARS", allowed=["ONE_DAY", "ONE_WEEK"])
+    >>> "ONE_DAY" in str(err)
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "ApiError",
+    "ChunkError",
+    "CnbError",
+    "CnbkitWarning",
+    "ConnectionFailed",
+    "InvalidParameter",
+    "InvalidResponse",
+    "NotFoundError",
+    "OfflineCacheMiss",
+    "ServerError",
+    "StaleDataWarning",
+    "ValidationError",
+    "parse_validation_description",
+]
+
+
+class CnbError(Exception):
+    """Root of every error cnbkit raises."""
+
+
+class CnbkitWarning(UserWarning):
+    """Root of the warnings cnbkit issues (stale data, empty answers, trimmed ranges)."""
+
+
+class StaleDataWarning(CnbkitWarning):
+    """An expired cached answer was served because the API could not be reached."""
+
+
+class InvalidParameter(CnbError, ValueError):
+    """A parameter failed the checks made before any request is sent.
+
+    Attributes:
+        parameter: the Python argument name (``year_month``, ``period``...).
+        value: the offending value, as given.
+        allowed: the allowed values, when the parameter is an enumeration.
+    """
+
+    def __init__(
+        self,
+        parameter: str,
+        value: object,
+        hint: str = "",
+        allowed: Sequence[str] | None = None,
+    ) -> None:
+        self.parameter = parameter
+        self.value = value
+        self.allowed = tuple(allowed) if allowed else ()
+        message = f"invalid {parameter}={value!r}"
+        if hint:
+            message += f": {hint}"
+        if self.allowed:
+            message += f"; allowed values: {', '.join(self.allowed)}"
+        super().__init__(message)
+
+
+_DESCRIPTION = re.compile(
+    r"ValidationErrorCode:\s*(?P<rule>[^;]*);\s*Field:\s*(?P<field>[^;]*);\s*Value:\s?(?P<value>.*)\Z",
+    re.DOTALL,
+)
+
+
+def parse_validation_description(description: str) -> tuple[str | None, str | None, str | None]:
+    """Split a VALIDATION_ERROR description into (rule, field, value).
+
+    Example:
+        >>> parse_validation_description("ValidationErrorCode: Range;  Field: year; Value: 0")
+        ('Range', 'year', '0')
+    """
+    match = _DESCRIPTION.match(description or "")
+    if not match:
+        return None, None, None
+    return match["rule"].strip(), match["field"].strip(), match["value"]
+
+
+_RULE_ADVICE = {
+    "typeMismatch": "the value has the wrong form (dates are yyyy-MM-dd, months yyyy-MM, "
+    "lang is CZ or EN)",
+    "NotEmpty": "the parameter is required and must not be empty",
+    "Range": "the value is out of the accepted range",
+}
+
+
+@dataclass(frozen=True)
+class _ApiDetails:
+    status: int
+    error_code: str | None
+    description: str | None
+    endpoint: str | None
+    message_id: str | None
+    happened_at: str | None
+
+
+class ApiError(CnbError):
+    """The API answered with an error status.
+
+    Attributes:
+        status: HTTP status code.
+        error_code: ``VALIDATION_ERROR`` or ``INTERNAL_SERVER_ERROR`` when the body carries one.
+        description, endpoint, message_id, happened_at: the fields of the error body.
+        rule, field, value: the parsed parts of a VALIDATION_ERROR description.
+        url: the URL that was requested.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        url: str = "",
+        body: dict[str, Any] | None = None,
+    ) -> None:
+        body = body or {}
+        self.status = status
+        self.url = url
+        self.error_code: str | None = _text(body.get("errorCode"))
+        self.description: str | None = _text(body.get("description"))
+        self.endpoint: str | None = _text(body.get("endPoint"))
+        self.message_id: str | None = _text(body.get("messageId"))
+        self.happened_at: str | None = _text(body.get("happenedAt"))
+        self.rule, self.field, self.value = parse_validation_description(self.description or "")
+        super().__init__(message)
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The error's fields as a dict (for logging or display)."""
+        return {
+            "status": self.status,
+            "error_code": self.error_code,
+            "description": self.description,
+            "endpoint": self.endpoint,
+            "message_id": self.message_id,
+            "happened_at": self.happened_at,
+            "rule": self.rule,
+            "field": self.field,
+            "value": self.value,
+            "url": self.url,
+        }
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+class ValidationError(ApiError):
+    """HTTP 400: the API rejected a parameter (``VALIDATION_ERROR``)."""
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any], *, url: str) -> ValidationError:
+        rule, field, value = parse_validation_description(str(body.get("description") or ""))
+        advice = _RULE_ADVICE.get(rule or "", "check the parameter against the documentation")
+        if field:
+            message = f"the API rejected {field}={value!r} ({rule}): {advice}"
+        else:
+            message = f"the API rejected the request: {body.get('description') or 'no description'}"
+        message_id = body.get("messageId")
+        if message_id:
+            message += f" [messageId {message_id}]"
+        return cls(message, status=400, url=url, body=body)
+
+
+class NotFoundError(ApiError):
+    """HTTP 404: no such path or resource (the live API sends no body)."""
+
+
+class ServerError(ApiError):
+    """HTTP 5xx after all retries: the API failed; try again later or use the cache."""
+
+
+class ConnectionFailed(CnbError):
+    """The API could not be reached (DNS, refused or dropped connection, timeout)."""
+
+
+class InvalidResponse(CnbError):
+    """A 200 answer whose body is not the JSON the operation promises (truncated, not JSON,
+    wrong shape). Nothing from it is cached or returned."""
+
+
+class OfflineCacheMiss(CnbError):
+    """Offline mode is on and the cache holds no answer for a request."""
+
+
+@dataclass(frozen=True)
+class FailedChunk:
+    """One chunk of a history plan that failed after retries."""
+
+    label: str
+    cause: BaseException
+
+
+class ChunkError(CnbError):
+    """Some chunks of a history plan failed after retries.
+
+    The chunks that succeeded are cached, so running the same call again fetches only the
+    failed ones.
+
+    Attributes:
+        failed: the failed chunks, each with its label (e.g. ``exrates/daily-year year=2004``)
+            and cause.
+        succeeded: how many chunks succeeded.
+    """
+
+    def __init__(self, failed: Iterable[FailedChunk], succeeded: int) -> None:
+        self.failed = tuple(failed)
+        self.succeeded = succeeded
+        lines = "\n".join(f"  - {chunk.label}: {chunk.cause}" for chunk in self.failed)
+        super().__init__(
+            f"{len(self.failed)} chunk(s) failed after retries ({succeeded} succeeded and are "
+            f"cached; run the same call again to fetch only the failed ones):\n{lines}"
+        )

@@ -1,0 +1,397 @@
+"""A small threaded HTTP(S) server on loopback with fault injection and a request log.
+
+Both sandboxes (the market-data API over HTTP, the COBS API over mutual TLS) are plain
+functions ``app(request) -> Reply`` served by :class:`LoopbackServer`. The server owns what
+tests need to see and steer: a log of every request it answered and a :class:`Faults` plan
+(latency, 500/503 answers, dropped connections, truncated bodies) that is deterministic for a
+seed, whatever order concurrent requests arrive in.
+
+Example:
+    >>> from cnbkit.sandbox.httpserver import LoopbackServer, Reply
+    >>> with LoopbackServer(lambda request: Reply(200, b'{"ok": true}')) as server:
+    ...     import urllib.request
+    ...     urllib.request.urlopen(server.origin + "/x").read()
+    b'{"ok": true}'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import json
+import logging
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from email.message import Message
+from urllib.parse import parse_qsl, urlsplit
+
+__all__ = ["Faults", "LoggedRequest", "LoopbackServer", "Reply", "Request"]
+
+log = logging.getLogger("cnbkit.sandbox")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the app sees of one request."""
+
+    method: str
+    path: str
+    raw_query: str
+    query: tuple[tuple[str, str], ...]
+    headers: Message
+    body: bytes
+    peer_cert: bytes | None = None
+
+    def arg(self, name: str) -> str | None:
+        """The first value of a query parameter, or None when absent."""
+        for key, value in self.query:
+            if key == name:
+                return value
+        return None
+
+    @property
+    def target(self) -> str:
+        return self.path + (f"?{self.raw_query}" if self.raw_query else "")
+
+
+@dataclass
+class Reply:
+    """What the app answers: status, body bytes and headers."""
+
+    status: int
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    content_type: str | None = "application/json"
+
+    @classmethod
+    def json(cls, status: int, payload: object, headers: dict[str, str] | None = None) -> Reply:
+        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return cls(status, body, dict(headers or {}))
+
+
+@dataclass(frozen=True)
+class Faults:
+    """A deterministic fault plan.
+
+    Each request's fate is drawn from ``(seed, method, path?query, n)`` where ``n`` counts
+    earlier requests for the same target, so the same seed gives the same faults however
+    concurrent clients interleave.
+
+    Attributes:
+        latency_ms: added to every answer (milliseconds).
+        error_rate: share of answers replaced by 500 or 503 (half each) with an error body.
+        drop_rate: share of connections closed without an answer.
+        truncate_rate: share of 200 answers whose body is cut in half (Content-Length is kept,
+            then the connection is closed).
+        seed: the seed of the draws.
+        fail_paths: substrings of ``path?query``; matching requests always get a 500
+            (a permanent outage of some chunks).
+    """
+
+    latency_ms: float = 0.0
+    error_rate: float = 0.0
+    drop_rate: float = 0.0
+    truncate_rate: float = 0.0
+    seed: int = 0
+    fail_paths: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        rates = (self.error_rate, self.drop_rate, self.truncate_rate)
+        if any(r < 0 for r in rates) or sum(rates) > 1:
+            raise ValueError("fault rates must be >= 0 and add up to at most 1")
+        if self.latency_ms < 0:
+            raise ValueError("latency_ms must be >= 0")
+
+    def fate(self, method: str, target: str, attempt: int) -> str | None:
+        """``None`` (answer normally), ``"500"``, ``"503"``, ``"drop"`` or ``"truncate"``."""
+        if any(part in target for part in self.fail_paths):
+            return "500"
+        total = self.error_rate + self.drop_rate + self.truncate_rate
+        if total <= 0:
+            return None
+        digest = hashlib.sha256(f"{self.seed}|{method}|{target}|{attempt}".encode()).digest()
+        draw = int.from_bytes(digest[:8], "big") / 2**64
+        if draw < self.error_rate:
+            return "500" if digest[8] % 2 == 0 else "503"
+        if draw < self.error_rate + self.drop_rate:
+            return "drop"
+        if draw < total:
+            return "truncate"
+        return None
+
+
+@dataclass(frozen=True)
+class LoggedRequest:
+    """One entry of the server's request log."""
+
+    method: str
+    path: str
+    query: str
+    status: int | None
+    fault: str | None
+    seconds: float
+    message_id: str | None = None
+
+    @property
+    def target(self) -> str:
+        return self.path + (f"?{self.query}" if self.query else "")
+
+
+App = Callable[[Request], Reply]
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _ThreadingServer
+    server_version = "cnbkit-sandbox"
+    sys_version = ""
+
+    def setup(self) -> None:
+        super().setup()
+        self._peer_cert: bytes | None = None
+        if isinstance(self.connection, ssl.SSLSocket):
+            try:
+                self.connection.do_handshake()
+                self._peer_cert = self.connection.getpeercert(binary_form=True)
+            except (ssl.SSLError, OSError) as exc:
+                log.debug("TLS handshake refused: %s", exc)
+                self.close_connection = True
+                self._handshake_failed = True
+                return
+        self._handshake_failed = False
+
+    def handle(self) -> None:
+        if getattr(self, "_handshake_failed", False):
+            return
+        try:
+            super().handle()
+        except (ConnectionError, ssl.SSLError, TimeoutError):
+            self.close_connection = True
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        log.debug("%s %s", self.address_string(), format % args)
+
+    def _serve(self) -> None:
+        owner = self.server.owner
+        started = time.perf_counter()
+        url = urlsplit(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        request = Request(
+            method=self.command,
+            path=url.path,
+            raw_query=url.query,
+            query=tuple(parse_qsl(url.query, keep_blank_values=True)),
+            headers=self.headers,
+            body=body,
+            peer_cert=self._peer_cert,
+        )
+        fate = owner.next_fate(self.command, request.target)
+        if owner.faults.latency_ms:
+            time.sleep(owner.faults.latency_ms / 1000)
+        if fate == "drop":
+            owner.record(request, None, fate, started)
+            self._drop()
+            return
+        if fate in ("500", "503"):
+            reply = owner.fault_reply(request, int(fate))
+        else:
+            try:
+                reply = owner.app(request)
+            except Exception:  # a bug in the app must not kill the server thread
+                log.exception("sandbox app failed on %s", request.target)
+                reply = owner.fault_reply(request, 500)
+        if fate == "truncate" and reply.status == 200 and len(reply.body) > 1:
+            owner.record(request, reply.status, fate, started)
+            self._send(reply, cut=len(reply.body) // 2)
+            self._drop()
+            return
+        owner.record(request, reply.status, None, started, reply.headers.get("X-Message-Id"))
+        self._send(reply)
+
+    def _send(self, reply: Reply, cut: int | None = None) -> None:
+        self.send_response(reply.status)
+        headers = dict(reply.headers)
+        headers.pop("X-Message-Id", None)
+        if reply.content_type and reply.body:
+            headers.setdefault("Content-Type", reply.content_type)
+        headers["Content-Length"] = str(len(reply.body))
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(reply.body if cut is None else reply.body[:cut])
+        self.wfile.flush()
+
+    def _drop(self) -> None:
+        self.close_connection = True
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    do_GET = _serve
+    do_POST = _serve
+    do_PUT = _serve
+    do_DELETE = _serve
+    do_HEAD = _serve
+    do_PATCH = _serve
+
+
+class _ThreadingServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    owner: LoopbackServer
+    ssl_context: ssl.SSLContext | None = None
+
+    def get_request(self) -> tuple[socket.socket, object]:
+        sock, address = super().get_request()
+        if self.ssl_context is not None:
+            sock = self.ssl_context.wrap_socket(
+                sock, server_side=True, do_handshake_on_connect=False
+            )
+        return sock, address
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        log.debug("connection from %s ended with an error", client_address, exc_info=True)
+
+
+class LoopbackServer:
+    """Serve ``app`` on 127.0.0.1 in a background thread.
+
+    Args:
+        app: ``app(request) -> Reply``.
+        port: 0 picks a free port.
+        faults: the initial fault plan (change it later with :meth:`set_faults`).
+        ssl_context: serve HTTPS with this server-side context (mutual TLS when it requires
+            client certificates).
+        fault_reply: builds the body of an injected 500/503 answer.
+
+    Use as a context manager, or call :meth:`start` and :meth:`stop`.
+    """
+
+    def __init__(
+        self,
+        app: App,
+        *,
+        port: int = 0,
+        faults: Faults | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        fault_reply: Callable[[Request, int], Reply] | None = None,
+    ) -> None:
+        self.app = app
+        self.faults = faults or Faults()
+        self._fault_reply = fault_reply
+        self._lock = threading.Lock()
+        self._log: list[LoggedRequest] = []
+        self._attempts: dict[tuple[str, str], int] = {}
+        self._httpd = _ThreadingServer(("127.0.0.1", port), _Handler)
+        self._httpd.owner = self
+        self._httpd.ssl_context = ssl_context
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def origin(self) -> str:
+        scheme = "https" if self._httpd.ssl_context is not None else "http"
+        return f"{scheme}://127.0.0.1:{self.port}"
+
+    def start(self) -> LoopbackServer:
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._httpd.serve_forever,
+                kwargs={"poll_interval": 0.05},
+                name=f"cnbkit-sandbox-{self.port}",
+                daemon=True,
+            )
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._httpd.server_close()
+
+    def __enter__(self) -> LoopbackServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- faults --------------------------------------------------------------------------------
+    def set_faults(self, faults: Faults | None = None, **changes: object) -> Faults:
+        """Replace the fault plan (``set_faults()`` lifts every fault) and restart the draws.
+
+        Example: ``server.set_faults(latency_ms=50)`` or ``server.set_faults(Faults(...))``.
+        """
+        plan = replace(faults or Faults(), **changes)  # type: ignore[arg-type]
+        with self._lock:
+            self.faults = plan
+            self._attempts.clear()
+        return plan
+
+    def next_fate(self, method: str, target: str) -> str | None:
+        with self._lock:
+            key = (method, target)
+            attempt = self._attempts.get(key, 0)
+            self._attempts[key] = attempt + 1
+            faults = self.faults
+        return faults.fate(method, target, attempt)
+
+    def fault_reply(self, request: Request, status: int) -> Reply:
+        if self._fault_reply is not None:
+            return self._fault_reply(request, status)
+        return Reply.json(status, {"error": "injected fault"})
+
+    # -- request log ---------------------------------------------------------------------------
+    def record(
+        self,
+        request: Request,
+        status: int | None,
+        fault: str | None,
+        started: float,
+        message_id: str | None = None,
+    ) -> None:
+        entry = LoggedRequest(
+            method=request.method,
+            path=request.path,
+            query=request.raw_query,
+            status=status,
+            fault=fault,
+            seconds=time.perf_counter() - started,
+            message_id=message_id,
+        )
+        with self._lock:
+            self._log.append(entry)
+        if message_id:
+            log.info("%s %s -> %s [messageId %s]", request.method, request.target, status,
+                     message_id)
+
+    @property
+    def log(self) -> list[LoggedRequest]:
+        """A copy of the request log, oldest first."""
+        with self._lock:
+            return list(self._log)
+
+    def clear_log(self) -> None:
+        with self._lock:
+            self._log.clear()
+
+    def count(self, path_contains: str = "", *, method: str | None = None) -> int:
+        """How many logged requests have ``path_contains`` in their path and query."""
+        return sum(
+            1
+            for entry in self.log
+            if path_contains in entry.target and (method is None or entry.method == method)
+        )
