@@ -1,0 +1,14 @@
+"""The one code path behind every group function: check, fetch, convert."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from .client import Client, default_client
+
+
+def call(name: str, client: Client | None, **kwargs: Any) -> pd.DataFrame:
+    """Run operation ``name`` (``group.function``) on ``client`` or the default client."""
+    return (client or default_client()).get(name, **kwargs)

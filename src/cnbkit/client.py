@@ -1,0 +1,353 @@
+"""The market-data client: base URL, cached session, retries, timeouts and one ``get()``.
+
+Module-level functions (``cnbkit.exrates.daily()`` ...) use a default client that
+:func:`cnbkit.configure` replaces. A ``Client`` is safe to share between threads.
+
+Example:
+    >>> import cnbkit
+    >>> client = cnbkit.Client(base_url="http://127.0.0.1:8000/cnbapi")  # doctest: +SKIP
+    >>> client.get("exrates.daily", date="2019-05-17", lang="EN")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import threading
+import time
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pandas as pd
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+from . import __version__
+from .cache import CacheInfo, cache_info, default_cache_dir, expire_after, make_session, payload_of
+from .catalog import Operation, operation
+from .errors import (
+    ApiError,
+    ConnectionFailed,
+    InvalidResponse,
+    NotFoundError,
+    OfflineCacheMiss,
+    ServerError,
+    StaleDataWarning,
+    ValidationError,
+)
+from .frames import to_frame
+from .params import build_query, prague_today
+
+__all__ = ["LIVE_URL", "Client", "Payload", "configure", "default_client"]
+
+log = logging.getLogger("cnbkit")
+
+#: The live market-data API.
+LIVE_URL = "https://api.cnb.cz/cnbapi"
+_TRUE = {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Payload:
+    """One answer: the parsed JSON object, where it came from and how fresh it is."""
+
+    data: dict[str, Any]
+    url: str
+    from_cache: bool
+    stale: bool
+    retrieved_at: dt.datetime
+    nbytes: int
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in _TRUE
+
+
+class Client:
+    """A configured connection to the market-data API.
+
+    Args:
+        base_url: the API root; default ``$CNBKIT_BASE_URL`` or the live
+            ``https://api.cnb.cz/cnbapi``.
+        cache_dir: where the SQLite cache lives; default ``$CNBKIT_CACHE_DIR`` or the user
+            cache dir. ``cache=False`` turns caching off.
+        ttl: seconds before an answer about a still-open period expires (default one hour).
+        offline: answer from the cache only, never touch the network; default
+            ``$CNBKIT_OFFLINE``.
+        timeout: (connect, read) seconds.
+        retries: attempts after the first on connection errors, 429 and 5xx answers, and
+            truncated or non-JSON bodies.
+        backoff_factor: exponential backoff base in seconds (0.5 -> 0.5, 1, 2, 4 ...), capped
+            at ``backoff_max``; a Retry-After header is honoured.
+        workers: threads used by ``history()``.
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        cache_dir: str | os.PathLike[str] | None = None,
+        cache: bool = True,
+        ttl: int = 3600,
+        offline: bool | None = None,
+        timeout: float | tuple[float, float] = (10.0, 60.0),
+        retries: int = 5,
+        backoff_factor: float = 0.5,
+        backoff_max: float = 30.0,
+        workers: int = 4,
+        progress: bool = True,
+    ) -> None:
+        self.base_url = str(base_url or os.environ.get("CNBKIT_BASE_URL") or LIVE_URL).rstrip("/")
+        if not self.base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {self.base_url!r}")
+        self.offline = _env_flag("CNBKIT_OFFLINE") if offline is None else offline
+        if self.offline and not cache:
+            raise ValueError("offline mode answers from the cache: it needs cache=True")
+        if ttl < 0:
+            raise ValueError("ttl must be >= 0 seconds")
+        if workers < 1:
+            raise ValueError("workers must be at least 1")
+        self.cache_dir: Path | None = (
+            Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        ) if cache else None
+        self.ttl = ttl
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff_factor = backoff_factor
+        self.backoff_max = backoff_max
+        self.workers = workers
+        self.progress = progress
+        self.user_agent = f"cnbkit/{__version__} (+python-requests/{requests.__version__})"
+        self._session: requests.Session | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        cache = self.cache_dir if self.cache_dir is not None else "off"
+        mode = ", offline" if self.offline else ""
+        return f"Client(base_url={self.base_url!r}, cache={str(cache)!r}{mode})"
+
+    # -- session -------------------------------------------------------------------------------
+    @property
+    def session(self) -> requests.Session:
+        """The HTTP session (shared by threads; the SQLite cache serializes its writes)."""
+        with self._lock:
+            if self._session is None:
+                self._session = self._make_session()
+            return self._session
+
+    def _make_session(self) -> requests.Session:
+        session = make_session(self.cache_dir, offline=self.offline)
+        retry = Retry(
+            total=self.retries,
+            connect=self.retries,
+            read=self.retries,
+            status=self.retries,
+            backoff_factor=self.backoff_factor,
+            backoff_max=self.backoff_max,
+            status_forcelist=(429, 500, 502, 503, 504),
+            allowed_methods=frozenset({"GET"}),
+            respect_retry_after_header=True,
+            raise_on_status=False,
+        )
+        adapter = HTTPAdapter(max_retries=retry, pool_maxsize=max(self.workers, 4))
+        session.mount("http://", adapter)
+        session.mount("https://", adapter)
+        session.headers["User-Agent"] = self.user_agent
+        session.headers["Accept"] = "application/json"
+        return session
+
+    def close(self) -> None:
+        """Close the session and its cache connection."""
+        with self._lock:
+            session, self._session = self._session, None
+        if session is not None:
+            session.close()
+            backend = getattr(session, "cache", None)
+            if backend is not None:
+                backend.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- requests ------------------------------------------------------------------------------
+    def url(self, op: Operation, query: Mapping[str, str]) -> str:
+        """The full URL of a call."""
+        return f"{self.base_url}{op.path}" + (f"?{urlencode(query)}" if query else "")
+
+    def fetch(self, op: Operation | str, query: Mapping[str, str]) -> Payload:
+        """GET one operation with already-checked query parameters and return its payload.
+
+        Connection errors, 429/5xx answers (after urllib3's retries), truncated and non-JSON
+        bodies are retried with exponential backoff; only valid JSON answers reach the cache.
+
+        Raises:
+            ValidationError, NotFoundError, ServerError, ApiError, ConnectionFailed,
+            InvalidResponse, OfflineCacheMiss.
+        """
+        op = operation(op) if isinstance(op, str) else op
+        url = self.url(op, query)
+        kwargs: dict[str, Any] = {"timeout": self.timeout}
+        if self.cache_dir is not None:
+            kwargs["expire_after"] = expire_after(op, query, ttl=self.ttl, today=prague_today())
+        last_error: Exception | None = None
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(min(self.backoff_max, self.backoff_factor * 2 ** (attempt - 1)))
+            try:
+                response = self.session.get(url, **kwargs)
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                last_error = exc
+                log.debug("GET %s failed (attempt %d): %s", url, attempt + 1, exc)
+                continue
+            except requests.RequestException as exc:  # e.g. a body cut off mid-way
+                last_error = exc
+                log.debug("GET %s failed (attempt %d): %s", url, attempt + 1, exc)
+                continue
+            from_cache = bool(getattr(response, "from_cache", False))
+            log.debug("GET %s -> %s%s", url, response.status_code, " (cache)" if from_cache else "")
+            if response.status_code == 504 and self.offline and from_cache is False:
+                raise OfflineCacheMiss(
+                    f"offline mode is on (CNBKIT_OFFLINE=1) and the cache has no answer for "
+                    f"{url}; run the call once with the network, or unset CNBKIT_OFFLINE"
+                )
+            if response.status_code != 200:
+                raise _error_for(response, url)
+            payload = payload_of(response)
+            if payload is None:
+                last_error = InvalidResponse(
+                    f"{url} answered 200 with a body that is not a JSON object "
+                    f"({len(response.content)} bytes); it was not cached"
+                )
+                continue
+            stale = from_cache and bool(getattr(response, "is_expired", False))
+            if stale:
+                reason = "offline mode" if self.offline else "the API could not be reached"
+                warnings.warn(
+                    StaleDataWarning(
+                        f"{reason}: serving an expired cached answer for {url} "
+                        f"(stored {getattr(response, 'created_at', '?')})"
+                    ),
+                    stacklevel=3,
+                )
+            return Payload(
+                data=payload,
+                url=url,
+                from_cache=from_cache,
+                stale=stale,
+                retrieved_at=getattr(response, "created_at", None) or dt.datetime.now(dt.UTC),
+                nbytes=len(response.content),
+            )
+        if isinstance(last_error, InvalidResponse):
+            raise last_error
+        raise ConnectionFailed(
+            f"could not get {url} after {self.retries + 1} attempts: {last_error}; check the "
+            f"network and base_url, or set CNBKIT_OFFLINE=1 to use cached answers"
+        ) from last_error
+
+    def get(self, op: Operation | str, **kwargs: Any) -> pd.DataFrame:
+        """Check the arguments, fetch (or read from the cache) and convert to a typed frame.
+
+        Example:
+            >>> client.get("pribor.daily_year", year=2019)  # doctest: +SKIP
+        """
+        op = operation(op) if isinstance(op, str) else op
+        query = build_query(op, kwargs)
+        payload = self.fetch(op, query)
+        frame = to_frame(
+            op,
+            payload.data,
+            source=payload.url,
+            retrieved_at=_utc(payload.retrieved_at),
+            from_cache=payload.from_cache,
+        )
+        return frame
+
+    # -- cache ---------------------------------------------------------------------------------
+    def cache_info(self) -> CacheInfo | None:
+        """What the cache holds (None when caching is off)."""
+        return cache_info(self.session)
+
+    def clear_cache(self) -> None:
+        """Delete every cached answer."""
+        session = self.session
+        backend = getattr(session, "cache", None)
+        if backend is not None:
+            backend.clear()
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+def _json_or_none(response: requests.Response) -> dict[str, Any] | None:
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _error_for(response: requests.Response, url: str) -> ApiError:
+    status = response.status_code
+    body = _json_or_none(response)
+    if status == 400:
+        if body:
+            return ValidationError.from_body(body, url=url)
+        return ValidationError(f"the API rejected {url} (400, no details)", status=400, url=url)
+    if status == 404:
+        return NotFoundError(
+            f"{url} does not exist (404): check the base URL (it ends in /cnbapi) and the "
+            f"operation path",
+            status=404,
+            url=url,
+            body=body,
+        )
+    if status >= 500 or status == 429:
+        detail = (body or {}).get("description") or response.reason
+        return ServerError(
+            f"the API failed on {url} ({status} {detail}) after retries; try again later, or "
+            f"set CNBKIT_OFFLINE=1 to use cached answers",
+            status=status,
+            url=url,
+            body=body,
+        )
+    return ApiError(f"unexpected answer {status} from {url}", status=status, url=url, body=body)
+
+
+class _Default:
+    """Holds the default client (the one piece of module state cnbkit keeps)."""
+
+    client: Client | None = None
+    lock = threading.Lock()
+
+
+def default_client() -> Client:
+    """The client that module-level functions use (created on first use)."""
+    with _Default.lock:
+        if _Default.client is None:
+            _Default.client = Client()
+        return _Default.client
+
+
+def configure(client: Client | None = None, /, **options: Any) -> Client:
+    """Replace the default client, either with ``client`` or with ``Client(**options)``.
+
+    Example:
+        >>> import cnbkit
+        >>> cnbkit.configure(base_url="http://127.0.0.1:8000/cnbapi", ttl=600)  # doctest: +SKIP
+    """
+    new = client if client is not None else Client(**options)
+    with _Default.lock:
+        old, _Default.client = _Default.client, new
+    if old is not None and old is not new:
+        old.close()
+    return new

@@ -1,0 +1,130 @@
+"""The CNB exchange-rate fixing and its averages (``/exrates``).
+
+Rates are CZK per ``amount`` units of the currency (e.g. HUF per 100); ``rate_per_unit`` is
+CZK per one unit. The fixing is published on business days after 14:30 Prague time.
+
+Example:
+    >>> import cnbkit
+    >>> cnbkit.exrates.daily("2019-05-17", lang="EN").head()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._call import call
+from .client import Client
+from .params import DateLike
+
+__all__ = [
+    "daily",
+    "daily_currency_month",
+    "daily_year",
+    "monthly_averages_currency",
+    "monthly_averages_year",
+    "monthly_cumulative_averages_currency",
+    "monthly_cumulative_averages_year",
+    "quarterly_averages_currency",
+    "quarterly_averages_year",
+]
+
+
+def daily(
+    date: DateLike | None = None, lang: str = "CZ", *, client: Client | None = None
+) -> pd.DataFrame:
+    """The fixing of every currency on ``date`` (the last valid one on or before it).
+
+    Columns: valid_for, order (fixing number in the year), country, currency, currency_code,
+    amount, rate (CZK per ``amount`` units), rate_per_unit (CZK per unit). Sorted by country
+    name in ``lang`` ("CZ" or "EN"), as the API sends it.
+
+    Example:
+        >>> cnbkit.exrates.daily("2019-05-17", lang="EN")  # doctest: +SKIP
+    """
+    return call("exrates.daily", client, date=date, lang=lang)
+
+
+def daily_currency_month(
+    currency: str, year_month: str | None = None, *, client: Client | None = None
+) -> pd.DataFrame:
+    """The fixing of one currency on every business day of a month (``'yyyy-MM'``).
+
+    An unknown currency gives an empty frame (the API answers ``{}``).
+    Columns: valid_for, currency_code, amount, rate (CZK per ``amount``), rate_per_unit.
+
+    Example:
+        >>> cnbkit.exrates.daily_currency_month("usd", "2019-05")  # doctest: +SKIP
+    """
+    return call("exrates.daily_currency_month", client, currency=currency, year_month=year_month)
+
+
+def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+    """The fixing of every currency on every business day of ``year`` (about 8,000 rows).
+
+    Columns: valid_for, currency_code, amount, rate (CZK per ``amount``), rate_per_unit.
+
+    Example:
+        >>> cnbkit.to_wide(cnbkit.exrates.daily_year(2019))["EUR"]  # doctest: +SKIP
+    """
+    return call("exrates.daily_year", client, year=year)
+
+
+_AVERAGES_DOC = """{what} of the fixing{scope}.
+
+    Columns: year, month (code: {codes}), currency_code, amount, average (CZK per ``amount``),
+    average_per_unit (CZK per unit), period_start and period_end (the period the code covers).
+
+    Example:
+        >>> cnbkit.exrates.{name}({example})  # doctest: +SKIP
+    """
+
+
+def monthly_averages_currency(currency: str, *, client: Client | None = None) -> pd.DataFrame:
+    return call("exrates.monthly_averages_currency", client, currency=currency)
+
+
+def monthly_averages_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+    return call("exrates.monthly_averages_year", client, year=year)
+
+
+def monthly_cumulative_averages_currency(
+    currency: str, *, client: Client | None = None
+) -> pd.DataFrame:
+    return call("exrates.monthly_cumulative_averages_currency", client, currency=currency)
+
+
+def monthly_cumulative_averages_year(
+    year: int | None = None, *, client: Client | None = None
+) -> pd.DataFrame:
+    return call("exrates.monthly_cumulative_averages_year", client, year=year)
+
+
+def quarterly_averages_currency(currency: str, *, client: Client | None = None) -> pd.DataFrame:
+    return call("exrates.quarterly_averages_currency", client, currency=currency)
+
+
+def quarterly_averages_year(
+    year: int | None = None, *, client: Client | None = None
+) -> pd.DataFrame:
+    return call("exrates.quarterly_averages_year", client, year=year)
+
+
+for _function, _what, _codes in (
+    (monthly_averages_currency, "Monthly averages", "JAN..DEC"),
+    (monthly_averages_year, "Monthly averages", "JAN..DEC"),
+    (monthly_cumulative_averages_currency, "Cumulative averages from January",
+     "JAN, JAN_TO_FEB..JAN_TO_DEC"),
+    (monthly_cumulative_averages_year, "Cumulative averages from January",
+     "JAN, JAN_TO_FEB..JAN_TO_DEC"),
+    (quarterly_averages_currency, "Quarterly averages", "JAN_TO_MAR..OCT_TO_DEC"),
+    (quarterly_averages_year, "Quarterly averages", "JAN_TO_MAR..OCT_TO_DEC"),
+):
+    _by_currency = _function.__name__.endswith("_currency")
+    _function.__doc__ = _AVERAGES_DOC.format(
+        what=_what,
+        scope=" for one currency, every year" if _by_currency else
+        " for every currency in ``year`` (default: this year)",
+        codes=_codes,
+        name=_function.__name__,
+        example='"EUR"' if _by_currency else "2024",
+    )

@@ -1,0 +1,58 @@
+"""Forward points of EUR/CZK and USD/CZK (``/forward``).
+
+Forward points are (forward - spot) x 1000, i.e. in thousandths of a CZK per unit of the
+foreign currency, for THREE_MONTH and SIX_MONTH maturities.
+
+Example:
+    >>> import cnbkit
+    >>> cnbkit.forward.daily("2024-05-17")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._call import call
+from .client import Client
+from .params import DateLike
+
+__all__ = ["daily", "daily_range_currency_pair_maturity"]
+
+
+def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
+    """Forward points of every pair and maturity on ``date`` (last valid data; default today).
+
+    Columns: valid_for, currency_pair (EUR_TO_CZK, USD_TO_CZK), maturity (THREE_MONTH,
+    SIX_MONTH), forward_points (CZK x 1000 per unit).
+
+    Example:
+        >>> cnbkit.forward.daily("2024-05-17")  # doctest: +SKIP
+    """
+    return call("forward.daily", client, date=date)
+
+
+def daily_range_currency_pair_maturity(
+    date_from: DateLike,
+    date_to: DateLike | None = None,
+    currency_pair: str = "ALL",
+    maturity: str = "ALL",
+    *,
+    client: Client | None = None,
+) -> pd.DataFrame:
+    """Forward points from ``date_from`` to ``date_to`` (default today) for one pair and
+    maturity ("ALL" for every one).
+
+    Columns as :func:`daily`.
+
+    Example:
+        >>> cnbkit.forward.daily_range_currency_pair_maturity(
+        ...     "2024-01-01", "2024-06-30", "EUR_TO_CZK", "THREE_MONTH")  # doctest: +SKIP
+    """
+    return call(
+        "forward.daily_range_currency_pair_maturity",
+        client,
+        date_from=date_from,
+        date_to=date_to,
+        currency_pair=currency_pair,
+        maturity=maturity,
+    )

@@ -1,0 +1,239 @@
+"""JSON answers -> typed pandas DataFrames, driven by the catalog's column declarations.
+
+Conversion rules (the same for all 22 operations):
+
+* columns are snake_case, in the catalog's order, then the derived ones;
+* dates are ``datetime64`` (pandas' default unit), floats ``float64``, integers the nullable
+  ``Int64`` (a missing value is ``<NA>``, never a crash), text pandas' default string dtype;
+* ``rate_per_unit = rate / amount`` (CZK per one unit of the currency) where both exist;
+  averages get ``average_per_unit`` and the ``period_start``/``period_end`` of their code;
+* ``{}`` and ``[]`` answers give a zero-row frame with the same columns and dtypes;
+* a missing or null field is a missing value; a value of the wrong kind (text where a number
+  belongs, a malformed date) raises :class:`~cnbkit.errors.InvalidResponse` rather than
+  producing a silently wrong column.
+
+Example:
+    >>> from cnbkit.catalog import operation
+    >>> df = to_frame(operation("exrates.daily_year"),
+    ...               {"rates": [{"validFor": "2019-01-02", "currencyCode": "HUF",
+    ...                           "amount": 100, "rate": 8.017}]})
+    >>> float(df.loc[0, "rate_per_unit"])
+    0.08017
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .catalog import AVERAGE_MONTH_CODES, Column, Operation
+from .errors import InvalidResponse
+
+__all__ = ["empty_frame", "period_bounds", "to_frame", "to_wide"]
+
+_MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+
+
+def _month_span(code: str) -> tuple[int, int] | None:
+    """First and last month (1-12) of an averages code (JAN, JAN_TO_MAR, OCT_TO_DEC...)."""
+    if code not in AVERAGE_MONTH_CODES:
+        return None
+    first, _, last = code.partition("_TO_")
+    return _MONTHS.index(first) + 1, _MONTHS.index(last or first) + 1
+
+
+def period_bounds(year: int, code: str) -> tuple[dt.date, dt.date] | None:
+    """The first and last day of an averages period.
+
+    Example:
+        >>> period_bounds(2024, "APR_TO_JUN")
+        (datetime.date(2024, 4, 1), datetime.date(2024, 6, 30))
+    """
+    span = _month_span(code)
+    if span is None:
+        return None
+    last_month_end = pd.Timestamp(year=year, month=span[1], day=1) + pd.offsets.MonthEnd(0)
+    return dt.date(year, span[0], 1), last_month_end.date()
+
+
+def empty_frame(op: Operation) -> pd.DataFrame:
+    """A zero-row frame with the operation's columns and dtypes."""
+    data: dict[str, Any] = {}
+    for column in op.columns:
+        data[column.name] = _convert(column, [])
+    for name in op.column_names[len(op.columns):]:
+        data[name] = (
+            pd.Series([], dtype="float64")
+            if name.endswith("per_unit")
+            else pd.Series([], dtype=DATE_DTYPE)
+        )
+    return pd.DataFrame(data)
+
+
+def _bad(column: Column, values: Sequence[Any], exc: Exception) -> InvalidResponse:
+    sample = next((v for v in values if v is not None), None)
+    return InvalidResponse(
+        f"field {column.field!r} holds a value that is not a {column.dtype} "
+        f"(e.g. {str(sample)[:40]!r}): the answer is not the documented format, nothing "
+        f"from it was kept ({exc.__class__.__name__})"
+    )
+
+
+#: The dtype of every date column (pandas' default for parsed dates: datetime64[us] in pandas 3).
+DATE_DTYPE = pd.to_datetime(pd.Index(["2000-01-01"]), format="%Y-%m-%d").dtype
+
+
+def _convert(column: Column, values: Sequence[Any]) -> pd.Series:
+    kind = column.dtype
+    try:
+        if kind == "date":
+            if not all(isinstance(v, str) or v is None for v in values):
+                raise TypeError("dates must be text")
+            # The API repeats few distinct dates many times: parse each distinct one once.
+            codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+            parsed = pd.to_datetime(pd.Index(uniques, dtype=object), format="%Y-%m-%d")
+            taken = parsed.take(codes, allow_fill=True, fill_value=pd.NaT)
+            return pd.Series(taken.astype(DATE_DTYPE))
+        if kind == "float":
+            textual = column.field == "nominalValueCZK"  # the API sends this one as text
+            if not textual and any(isinstance(v, (bool, str)) for v in values):
+                raise TypeError("text or booleans where numbers belong")
+            return pd.Series(np.array(values, dtype="float64"))
+        if kind == "int":
+            if any(
+                isinstance(v, (bool, str))
+                or (isinstance(v, float) and not (math.isfinite(v) and v.is_integer()))
+                for v in values
+            ):
+                raise TypeError("not whole numbers")
+            return pd.Series(pd.array(values, dtype="Int64"))
+        if any(not isinstance(v, str) for v in values if v is not None):
+            raise TypeError("not text")
+        return pd.Series(values, dtype="str")
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise _bad(column, values, exc) from exc
+
+
+def _records(op: Operation, payload: object) -> list[dict[str, Any]]:
+    if not isinstance(payload, dict):
+        raise InvalidResponse(
+            f"{op.path} answered with a JSON {type(payload).__name__}, not an object"
+        )
+    if op.result_key not in payload:
+        if payload:
+            raise InvalidResponse(
+                f"{op.path} answered without the {op.result_key!r} key "
+                f"(keys: {', '.join(sorted(map(str, payload)))[:200]})"
+            )
+        return []  # {}: the API's "no data" (e.g. an unknown currency)
+    records = payload[op.result_key]
+    if op.single:
+        records = [] if records is None else [records]
+    if records is None:
+        return []
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise InvalidResponse(
+            f"{op.path}: {op.result_key!r} must be a list of objects, "
+            f"got {type(records).__name__}"
+        )
+    return records
+
+
+def to_frame(
+    op: Operation,
+    payload: object,
+    *,
+    source: str | Sequence[str] = "",
+    retrieved_at: dt.datetime | None = None,
+    from_cache: bool | None = None,
+) -> pd.DataFrame:
+    """Convert one answer of ``op`` into its typed long frame.
+
+    ``df.attrs`` records the operation, the source URL(s), the retrieval time (UTC) and whether
+    the answer came from the cache.
+
+    Raises:
+        InvalidResponse: the payload is not the documented shape (nothing is returned).
+    """
+    records = _records(op, payload)
+    if not records:
+        frame = empty_frame(op)
+    else:
+        data: dict[str, Any] = {}
+        for column in op.columns:
+            field = column.field
+            data[column.name] = _convert(column, [r.get(field) for r in records])
+        frame = pd.DataFrame(data, copy=False)
+        _add_derived(op, frame)
+    frame.attrs.update(
+        operation=op.name,
+        source=[source] if isinstance(source, str) else list(source),
+        retrieved_at=(retrieved_at or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds"),
+        from_cache=from_cache,
+    )
+    return frame
+
+
+def _add_derived(op: Operation, frame: pd.DataFrame) -> None:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if "rate_per_unit" in op.derived:
+            frame["rate_per_unit"] = (frame["rate"] / frame["amount"]).astype("float64")
+        if "average_per_unit" in op.derived:
+            frame["average_per_unit"] = (frame["average"] / frame["amount"]).astype("float64")
+    if "period" in op.derived:
+        bounds = {
+            key: period_bounds(int(key[0]), key[1])
+            for key in {(y, m) for y, m in zip(frame["year"], frame["month"], strict=True)
+                        if y is not pd.NA and isinstance(m, str)}
+        }
+        starts = [
+            (bounds.get((y, m)) or (None, None))[0] if isinstance(m, str) else None
+            for y, m in zip(frame["year"], frame["month"], strict=True)
+        ]
+        ends = [
+            (bounds.get((y, m)) or (None, None))[1] if isinstance(m, str) else None
+            for y, m in zip(frame["year"], frame["month"], strict=True)
+        ]
+        frame["period_start"] = pd.Series(pd.to_datetime(starts), dtype=DATE_DTYPE)
+        frame["period_end"] = pd.Series(pd.to_datetime(ends), dtype=DATE_DTYPE)
+
+
+def to_wide(
+    frame: pd.DataFrame,
+    values: str | None = None,
+    columns: str | Iterable[str] | None = None,
+    index: str | None = None,
+) -> pd.DataFrame:
+    """Pivot a long cnbkit frame to wide: one row per date, one column per currency or tenor.
+
+    Defaults come from the frame's operation (``df.attrs["operation"]``): for exchange rates
+    ``rate_per_unit`` by ``currency_code``, for PRIBOR ``pribor`` by ``period``, and so on.
+
+    Example:
+        >>> import cnbkit
+        >>> wide = cnbkit.to_wide(cnbkit.exrates.daily_year(2019))  # doctest: +SKIP
+        >>> wide["EUR"].head()  # doctest: +SKIP
+    """
+    from .catalog import operation
+
+    op = operation(str(frame.attrs.get("operation", ""))) if frame.attrs.get("operation") else None
+    index = index or (op.date_column if op else "valid_for")
+    if columns is None:
+        columns = list(op.key_columns) if op and op.key_columns else ["currency_code"]
+    elif isinstance(columns, str):
+        columns = [columns]
+    else:
+        columns = list(columns)
+    if values is None:
+        values = op.value_columns[0] if op and op.value_columns else "rate_per_unit"
+    missing = [c for c in [index, values, *columns] if c not in frame.columns]
+    if missing:
+        raise KeyError(f"to_wide: no column(s) {missing} in the frame; it has {list(frame.columns)}")
+    wide = frame.pivot_table(index=index, columns=columns, values=values, aggfunc="last")
+    wide.columns.name = columns[0] if len(columns) == 1 else wide.columns.name
+    return wide.sort_index()

@@ -1,0 +1,70 @@
+"""Rates of other currencies, declared monthly by the CNB (``/fxrates``).
+
+About 120 currencies not in the daily fixing; ``valid_for`` is the month's last day. Rates are
+CZK per ``amount`` units; ``rate_per_unit`` is CZK per unit. A few rates are 0 (e.g. VEF, ZWL).
+
+Example:
+    >>> import cnbkit
+    >>> cnbkit.fxrates.daily_year(2024, lang="EN")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._call import call
+from .client import Client
+
+__all__ = ["daily_month", "daily_range_currency", "daily_year"]
+
+
+def daily_month(
+    year_month: str | None = None, lang: str = "CZ", *, client: Client | None = None
+) -> pd.DataFrame:
+    """Every other-currency rate of one month (``'yyyy-MM'``; default this month).
+
+    Columns: valid_for, order, country, currency, currency_code, amount, rate (CZK per
+    ``amount``), rate_per_unit.
+
+    Example:
+        >>> cnbkit.fxrates.daily_month("2024-05", lang="EN")  # doctest: +SKIP
+    """
+    return call("fxrates.daily_month", client, year_month=year_month, lang=lang)
+
+
+def daily_range_currency(
+    currency: str,
+    year_month_from: str | None = None,
+    year_month_to: str | None = None,
+    lang: str = "CZ",
+    *,
+    client: Client | None = None,
+) -> pd.DataFrame:
+    """One other currency from ``year_month_from`` to ``year_month_to`` (``'yyyy-MM'``).
+
+    Columns as :func:`daily_month`. An unknown currency gives an empty frame.
+
+    Example:
+        >>> cnbkit.fxrates.daily_range_currency("AMD", "2023-01", "2024-12")  # doctest: +SKIP
+    """
+    return call(
+        "fxrates.daily_range_currency",
+        client,
+        currency=currency,
+        year_month_from=year_month_from,
+        year_month_to=year_month_to,
+        lang=lang,
+    )
+
+
+def daily_year(
+    year: int | None = None, lang: str = "CZ", *, client: Client | None = None
+) -> pd.DataFrame:
+    """Every other-currency rate of ``year`` (about 1,500 rows: 12 months x ~124 currencies).
+
+    Columns as :func:`daily_month`.
+
+    Example:
+        >>> cnbkit.fxrates.daily_year(2024, lang="EN")  # doctest: +SKIP
+    """
+    return call("fxrates.daily_year", client, year=year, lang=lang)

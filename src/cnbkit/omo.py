@@ -1,0 +1,44 @@
+"""CNB open market operations (``/omo``).
+
+Text fields are Czech as the API sends them (operation_type "Repo", "Depozitní facilita";
+liquidity_impact "Stažení" = withdrawal, "Dodání" = supply). Volumes in CZK billions, rates in
+% p.a., allotment in % of the bid volume.
+
+Example:
+    >>> import cnbkit
+    >>> ops = cnbkit.omo.daily_year(2024)  # doctest: +SKIP
+    >>> ops.groupby("operation_type")["allotted_volume_czk_bn"].sum()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._call import call
+from .client import Client
+from .params import DateLike
+
+__all__ = ["daily", "daily_year"]
+
+
+def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
+    """The operations of one day (last valid data on or before ``date``; default today).
+
+    Columns: trade_date, settlement_date, maturity_date, operation_type, liquidity_impact,
+    marginal_rate_pct, bid_volume_czk_bn, number_of_bids, min/avg/max_bid_rate_pct,
+    allotted_volume_czk_bn, number_of_allotted_bids, min/avg/max_allotted_rate_pct,
+    allotment_pct.
+
+    Example:
+        >>> cnbkit.omo.daily("2024-06-05")  # doctest: +SKIP
+    """
+    return call("omo.daily", client, date=date)
+
+
+def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+    """Every operation of ``year`` (default: this year). Columns as :func:`daily`.
+
+    Example:
+        >>> cnbkit.omo.daily_year(2024)  # doctest: +SKIP
+    """
+    return call("omo.daily_year", client, year=year)

@@ -1,0 +1,172 @@
+"""Check and format parameters before any request is sent.
+
+Every check is driven by the catalog's :class:`~cnbkit.catalog.Param` declarations; a bad value
+raises :class:`~cnbkit.errors.InvalidParameter` naming the argument, what is wrong and, for
+enumerations, the allowed values.
+
+Example:
+    >>> from cnbkit.catalog import operation
+    >>> build_query(operation("exrates.daily_currency_month"), {"currency": "usd",
+    ...             "year_month": "2019-05"})
+    {'currency': 'USD', 'yearMonth': '2019-05'}
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from .catalog import Operation, Param
+from .errors import InvalidParameter
+
+__all__ = [
+    "FIRST_YEAR",
+    "PRAGUE",
+    "DateLike",
+    "build_query",
+    "check_year",
+    "format_param",
+    "prague_today",
+    "to_date",
+    "to_month",
+]
+
+PRAGUE = ZoneInfo("Europe/Prague")
+#: The first year of any CNB series (the exchange-rate fixing history starts in 1991).
+FIRST_YEAR = 1991
+
+DateLike = str | dt.date | dt.datetime
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_MONTH = re.compile(r"(\d{4})-(\d{2})")
+_CURRENCY = re.compile(r"[A-Za-z]{3}")
+
+
+def prague_today() -> dt.date:
+    """Today's date in Prague, the API's time zone."""
+    return dt.datetime.now(PRAGUE).date()
+
+
+def to_date(value: object, arg: str = "date") -> dt.date:
+    """Turn a str (``yyyy-MM-dd``), date, datetime or pandas Timestamp into a date.
+
+    Raises:
+        InvalidParameter: impossible dates (2019-02-31), other forms, other types.
+    """
+    if isinstance(value, dt.datetime):
+        if value != value:  # NaT
+            raise InvalidParameter(arg, value, "a missing date (NaT) cannot be requested")
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if hasattr(value, "to_pydatetime") or type(value).__name__ == "datetime64":
+        try:
+            import pandas as pd
+
+            stamp = pd.Timestamp(value)  # type: ignore[arg-type]
+        except (ValueError, TypeError) as exc:
+            raise InvalidParameter(arg, value, "not a date") from exc
+        if stamp is pd.NaT:
+            raise InvalidParameter(arg, value, "a missing date (NaT) cannot be requested")
+        return stamp.date()
+    if isinstance(value, str):
+        text = value.strip()
+        if not _ISO_DATE.fullmatch(text):
+            raise InvalidParameter(arg, value, "write dates as yyyy-MM-dd, e.g. '2019-05-17'")
+        try:
+            return dt.date.fromisoformat(text)
+        except ValueError as exc:
+            raise InvalidParameter(arg, value, "no such calendar date") from exc
+    kind = type(value).__name__
+    raise InvalidParameter(arg, value, f"expected 'yyyy-MM-dd', a date or a Timestamp, not {kind}")
+
+
+def to_month(value: object, arg: str = "year_month") -> tuple[int, int]:
+    """Turn ``'yyyy-MM'``, a date/datetime/Timestamp or a pandas Period into (year, month)."""
+    if isinstance(value, str):
+        match = _ISO_MONTH.fullmatch(value.strip())
+        if not match:
+            raise InvalidParameter(arg, value, "write months as yyyy-MM, e.g. '2019-05'")
+        year, month = int(match[1]), int(match[2])
+        if not 1 <= month <= 12:
+            raise InvalidParameter(arg, value, "the month must be 01 to 12")
+        check_year(year, arg)
+        return year, month
+    if hasattr(value, "start_time") and hasattr(value, "freqstr"):  # pandas Period
+        value = value.start_time  # type: ignore[union-attr]
+    day = to_date(value, arg)
+    check_year(day.year, arg)
+    return day.year, day.month
+
+
+def check_year(value: object, arg: str = "year") -> int:
+    """Check a year: an int (or digits) from 1991 to the current year in Prague."""
+    if isinstance(value, bool):
+        raise InvalidParameter(arg, value, "expected a year such as 2019, not a bool")
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if hasattr(value, "__index__") and not isinstance(value, int):
+        value = value.__index__()  # numpy integers
+    if not isinstance(value, int):
+        kind = type(value).__name__
+        raise InvalidParameter(arg, value, f"expected a year such as 2019, not {kind}")
+    last = prague_today().year
+    if not FIRST_YEAR <= value <= last:
+        raise InvalidParameter(arg, value, f"years run from {FIRST_YEAR} to {last}")
+    return value
+
+
+def format_param(param: Param, value: Any) -> str:
+    """Check one value against its declaration and return it as sent on the wire."""
+    arg = param.arg
+    if param.kind == "date":
+        return to_date(value, arg).isoformat()
+    if param.kind == "year_month":
+        year, month = to_month(value, arg)
+        return f"{year:04d}-{month:02d}"
+    if param.kind == "year":
+        return str(check_year(value, arg))
+    if param.kind == "currency":
+        if not isinstance(value, str) or not _CURRENCY.fullmatch(value.strip()):
+            raise InvalidParameter(
+                arg, value, "expected a three-letter ISO 4217 code such as 'EUR' or 'usd'"
+            )
+        return value.strip().upper()
+    if param.kind == "enum":
+        text = value.strip().upper() if isinstance(value, str) else None
+        if text not in param.enum:
+            raise InvalidParameter(arg, value, "not one of the allowed values", allowed=param.enum)
+        return text
+    raise InvalidParameter(arg, value, f"unknown parameter kind {param.kind}")  # pragma: no cover
+
+
+def build_query(op: Operation, kwargs: Mapping[str, Any]) -> dict[str, str]:
+    """Check the Python arguments of an operation and return its query parameters.
+
+    ``None`` means "not given": the parameter's default is sent when it has one, otherwise it
+    is omitted so that the server applies its own (for dates, months and years: now).
+
+    Raises:
+        InvalidParameter: an unknown argument, a missing required one, or a bad value.
+    """
+    known = {p.arg for p in op.params}
+    unknown = sorted(set(kwargs) - known)
+    if unknown:
+        raise InvalidParameter(
+            unknown[0], kwargs[unknown[0]], f"{op.name} takes no such argument",
+            allowed=sorted(known),
+        )
+    query: dict[str, str] = {}
+    for param in op.params:
+        value = kwargs.get(param.arg)
+        if value is None:
+            value = param.default
+        if value is None:
+            if param.required:
+                raise InvalidParameter(param.arg, None, f"{op.name} requires {param.arg}")
+            continue
+        query[param.api] = format_param(param, value)
+    return query

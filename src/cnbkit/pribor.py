@@ -1,0 +1,59 @@
+"""PRIBOR and PRIBID, the Prague interbank rates (``/pribor``).
+
+Rates in % p.a. Nine tenors (ONE_DAY .. ONE_YEAR) until 2024, seven afterwards (no TWO_MONTH,
+NINE_MONTH). ``pribid`` is missing (NaN) in recent years. PRIBOR reaches this API about a week
+late, so recent answers stay open in the cache longer than other series.
+
+Example:
+    >>> import cnbkit
+    >>> cnbkit.to_wide(cnbkit.pribor.daily_year(2024))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._call import call
+from .catalog import PRIBOR_PERIODS
+from .client import Client
+from .params import DateLike
+
+__all__ = ["PERIODS", "daily", "daily_year", "daily_year_term"]
+
+#: The tenors, shortest first.
+PERIODS = PRIBOR_PERIODS
+
+
+def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
+    """Every tenor on one day (last valid data on or before ``date``; default today).
+
+    Columns: valid_for, period (tenor), pribid, pribor (% p.a.).
+
+    Example:
+        >>> cnbkit.pribor.daily("2024-05-17")  # doctest: +SKIP
+    """
+    return call("pribor.daily", client, date=date)
+
+
+def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+    """Every tenor on every business day of ``year`` (2,268 rows in 2024: 252 x 9).
+
+    Columns as :func:`daily`.
+
+    Example:
+        >>> cnbkit.pribor.daily_year(2024)  # doctest: +SKIP
+    """
+    return call("pribor.daily_year", client, year=year)
+
+
+def daily_year_term(
+    period: str, year: int | None = None, *, client: Client | None = None
+) -> pd.DataFrame:
+    """One tenor (``period``, e.g. "THREE_MONTH") on every business day of ``year``.
+
+    Columns as :func:`daily`.
+
+    Example:
+        >>> cnbkit.pribor.daily_year_term("THREE_MONTH", 2019)  # doctest: +SKIP
+    """
+    return call("pribor.daily_year_term", client, period=period, year=year)
