@@ -64,12 +64,15 @@ def period_end(op: Operation, query: Mapping[str, str]) -> dt.date | None:
     value = query.get(op.period_end)
     if value is None:  # the server's default: now
         return None
-    if len(value) == 4:  # year
-        return dt.date(int(value), 12, 31)
-    if len(value) == 7:  # yyyy-MM
-        year, month = int(value[:4]), int(value[5:])
-        return dt.date(year, month, calendar.monthrange(year, month)[1])
-    return dt.date.fromisoformat(value)
+    try:
+        if len(value) == 4:  # year
+            return dt.date(int(value), 12, 31)
+        if len(value) == 7:  # yyyy-MM
+            year, month = int(value[:4]), int(value[5:])
+            return dt.date(year, month, calendar.monthrange(year, month)[1])
+        return dt.date.fromisoformat(value)
+    except ValueError:  # not a checked value: treat the answer as open
+        return None
 
 
 def expire_after(

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .catalog import AVERAGE_MONTH_CODES, Column, Operation
-from .errors import InvalidResponse
+from .errors import InvalidParameter, InvalidResponse
 
 __all__ = ["empty_frame", "period_bounds", "to_frame", "to_wide"]
 
@@ -233,7 +233,9 @@ def to_wide(
         values = op.value_columns[0] if op and op.value_columns else "rate_per_unit"
     missing = [c for c in [index, values, *columns] if c not in frame.columns]
     if missing:
-        raise KeyError(f"to_wide: no column(s) {missing} in the frame; it has {list(frame.columns)}")
+        raise InvalidParameter(
+            "columns", missing, f"to_wide: not in the frame, which has {list(frame.columns)}"
+        )
     wide = frame.pivot_table(index=index, columns=columns, values=values, aggfunc="last")
     wide.columns.name = columns[0] if len(columns) == 1 else wide.columns.name
     return wide.sort_index()

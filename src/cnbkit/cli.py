@@ -1,0 +1,133 @@
+"""The ``cnbkit`` command: ``sandbox``, ``cache``, ``fetch`` and ``lab``.
+
+Examples::
+
+    cnbkit sandbox --port 8000 --clock 2025-12-31
+    cnbkit cache info
+    cnbkit fetch exrates --start 2020-01-01 --end 2024-12-31 --currency EUR -o eur.csv
+    cnbkit lab --source auto
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+
+from . import __version__
+
+__all__ = ["main"]
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date: write yyyy-MM-dd") from exc
+
+
+def _rate(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError("a rate is between 0 and 1 (e.g. 0.3 for 30 %)")
+    return value
+
+
+def _wait_for_interrupt() -> None:
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+
+
+def _cmd_sandbox(args: argparse.Namespace) -> int:
+    from . import sandbox
+
+    faults = sandbox.Faults(
+        latency_ms=args.latency_ms,
+        error_rate=args.error_rate,
+        drop_rate=args.drop_rate,
+        truncate_rate=args.truncate_rate,
+        seed=args.fault_seed,
+    )
+    url = sandbox.start(port=args.port, clock=args.clock, faults=faults, seed=args.seed)
+    print(f"cnbkit sandbox (clock {url.clock}, data seed {args.seed})")
+    print(f"  market-data API: {url}")
+    print(f"  use it:          CNBKIT_BASE_URL={url}  or  cnbkit.configure(base_url={str(url)!r})")
+    cobs = getattr(url, "cobs", None)
+    if cobs is not None:
+        print(f"  COBS (PSD2) API: {cobs.api_url('2.0')}  and  {cobs.api_url('5.0')}")
+        print(f"  OAuth:           {cobs.authorize_url}  {cobs.token_url}")
+        print(f"  CA certificate:  {cobs.ca_path}")
+        print(f"  client cert/key: {cobs.client_cert_path}  {cobs.client_key_path}")
+        print(f"  client PKCS#12:  {cobs.client_p12_path}")
+    print("Ctrl-C stops it.", flush=True)
+    try:
+        _wait_for_interrupt()
+    finally:
+        url.stop()
+    return 0
+
+
+def _cmd_cache(args: argparse.Namespace) -> int:
+    from .client import Client
+
+    client = Client(cache_dir=args.cache_dir)
+    if args.action == "info":
+        print(client.cache_info())
+    else:
+        info = client.cache_info()
+        client.clear_cache()
+        print(f"cleared {info.responses if info else 0} answers from {client.cache_dir}")
+    client.close()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cnbkit", description="Czech National Bank APIs as typed pandas DataFrames."
+    )
+    parser.add_argument("--version", action="version", version=f"cnbkit {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    sb = commands.add_parser("sandbox", help="serve the local emulators of the CNB APIs")
+    sb.add_argument("--port", type=int, default=8000, help="port of the market-data API (0: any)")
+    sb.add_argument("--clock", type=_date, default=dt.date(2025, 12, 31),
+                    help="the sandbox's 'today' (default 2025-12-31)")
+    sb.add_argument("--seed", type=int, default=0, help="seed of the synthetic series")
+    sb.add_argument("--latency-ms", type=float, default=0.0, help="added to every answer")
+    sb.add_argument("--error-rate", type=_rate, default=0.0, help="share of 500/503 answers")
+    sb.add_argument("--drop-rate", type=_rate, default=0.0, help="share of dropped connections")
+    sb.add_argument("--truncate-rate", type=_rate, default=0.0, help="share of cut-off bodies")
+    sb.add_argument("--fault-seed", type=int, default=0, help="seed of the fault draws")
+    sb.set_defaults(func=_cmd_sandbox)
+
+    cache = commands.add_parser("cache", help="inspect or clear the HTTP cache")
+    cache.add_argument("action", choices=["info", "clear"])
+    cache.add_argument("--cache-dir", default=None, help="default: $CNBKIT_CACHE_DIR or the "
+                       "user cache dir")
+    cache.set_defaults(func=_cmd_cache)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cnbkit`` command."""
+    from .errors import CnbError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except CnbError as exc:
+        print(f"cnbkit: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""Shared fixtures: the sandbox on loopback, clients with a private cache, a replay server.
+
+Every test talks to real servers over real sockets on 127.0.0.1; nothing reaches the internet.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cnbkit.client import Client
+
+DATA = Path(__file__).parent / "data"
+CNBAPI = DATA / "cnbapi"
+
+
+@pytest.fixture(scope="session")
+def sandbox_url() -> Iterator[str]:
+    """One market-data sandbox per test session (per xdist worker), clock 2025-12-31."""
+    from cnbkit.sandbox import serve
+
+    with serve() as url:
+        yield url
+
+
+@pytest.fixture
+def sandbox(sandbox_url):
+    """The session's sandbox with no faults and an empty request log."""
+    sandbox_url.set_faults()
+    sandbox_url.clear_log()
+    yield sandbox_url
+    sandbox_url.set_faults()
+
+
+@pytest.fixture
+def make_client(tmp_path) -> Iterator:
+    """Build clients on a private cache dir with quick retries; closes them afterwards."""
+    made: list[Client] = []
+
+    def make(base_url: str, **options) -> Client:
+        options.setdefault("cache_dir", tmp_path / "cache")
+        options.setdefault("backoff_factor", 0.0)
+        options.setdefault("retries", 3)
+        options.setdefault("progress", False)
+        client = Client(base_url=str(base_url), **options)
+        made.append(client)
+        return client
+
+    yield make
+    for client in made:
+        client.close()
+
+
+@pytest.fixture
+def client(sandbox, make_client) -> Client:
+    """A client of the session's sandbox with a private cache."""
+    return make_client(sandbox)
+
+
+@pytest.fixture(scope="session")
+def swagger() -> dict:
+    return json.loads((CNBAPI / "openapi_swagger2_cnbapi_22ops.json").read_text())

@@ -1,0 +1,58 @@
+"""The catalog against the live service's own Swagger 2.0 document."""
+
+from __future__ import annotations
+
+import pytest
+
+from cnbkit.catalog import OPERATIONS, operation
+
+
+def _ops(swagger):
+    return {path.removeprefix("/cnbapi"): spec["get"] for path, spec in swagger["paths"].items()}
+
+
+def _schema(swagger, ref: str) -> dict:
+    return swagger["definitions"][ref.rsplit("/", 1)[1]]
+
+
+def test_the_catalog_has_exactly_the_22_operations_of_the_spec(swagger):
+    assert len(OPERATIONS) == 22
+    assert sorted(op.path for op in OPERATIONS.values()) == sorted(_ops(swagger))
+
+
+@pytest.mark.parametrize("name", sorted(OPERATIONS))
+def test_parameters_match_the_spec(swagger, name):
+    op = operation(name)
+    spec = _ops(swagger)[op.path]
+    declared = {p["name"]: p for p in spec.get("parameters", [])}
+    assert {p.api for p in op.params} == set(declared)
+    for param in op.params:
+        source = declared[param.api]
+        assert param.required == source["required"], param.api
+        if "enum" in source:
+            assert sorted(param.enum) == sorted(source["enum"]), param.api
+
+
+@pytest.mark.parametrize("name", sorted(OPERATIONS))
+def test_result_key_and_fields_match_the_spec(swagger, name):
+    op = operation(name)
+    response = _schema(swagger, _ops(swagger)[op.path]["responses"]["200"]["schema"]["$ref"])
+    assert list(response["properties"]) == [op.result_key]
+    prop = response["properties"][op.result_key]
+    item_ref = prop["$ref"] if op.single else prop["items"]["$ref"]
+    fields = _schema(swagger, item_ref)["properties"]
+    assert {c.field for c in op.columns} == set(fields)
+    kinds = {"integer": "int", "number": "float", "string": "str"}
+    for column in op.columns:
+        spec = fields[column.field]
+        expected = "date" if spec.get("format") == "date" else kinds[spec["type"]]
+        if column.field == "nominalValueCZK":  # a string on the wire, a number in the frame
+            assert spec["type"] == "string" and column.dtype == "float"
+            continue
+        assert column.dtype == expected, column.field
+
+
+def test_lookup_by_path_and_unknown_names():
+    assert operation("/pribor/daily-year-term").name == "pribor.daily_year_term"
+    with pytest.raises(KeyError, match="known"):
+        operation("pribor.weekly")
