@@ -1,0 +1,278 @@
+"""Typed exceptions of the COBS (PSD2) helper.
+
+COBS API errors arrive as ``{"errors": [{"error", "scope", "parameters", "message"}, ...]}``
+and OAuth/registration errors as ``{"error", "error_description"}``. Both become subclasses of
+:class:`CobsError`, which derives from :class:`cnbkit.errors.CnbError` and keeps every error
+entry in :attr:`CobsError.errors`. Messages never contain secrets.
+
+Example:
+    >>> err = CobsError.from_response(400, {"errors": [{"error": "PAGE_NOT_FOUND"},
+    ...                                     {"error": "PARAMETER_INVALID", "scope": "sort"}]})
+    >>> type(err).__name__, err.codes
+    ('PageNotFound', ('PAGE_NOT_FOUND', 'PARAMETER_INVALID'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cnbkit.errors import CnbError, CnbkitWarning
+
+__all__ = [
+    "BadRequest",
+    "CertificateError",
+    "CertificateExpiryWarning",
+    "CobsError",
+    "CobsServerError",
+    "ConfigError",
+    "ErrorEntry",
+    "Forbidden",
+    "InvalidClient",
+    "InvalidGrant",
+    "InvalidPaymentOrder",
+    "InvalidScope",
+    "NotFound",
+    "OAuthError",
+    "PageNotFound",
+    "StateMismatch",
+    "TokenFileError",
+    "Unauthorized",
+    "UnsupportedOperation",
+]
+
+
+@dataclass(frozen=True)
+class ErrorEntry:
+    """One entry of a COBS error body."""
+
+    error: str
+    scope: str | None = None
+    parameters: Mapping[str, Any] | None = field(default=None, hash=False)
+    message: str | None = None
+
+    @classmethod
+    def from_json(cls, item: Any) -> ErrorEntry:
+        if not isinstance(item, Mapping):
+            return cls(error=str(item))
+        params = item.get("parameters")
+        return cls(
+            error=str(item.get("error") or "UNKNOWN"),
+            scope=None if item.get("scope") is None else str(item.get("scope")),
+            parameters=dict(params) if isinstance(params, Mapping) else None,
+            message=None if item.get("message") is None else str(item.get("message")),
+        )
+
+    def describe(self) -> str:
+        text = self.error
+        if self.scope:
+            text += f" at {self.scope}"
+        if self.parameters:
+            text += f" {dict(self.parameters)}"
+        if self.message:
+            text += f" ({self.message})"
+        return text
+
+
+class CobsError(CnbError):
+    """An error of the COBS helper or an error answer of a COBS API.
+
+    Attributes:
+        status: HTTP status (None for errors raised before any request).
+        errors: every entry of the COBS error body, in order.
+        url: the requested URL (never carries secrets).
+        request_id: the ``X-Request-ID`` sent with the failed call.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        errors: tuple[ErrorEntry, ...] = (),
+        url: str = "",
+        request_id: str | None = None,
+    ) -> None:
+        self.status = status
+        self.errors = tuple(errors)
+        self.url = url
+        self.request_id = request_id
+        super().__init__(message)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The ``error`` codes of every entry."""
+        return tuple(entry.error for entry in self.errors)
+
+    @staticmethod
+    def from_response(
+        status: int,
+        body: Any,
+        *,
+        url: str = "",
+        request_id: str | None = None,
+    ) -> CobsError:
+        """Build the typed exception for an error answer (COBS or OAuth shape)."""
+        if isinstance(body, Mapping) and "error" in body and "errors" not in body:
+            return OAuthError.from_body(status, body, url=url)
+        raw = body.get("errors") if isinstance(body, Mapping) else None
+        entries = tuple(ErrorEntry.from_json(item) for item in raw or ())
+        codes = {entry.error for entry in entries}
+        if "PAGE_NOT_FOUND" in codes:
+            cls: type[CobsError] = PageNotFound
+        elif status == 401:
+            cls = Unauthorized
+        elif status == 403:
+            cls = Forbidden
+        elif status == 404:
+            cls = NotFound
+        elif status >= 500:
+            cls = CobsServerError
+        elif 400 <= status < 500:
+            cls = BadRequest
+        else:
+            cls = CobsError
+        detail = "; ".join(entry.describe() for entry in entries) or "no error body"
+        hint = _HINTS.get(cls, "")
+        where = f" on {url}" if url else ""
+        message = f"COBS API answered {status}{where}: {detail}"
+        if hint:
+            message += f". {hint}"
+        if request_id:
+            message += f" [X-Request-ID {request_id}]"
+        return cls(message, status=status, errors=entries, url=url, request_id=request_id)
+
+
+class BadRequest(CobsError):
+    """HTTP 400/415/422: the API rejected parameters or the body."""
+
+
+class Unauthorized(CobsError):
+    """HTTP 401: the access token (or the certificate) is missing, expired or revoked."""
+
+
+class Forbidden(CobsError):
+    """HTTP 403: the token's scope or the certificate's PSD2 role does not allow the call."""
+
+
+class NotFound(CobsError):
+    """HTTP 404: no such resource (account, payment, application)."""
+
+
+class PageNotFound(NotFound):
+    """``PAGE_NOT_FOUND``: a page past the end (400 on accounts, 404 on transactions)."""
+
+
+class CobsServerError(CobsError):
+    """HTTP 5xx: the provider failed; try again later."""
+
+
+_HINTS: dict[type[CobsError], str] = {
+    Unauthorized: "Authorize again (authorization_url + fetch_token) or refresh the token",
+    Forbidden: "Check the token scopes (aisp/pisp) and the PSD2 roles of the client certificate",
+    PageNotFound: "The page number is past the last page (pageCount)",
+}
+
+
+class OAuthError(CobsError):
+    """An OAuth 2.0 or registration error ``{error, error_description}``.
+
+    Attributes:
+        error: the OAuth error code, lower case (``invalid_client``, ``invalid_grant``...).
+        description: ``error_description`` as sent.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        error: str = "",
+        description: str | None = None,
+        status: int | None = None,
+        url: str = "",
+    ) -> None:
+        self.error = error
+        self.description = description
+        entries = (ErrorEntry(error=error, message=description),) if error else ()
+        super().__init__(message, status=status, errors=entries, url=url)
+
+    @staticmethod
+    def from_body(status: int | None, body: Mapping[str, Any], *, url: str = "") -> OAuthError:
+        error = str(body.get("error") or "unknown_error").lower()
+        desc = body.get("error_description")
+        description = None if desc is None else str(desc)
+        cls = _OAUTH_CLASSES.get(error, OAuthError)
+        where = f" from {url}" if url else ""
+        message = f"OAuth error {error}{where}"
+        if status:
+            message += f" (HTTP {status})"
+        if description:
+            message += f": {description}"
+        advice = _OAUTH_ADVICE.get(error)
+        if advice:
+            message += f". {advice}"
+        return cls(message, error=error, description=description, status=status, url=url)
+
+
+class InvalidClient(OAuthError):
+    """``invalid_client``: unknown client_id or wrong client_secret."""
+
+
+class InvalidGrant(OAuthError):
+    """``invalid_grant``: the code or refresh token is invalid, used or expired."""
+
+
+class InvalidScope(OAuthError):
+    """``invalid_scope``: the scope is unknown or not allowed for the certificate's roles."""
+
+
+class StateMismatch(OAuthError):
+    """The redirect carries no ``state`` or a different one than this client generated."""
+
+
+_OAUTH_CLASSES: dict[str, type[OAuthError]] = {
+    "invalid_client": InvalidClient,
+    "invalid_grant": InvalidGrant,
+    "invalid_scope": InvalidScope,
+}
+
+_OAUTH_ADVICE = {
+    "invalid_client": "Check client_id and client_secret (after renew_secret only the new "
+    "secret is valid)",
+    "invalid_grant": "The code or refresh token is used up or expired; authorize again",
+    "invalid_scope": "Request only scopes the certificate's PSD2 roles allow (aisp needs "
+    "PSP_AI, pisp needs PSP_PI)",
+}
+
+
+class ConfigError(CobsError, ValueError):
+    """The COBS configuration is incomplete or inconsistent."""
+
+
+class CertificateError(CobsError):
+    """A client certificate, key, PKCS#12 bundle or CA bundle cannot be used.
+
+    Attributes:
+        path: the file concerned.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        self.path = path
+        super().__init__(message)
+
+
+class CertificateExpiryWarning(CnbkitWarning):
+    """The client certificate expires within 30 days."""
+
+
+class TokenFileError(CobsError):
+    """The token file cannot be used safely (permissions wider than 0600, unreadable)."""
+
+
+class InvalidPaymentOrder(CobsError, ValueError):
+    """A payment or standing order breaks the provider's limits; nothing was sent."""
+
+
+class UnsupportedOperation(CobsError):
+    """The operation is not offered by the provider or by the chosen COBS version."""

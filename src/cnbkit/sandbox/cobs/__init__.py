@@ -1,0 +1,172 @@
+"""The COBS (PSD2) sandbox: HTTPS on loopback that requires a client certificate.
+
+At start it generates a test PKI (CA, server and client certificates; see
+:mod:`cnbkit.sandbox.cobs.pki`) in a temporary directory, and serves registration
+(``/cobs/<v>/applications``), ``/oauth/authorize``, ``/oauth/token`` and the AISP/PISP API for
+COBS 2.0 and 5.0 (see :mod:`cnbkit.sandbox.cobs.app`). Connections without a client certificate,
+with one from another CA, or with an expired one fail the TLS handshake.
+
+Example:
+    >>> with CobsSandbox() as sandbox:  # doctest: +SKIP
+    ...     print(sandbox.api_url("5.0"), sandbox.ca_path, sandbox.client_p12_path)
+"""
+
+from __future__ import annotations
+
+import shutil
+import ssl
+import tempfile
+from pathlib import Path
+
+from cnbkit.sandbox.cobs.app import VERSIONS, CobsApp
+from cnbkit.sandbox.cobs.data import SandboxBank
+from cnbkit.sandbox.cobs.pki import Pki, generate_pki
+from cnbkit.sandbox.httpserver import LoopbackServer, Reply, Request
+
+__all__ = ["CobsApp", "CobsSandbox", "SandboxBank"]
+
+
+def server_ssl_context(pki: Pki) -> ssl.SSLContext:
+    """The sandbox's server side: its certificate, and client certificates required from its CA.
+
+    This is the only place where server-side verification settings live.
+    """
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(pki.server_cert, pki.server_key)
+    context.verify_mode = ssl.CERT_REQUIRED
+    context.load_verify_locations(cafile=str(pki.ca_cert))
+    return context
+
+
+def _fault_reply(request: Request, status: int) -> Reply:
+    return Reply.json(status, {"errors": [{"error": "INTERNAL_SERVER_ERROR" if status == 500
+                                           else "SERVICE_UNAVAILABLE"}]})
+
+
+class CobsSandbox:
+    """A running COBS sandbox (context manager; or :meth:`start` / :meth:`stop`).
+
+    Args:
+        port: 0 picks a free port.
+        token_lifetime: seconds an access token lives.
+        max_page_size: the largest page served.
+        workdir: where to write the PKI; a new temporary directory (removed on stop) when None.
+
+    Attributes (after start): ``base_url``, ``authorize_url``, ``token_url``, ``ca_path``,
+    ``client_cert_path``, ``client_key_path``, ``client_p12_path``, ``client_p12_password``,
+    ``aisp_cert_path``/``aisp_key_path`` (PSP_AI only), ``expired_cert_path``/
+    ``expired_key_path``, ``foreign_cert_path``/``foreign_key_path`` (another CA), ``server``
+    (the :class:`LoopbackServer`), ``app`` (the :class:`CobsApp`, with test switches) and
+    ``workdir``.
+    """
+
+    versions = VERSIONS
+
+    def __init__(self, *, port: int = 0, token_lifetime: int = 3600, max_page_size: int = 100,
+                 workdir: str | Path | None = None) -> None:
+        self._port = port
+        self._own_dir = workdir is None
+        self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="cnbkit-cobs-"))
+        self.pki: Pki = generate_pki(self.workdir)
+        self.app = CobsApp(token_lifetime=token_lifetime, max_page_size=max_page_size)
+        self.server = LoopbackServer(self.app, port=port, ssl_context=server_ssl_context(self.pki),
+                                     fault_reply=_fault_reply)
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> CobsSandbox:
+        self.server.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.stop()
+        if self._own_dir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> CobsSandbox:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"CobsSandbox(base_url={self.base_url!r}, workdir={str(self.workdir)!r})"
+
+    # -- URLs -----------------------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return self.server.origin
+
+    def api_url(self, version: str = "5.0") -> str:
+        """``{base_url}/cobs/{version}``."""
+        if version not in VERSIONS:
+            raise ValueError(f"version must be one of {VERSIONS}")
+        return f"{self.base_url}/cobs/{version}"
+
+    @property
+    def authorize_url(self) -> str:
+        return f"{self.base_url}/oauth/authorize"
+
+    @property
+    def token_url(self) -> str:
+        return f"{self.base_url}/oauth/token"
+
+    # -- files ----------------------------------------------------------------------------------
+    @property
+    def ca_path(self) -> Path:
+        return self.pki.ca_cert
+
+    @property
+    def client_cert_path(self) -> Path:
+        return self.pki.client_cert
+
+    @property
+    def client_key_path(self) -> Path:
+        return self.pki.client_key
+
+    @property
+    def client_p12_path(self) -> Path:
+        return self.pki.client_p12
+
+    @property
+    def client_p12_password(self) -> str:
+        return self.pki.client_p12_password
+
+    @property
+    def aisp_cert_path(self) -> Path:
+        return self.pki.aisp_cert
+
+    @property
+    def aisp_key_path(self) -> Path:
+        return self.pki.aisp_key
+
+    @property
+    def expired_cert_path(self) -> Path:
+        return self.pki.expired_cert
+
+    @property
+    def expired_key_path(self) -> Path:
+        return self.pki.expired_key
+
+    @property
+    def foreign_cert_path(self) -> Path:
+        return self.pki.foreign_cert
+
+    @property
+    def foreign_key_path(self) -> Path:
+        return self.pki.foreign_key
+
+    def paths(self) -> dict[str, str]:
+        """Every file path by name (for printing from ``cnbkit sandbox``)."""
+        return {
+            "ca": str(self.ca_path),
+            "client_cert": str(self.client_cert_path),
+            "client_key": str(self.client_key_path),
+            "client_p12": str(self.client_p12_path),
+            "aisp_cert": str(self.aisp_cert_path),
+            "aisp_key": str(self.aisp_key_path),
+            "expired_cert": str(self.expired_cert_path),
+            "expired_key": str(self.expired_key_path),
+            "foreign_cert": str(self.foreign_cert_path),
+            "foreign_key": str(self.foreign_key_path),
+        }
