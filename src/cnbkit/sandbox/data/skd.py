@@ -1,0 +1,74 @@
+"""Deterministic synthetic SKD (short-term bond register) settlement prices, from 2000 on.
+
+A new Czech T-bill (ISIN ``CZ0001`` + six digits, ``issueCode`` its sequence number,
+``issueName`` ``SPP ČR <maturity>``) is issued every Monday with a maturity of 13, 26 or 52
+weeks. Every business day from :data:`START` (2000-01-03) 2-5 live bills settle, some in
+several rows (separate trades). ``nominalValueCZK`` is the nominal value of one bill as a
+**string** (``"10000"``); ``nominalValueOfSettlementCZK`` the nominal settled (CZK, a number);
+``averagePriceToValue`` the price in % of nominal (four decimals) from a discount yield near the
+policy rate. Rows are sorted by ISIN. No data before 2000.
+
+Example:
+    >>> import datetime
+    >>> rows = series(0)[datetime.date(2024, 1, 3)]
+    >>> rows[0]["isin"][:6], rows[0]["nominalValueCZK"]
+    ('CZ0001', '10000')
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import random
+
+from cnbkit.sandbox.data.calendar import all_business_days
+from cnbkit.sandbox.data.policy import policy_rate
+
+__all__ = ["START", "series"]
+
+START = datetime.date(2000, 1, 3)
+
+Record = dict[str, object]
+
+
+@functools.lru_cache(maxsize=8)
+def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
+    """``settlement day -> rows`` from :data:`START`, sorted by ISIN."""
+    rng = random.Random(f"{seed}:skd")
+    live: list[tuple[str, str, str, datetime.date]] = []  # isin, code, name, maturity
+    number = 0
+    out: dict[datetime.date, tuple[Record, ...]] = {}
+    last_issue: datetime.date | None = None
+    for day in all_business_days():
+        if day < datetime.date(1999, 6, 1):
+            continue
+        week = day - datetime.timedelta(days=day.weekday())
+        if last_issue != week:
+            last_issue = week
+            number += 1
+            weeks = rng.choice((13, 26, 52))
+            maturity = week + datetime.timedelta(weeks=weeks)
+            isin = f"CZ0001{rng.randrange(10**5, 10**6)}"
+            live.append((isin, f"{number:03d}", f"SPP ČR {maturity:%d.%m.%Y}", maturity))
+        live = [bill for bill in live if bill[3] > day]
+        if day < START or not live:
+            continue
+        rows: list[Record] = []
+        for isin, code, name, maturity in rng.sample(live, k=min(len(live), rng.randint(2, 5))):
+            yield_pct = max(policy_rate(day) + rng.gauss(0.05, 0.05), 0.01)
+            price = 100 / (1 + yield_pct / 100 * (maturity - day).days / 360)
+            for _ in range(1 if rng.random() < 0.7 else rng.randint(2, 3)):
+                rows.append(
+                    {
+                        "settlementDate": day,
+                        "isin": isin,
+                        "issueCode": code,
+                        "issueName": name,
+                        "nominalValueCZK": "10000",
+                        "nominalValueOfSettlementCZK": rng.randint(1, 200) * 10_000_000,
+                        "averagePriceToValue": round(price + rng.gauss(0.0, 0.002), 4),
+                    }
+                )
+        rows.sort(key=lambda r: str(r["isin"]))
+        out[day] = tuple(rows)
+    return out

@@ -1,0 +1,486 @@
+"""The market-data sandbox app: routing, validation, defaults and error bodies of the live API.
+
+``MarketApp(clock, seed)`` is an ``app(Request) -> Reply`` for
+:class:`~cnbkit.sandbox.httpserver.LoopbackServer`. Routing and parameter checks are driven by
+:data:`cnbkit.catalog.BY_PATH`; the data come from :mod:`cnbkit.sandbox.data`.
+
+Behaviour (as the live service, see ``reference/cnbapi/FACTS.md``):
+
+* paths under ``/cnbapi``; an unknown path gives 404 and a method other than GET/HEAD 405,
+  both without a body;
+* missing ``date``/``year``/``yearMonth``/``yearMonthFrom``/``yearMonthTo``/``dateTo`` mean the
+  sandbox clock, ``lang`` means ``CZ``; an empty optional parameter counts as missing;
+* dates after the clock behave as the clock; daily operations give the last valid data on or
+  before the day; periods without data give the result key with ``[]``; an unknown currency
+  gives ``{}``; ``/czeonia/daily`` before the series starts gives ``{}`` as well;
+* 400 ``VALIDATION_ERROR`` bodies with the rules ``typeMismatch`` (unparseable or impossible
+  value, value outside an enum, a parameter given twice with different values), ``NotEmpty``
+  (empty required parameter), ``NotNull`` (missing required parameter: an assumption, no
+  capture shows it) and ``Range`` (a year outside 1..9999: ``year=0`` is ``Range`` in the
+  capture; the upper bound is an assumption). The first failing parameter in Swagger order wins.
+* every error reply carries its ``messageId`` in an ``X-Message-Id`` header, which the server
+  logs and strips from the wire.
+
+Example:
+    >>> import datetime
+    >>> from cnbkit.sandbox.httpserver import LoopbackServer
+    >>> app = MarketApp(datetime.date(2025, 12, 31), seed=0)
+    >>> with LoopbackServer(app, fault_reply=fault_reply) as server:  # doctest: +SKIP
+    ...     urllib.request.urlopen(server.origin + "/cnbapi/exrates/daily?date=2019-05-17")
+"""
+
+from __future__ import annotations
+
+import calendar as _calendar
+import datetime
+import json
+import logging
+import re
+import secrets
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, cast
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from cnbkit.catalog import BY_PATH, Operation, Param
+from cnbkit.sandbox.data import averages, czeonia, forward, fxrates, omo, pribor, skd
+from cnbkit.sandbox.data.calendar import last_business_day
+from cnbkit.sandbox.data.collation import sort_key
+from cnbkit.sandbox.data.fixing import load
+from cnbkit.sandbox.data.names import names
+from cnbkit.sandbox.httpserver import Reply, Request
+
+__all__ = ["PREFIX", "YEAR_RANGE", "Fixed", "MarketApp", "dumps", "fault_reply"]
+
+log = logging.getLogger("cnbkit.sandbox")
+
+PREFIX = "/cnbapi"
+#: Years accepted by the ``Range`` rule (inclusive).
+YEAR_RANGE = (1, 9999)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_YEAR_MONTH = re.compile(r"(\d{4})-(\d{2})")
+_INT = re.compile(r"[+-]?\d{1,10}")
+_ALPHANUMERIC = string.ascii_letters + string.digits
+
+
+# -- JSON text ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Fixed:
+    """A number written with a fixed count of decimals (``Fixed(3.27, 3)`` -> ``3.270``)."""
+
+    value: float
+    places: int
+
+    def text(self) -> str:
+        if self.places == 0:
+            return str(round(self.value))
+        return f"{self.value:.{self.places}f}"
+
+
+def dumps(value: object) -> str:
+    """Compact JSON text like the live API's: ``Fixed`` numbers keep trailing zeros, dates are
+    ``YYYY-MM-DD`` strings, non-ASCII text is written as UTF-8."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_string(str(k))}:{dumps(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(dumps(v) for v in value) + "]"
+    if isinstance(value, Fixed):
+        return value.text()
+    if isinstance(value, datetime.date):
+        return f'"{value.isoformat()}"'
+    if isinstance(value, str):
+        return _string(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value)
+
+
+def _string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _reply(payload: object) -> Reply:
+    return Reply(200, dumps(payload).encode("utf-8"))
+
+
+# -- errors ------------------------------------------------------------------------------------
+def _now_prague() -> str:
+    try:
+        now = datetime.datetime.now(ZoneInfo("Europe/Prague"))
+    except ZoneInfoNotFoundError:
+        now = datetime.datetime.now()
+    return now.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _error(status: int, code: str, description: str, request: Request) -> Reply:
+    message_id = "".join(secrets.choice(_ALPHANUMERIC) for _ in range(12))
+    body = {
+        "description": description,
+        "errorCode": code,
+        "happenedAt": _now_prague(),
+        "endPoint": request.target,
+        "messageId": message_id,
+    }
+    return Reply(status, dumps(body).encode("utf-8"), {"X-Message-Id": message_id})
+
+
+def fault_reply(request: Request, status: int) -> Reply:
+    """The body of an injected 500/503 answer (``INTERNAL_SERVER_ERROR``, no Retry-After)."""
+    text = "Internal server error" if status == 500 else "Service temporarily unavailable"
+    return _error(status, "INTERNAL_SERVER_ERROR", text, request)
+
+
+class _Invalid(Exception):
+    """A parameter failed validation (internal: becomes a 400 reply)."""
+
+    def __init__(self, rule: str, field: str, value: str) -> None:
+        super().__init__(f"ValidationErrorCode: {rule};  Field: {field}; Value: {value}")
+
+
+# -- parameters --------------------------------------------------------------------------------
+def _parse(param: Param, raw: str) -> object:
+    kind = param.kind
+    if kind == "date":
+        if not _DATE.fullmatch(raw):
+            raise _Invalid("typeMismatch", param.api, raw)
+        try:
+            return datetime.date.fromisoformat(raw)
+        except ValueError:
+            raise _Invalid("typeMismatch", param.api, raw) from None
+    if kind == "year":
+        if not _INT.fullmatch(raw) or not -(2**31) <= int(raw) < 2**31:
+            raise _Invalid("typeMismatch", param.api, raw)
+        year = int(raw)
+        if not YEAR_RANGE[0] <= year <= YEAR_RANGE[1]:
+            raise _Invalid("Range", param.api, raw)
+        return year
+    if kind == "year_month":
+        match = _YEAR_MONTH.fullmatch(raw)
+        if not match or not 1 <= int(match.group(2)) <= 12 or int(match.group(1)) < 1:
+            raise _Invalid("typeMismatch", param.api, raw)
+        return int(match.group(1)), int(match.group(2))
+    if kind == "enum":
+        if raw not in param.enum:
+            raise _Invalid("typeMismatch", param.api, raw)
+        return raw
+    return raw  # currency: any non-empty text; unknown codes answer {}
+
+
+def _arguments(op: Operation, request: Request, clock: datetime.date) -> dict[str, object]:
+    given: dict[str, list[str]] = {}
+    for key, value in request.query:
+        given.setdefault(key, []).append(value)
+    out: dict[str, object] = {}
+    for param in op.params:
+        values = given.get(param.api)
+        if values is not None and len(set(values)) > 1:
+            raise _Invalid("typeMismatch", param.api, ",".join(values))
+        raw = values[0] if values else None
+        if param.required and raw is None:
+            raise _Invalid("NotNull", param.api, "null")
+        if param.required and raw is not None and not raw.strip():
+            raise _Invalid("NotEmpty", param.api, raw)
+        if raw is None or not raw.strip():
+            out[param.api] = _default(param, clock)
+        else:
+            out[param.api] = _parse(param, raw)
+    return out
+
+
+def _default(param: Param, clock: datetime.date) -> object:
+    if param.kind == "date":
+        return clock
+    if param.kind == "year":
+        return clock.year
+    if param.kind == "year_month":
+        return clock.year, clock.month
+    return param.default
+
+
+# -- the app -----------------------------------------------------------------------------------
+Handler = Callable[[dict[str, object]], object]
+
+
+class MarketApp:
+    """The market-data API for a fixed ``clock`` and synthetic-data ``seed``."""
+
+    def __init__(self, clock: datetime.date, seed: int = 0) -> None:
+        self.clock = clock
+        self.seed = seed
+        self._handlers: dict[str, Handler] = {
+            "czeonia.daily": self._czeonia_daily,
+            "czeonia.daily_year": self._czeonia_year,
+            "exrates.daily": self._exrates_daily,
+            "exrates.daily_currency_month": self._exrates_currency_month,
+            "exrates.daily_year": self._exrates_year,
+            "exrates.monthly_averages_currency": self._averages_currency("monthly"),
+            "exrates.monthly_averages_year": self._averages_year("monthly"),
+            "exrates.monthly_cumulative_averages_currency": self._averages_currency("cumulative"),
+            "exrates.monthly_cumulative_averages_year": self._averages_year("cumulative"),
+            "exrates.quarterly_averages_currency": self._averages_currency("quarterly"),
+            "exrates.quarterly_averages_year": self._averages_year("quarterly"),
+            "forward.daily": self._forward_daily,
+            "forward.daily_range_currency_pair_maturity": self._forward_range,
+            "fxrates.daily_month": self._fx_month,
+            "fxrates.daily_range_currency": self._fx_range,
+            "fxrates.daily_year": self._fx_year,
+            "omo.daily": self._omo_daily,
+            "omo.daily_year": self._omo_year,
+            "pribor.daily": self._pribor_daily,
+            "pribor.daily_year": self._pribor_year,
+            "pribor.daily_year_term": self._pribor_term,
+            "skd.daily": self._skd_daily,
+        }
+
+    def __call__(self, request: Request) -> Reply:
+        if request.method not in ("GET", "HEAD"):
+            return Reply(405, b"", {"Allow": "GET"}, content_type=None)
+        if not request.path.startswith(PREFIX + "/"):
+            return Reply(404, b"", content_type=None)
+        op = BY_PATH.get(request.path[len(PREFIX) :])
+        if op is None:
+            return Reply(404, b"", content_type=None)
+        try:
+            args = _arguments(op, request, self.clock)
+        except _Invalid as exc:
+            reply = _error(400, "VALIDATION_ERROR", str(exc), request)
+            log.info("400 %s: %s", request.target, exc)
+            return reply
+        return _reply(self._handlers[op.name](args))
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _day(self, value: object) -> datetime.date | None:
+        """The last business day on or before ``value`` (capped at the clock)."""
+        return last_business_day(min(cast(datetime.date, value), self.clock))
+
+    def _year_end(self, year: object) -> tuple[datetime.date, datetime.date]:
+        first = datetime.date(cast(int, year), 1, 1)
+        return first, min(datetime.date(cast(int, year), 12, 31), self.clock)
+
+    def _in_year(self, year: object, dates: object) -> list[datetime.date]:
+        start, end = self._year_end(year)
+        return [d for d in dates if start <= d <= end]  # type: ignore[attr-defined]
+
+    # -- exrates -------------------------------------------------------------------------------
+    def _exrates_daily(self, args: dict[str, object]) -> object:
+        lang = str(args["lang"])
+        day = self._day(args["date"])
+        fixing = load().last_valid(day) if day else None
+        if fixing is None:
+            return {"rates": []}
+        rows = []
+        for code, (amount, rate) in fixing.rates.items():
+            country, currency = names(code, lang)
+            rows.append({
+                "validFor": fixing.date, "order": fixing.order, "country": country,
+                "currency": currency, "amount": amount, "currencyCode": code,
+                "rate": Fixed(rate, 3),
+            })  # fmt: skip
+        rows.sort(key=lambda r: (sort_key(str(r["country"]), lang), r["currencyCode"]))
+        return {"rates": rows}
+
+    @staticmethod
+    def _short(day: datetime.date, code: str, amount: int, rate: float) -> dict[str, object]:
+        return {"currencyCode": code, "amount": amount, "validFor": day, "rate": Fixed(rate, 3)}
+
+    def _exrates_year(self, args: dict[str, object]) -> object:
+        start, end = self._year_end(args["year"])
+        rows = [
+            self._short(day.date, code, *day.rates[code])
+            for day in load().between(start, end)
+            for code in sorted(day.rates)
+        ]
+        return {"rates": rows}
+
+    def _exrates_currency_month(self, args: dict[str, object]) -> object:
+        code = str(args["currency"])
+        if code not in load().codes:
+            return {}
+        year, month = args["yearMonth"]  # type: ignore[misc]
+        start = datetime.date(year, month, 1)
+        end = min(datetime.date(year, month, _calendar.monthrange(year, month)[1]), self.clock)
+        rows = [
+            self._short(day.date, code, *day.rates[code])
+            for day in load().between(start, end)
+            if code in day.rates
+        ]
+        return {"rates": rows}
+
+    @staticmethod
+    def _average(row: averages.Average) -> dict[str, object]:
+        return {
+            "currencyCode": row.code, "amount": row.amount, "average": Fixed(row.average, 3),
+            "month": row.period, "year": row.year,
+        }  # fmt: skip
+
+    def _averages_year(self, kind: averages.Kind) -> Handler:
+        def handler(args: dict[str, object]) -> object:
+            year = cast(int, args["year"])
+            rows = averages.averages_year(kind, year) if year <= self.clock.year else ()
+            return {"averages": [self._average(r) for r in rows if r.end <= self.clock]}
+
+        return handler
+
+    def _averages_currency(self, kind: averages.Kind) -> Handler:
+        def handler(args: dict[str, object]) -> object:
+            code = str(args["currency"])
+            if code not in load().codes:
+                return {}
+            rows = averages.averages_currency(kind, code)
+            return {"averages": [self._average(r) for r in rows if r.end <= self.clock]}
+
+        return handler
+
+    # -- czeonia -------------------------------------------------------------------------------
+    @staticmethod
+    def _czeonia(day: datetime.date, value: tuple[float, int]) -> dict[str, object]:
+        return {"validFor": day, "rate": Fixed(value[0], 2), "volumeInCZKmio": value[1]}
+
+    def _czeonia_daily(self, args: dict[str, object]) -> object:
+        data = czeonia.series(self.seed)
+        day = self._day(args["date"])
+        if day is None or day not in data:
+            return {}
+        return {"czeoniaDaily": self._czeonia(day, data[day])}
+
+    def _czeonia_year(self, args: dict[str, object]) -> object:
+        data = czeonia.series(self.seed)
+        return {"rates": [self._czeonia(d, data[d]) for d in self._in_year(args["year"], data)]}
+
+    # -- pribor --------------------------------------------------------------------------------
+    @staticmethod
+    def _pribs(day: datetime.date, rows: tuple[pribor.Row, ...], only: str = "") -> list[object]:
+        return [
+            {"validFor": day, "period": period,
+             "pribid": None if bid is None else Fixed(bid, 2), "pribor": Fixed(value, 2)}
+            for period, bid, value in rows
+            if not only or period == only
+        ]  # fmt: skip
+
+    def _pribor_daily(self, args: dict[str, object]) -> object:
+        data = pribor.series(self.seed)
+        day = self._day(args["date"])
+        return {"pribs": self._pribs(day, data[day]) if day in data else []}
+
+    def _pribor_year(self, args: dict[str, object]) -> object:
+        data = pribor.series(self.seed)
+        days = self._in_year(args["year"], data)
+        return {"pribs": [r for d in days for r in self._pribs(d, data[d])]}
+
+    def _pribor_term(self, args: dict[str, object]) -> object:
+        data = pribor.series(self.seed)
+        days = self._in_year(args["year"], data)
+        period = str(args["period"])
+        return {"pribs": [r for d in days for r in self._pribs(d, data[d], period)]}
+
+    # -- forward -------------------------------------------------------------------------------
+    @staticmethod
+    def _points(
+        day: datetime.date, rows: tuple[forward.Row, ...], pair: str, maturity: str
+    ) -> list[object]:
+        return [
+            {"validFor": day, "ccyPair": p, "maturity": m, "forwardPoints": Fixed(v, 2)}
+            for p, m, v in rows
+            if pair in ("ALL", p) and maturity in ("ALL", m)
+        ]
+
+    def _forward_daily(self, args: dict[str, object]) -> object:
+        data = forward.series(self.seed)
+        day = self._day(args["date"])
+        rows = self._points(day, data[day], "ALL", "ALL") if day in data else []
+        return {"forwardPoints": rows}
+
+    def _forward_range(self, args: dict[str, object]) -> object:
+        data = forward.series(self.seed)
+        start = cast(datetime.date, args["dateFrom"])
+        end = min(cast(datetime.date, args["dateTo"]), self.clock)
+        pair, maturity = str(args["currencyPair"]), str(args["maturity"])
+        rows = [
+            row
+            for day in load().between(start, end)
+            if day.date in data
+            for row in self._points(day.date, data[day.date], pair, maturity)
+        ]
+        return {"forwardPoints": rows}
+
+    # -- fxrates -------------------------------------------------------------------------------
+    def _fx_rows(self, rows: tuple[fxrates.FxRow, ...], lang: str) -> list[dict[str, object]]:
+        out = []
+        for row in rows:
+            country, currency = fxrates.names(row.code, lang)
+            out.append({
+                "validFor": row.valid_for, "order": row.order, "country": country,
+                "currency": currency, "amount": row.amount, "currencyCode": row.code,
+                "rate": Fixed(row.rate, 3),
+            })  # fmt: skip
+        out.sort(key=lambda r: (r["validFor"], sort_key(str(r["country"]), lang),
+                                r["currencyCode"]))  # fmt: skip
+        return out
+
+    def _month_ok(self, year: int, month: int) -> bool:
+        return (year, month) <= (self.clock.year, self.clock.month)
+
+    def _fx_month(self, args: dict[str, object]) -> object:
+        year, month = args["yearMonth"]  # type: ignore[misc]
+        if not self._month_ok(year, month):
+            return {"rates": []}
+        return {"rates": self._fx_rows(fxrates.month_rows(self.seed, year, month),
+                                       str(args["lang"]))}  # fmt: skip
+
+    def _fx_year(self, args: dict[str, object]) -> object:
+        year = cast(int, args["year"])
+        rows = tuple(
+            row
+            for month in range(1, 13)
+            if self._month_ok(year, month)
+            for row in fxrates.month_rows(self.seed, year, month)
+        )
+        return {"rates": self._fx_rows(rows, str(args["lang"]))}
+
+    def _fx_range(self, args: dict[str, object]) -> object:
+        code = str(args["currency"])
+        if code not in {c[0] for c in fxrates.CURRENCIES}:
+            return {}
+        start = max(cast(tuple[int, int], args["yearMonthFrom"]), fxrates.START)
+        end = min(cast(tuple[int, int], args["yearMonthTo"]), (self.clock.year, self.clock.month))
+        rows: list[fxrates.FxRow] = []
+        year, month = start
+        while (year, month) <= end:
+            rows += [r for r in fxrates.month_rows(self.seed, year, month) if r.code == code]
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        return {"rates": self._fx_rows(tuple(rows), str(args["lang"]))}
+
+    # -- omo, skd ------------------------------------------------------------------------------
+    _OMO_PLACES: ClassVar[dict[str, int]] = {"InCZKbln": 3, "Percent": 2, "allotmentPercentage": 0}
+
+    def _omo_record(self, record: dict[str, object]) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for key, value in record.items():
+            if isinstance(value, float):
+                places = next((p for k, p in self._OMO_PLACES.items() if key.endswith(k)), 3)
+                value = Fixed(value, places)
+            out[key] = value
+        return out
+
+    def _omo_daily(self, args: dict[str, object]) -> object:
+        data = omo.series(self.seed)
+        day = self._day(args["date"])
+        rows = data.get(day, ()) if day else ()
+        return {"operations": [self._omo_record(r) for r in rows]}
+
+    def _omo_year(self, args: dict[str, object]) -> object:
+        data = omo.series(self.seed)
+        days = self._in_year(args["year"], data)
+        return {"operations": [self._omo_record(r) for d in days for r in data[d]]}
+
+    def _skd_daily(self, args: dict[str, object]) -> object:
+        data = skd.series(self.seed)
+        day = self._day(args["date"])
+        rows = data.get(day, ()) if day else ()
+        return {"skds": [
+            {**r, "averagePriceToValue": Fixed(float(r["averagePriceToValue"]), 4)}  # type: ignore[arg-type]
+            for r in rows
+        ]}  # fmt: skip
