@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 
 from . import czeonia, exrates, forward, fxrates, omo, pribor, skd
 from .catalog import OPERATIONS
+from .chunks import plan
 from .client import LIVE_URL, Client, configure, default_client
 from .errors import (
     ApiError,
@@ -58,6 +59,7 @@ __all__ = [
     "forward",
     "fxrates",
     "omo",
+    "plan",
     "pribor",
     "skd",
     "to_wide",

@@ -12,10 +12,16 @@ from __future__ import annotations
 import pandas as pd
 
 from ._call import call
+from .chunks import DateArg
+from .chunks import history as _history
 from .client import Client
 from .params import DateLike
 
-__all__ = ["daily", "daily_year"]
+__all__ = [
+    "daily",
+    "daily_year",
+    "history",
+]
 
 
 def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
@@ -38,3 +44,26 @@ def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.D
         >>> cnbkit.czeonia.daily_year(2024)["rate"].describe()  # doctest: +SKIP
     """
     return call("czeonia.daily_year", client, year=year)
+
+
+def history(
+    start: DateArg,
+    end: DateArg = None,
+    *,
+    client: Client | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """CZEONIA over any range: one ``daily-year`` call per calendar year.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a whole
+    year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by up to
+    ``workers`` threads (default: the client's), with a progress bar on long plans
+    (``progress=False`` hides it), then stitched, sorted and trimmed to [start, end].
+    ``cnbkit.plan(group, start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
+
+    Example:
+        >>> cnbkit.czeonia.history("2020-01-01", "2024-12-31")  # doctest: +SKIP
+    """
+    return _history("czeonia", start, end, client=client, workers=workers, progress=progress)

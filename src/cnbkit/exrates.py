@@ -10,16 +10,23 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 
 from ._call import call
+from .chunks import DateArg
+from .chunks import history as _history
 from .client import Client
+from .errors import InvalidParameter
 from .params import DateLike
 
 __all__ = [
+    "averages",
     "daily",
     "daily_currency_month",
     "daily_year",
+    "history",
     "monthly_averages_currency",
     "monthly_averages_year",
     "monthly_cumulative_averages_currency",
@@ -128,3 +135,64 @@ for _function, _what, _codes in (
         name=_function.__name__,
         example='"EUR"' if _by_currency else "2024",
     )
+
+
+def history(
+    start: DateArg,
+    end: DateArg = None,
+    currency: str | Sequence[str] | None = None,
+    *,
+    client: Client | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """The fixing over any range, for one currency, several, or all (``None``).
+
+    The planner picks the cheapest calls: ``daily-year`` for long ranges or many currencies,
+    ``daily-currency-month`` for a few currencies over a few months. An unknown currency gives
+    an empty frame and a warning (the API answers it without an error). Columns: valid_for,
+    currency_code, amount, rate (CZK per ``amount``), rate_per_unit (CZK per unit).
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a whole
+    year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by up to
+    ``workers`` threads (default: the client's), with a progress bar on long plans
+    (``progress=False`` hides it), then stitched, sorted and trimmed to [start, end].
+    ``cnbkit.plan(group, start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
+
+    Example:
+        >>> cnbkit.exrates.history("1993-01-01", "2025-12-31")  # doctest: +SKIP
+        >>> cnbkit.exrates.history(2015, 2017, currency="EUR")  # doctest: +SKIP
+    """
+    return _history("exrates", start, end, currency=currency, client=client, workers=workers,
+                    progress=progress)
+
+
+def averages(
+    kind: str = "monthly",
+    currency: str | Sequence[str] | None = None,
+    year: int | tuple[int, int] | None = None,
+    *,
+    client: Client | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Averages of the fixing over several years or currencies.
+
+    ``kind`` is "monthly", "cumulative" or "quarterly"; ``year`` one year or an inclusive
+    ``(first, last)`` pair; ``currency`` one code, several, or None for all. Give a year, a
+    currency or both. Columns as :func:`monthly_averages_year`.
+
+    Example:
+        >>> cnbkit.exrates.averages("quarterly", ["EUR", "USD"], (2015, 2024))  # doctest: +SKIP
+    """
+    if year is None:
+        first = last = None
+    elif isinstance(year, tuple):
+        if len(year) != 2:
+            raise InvalidParameter("year", year, "give one year or a (first, last) pair")
+        first, last = year
+    else:
+        first = last = year
+    return _history("averages", first, last, kind=kind, currency=currency, client=client,
+                    workers=workers, progress=progress)

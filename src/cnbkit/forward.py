@@ -13,10 +13,16 @@ from __future__ import annotations
 import pandas as pd
 
 from ._call import call
+from .chunks import DateArg
+from .chunks import history as _history
 from .client import Client
 from .params import DateLike
 
-__all__ = ["daily", "daily_range_currency_pair_maturity"]
+__all__ = [
+    "daily",
+    "daily_range_currency_pair_maturity",
+    "history",
+]
 
 
 def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
@@ -56,3 +62,29 @@ def daily_range_currency_pair_maturity(
         currency_pair=currency_pair,
         maturity=maturity,
     )
+
+
+def history(
+    start: DateArg,
+    end: DateArg = None,
+    currency_pair: str = "ALL",
+    maturity: str = "ALL",
+    *,
+    client: Client | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Forward points over any range: one range call per calendar year.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a whole
+    year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by up to
+    ``workers`` threads (default: the client's), with a progress bar on long plans
+    (``progress=False`` hides it), then stitched, sorted and trimmed to [start, end].
+    ``cnbkit.plan(group, start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
+
+    Example:
+        >>> cnbkit.forward.history(2015, 2024, currency_pair="EUR_TO_CZK")  # doctest: +SKIP
+    """
+    return _history("forward", start, end, currency_pair=currency_pair, maturity=maturity,
+                    client=client, workers=workers, progress=progress)

@@ -10,12 +10,21 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 
 from ._call import call
+from .chunks import DateArg
+from .chunks import history as _history
 from .client import Client
 
-__all__ = ["daily_month", "daily_range_currency", "daily_year"]
+__all__ = [
+    "daily_month",
+    "daily_range_currency",
+    "daily_year",
+    "history",
+]
 
 
 def daily_month(
@@ -68,3 +77,32 @@ def daily_year(
         >>> cnbkit.fxrates.daily_year(2024, lang="EN")  # doctest: +SKIP
     """
     return call("fxrates.daily_year", client, year=year, lang=lang)
+
+
+def history(
+    start: DateArg,
+    end: DateArg = None,
+    currency: str | Sequence[str] | None = None,
+    lang: str = "CZ",
+    *,
+    client: Client | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Other-currency rates over any range (monthly data; ``valid_for`` is a month's last day).
+
+    One currency: ``daily-range-currency`` a calendar year at a time; all: ``daily-year`` or
+    ``daily-month``, whichever is cheaper.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a whole
+    year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by up to
+    ``workers`` threads (default: the client's), with a progress bar on long plans
+    (``progress=False`` hides it), then stitched, sorted and trimmed to [start, end].
+    ``cnbkit.plan(group, start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
+
+    Example:
+        >>> cnbkit.fxrates.history("2020-01-01", "2024-12-31", currency="AMD")  # doctest: +SKIP
+    """
+    return _history("fxrates", start, end, currency=currency, lang=lang, client=client,
+                    workers=workers, progress=progress)

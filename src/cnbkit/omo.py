@@ -15,10 +15,16 @@ from __future__ import annotations
 import pandas as pd
 
 from ._call import call
+from .chunks import DateArg
+from .chunks import history as _history
 from .client import Client
 from .params import DateLike
 
-__all__ = ["daily", "daily_year"]
+__all__ = [
+    "daily",
+    "daily_year",
+    "history",
+]
 
 
 def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
@@ -42,3 +48,26 @@ def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.D
         >>> cnbkit.omo.daily_year(2024)  # doctest: +SKIP
     """
     return call("omo.daily_year", client, year=year)
+
+
+def history(
+    start: DateArg,
+    end: DateArg = None,
+    *,
+    client: Client | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Open market operations over any range: one ``daily-year`` call per calendar year.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a whole
+    year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by up to
+    ``workers`` threads (default: the client's), with a progress bar on long plans
+    (``progress=False`` hides it), then stitched, sorted and trimmed to [start, end].
+    ``cnbkit.plan(group, start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
+
+    Example:
+        >>> cnbkit.omo.history(2020, 2024)  # doctest: +SKIP
+    """
+    return _history("omo", start, end, client=client, workers=workers, progress=progress)

@@ -11,14 +11,24 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 
 from ._call import call
 from .catalog import PRIBOR_PERIODS
+from .chunks import DateArg
+from .chunks import history as _history
 from .client import Client
 from .params import DateLike
 
-__all__ = ["PERIODS", "daily", "daily_year", "daily_year_term"]
+__all__ = [
+    "PERIODS",
+    "daily",
+    "daily_year",
+    "daily_year_term",
+    "history",
+]
 
 #: The tenors, shortest first.
 PERIODS = PRIBOR_PERIODS
@@ -57,3 +67,30 @@ def daily_year_term(
         >>> cnbkit.pribor.daily_year_term("THREE_MONTH", 2019)  # doctest: +SKIP
     """
     return call("pribor.daily_year_term", client, period=period, year=year)
+
+
+def history(
+    start: DateArg,
+    end: DateArg = None,
+    period: str | Sequence[str] | None = None,
+    *,
+    client: Client | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """PRIBOR over any range, for one tenor, several, or all (``None``).
+
+    One tenor: ``daily-year-term`` per year; many: ``daily-year`` per year.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a whole
+    year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by up to
+    ``workers`` threads (default: the client's), with a progress bar on long plans
+    (``progress=False`` hides it), then stitched, sorted and trimmed to [start, end].
+    ``cnbkit.plan(group, start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
+
+    Example:
+        >>> cnbkit.pribor.history(2000, 2024, period="THREE_MONTH")  # doctest: +SKIP
+    """
+    return _history("pribor", start, end, period=period, client=client, workers=workers,
+                    progress=progress)

@@ -1,0 +1,491 @@
+"""Any date range as one call: plan calendar-aligned chunks, fetch them concurrently, stitch.
+
+A query over a range is cut into calls that each cover a whole calendar period (a year for
+``*-year`` operations and forward-point ranges, a month for ``daily-currency-month``, a business
+day for SKD). Whole periods give stable cache keys: once a period is closed its answer never
+expires, so re-running a long history refreshes only the open chunk.
+
+Among the operations that can answer a query, the planner picks the cheapest by the cost
+
+    cost = calls x CALL_COST_BYTES + expected bytes
+
+with ``CALL_COST_BYTES = 100_000`` (one round trip is worth about 100 kB on a typical link).
+So one currency over ten years takes 10 ``exrates/daily-year`` calls (not 120
+``daily-currency-month`` calls), and one currency over two months takes two
+``daily-currency-month`` calls (not a 500 kB year of every currency).
+
+Example:
+    >>> from cnbkit.chunks import plan
+    >>> for call in plan("exrates", "2019-05-01", "2019-06-30", currency="EUR"):
+    ...     print(call.label)
+    /exrates/daily-currency-month currency=EUR&yearMonth=2019-05
+    /exrates/daily-currency-month currency=EUR&yearMonth=2019-06
+    >>> len(plan("exrates", "2010-01-01", "2019-12-31", currency="EUR"))
+    10
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import warnings
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+import pandas as pd
+
+from .catalog import CURRENCY_PAIRS, MATURITIES, PRIBOR_PERIODS, Operation, operation
+from .client import Client, default_client
+from .errors import ChunkError, CnbkitWarning, FailedChunk, InvalidParameter
+from .frames import empty_frame, to_frame
+from .params import FIRST_YEAR, format_param, prague_today, to_date
+
+__all__ = ["CALL_COST_BYTES", "Call", "Range", "history", "plan", "resolve_range", "run"]
+
+log = logging.getLogger("cnbkit")
+
+#: What one round trip is worth in the planner's cost model (bytes).
+CALL_COST_BYTES = 100_000
+
+# Expected answer sizes in bytes, for choosing between operations.
+_BYTES_PER_ROW = {"exrates": 60, "fxrates": 120, "pribor": 70, "averages": 80}
+_FIXING_CURRENCIES = 33
+_FX_CURRENCIES = 124
+_BUSINESS_DAYS = 252
+
+#: The first day with data, per group, where it is known (earlier starts are moved up).
+SERIES_START = {"skd": dt.date(2000, 1, 1)}
+
+
+@dataclass(frozen=True)
+class Call:
+    """One planned request: an operation and its (checked) query."""
+
+    op: Operation
+    query: tuple[tuple[str, str], ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.op.path} {urlencode(self.query)}"
+
+    def __repr__(self) -> str:
+        return f"Call({self.label!r})"
+
+
+@dataclass(frozen=True)
+class Range:
+    """A checked, inclusive date range."""
+
+    start: dt.date
+    end: dt.date
+
+    @property
+    def years(self) -> range:
+        return range(self.start.year, self.end.year + 1)
+
+    @property
+    def months(self) -> list[tuple[int, int]]:
+        first = self.start.year * 12 + self.start.month - 1
+        last = self.end.year * 12 + self.end.month - 1
+        return [(m // 12, m % 12 + 1) for m in range(first, last + 1)]
+
+
+DateArg = str | dt.date | dt.datetime | int | None
+
+
+def _bound(value: DateArg, arg: str, *, end: bool) -> dt.date | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 1000 <= value <= 9999:
+            raise InvalidParameter(arg, value, "a whole year such as 2019, or a date")
+        return dt.date(value, 12, 31) if end else dt.date(value, 1, 1)
+    return to_date(value, arg)
+
+
+def resolve_range(start: DateArg, end: DateArg, group: str = "") -> Range:
+    """Check a range: ``start``/``end`` as str, date, datetime, Timestamp or an int year.
+
+    ``end=None`` means today. An end in the future is trimmed to today (Prague) and a start
+    before the series exists is moved up, each with a warning; ``start`` after ``end`` is an
+    error.
+    """
+    if start is None:
+        raise InvalidParameter("start", start, "give the first day, e.g. '2019-01-01' or 2019")
+    first = _bound(start, "start", end=False) or dt.date(FIRST_YEAR, 1, 1)
+    last = _bound(end, "end", end=True)
+    today = prague_today()
+    if last is None:
+        last = today
+    if first > last:
+        raise InvalidParameter("start", str(first), f"the start is after the end ({last})")
+    if last > today:
+        warnings.warn(
+            CnbkitWarning(f"the range ends on {last}, in the future: trimmed to today ({today})"),
+            stacklevel=3,
+        )
+        last = today
+    series_start = SERIES_START.get(group, dt.date(FIRST_YEAR, 1, 1))
+    if first < series_start:
+        if last < series_start:
+            raise InvalidParameter(
+                "end", str(last), f"the {group or 'CNB'} series starts on {series_start}"
+            )
+        warnings.warn(
+            CnbkitWarning(
+                f"the {group or 'CNB'} series starts on {series_start}: the range now starts there"
+            ),
+            stacklevel=3,
+        )
+        first = series_start
+    if first > last:
+        raise InvalidParameter("start", str(first), f"the start is after today ({today})")
+    return Range(first, last)
+
+
+def _call(name: str, **query: str) -> Call:
+    return Call(operation(name), tuple(query.items()))
+
+
+def _cost(calls: Sequence[Call], expected_bytes: float) -> float:
+    return len(calls) * CALL_COST_BYTES + expected_bytes
+
+
+def _cheapest(*options: tuple[list[Call], float]) -> list[Call]:
+    return min(options, key=lambda option: _cost(*option))[0]
+
+
+def _codes(value: str | Iterable[str] | None, arg: str = "currency") -> list[str] | None:
+    """Normalize one code or several; None means every currency."""
+    if value is None:
+        return None
+    items = [value] if isinstance(value, str) else list(value)
+    if not items:
+        raise InvalidParameter(arg, value, "give at least one currency code, or None for all")
+    from .catalog import CURRENCY as _CURRENCY_PARAM
+
+    return sorted({format_param(_CURRENCY_PARAM, item) for item in items})
+
+
+def _enum(value: str | Iterable[str] | None, allowed: Sequence[str], arg: str) -> list[str] | None:
+    if value is None:
+        return None
+    items = [value] if isinstance(value, str) else list(value)
+    result = []
+    for item in items:
+        text = item.strip().upper() if isinstance(item, str) else None
+        if text not in allowed:
+            raise InvalidParameter(arg, item, "not one of the allowed values", allowed=allowed)
+        result.append(text)
+    return sorted(set(result))
+
+
+# -- planners, one per group ---------------------------------------------------------------------
+def _plan_exrates(span: Range, currency: list[str] | None) -> list[Call]:
+    years = [_call("exrates.daily_year", year=str(y)) for y in span.years]
+    year_bytes = len(years) * _BUSINESS_DAYS * _FIXING_CURRENCIES * _BYTES_PER_ROW["exrates"]
+    if currency is None:
+        return years
+    months = [
+        _call("exrates.daily_currency_month", currency=code, yearMonth=f"{y:04d}-{m:02d}")
+        for code in currency
+        for y, m in span.months
+    ]
+    month_bytes = len(months) * 21 * _BYTES_PER_ROW["exrates"]
+    return _cheapest((years, year_bytes), (months, month_bytes))
+
+
+def _plan_yearly(name: str, span: Range, **query: str) -> list[Call]:
+    return [_call(name, **query, year=str(y)) for y in span.years]
+
+
+def _plan_pribor(span: Range, periods: list[str] | None) -> list[Call]:
+    years = _plan_yearly("pribor.daily_year", span)
+    if periods is None:
+        return years
+    rows = _BUSINESS_DAYS * _BYTES_PER_ROW["pribor"]
+    per_term = [
+        _call("pribor.daily_year_term", period=p, year=str(y)) for p in periods for y in span.years
+    ]
+    every_term = len(years) * rows * len(PRIBOR_PERIODS)
+    return _cheapest((years, every_term), (per_term, len(per_term) * rows))
+
+
+def _plan_forward(span: Range, pair: str, maturity: str) -> list[Call]:
+    return [
+        _call(
+            "forward.daily_range_currency_pair_maturity",
+            currencyPair=pair,
+            dateFrom=f"{y}-01-01",
+            dateTo=f"{y}-12-31",
+            maturity=maturity,
+        )
+        for y in span.years
+    ]
+
+
+def _plan_fxrates(span: Range, currency: list[str] | None, lang: str) -> list[Call]:
+    row = _BYTES_PER_ROW["fxrates"]
+    years = _plan_yearly("fxrates.daily_year", span, lang=lang)
+    year_bytes = len(years) * 12 * _FX_CURRENCIES * row
+    months = [
+        _call("fxrates.daily_month", lang=lang, yearMonth=f"{y:04d}-{m:02d}")
+        for y, m in span.months
+    ]
+    month_bytes = len(months) * _FX_CURRENCIES * row
+    if currency is None:
+        return _cheapest((years, year_bytes), (months, month_bytes))
+    ranges = [
+        _call(
+            "fxrates.daily_range_currency",
+            currency=code,
+            lang=lang,
+            yearMonthFrom=f"{y}-01",
+            yearMonthTo=f"{y}-12",
+        )
+        for code in currency
+        for y in span.years
+    ]
+    return _cheapest((years, year_bytes), (months, month_bytes), (ranges, len(ranges) * 12 * row))
+
+
+def _plan_skd(span: Range) -> list[Call]:
+    days = pd.bdate_range(span.start, span.end)
+    return [_call("skd.daily", date=day.date().isoformat()) for day in days]
+
+
+def _plan_averages(kind: str, years: range, currency: list[str] | None) -> list[Call]:
+    by_year = [_call(f"exrates.{kind}_year", year=str(y)) for y in years]
+    year_bytes = len(by_year) * 12 * _FIXING_CURRENCIES * _BYTES_PER_ROW["averages"]
+    if currency is None:
+        return by_year
+    by_currency = [_call(f"exrates.{kind}_currency", currency=code) for code in currency]
+    currency_bytes = len(by_currency) * 12 * 33 * _BYTES_PER_ROW["averages"]
+    return _cheapest((by_year, year_bytes), (by_currency, currency_bytes))
+
+
+_AVERAGE_KINDS = {
+    "monthly": "monthly_averages",
+    "cumulative": "monthly_cumulative_averages",
+    "quarterly": "quarterly_averages",
+}
+
+
+@dataclass(frozen=True)
+class _Query:
+    """A planned history: the calls and how to filter and trim what they return."""
+
+    group: str
+    calls: list[Call]
+    span: Range | None
+    filters: dict[str, list[Any]]
+    op: Operation
+
+
+def _build(group: str, start: DateArg, end: DateArg, **options: Any) -> _Query:
+    if group == "averages":
+        kind = options.pop("kind", "monthly")
+        if kind not in _AVERAGE_KINDS:
+            raise InvalidParameter("kind", kind, "which averages", allowed=list(_AVERAGE_KINDS))
+        currency = _codes(options.pop("currency", None))
+        span = resolve_range(start, end, group) if start is not None or end is not None else None
+        years = span.years if span else range(FIRST_YEAR, prague_today().year + 1)
+        if currency is None and span is None:
+            raise InvalidParameter(
+                "year", None, "give a year or a range (year=2019 or year=(2015, 2019)), or a "
+                "currency, so that the whole history of every currency is not fetched by accident"
+            )
+        calls = _plan_averages(_AVERAGE_KINDS[kind], years, currency)
+        filters = {"currency_code": currency} if currency else {}
+        op = calls[0].op
+        if span is not None:
+            filters["year"] = list(years)
+        return _Query(group, calls, None, filters, op)
+
+    span = resolve_range(start, end, group)
+    filters: dict[str, list[Any]] = {}
+    if group == "exrates":
+        currency = _codes(options.pop("currency", None))
+        calls = _plan_exrates(span, currency)
+        if currency:
+            filters["currency_code"] = currency
+    elif group == "czeonia":
+        calls = _plan_yearly("czeonia.daily_year", span)
+    elif group == "pribor":
+        periods = _enum(options.pop("period", None), PRIBOR_PERIODS, "period")
+        calls = _plan_pribor(span, periods)
+        if periods:
+            filters["period"] = periods
+    elif group == "forward":
+        pair = _enum(options.pop("currency_pair", "ALL"), CURRENCY_PAIRS, "currency_pair")
+        maturity = _enum(options.pop("maturity", "ALL"), MATURITIES, "maturity")
+        if pair is None or maturity is None or len(pair) != 1 or len(maturity) != 1:
+            raise InvalidParameter("currency_pair", pair, "give one pair and one maturity "
+                                   "(ALL for every one)")
+        calls = _plan_forward(span, pair[0], maturity[0])
+    elif group == "fxrates":
+        currency = _codes(options.pop("currency", None))
+        lang = _enum(options.pop("lang", "CZ"), ("CZ", "EN"), "lang")
+        calls = _plan_fxrates(span, currency, (lang or ["CZ"])[0])
+        if currency:
+            filters["currency_code"] = currency
+    elif group == "omo":
+        calls = _plan_yearly("omo.daily_year", span)
+    elif group == "skd":
+        calls = _plan_skd(span)
+    else:
+        raise InvalidParameter(
+            "group", group, "no such group",
+            allowed=["czeonia", "exrates", "forward", "fxrates", "omo", "pribor", "skd",
+                     "averages"],
+        )
+    if options:
+        name = next(iter(options))
+        raise InvalidParameter(name, options[name], f"{group}.history takes no such argument")
+    if not calls:
+        raise InvalidParameter("start", str(span.start), "the range holds no business day")
+    return _Query(group, calls, span, filters, calls[0].op)
+
+
+def plan(group: str, start: DateArg = None, end: DateArg = None, **options: Any) -> list[Call]:
+    """The calls a history would make, without making them.
+
+    Example:
+        >>> plan("pribor", 2015, 2019, period="THREE_MONTH")[0].label
+        '/pribor/daily-year-term period=THREE_MONTH&year=2015'
+    """
+    return _build(group, start, end, **options).calls
+
+
+# -- execution -----------------------------------------------------------------------------------
+def run(
+    calls: Sequence[Call],
+    client: Client,
+    *,
+    workers: int | None = None,
+    progress: bool | None = None,
+    desc: str = "cnbkit",
+) -> list[pd.DataFrame]:
+    """Fetch and convert every call in a bounded thread pool; frames come back in plan order.
+
+    Raises:
+        ChunkError: naming every chunk that still failed after retries, with its cause. The
+            chunks that succeeded are cached, so running the same calls again fetches only the
+            failed ones.
+    """
+    workers = max(1, min(workers or client.workers, len(calls) or 1))
+    show = (client.progress if progress is None else progress) and len(calls) > 4
+
+    def one(call: Call) -> pd.DataFrame:
+        payload = client.fetch(call.op, dict(call.query))
+        return to_frame(call.op, payload.data, source=payload.url, from_cache=payload.from_cache)
+
+    frames: list[pd.DataFrame | None] = [None] * len(calls)
+    failed: list[FailedChunk] = []
+    bar = _progress_bar(len(calls), desc) if show else None
+    try:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cnbkit") as pool:
+            futures = {pool.submit(one, call): i for i, call in enumerate(calls)}
+            for future in as_completed(futures):
+                index = futures[future]
+                try:
+                    frames[index] = future.result()
+                except Exception as exc:
+                    if isinstance(exc, InvalidParameter):
+                        raise
+                    failed.append(FailedChunk(calls[index].label, exc))
+                if bar is not None:
+                    bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    if failed:
+        failed.sort(key=lambda chunk: chunk.label)
+        raise ChunkError(failed, succeeded=len(calls) - len(failed))
+    return [frame for frame in frames if frame is not None]
+
+
+def _progress_bar(total: int, desc: str) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="call", leave=False)
+
+
+def stitch(
+    frames: Sequence[pd.DataFrame],
+    op: Operation,
+    *,
+    span: Range | None = None,
+    filters: dict[str, list[Any]] | None = None,
+    overlapping: bool = False,
+) -> pd.DataFrame:
+    """Concatenate chunk frames, filter, drop repeats, sort and trim to ``span``.
+
+    Repeats (the same row from two chunks, e.g. a holiday's "last valid data") are dropped only
+    when the chunks can overlap; calendar chunks of ``*-year`` operations cannot.
+    """
+    parts = [f for f in frames if len(f)]
+    frame = pd.concat(parts, ignore_index=True, copy=False) if parts else empty_frame(op)
+    for column, allowed in (filters or {}).items():
+        frame = frame[frame[column].isin(allowed)]
+    date = op.date_column
+    if span is not None and len(frame):
+        stamps = frame[date]
+        frame = frame[(stamps >= pd.Timestamp(span.start)) & (stamps <= pd.Timestamp(span.end))]
+    if overlapping and len(frame):
+        frame = frame.drop_duplicates()
+    keys = [date, *[k for k in op.key_columns if k in frame.columns]]
+    if len(frame) and not frame[date].is_monotonic_increasing:
+        frame = frame.sort_values(keys, kind="stable")
+    frame = frame.reset_index(drop=True)
+    sources = [s for f in frames for s in f.attrs.get("source", [])]
+    frame.attrs = {
+        "operation": op.name,
+        "source": sources,
+        "calls": len(frames),
+        "from_cache": sum(bool(f.attrs.get("from_cache")) for f in frames),
+        "retrieved_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "start": span.start.isoformat() if span else None,
+        "end": span.end.isoformat() if span else None,
+    }
+    return frame
+
+
+def history(
+    group: str,
+    start: DateArg = None,
+    end: DateArg = None,
+    *,
+    client: Client | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Plan, fetch and stitch a history of ``group`` (see the group modules' ``history``);
+    :func:`plan` shows the calls without making them."""
+    query = _build(group, start, end, **options)
+    client = client or default_client()
+    frames = run(query.calls, client, workers=workers, progress=progress, desc=f"{group} history")
+    frame = stitch(
+        frames,
+        query.op,
+        span=query.span,
+        filters=query.filters,
+        overlapping=query.op.name == "skd.daily",
+    )
+    for column, wanted in query.filters.items():
+        if column == "currency_code":
+            missing = sorted(set(wanted) - set(frame[column].unique()))
+            if missing:
+                warnings.warn(
+                    CnbkitWarning(
+                        f"no {group} data for {', '.join(missing)} in the range: unknown or "
+                        f"not quoted then (the API answers such queries with no error)"
+                    ),
+                    stacklevel=3,
+                )
+    return frame
+
