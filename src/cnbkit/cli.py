@@ -89,6 +89,51 @@ def _cmd_cache(args: argparse.Namespace) -> int:
     return 0
 
 
+def _year_or_date(text: str | None) -> str | int | None:
+    return int(text) if text and text.strip().isdigit() and len(text.strip()) == 4 else text
+
+
+_GROUPS = ("czeonia", "exrates", "forward", "fxrates", "omo", "pribor", "skd")
+
+
+def _cmd_fetch(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .chunks import history
+    from .client import Client
+
+    options: dict[str, object] = {}
+    if args.currency:
+        if args.group not in ("exrates", "fxrates"):
+            raise SystemExit(f"cnbkit fetch: --currency applies to exrates and fxrates, not "
+                             f"{args.group}")
+        options["currency"] = args.currency
+    if args.period:
+        if args.group != "pribor":
+            raise SystemExit("cnbkit fetch: --period applies to pribor only")
+        options["period"] = args.period
+    client = Client(base_url=args.base_url, workers=args.workers)
+    try:
+        frame = history(args.group, _year_or_date(args.start), _year_or_date(args.end),
+                        client=client, **options)
+    finally:
+        client.close()
+    out = Path(args.output)
+    fmt = args.format or ("parquet" if out.suffix.lower() in (".parquet", ".pq") else "csv")
+    if fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise SystemExit("cnbkit fetch: Parquet needs pyarrow (pip install pyarrow), or "
+                             "write CSV with -o FILE.csv") from None
+        frame.to_parquet(out, index=False)
+    else:
+        frame.to_csv(out, index=False)
+    print(f"{len(frame)} rows from {frame.attrs.get('calls')} calls -> {out} ({fmt})",
+          file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cnbkit", description="Czech National Bank APIs as typed pandas DataFrames."
@@ -107,6 +152,19 @@ def build_parser() -> argparse.ArgumentParser:
     sb.add_argument("--truncate-rate", type=_rate, default=0.0, help="share of cut-off bodies")
     sb.add_argument("--fault-seed", type=int, default=0, help="seed of the fault draws")
     sb.set_defaults(func=_cmd_sandbox)
+
+    fetch = commands.add_parser("fetch", help="write a history to CSV or Parquet")
+    fetch.add_argument("group", choices=_GROUPS)
+    fetch.add_argument("--start", required=True, help="yyyy-MM-dd or a year")
+    fetch.add_argument("--end", default=None, help="yyyy-MM-dd or a year (default: today)")
+    fetch.add_argument("--currency", action="append", help="a currency code (repeatable)")
+    fetch.add_argument("--period", action="append", help="a PRIBOR tenor (repeatable)")
+    fetch.add_argument("-o", "--output", required=True, help="FILE.csv or FILE.parquet")
+    fetch.add_argument("--format", choices=["csv", "parquet"], default=None,
+                       help="default: from the file's suffix")
+    fetch.add_argument("--base-url", default=None, help="default: $CNBKIT_BASE_URL or live")
+    fetch.add_argument("--workers", type=int, default=4)
+    fetch.set_defaults(func=_cmd_fetch)
 
     cache = commands.add_parser("cache", help="inspect or clear the HTTP cache")
     cache.add_argument("action", choices=["info", "clear"])
