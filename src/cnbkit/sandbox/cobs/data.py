@@ -85,7 +85,8 @@ class SandboxBank:
         # spread evenly over 2025, newest last
         day = dt.date(2025, 1, 1) + dt.timedelta(days=(i * 364) // count)
         credit = rng.random() < 0.35
-        amount = round(rng.uniform(50, 25_000 if currency == "CZK" else 1_500), 2)
+        top = 25_000 if currency == "CZK" else 1_500
+        amount = round(rng.uniform(top / 4, top * 1.6) if credit else rng.uniform(50, top), 2)
         party = rng.choice(_NAMES)
         bank = rng.choice(_BANKS)
         party_iban = f"CZ{rng.randint(10, 99)}{bank}{rng.randint(0, 10**16 - 1):016d}"

@@ -1,0 +1,67 @@
+"""COBS (Czech Open Banking Standard) PSD2 helper: mutual TLS, registration, OAuth 2.0,
+AISP data as DataFrames and PISP basics, for COBS 2.0 and 5.0.
+
+Example:
+    >>> from cnbkit.cobs import CobsClient, CobsConfig  # doctest: +SKIP
+    >>> cfg = CobsConfig.from_toml("cobs.toml")  # doctest: +SKIP
+    >>> with CobsClient(cfg) as cobs:  # doctest: +SKIP
+    ...     print(cobs.authorization_url())  # open it, log in, paste the redirect:
+    ...     cobs.fetch_token(input("redirect URL: "))
+    ...     cobs.transactions(cobs.accounts().id[0], "2025-01-01", "2025-12-31")
+"""
+
+from cnbkit.cobs.client import CobsClient
+from cnbkit.cobs.config import CobsConfig
+from cnbkit.cobs.errors import (
+    BadRequest,
+    CertificateError,
+    CertificateExpiryWarning,
+    CobsError,
+    CobsServerError,
+    ConfigError,
+    ErrorEntry,
+    Forbidden,
+    InvalidClient,
+    InvalidGrant,
+    InvalidPaymentOrder,
+    InvalidScope,
+    NotFound,
+    OAuthError,
+    PageNotFound,
+    StateMismatch,
+    TokenFileError,
+    Unauthorized,
+    UnsupportedOperation,
+)
+from cnbkit.cobs.oauth import Token, TokenFile
+from cnbkit.cobs.payments import BalanceCheck, Payment, check_standing_order
+from cnbkit.cobs.registration import Application
+
+__all__ = [
+    "Application",
+    "BadRequest",
+    "BalanceCheck",
+    "CertificateError",
+    "CertificateExpiryWarning",
+    "CobsClient",
+    "CobsConfig",
+    "CobsError",
+    "CobsServerError",
+    "ConfigError",
+    "ErrorEntry",
+    "Forbidden",
+    "InvalidClient",
+    "InvalidGrant",
+    "InvalidPaymentOrder",
+    "InvalidScope",
+    "NotFound",
+    "OAuthError",
+    "PageNotFound",
+    "Payment",
+    "StateMismatch",
+    "Token",
+    "TokenFile",
+    "Unauthorized",
+    "UnsupportedOperation",
+    "check_standing_order",
+]

@@ -1,0 +1,393 @@
+"""``CobsClient``: registration, OAuth 2.0, AISP frames and PISP basics over mutual TLS.
+
+Every call presents the client certificate (a :class:`~cnbkit.cobs.tls.MutualTlsAdapter`
+mounted on a plain, uncached :class:`requests_oauthlib.OAuth2Session`), verifies the provider
+(``ca_bundle`` or the system store) and sends the COBS headers: a fresh ``X-Request-ID`` UUID,
+``Date`` (RFC 7231), ``TPP-Name``, ``Content-Type`` and, on user calls, ``Authorization``.
+The access token is refreshed shortly before it expires and once when a call answers 401.
+Error answers become typed :class:`~cnbkit.cobs.errors.CobsError` subclasses.
+
+Example:
+    >>> from cnbkit.sandbox.cobs import CobsSandbox  # doctest: +SKIP
+    >>> with CobsSandbox() as sb:  # doctest: +SKIP
+    ...     cfg = CobsConfig(base_url=sb.base_url, version="5.0", p12_file=sb.client_p12_path,
+    ...                      p12_password=sb.client_p12_password, ca_bundle=sb.ca_path,
+    ...                      redirect_uri="https://tpp.example/cb", scopes=("aisp", "pisp"))
+    ...     with CobsClient(cfg) as cobs:
+    ...         cobs.register("My app")
+    ...         cobs.authorize_without_browser()
+    ...         accounts = cobs.accounts()
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import uuid
+from decimal import Decimal
+from email.utils import formatdate
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urljoin, urlsplit
+
+import pandas as pd
+import requests
+from requests_oauthlib import OAuth2Session
+
+from cnbkit.cobs import redact
+from cnbkit.cobs.accounts import (
+    accounts_frame,
+    balances_frame,
+    fetch_all_pages,
+    standing_orders_frame,
+    transactions_frame,
+)
+from cnbkit.cobs.config import CobsConfig
+from cnbkit.cobs.errors import CobsError, ConfigError, OAuthError, Unauthorized, UnsupportedOperation
+from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile
+from cnbkit.cobs.payments import (
+    BalanceCheck,
+    Payment,
+    payment_body,
+    refuse_direct_debit,
+    standing_order_body,
+)
+from cnbkit.cobs.registration import Application, applications_frame, registration_body
+from cnbkit.cobs.tls import MutualTlsAdapter
+
+__all__ = ["CobsClient"]
+
+log = logging.getLogger("cnbkit.cobs")
+redact.install()
+
+DEFAULT_PAGE_SIZE = 50
+
+
+def _date_text(value: dt.date | str | None) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return dt.date.fromisoformat(str(value)[:10]).isoformat()
+
+
+class CobsClient:
+    """A COBS (PSD2) client for one configuration.
+
+    Args:
+        config: a :class:`CobsConfig`.
+        token_file: where to keep tokens (mode 0600); default ``config.token_file``.
+        refresh_leeway: refresh the access token this many seconds before it expires.
+        timeout: seconds per HTTP call.
+        page_size: default ``size`` for paged lists.
+    """
+
+    def __init__(self, config: CobsConfig, *, token_file: str | Path | TokenFile | None = None,
+                 refresh_leeway: float = 30.0, timeout: float = 30.0,
+                 page_size: int = DEFAULT_PAGE_SIZE) -> None:
+        self._config = config
+        self.refresh_leeway = refresh_leeway
+        self.timeout = timeout
+        self.page_size = page_size
+        redact.register_secret(config.client_secret)
+        redact.register_secret(config.p12_password)
+        redact.register_secret(config.key_password)
+        self.session = OAuth2Session(client_id=config.client_id,
+                                     redirect_uri=config.redirect_uri,
+                                     scope=list(config.scopes))
+        self.session.mount("https://", MutualTlsAdapter(config.identity, config.ca_bundle))
+        self.session.verify = str(config.ca_bundle) if config.ca_bundle else True
+        file = token_file if token_file is not None else config.token_file
+        if file is not None and not isinstance(file, TokenFile):
+            file = TokenFile(file)
+        self.oauth = OAuthFlow(config, self.session, file, timeout=timeout)
+
+    # -- plumbing -------------------------------------------------------------------------------
+    @property
+    def config(self) -> CobsConfig:
+        return self._config
+
+    @property
+    def version(self) -> str:
+        return self._config.version
+
+    @property
+    def token(self) -> Token | None:
+        """The current token (repr masks it), or None before authorization."""
+        return self.oauth.token
+
+    def __repr__(self) -> str:
+        return (f"CobsClient(api_url={self._config.api_url!r}, client_id="
+                f"{self._config.client_id!r}, token={self.token!r})")
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __enter__(self) -> CobsClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _use_credentials(self, client_id: str, client_secret: str | None) -> None:
+        changes: dict[str, Any] = {"client_id": client_id}
+        if client_secret is not None:
+            changes["client_secret"] = client_secret
+        self._config = self._config.replace(**changes)
+        self.oauth.config = self._config
+        self.session.client_id = client_id
+
+    def _headers(self, body: bool) -> dict[str, str]:
+        headers = {
+            "X-Request-ID": str(uuid.uuid4()),
+            "Date": formatdate(usegmt=True),
+            "TPP-Name": self._config.tpp_name,
+            "Accept": "application/json",
+        }
+        if body:
+            headers["Content-Type"] = "application/json"
+        return headers
+
+    def _fresh_token(self) -> Token:
+        token = self.oauth.token
+        if token is None:
+            raise Unauthorized("not authorized yet: call authorization_url() and fetch_token() "
+                               "(or authorize_without_browser() against the sandbox)")
+        if token.expires_in() <= self.refresh_leeway and token.refresh_token:
+            log.debug("access token expires in %.0f s: refreshing", token.expires_in())
+            token = self.oauth.refresh()
+        return token
+
+    def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
+              body: Any = None, user: bool = True) -> Any:
+        url = self._config.api_url + path
+        clean = {k: v for k, v in (params or {}).items() if v is not None}
+        for attempt in (0, 1):
+            headers = self._headers(body is not None)
+            if user:
+                headers["Authorization"] = f"Bearer {self._fresh_token().access_token}"
+            response = self.session.request(
+                method, url, params=clean or None, json=body, headers=headers,
+                timeout=self.timeout, withhold_token=True, allow_redirects=False,
+            )
+            request_id = headers["X-Request-ID"]
+            log.debug("%s %s -> %s [X-Request-ID %s]", method, urlsplit(response.url).path,
+                      response.status_code, request_id)
+            if response.status_code == 401 and user and attempt == 0 and self.oauth.token \
+                    and self.oauth.token.refresh_token:
+                log.debug("401 on %s: refreshing the token once and retrying", path)
+                try:
+                    self.oauth.refresh()
+                except OAuthError:
+                    pass  # report the original 401 below
+                else:
+                    continue
+            return self._result(response, request_id)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _result(response: requests.Response, request_id: str) -> Any:
+        try:
+            data = response.json() if response.content else None
+        except ValueError:
+            data = None
+        if response.status_code >= 400 or response.status_code in (301, 302, 303, 307, 308):
+            raise CobsError.from_response(response.status_code, data,
+                                          url=urlsplit(response.url)._replace(query="").geturl(),
+                                          request_id=request_id)
+        if response.content and data is None:
+            raise CobsError(f"the answer of {urlsplit(response.url).path} is not JSON",
+                            status=response.status_code, request_id=request_id)
+        return data
+
+    # -- registration ---------------------------------------------------------------------------
+    def register(self, client_name: str, redirect_uris: list[str] | None = None,
+                 scopes: list[str] | tuple[str, ...] | None = None,
+                 application_type: str = "web", *, use: bool = True) -> Application:
+        """Register an application; with ``use`` its client_id/secret become this client's.
+
+        Example: ``app = cobs.register("Household budget", ["https://tpp.example/cb"])``.
+        """
+        uris = redirect_uris or ([self._config.redirect_uri] if self._config.redirect_uri
+                                 else None)
+        if not uris:
+            raise ConfigError("redirect_uris are required (or set redirect_uri in the config)")
+        body = registration_body(client_name, uris, list(scopes or self._config.scopes),
+                                 application_type)
+        app = Application.from_json(self._call("POST", "/applications", body=body, user=False))
+        if use:
+            self._use_credentials(app.client_id, app.client_secret)
+        return app
+
+    def applications(self) -> pd.DataFrame:
+        """Every application registered with this certificate, as a DataFrame."""
+        data = self._call("GET", "/applications", user=False)
+        items = data.get("applications", []) if isinstance(data, dict) else data or []
+        return applications_frame([Application.from_json(a) for a in items])
+
+    def _client_id(self, client_id: str | None) -> str:
+        value = client_id or self._config.client_id
+        if not value:
+            raise ConfigError("no client_id: register an application or pass client_id")
+        return quote(value, safe="")
+
+    def application(self, client_id: str | None = None) -> Application:
+        """One application (this client's by default)."""
+        return Application.from_json(
+            self._call("GET", f"/applications/{self._client_id(client_id)}", user=False))
+
+    def update_application(self, client_id: str | None = None, *, client_name: str | None = None,
+                           redirect_uris: list[str] | None = None,
+                           scopes: list[str] | None = None,
+                           application_type: str | None = None) -> Application:
+        """Change an application's name, redirect URIs, scopes or type."""
+        body = registration_body(client_name, redirect_uris, scopes, application_type)
+        return Application.from_json(self._call(
+            "PUT", f"/applications/{self._client_id(client_id)}", body=body, user=False))
+
+    def renew_secret(self, client_id: str | None = None, *, use: bool = True) -> Application:
+        """Get a new client_secret (the old one stops working at once)."""
+        target = self._client_id(client_id)
+        app = Application.from_json(self._call(
+            "POST", f"/applications/{target}/renewSecret", body={}, user=False))
+        if use and app.client_id == self._config.client_id:
+            self._use_credentials(app.client_id, app.client_secret)
+        return app
+
+    def delete_application(self, client_id: str | None = None) -> None:
+        """Delete an application (its tokens stop working)."""
+        self._call("DELETE", f"/applications/{self._client_id(client_id)}", user=False)
+        if client_id in (None, self._config.client_id):
+            self.oauth.forget()
+
+    # -- OAuth ----------------------------------------------------------------------------------
+    def authorization_url(self, state: str | None = None) -> str:
+        """The URL to open in the user's browser (a random ``state`` is generated)."""
+        return self.oauth.authorization_url(state)
+
+    def fetch_token(self, redirect_url: str) -> Token:
+        """Exchange the redirect the user came back with (its ``state`` is checked)."""
+        return self.oauth.fetch_token(redirect_url)
+
+    def authorize_without_browser(self) -> Token:
+        """For the sandbox (which consents automatically): open the authorization URL, read
+        the redirect and fetch the token. Real providers need the user: use
+        :meth:`authorization_url` and :meth:`fetch_token`."""
+        url = self.authorization_url()
+        response = self.session.get(url, allow_redirects=False, withhold_token=True,
+                                    timeout=self.timeout)
+        location = response.headers.get("Location")
+        if response.status_code not in (301, 302, 303, 307) or not location:
+            self._result(response, "")
+            raise OAuthError("the authorization endpoint did not redirect back (a real "
+                             "provider needs the user's consent in a browser)",
+                             error="interaction_required")
+        return self.fetch_token(urljoin(url, location))
+
+    def refresh(self) -> Token:
+        """Refresh the access token now."""
+        return self.oauth.refresh()
+
+    # -- AISP -----------------------------------------------------------------------------------
+    def _paged(self, path: str, key: str, params: dict[str, Any], page_size: int | None
+               ) -> list[dict[str, Any]]:
+        size = page_size or self.page_size
+
+        def fetch(page: int) -> dict[str, Any]:
+            data = self._call("GET", path, params={**params, "page": page, "size": size})
+            if not isinstance(data, dict):
+                raise CobsError(f"the answer of {path} is not a JSON object")
+            return data
+
+        items, pages = fetch_all_pages(fetch, key)
+        log.debug("%s: %d item(s) in %d page(s)", path, len(items), pages)
+        return items
+
+    def accounts(self, *, page_size: int | None = None) -> pd.DataFrame:
+        """The user's payment accounts (all pages)."""
+        return accounts_frame(self._paged("/my/accounts", "accounts", {}, page_size))
+
+    def balances(self, account_id: str, currency: str | None = None) -> pd.DataFrame:
+        """The balances of one account (signed amounts)."""
+        data = self._call("GET", f"/my/accounts/{quote(account_id, safe='')}/balance",
+                          params={"currency": currency})
+        return balances_frame(account_id, (data or {}).get("balances") or [])
+
+    def transactions(self, account_id: str, from_date: dt.date | str | None = None,
+                     to_date: dt.date | str | None = None, currency: str | None = None, *,
+                     page_size: int | None = None) -> pd.DataFrame:
+        """Transactions of one account between two dates (inclusive), all pages.
+
+        Example: ``cobs.transactions(acc_id, "2025-01-01", "2025-03-31")``.
+        """
+        params = {"fromDate": _date_text(from_date), "toDate": _date_text(to_date),
+                  "currency": currency}
+        items = self._paged(f"/my/accounts/{quote(account_id, safe='')}/transactions",
+                            "transactions", params, page_size)
+        return transactions_frame(items)
+
+    def standing_orders(self, *, page_size: int | None = None) -> pd.DataFrame:
+        """The user's standing orders (all pages)."""
+        return standing_orders_frame(
+            self._paged("/my/standingorders", "standingOrders", {}, page_size))
+
+    # -- PISP -----------------------------------------------------------------------------------
+    def initiate_payment(self, *, debtor_iban: str, creditor_iban: str,
+                         amount: float | str | Decimal, currency: str, **details: Any) -> Payment:
+        """Send a payment order (``POST /my/payments``); returns it with its id and status.
+
+        ``details``: message, vs, ks, ss, execution_date, instruction_id, priority,
+        creditor_name (see :func:`cnbkit.cobs.payments.payment_body`).
+        """
+        body = payment_body(debtor_iban=debtor_iban, creditor_iban=creditor_iban,
+                            amount=amount, currency=currency, **details)
+        return Payment.from_json(self._call("POST", "/my/payments", body=body))
+
+    def payment(self, payment_id: str) -> Payment:
+        """The payment order as the provider holds it."""
+        return Payment.from_json(
+            self._call("GET", f"/my/payments/{quote(payment_id, safe='')}"))
+
+    def payment_status(self, payment_id: str) -> str:
+        """``instructionStatus`` (ACTC, ACSC, RJCT...). COBS 2.0 serves it at
+        ``/payments/{id}/status``, later versions at ``/my/payments/{id}/status``."""
+        prefix = "/payments" if self.version == "2.0" else "/my/payments"
+        data = self._call("GET", f"{prefix}/{quote(payment_id, safe='')}/status")
+        return str((data or {}).get("instructionStatus"))
+
+    def check_balance(self, iban: str, amount: float | str | Decimal,
+                      currency: str | None = None, *, exchange_id: int | None = None
+                      ) -> BalanceCheck:
+        """Funds availability (``POST /my/payments/balanceCheck``): are ``amount`` available?"""
+        value = float(Decimal(str(amount)))
+        body: dict[str, Any] = {
+            "exchangeIdentification": exchange_id or uuid.uuid4().int % 10**9,
+            "debtorAccount": {"identification": {"iban": iban.replace(" ", "")}},
+            "transactionDetails": {"totalAmount": value},
+        }
+        if currency:
+            body["debtorAccount"]["currency"] = currency
+            body["transactionDetails"]["currency"] = currency
+        data = self._call("POST", "/my/payments/balanceCheck", body=body) or {}
+        response = str(data.get("response"))
+        return BalanceCheck(available=response == "APPR", response=response,
+                            exchange_id=data.get("exchangeIdentification"))
+
+    def create_standing_order(self, **order: Any) -> dict[str, Any]:
+        """Create a standing order (COBS 5.0), checked against the provider's limits first.
+
+        Arguments as :func:`cnbkit.cobs.payments.standing_order_body`.
+        """
+        body = standing_order_body(**order)
+        if self.version == "2.0":
+            raise UnsupportedOperation("COBS 2.0 has no standing-order initiation; use "
+                                       "version 5.0")
+        return self._call("POST", "/my/standingorders", body=body)
+
+    def create_direct_debit(self, *args: Any, **kwargs: Any) -> None:
+        """Always raises :class:`~cnbkit.cobs.errors.UnsupportedOperation`."""
+        refuse_direct_debit(*args, **kwargs)
+
+    direct_debits = create_direct_debit

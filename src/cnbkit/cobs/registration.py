@@ -1,0 +1,88 @@
+"""Application registration results (``/cobs/<version>/applications``).
+
+Example:
+    >>> app = Application.from_json({"client_id": "c1", "client_secret": "very-secret-1",
+    ...                              "client_name": "Demo", "redirect_uris": ["https://x/cb"],
+    ...                              "scopes": ["aisp"]})
+    >>> "very-secret" in repr(app)
+    False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from cnbkit.cobs.redact import register_secret
+
+__all__ = ["APPLICATION_COLUMNS", "Application", "applications_frame", "registration_body"]
+
+APPLICATION_COLUMNS = ["client_id", "client_name", "application_type", "redirect_uris",
+                       "scopes", "client_secret_expires_at"]
+
+
+@dataclass(frozen=True, repr=False)
+class Application:
+    """A registered application. ``client_secret`` is only set by create and renewSecret."""
+
+    client_id: str
+    client_name: str | None = None
+    application_type: str | None = None
+    redirect_uris: tuple[str, ...] = ()
+    scopes: tuple[str, ...] = ()
+    client_secret: str | None = field(default=None, repr=False, compare=False)
+    client_secret_expires_at: int | None = None
+
+    def __post_init__(self) -> None:
+        register_secret(self.client_secret)
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any]) -> Application:
+        return cls(
+            client_id=str(body.get("client_id") or ""),
+            client_name=body.get("client_name"),
+            application_type=body.get("applicationType") or body.get("application_type"),
+            redirect_uris=tuple(body.get("redirect_uris") or ()),
+            scopes=tuple(body.get("scopes") or ()),
+            client_secret=body.get("client_secret"),
+            client_secret_expires_at=body.get("client_secret_expires_at"),
+        )
+
+    def __repr__(self) -> str:
+        return (f"Application(client_id={self.client_id!r}, client_name={self.client_name!r}, "
+                f"application_type={self.application_type!r}, "
+                f"redirect_uris={self.redirect_uris!r}, scopes={self.scopes!r}, client_secret="
+                f"{'<hidden>' if self.client_secret else None})")
+
+    __str__ = __repr__
+
+
+def registration_body(
+    client_name: str | None = None,
+    redirect_uris: list[str] | tuple[str, ...] | None = None,
+    scopes: list[str] | tuple[str, ...] | None = None,
+    application_type: str | None = None,
+) -> dict[str, Any]:
+    """The CNB registration JSON (camelCase ``applicationType``); None values are left out."""
+    body: dict[str, Any] = {}
+    if client_name is not None:
+        body["client_name"] = client_name
+    if application_type is not None:
+        body["applicationType"] = application_type
+    if redirect_uris is not None:
+        body["redirect_uris"] = list(redirect_uris)
+    if scopes is not None:
+        body["scopes"] = list(scopes)
+    return body
+
+
+def applications_frame(apps: list[Application]) -> pd.DataFrame:
+    """One row per application (no secrets)."""
+    rows = [{
+        "client_id": a.client_id, "client_name": a.client_name,
+        "application_type": a.application_type, "redirect_uris": list(a.redirect_uris),
+        "scopes": list(a.scopes), "client_secret_expires_at": a.client_secret_expires_at,
+    } for a in apps]
+    return pd.DataFrame(rows, columns=APPLICATION_COLUMNS)
