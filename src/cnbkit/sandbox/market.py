@@ -58,9 +58,9 @@ log = logging.getLogger("cnbkit.sandbox")
 PREFIX = "/cnbapi"
 #: Years accepted by the ``Range`` rule (inclusive).
 YEAR_RANGE = (1, 9999)
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_YEAR_MONTH = re.compile(r"(\d{4})-(\d{2})")
-_INT = re.compile(r"[+-]?\d{1,10}")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+_YEAR_MONTH = re.compile(r"(\d{4})-(\d{2})", re.ASCII)
+_INT = re.compile(r"[+-]?\d{1,10}", re.ASCII)
 _ALPHANUMERIC = string.ascii_letters + string.digits
 
 
