@@ -21,6 +21,7 @@ from typing import Any
 from cnbkit.errors import CnbError, CnbkitWarning
 
 __all__ = [
+    "ApplicationNotFound",
     "BadRequest",
     "CertificateError",
     "CertificateExpiryWarning",
@@ -203,6 +204,8 @@ class OAuthError(CobsError):
         desc = body.get("error_description")
         description = None if desc is None else str(desc)
         cls = _OAUTH_CLASSES.get(error, OAuthError)
+        if status == 404:
+            cls = ApplicationNotFound
         where = f" from {url}" if url else ""
         message = f"OAuth error {error}{where}"
         if status:
@@ -225,6 +228,10 @@ class InvalidGrant(OAuthError):
 
 class InvalidScope(OAuthError):
     """``invalid_scope``: the scope is unknown or not allowed for the certificate's roles."""
+
+
+class ApplicationNotFound(InvalidClient, NotFound):
+    """HTTP 404 from the registration API: no such application (for this certificate)."""
 
 
 class StateMismatch(OAuthError):

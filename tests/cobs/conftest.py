@@ -1,0 +1,56 @@
+"""Fixtures: one mutual-TLS COBS sandbox per session, and configs/clients bound to it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from cnbkit.cobs import CobsClient, CobsConfig
+from cnbkit.sandbox.cobs import CobsSandbox
+
+REDIRECT = "https://tpp.example/callback"
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[CobsSandbox]:
+    with CobsSandbox() as sb:
+        yield sb
+
+
+@pytest.fixture(autouse=True)
+def _reset_lifetime(sandbox: CobsSandbox) -> Iterator[None]:
+    yield
+    sandbox.app.token_lifetime = 3600
+
+
+@pytest.fixture(params=["2.0", "5.0"])
+def version(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+def make_config(sandbox: CobsSandbox, version: str = "5.0", **kw: object) -> CobsConfig:
+    values: dict[str, object] = dict(
+        base_url=sandbox.base_url, version=version, p12_file=sandbox.client_p12_path,
+        p12_password=sandbox.client_p12_password, ca_bundle=sandbox.ca_path,
+        redirect_uri=REDIRECT, scopes=("aisp", "pisp"),
+    )
+    if "cert_file" in kw:
+        values.pop("p12_file")
+        values.pop("p12_password")
+    values.update(kw)
+    return CobsConfig(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture(name="make_config")
+def _make_config_fixture():
+    return make_config
+
+
+@pytest.fixture
+def authorized(sandbox: CobsSandbox, version: str) -> Iterator[CobsClient]:
+    client = CobsClient(make_config(sandbox, version))
+    client.register("fixture app")
+    client.authorize_without_browser()
+    yield client
+    client.close()
