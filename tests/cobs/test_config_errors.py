@@ -1,0 +1,122 @@
+"""Configuration loading and checks, and error mapping."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import warnings
+
+import pytest
+
+from cnbkit.cobs import (
+    CertificateError,
+    CertificateExpiryWarning,
+    CobsConfig,
+    CobsError,
+    ConfigError,
+    Forbidden,
+    InvalidGrant,
+    OAuthError,
+    PageNotFound,
+)
+from cnbkit.errors import CnbError
+from cnbkit.sandbox.cobs.pki import issue_client_cert, write_cert, write_key
+
+
+def test_pem_and_p12(sandbox, make_config):
+    pem = make_config(sandbox, cert_file=sandbox.client_cert_path,
+                      key_file=sandbox.client_key_path)
+    p12 = make_config(sandbox)
+    assert pem.identity.cert == p12.identity.cert
+    assert pem.identity.roles == ("PSP_AI", "PSP_PI")
+    assert sandbox.client_p12_password not in repr(p12)
+
+
+def test_wrong_p12_password(sandbox, make_config):
+    with pytest.raises(CertificateError) as info:
+        make_config(sandbox, p12_password="not-the-password")
+    assert str(sandbox.client_p12_path) in str(info.value)
+    assert "not-the-password" not in str(info.value)
+    assert isinstance(info.value, CnbError)
+
+
+def test_mismatched_key(sandbox, make_config):
+    with pytest.raises(CertificateError, match="does not match"):
+        make_config(sandbox, cert_file=sandbox.client_cert_path, key_file=sandbox.aisp_key_path)
+
+
+def test_unreadable_and_missing(sandbox, make_config, tmp_path):
+    key = tmp_path / "client.key"
+    key.write_bytes(sandbox.client_key_path.read_bytes())
+    os.chmod(key, 0)
+    if os.geteuid() != 0:
+        with pytest.raises(CertificateError, match="not readable"):
+            make_config(sandbox, cert_file=sandbox.client_cert_path, key_file=key)
+    with pytest.raises(CertificateError, match="does not exist") as info:
+        make_config(sandbox, cert_file=tmp_path / "nope.crt", key_file=key)
+    assert info.value.path.endswith("nope.crt")
+
+
+def test_expired_and_near_expiry(sandbox, make_config, tmp_path):
+    with pytest.raises(CertificateError, match="expired"):
+        make_config(sandbox, cert_file=sandbox.expired_cert_path,
+                    key_file=sandbox.expired_key_path)
+    now = dt.datetime.now(dt.UTC)
+    cert, key = issue_client_cert(sandbox.pki.ca, not_after=now + dt.timedelta(days=10))
+    crt = write_cert(tmp_path / "soon.crt", cert)
+    with pytest.warns(CertificateExpiryWarning, match="soon.crt"):
+        make_config(sandbox, cert_file=crt, key_file=write_key(tmp_path / "soon.key", key))
+
+
+def test_env_and_toml(sandbox, tmp_path):
+    env = {
+        "CNBKIT_COBS_BASE_URL": sandbox.base_url,
+        "CNBKIT_COBS_VERSION": "2.0",
+        "CNBKIT_COBS_P12_FILE": str(sandbox.client_p12_path),
+        "CNBKIT_COBS_P12_PASSWORD": sandbox.client_p12_password,
+        "CNBKIT_COBS_CA_BUNDLE": str(sandbox.ca_path),
+        "CNBKIT_COBS_SCOPES": "aisp,pisp",
+    }
+    cfg = CobsConfig.from_env(env)
+    assert cfg.api_url == sandbox.api_url("2.0") and cfg.scopes == ("aisp", "pisp")
+    toml = tmp_path / "cobs.toml"
+    toml.write_text(
+        f'[cobs]\nbase_url = "{sandbox.base_url}"\nversion = "5.0"\n'
+        f'cert_file = "{sandbox.client_cert_path}"\nkey_file = "{sandbox.client_key_path}"\n'
+        f'ca_bundle = "{sandbox.ca_path}"\nscopes = ["aisp"]\nclient_id = "abc"\n',
+        encoding="utf-8",
+    )
+    cfg = CobsConfig.from_toml(toml, client_secret="from-keyring-123")
+    assert cfg.version == "5.0" and cfg.client_id == "abc"
+    assert "from-keyring-123" not in repr(cfg) and "from-keyring-123" not in str(cfg)
+    with pytest.raises(ConfigError, match="unknown"):
+        CobsConfig.from_mapping({"base_url": sandbox.base_url, "colour": "red"})
+    with pytest.raises(ConfigError, match="https"):
+        CobsConfig(base_url="http://insecure", cert_file="x", key_file="y")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        CobsConfig.from_env(env)
+
+
+def test_cobs_error_keeps_every_entry():
+    body = {"errors": [{"error": "AC01"},
+                       {"error": "AM06", "scope": "amount.instructedAmount.value"},
+                       {"error": "AM03", "parameters": {"CURRENCY": "JPY"},
+                        "scope": "debtorAccount.currency", "message": "bad"}]}
+    err = CobsError.from_response(400, body, url="https://x/my/payments", request_id="r-1")
+    assert err.codes == ("AC01", "AM06", "AM03")
+    assert err.errors[2].parameters == {"CURRENCY": "JPY"}
+    assert err.errors[1].scope == "amount.instructedAmount.value"
+    assert "AM03" in str(err) and "r-1" in str(err)
+    assert isinstance(CobsError.from_response(403, {"errors": [{"error": "FORBIDDEN"}]}),
+                      Forbidden)
+    assert isinstance(CobsError.from_response(400, {"errors": [{"error": "PAGE_NOT_FOUND"}]}),
+                      PageNotFound)
+
+
+def test_oauth_error_mapping():
+    err = CobsError.from_response(400, {"error": "invalid_grant",
+                                        "error_description": "code used"})
+    assert isinstance(err, InvalidGrant) and isinstance(err, OAuthError)
+    assert err.error == "invalid_grant" and err.description == "code used"
+    assert err.errors[0].error == "invalid_grant"
