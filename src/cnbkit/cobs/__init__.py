@@ -61,6 +61,7 @@ __all__ = [
     "StateMismatch",
     "Token",
     "TokenFile",
+    "TokenFileError",
     "Unauthorized",
     "UnsupportedOperation",
     "check_standing_order",

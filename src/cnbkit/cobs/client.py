@@ -43,7 +43,13 @@ from cnbkit.cobs.accounts import (
     transactions_frame,
 )
 from cnbkit.cobs.config import CobsConfig
-from cnbkit.cobs.errors import CobsError, ConfigError, OAuthError, Unauthorized, UnsupportedOperation
+from cnbkit.cobs.errors import (
+    CobsError,
+    ConfigError,
+    OAuthError,
+    Unauthorized,
+    UnsupportedOperation,
+)
 from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile
 from cnbkit.cobs.payments import (
     BalanceCheck,

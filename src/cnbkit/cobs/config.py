@@ -40,7 +40,7 @@ __all__ = ["CNB_AUTHORIZE_URL", "CNB_BASE_URL", "CNB_TOKEN_URL", "ClientIdentity
 
 CNB_BASE_URL = "https://aboktpp.cnb.cz/psd2-cobs"
 CNB_AUTHORIZE_URL = "https://aboktpp.cnb.cz/powerauth-webflow/oauth/authorize"
-CNB_TOKEN_URL = "https://aboktpp.cnb.cz/powerauth-webflow/oauth/token"
+CNB_TOKEN_URL = "https://aboktpp.cnb.cz/powerauth-webflow/oauth/token"  # noqa: S105 - a URL
 VERSIONS = ("2.0", "5.0")
 SCOPES = ("aisp", "pisp")
 EXPIRY_WARNING_DAYS = 30

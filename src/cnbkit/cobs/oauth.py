@@ -46,7 +46,7 @@ class Token:
     refresh_token: str | None = field(default=None, repr=False)
     expires_at: float = 0.0
     scopes: tuple[str, ...] = ()
-    token_type: str = "Bearer"
+    token_type: str = "Bearer"  # noqa: S105 - a token type, not a secret
 
     def __post_init__(self) -> None:
         register_secret(self.access_token)

@@ -11,7 +11,8 @@ given, the system's trust store, with host-name checking.
 Example:
     >>> import requests
     >>> session = requests.Session()  # doctest: +SKIP
-    >>> session.mount("https://", MutualTlsAdapter(config.identity, config.ca_bundle))  # doctest: +SKIP
+    >>> adapter = MutualTlsAdapter(config.identity, config.ca_bundle)  # doctest: +SKIP
+    >>> session.mount("https://", adapter)  # doctest: +SKIP
 """
 
 from __future__ import annotations

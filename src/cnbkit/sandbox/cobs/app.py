@@ -539,7 +539,8 @@ class CobsApp:
     def _order_errors(self, body: dict[str, Any], id_key: str) -> list[dict[str, Any]]:
         errors = self._amount_errors(body, "amount.instructedAmount")
         if not _dig(body, f"{id_key}.instructionIdentification"):
-            errors.append({"error": "FIELD_MISSING", "scope": f"{id_key}.instructionIdentification"})
+            errors.append({"error": "FIELD_MISSING",
+                           "scope": f"{id_key}.instructionIdentification"})
         creditor = _dig(body, "creditorAccount.identification")
         if not isinstance(creditor, dict) or not (creditor.get("iban") or creditor.get("other")):
             errors.append({"error": "FIELD_MISSING", "scope": "creditorAccount.identification"})
