@@ -157,18 +157,22 @@ class CacheInfo:
         )
 
 
+def _aware(moment: dt.datetime) -> dt.datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
 def cache_info(session: requests.Session) -> CacheInfo | None:
     """Summarize a session's cache (None for an uncached session)."""
     if not isinstance(session, CachedSession):
         return None
     path = Path(session.cache.db_path)
-    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    now = dt.datetime.now(dt.UTC)
     total = final = expired = 0
     for response in session.cache.responses.values():
         total += 1
         if response.expires is None:
             final += 1
-        elif response.expires < now:
+        elif _aware(response.expires) < now:
             expired += 1
     size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
     return CacheInfo(path, total, final, expired, size)

@@ -214,7 +214,7 @@ class Client:
                 continue
             from_cache = bool(getattr(response, "from_cache", False))
             log.debug("GET %s -> %s%s", url, response.status_code, " (cache)" if from_cache else "")
-            if response.status_code == 504 and self.offline and from_cache is False:
+            if response.status_code == 504 and self.offline:  # requests-cache: not cached
                 raise OfflineCacheMiss(
                     f"offline mode is on (CNBKIT_OFFLINE=1) and the cache has no answer for "
                     f"{url}; run the call once with the network, or unset CNBKIT_OFFLINE"

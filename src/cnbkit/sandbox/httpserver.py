@@ -172,7 +172,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         except (ConnectionError, ssl.SSLError, TimeoutError):
             self.close_connection = True
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         log.debug("%s %s", self.address_string(), format % args)
 
     def _serve(self) -> None:
@@ -255,7 +255,14 @@ class _ThreadingServer(http.server.ThreadingHTTPServer):
             sock = self.ssl_context.wrap_socket(
                 sock, server_side=True, do_handshake_on_connect=False
             )
+        with self.owner._lock:
+            self.owner._connections.add(sock)
         return sock, address
+
+    def shutdown_request(self, request: socket.socket) -> None:  # type: ignore[override]
+        with self.owner._lock:
+            self.owner._connections.discard(request)
+        super().shutdown_request(request)
 
     def handle_error(self, request: object, client_address: object) -> None:
         log.debug("connection from %s ended with an error", client_address, exc_info=True)
@@ -290,6 +297,7 @@ class LoopbackServer:
         self._lock = threading.Lock()
         self._log: list[LoggedRequest] = []
         self._attempts: dict[tuple[str, str], int] = {}
+        self._connections: set[socket.socket] = set()
         self._httpd = _ThreadingServer(("127.0.0.1", port), _Handler)
         self._httpd.owner = self
         self._httpd.ssl_context = ssl_context
@@ -317,10 +325,18 @@ class LoopbackServer:
         return self
 
     def stop(self) -> None:
+        """Stop accepting, close the open (keep-alive) connections and free the port."""
         if self._thread is not None:
             self._httpd.shutdown()
             self._thread.join(timeout=5)
             self._thread = None
+        with self._lock:
+            connections, self._connections = list(self._connections), set()
+        for sock in connections:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         self._httpd.server_close()
 
     def __enter__(self) -> LoopbackServer:

@@ -1,0 +1,159 @@
+"""The HTTP cache against the sandbox: requests are counted in the sandbox's own log."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+import warnings
+
+import pandas as pd
+import pytest
+
+import cnbkit
+from cnbkit.catalog import operation
+from cnbkit.errors import ConnectionFailed, InvalidResponse, OfflineCacheMiss, StaleDataWarning
+from cnbkit.sandbox import serve
+
+from .test_operations import _reference_fixing
+
+
+def _entries(client) -> dict[str, object]:
+    return {r.url: r for r in client.session.cache.responses.values()}
+
+
+def test_a_second_identical_call_makes_no_request(client, sandbox):
+    first = cnbkit.exrates.daily_year(2019, client=client)
+    assert sandbox.count("/exrates/daily-year") == 1
+    second = cnbkit.exrates.daily_year(2019, client=client)
+    assert sandbox.count("/exrates/daily-year") == 1
+    pd.testing.assert_frame_equal(first, second)
+    assert first.attrs["from_cache"] is False and second.attrs["from_cache"] is True
+
+
+def test_a_past_period_never_expires_and_an_open_one_gets_the_ttl(client):
+    before = dt.datetime.now(dt.UTC)
+    cnbkit.exrates.daily_year(2019, client=client)
+    cnbkit.exrates.daily(client=client)  # no date: today's answer, open
+    cnbkit.exrates.quarterly_averages_currency("EUR", client=client)  # reaches the present
+    entries = _entries(client)
+    closed = next(r for u, r in entries.items() if "daily-year?year=2019" in u)
+    assert closed.expires is None
+    for url, response in entries.items():
+        if "daily-year" in url:
+            continue
+        assert response.expires is not None, url
+        ttl = (response.expires - before).total_seconds()
+        assert client.ttl - 60 <= ttl <= client.ttl + 60, url
+
+
+def test_the_expiry_policy_follows_the_period_and_the_settling_days():
+    from cnbkit.cache import expire_after
+
+    today = dt.date(2026, 1, 10)
+    daily, pribor = operation("exrates.daily"), operation("pribor.daily")
+    assert expire_after(daily, {"date": "2026-01-03"}, ttl=60, today=today) == -1  # 7 days ago
+    assert expire_after(daily, {"date": "2026-01-04"}, ttl=60, today=today) == 60
+    # PRIBOR is published late: it stays open for 21 days
+    assert expire_after(pribor, {"date": "2026-01-03"}, ttl=60, today=today) == 60
+    assert expire_after(pribor, {"date": "2025-12-20"}, ttl=60, today=today) == -1
+    month = operation("exrates.daily_currency_month")
+    assert expire_after(month, {"currency": "EUR", "yearMonth": "2025-12"}, ttl=60,
+                        today=dt.date(2026, 1, 6)) == 60  # December ended 6 days ago
+    assert expire_after(month, {"currency": "EUR", "yearMonth": "2025-11"}, ttl=60,
+                        today=today) == -1
+    assert expire_after(daily, {}, ttl=60, today=today) == 60  # the server's "now"
+
+
+def test_errors_are_never_cached(client, sandbox):
+    op = operation("exrates.daily")
+    with pytest.raises(cnbkit.ValidationError):
+        client.fetch(op, {"date": "2019-02-31"})
+    with pytest.raises(cnbkit.ValidationError):
+        client.fetch(op, {"date": "2019-02-31"})
+    assert sandbox.count("date=2019-02-31") == 2
+    sandbox.set_faults(error_rate=1.0)
+    with pytest.raises(cnbkit.ServerError):
+        cnbkit.exrates.daily_year(2018, client=client)
+    assert not any("year=2018" in url for url in _entries(client))
+
+
+def test_truncated_bodies_are_never_cached_nor_returned(client, sandbox):
+    sandbox.set_faults(truncate_rate=1.0)
+    with pytest.raises((InvalidResponse, ConnectionFailed)):
+        cnbkit.exrates.daily_year(2017, client=client)
+    truncated = sandbox.count("year=2017")
+    assert truncated == client.retries + 1
+    assert not any("year=2017" in url for url in _entries(client))
+    sandbox.set_faults()
+    frame = cnbkit.exrates.daily_year(2017, client=client)
+    assert len(frame) == sum(1 for day, _ in _reference_fixing() if day.year == 2017)
+    assert sandbox.count("year=2017") == truncated + 1
+
+
+def test_stale_answers_are_served_with_a_warning_when_the_api_is_down(make_client, tmp_path):
+    with serve() as url:
+        client = make_client(url, ttl=1, retries=1)
+        fresh = cnbkit.exrates.daily(client=client)  # open period: expires after 1 s
+    time.sleep(1.2)  # the entry is now expired, and the server is gone
+    with pytest.warns(StaleDataWarning, match="expired cached answer"):
+        stale = cnbkit.exrates.daily(client=client)
+    pd.testing.assert_frame_equal(fresh.reset_index(drop=True), stale.reset_index(drop=True),
+                                  check_like=True)
+
+
+def test_offline_mode_answers_from_the_cache_and_names_what_is_missing(
+        sandbox, make_client, monkeypatch):
+    online = make_client(sandbox)
+    cnbkit.exrates.daily_year(2019, client=online)
+    online.close()
+    sandbox.clear_log()
+    monkeypatch.setenv("CNBKIT_OFFLINE", "1")
+    offline = make_client(sandbox)
+    assert offline.offline
+    assert len(cnbkit.exrates.daily_year(2019, client=offline)) == 8283
+    with pytest.raises(OfflineCacheMiss, match=r"daily-year\?year=2018.*CNBKIT_OFFLINE"):
+        cnbkit.exrates.daily_year(2018, client=offline)
+    assert sandbox.log == []
+
+
+def test_offline_mode_serves_expired_answers_with_a_warning(sandbox, make_client):
+    online = make_client(sandbox, ttl=1)
+    cnbkit.exrates.daily(client=online)
+    online.close()
+    time.sleep(1.2)
+    sandbox.clear_log()
+    offline = make_client(sandbox, offline=True)
+    with pytest.warns(StaleDataWarning, match="offline"):
+        assert len(cnbkit.exrates.daily(client=offline)) > 0
+    assert sandbox.log == []
+
+
+def test_cache_info_and_clear(client, sandbox):
+    cnbkit.exrates.daily_year(2019, client=client)
+    cnbkit.exrates.daily(client=client)
+    info = client.cache_info()
+    assert info.responses == 2 and info.final == 1 and info.size_bytes > 0
+    assert str(info.path).startswith(str(client.cache_dir))
+    client.clear_cache()
+    assert client.cache_info().responses == 0
+    cnbkit.exrates.daily_year(2019, client=client)
+    assert sandbox.count("daily-year") == 2
+
+
+def test_cache_commands(tmp_path, sandbox, capsys):
+    from cnbkit.cli import main
+
+    client = cnbkit.Client(base_url=sandbox, cache_dir=tmp_path)
+    cnbkit.exrates.daily_year(2019, client=client)
+    client.close()
+    assert main(["cache", "info", "--cache-dir", str(tmp_path)]) == 0
+    assert "1 answers (1 final" in capsys.readouterr().out
+    assert main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
+    assert "cleared 1" in capsys.readouterr().out
+
+
+def test_no_warnings_on_a_plain_cached_call(client):
+    cnbkit.exrates.daily_year(2019, client=client)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cnbkit.exrates.daily_year(2019, client=client)

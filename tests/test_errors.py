@@ -1,0 +1,149 @@
+"""Bad parameters and server errors surface as the documented exceptions."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import cnbkit
+from cnbkit.catalog import operation
+from cnbkit.errors import (
+    ApiError,
+    CnbError,
+    ConnectionFailed,
+    InvalidParameter,
+    NotFoundError,
+    ServerError,
+    ValidationError,
+)
+from cnbkit.sandbox.httpserver import LoopbackServer, Reply
+
+from .test_operations import _reference_fixing
+
+BAD_CALLS = [
+    (cnbkit.exrates.daily, {"date": "2019-02-31"}, "date"),
+    (cnbkit.exrates.daily, {"date": "17.5.2019"}, "date"),
+    (cnbkit.exrates.daily, {"lang": "DE"}, "lang"),
+    (cnbkit.exrates.daily_currency_month, {"currency": "EURO", "year_month": "2019-05"},
+     "currency"),
+    (cnbkit.exrates.daily_currency_month, {"currency": "EUR", "year_month": "2019-5"},
+     "year_month"),
+    (cnbkit.exrates.daily_year, {"year": 0}, "year"),
+    (cnbkit.exrates.daily_year, {"year": 3000}, "year"),
+    (cnbkit.pribor.daily_year_term, {"period": "TEN_YEARS"}, "period"),
+    (cnbkit.forward.daily_range_currency_pair_maturity,
+     {"date_from": "2024-01-01", "currency_pair": "GBP_TO_CZK"}, "currency_pair"),
+    (cnbkit.forward.daily_range_currency_pair_maturity,
+     {"date_from": "2024-01-01", "maturity": "ONE_YEAR"}, "maturity"),
+    (cnbkit.fxrates.daily_month, {"year_month": "2024-13"}, "year_month"),
+]
+
+
+@pytest.mark.parametrize(("function", "kwargs", "arg"), BAD_CALLS)
+def test_bad_parameters_raise_before_any_request(client, sandbox, function, kwargs, arg):
+    with pytest.raises(InvalidParameter) as info:
+        function(**kwargs, client=client)
+    assert info.value.parameter == arg
+    assert isinstance(info.value, ValueError) and isinstance(info.value, CnbError)
+    assert sandbox.log == []
+
+
+def test_a_server_400_becomes_a_validation_error_with_every_field(client, sandbox):
+    with pytest.raises(ValidationError) as info:
+        client.fetch(operation("exrates.daily_year"), {"year": "0"})
+    err = info.value
+    assert (err.status, err.error_code, err.rule, err.field, err.value) == (
+        400, "VALIDATION_ERROR", "Range", "year", "0")
+    assert err.endpoint == "/cnbapi/exrates/daily-year?year=0"
+    assert err.message_id and len(err.happened_at) == 19 and err.happened_at[10] == " "
+    assert sandbox.log[-1].message_id == err.message_id
+    assert "year" in str(err) and "range" in str(err)
+
+
+def test_a_404_is_a_not_found_error(sandbox, make_client):
+    client = make_client(str(sandbox).replace("/cnbapi", "/api"))
+    with pytest.raises(NotFoundError, match="base URL"):
+        cnbkit.exrates.daily(client=client)
+
+
+def test_500s_are_retried_then_raised_as_server_errors(client, sandbox):
+    sandbox.set_faults(error_rate=1.0)
+    with pytest.raises(ServerError) as info:
+        cnbkit.exrates.daily_year(2019, client=client)
+    assert info.value.status in (500, 503)
+    assert info.value.error_code == "INTERNAL_SERVER_ERROR"
+    assert sandbox.count("daily-year") == client.retries + 1
+    assert not isinstance(info.value, ValidationError)
+
+
+def test_a_few_faults_are_absorbed_by_retries(client, sandbox):
+    sandbox.set_faults(error_rate=0.2, drop_rate=0.1, truncate_rate=0.1, seed=3)
+    frames = [cnbkit.exrates.daily_currency_month("EUR", f"2019-{m:02d}", client=client)
+              for m in range(1, 13)]
+    reference = _reference_fixing()
+    assert sum(len(f) for f in frames) == sum(
+        1 for day, code in reference if day.year == 2019 and code == "EUR")
+    assert len(sandbox.log) > 12  # some answers failed and were fetched again
+
+
+def test_a_refused_connection_is_connection_failed(make_client):
+    import socket
+
+    with socket.socket() as probe:  # a port that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    client = make_client(f"http://127.0.0.1:{port}/cnbapi", retries=1)
+    with pytest.raises(ConnectionFailed, match="CNBKIT_OFFLINE"):
+        cnbkit.exrates.daily(client=client)
+
+
+def test_retry_after_is_honoured(make_client):
+    answers = iter([Reply(429, b"", {"Retry-After": "1"}, content_type=None),
+                    Reply.json(200, {"rates": []})])
+
+    with LoopbackServer(lambda request: next(answers)) as server:
+        client = make_client(server.origin + "/cnbapi", backoff_factor=0.0)
+        started = time.monotonic()
+        frame = cnbkit.exrates.daily(client=client)
+        waited = time.monotonic() - started
+        assert frame.empty and len(server.log) == 2
+        assert waited >= 0.9  # the server asked for one second
+
+
+def test_other_statuses_are_api_errors(make_client):
+    with LoopbackServer(lambda request: Reply(418, b"", content_type=None)) as server:
+        client = make_client(server.origin + "/cnbapi")
+        with pytest.raises(ApiError, match="418"):
+            cnbkit.exrates.daily(client=client)
+
+
+def test_client_settings_are_checked():
+    with pytest.raises(ValueError, match="http"):
+        cnbkit.Client(base_url="api.cnb.cz/cnbapi")
+    with pytest.raises(ValueError, match="cache"):
+        cnbkit.Client(offline=True, cache=False)
+    with pytest.raises(ValueError, match="workers"):
+        cnbkit.Client(workers=0)
+
+
+def test_the_user_agent_names_cnbkit_and_its_version(make_client):
+    seen = []
+
+    def app(request):
+        seen.append(request.headers["User-Agent"])
+        return Reply.json(200, {"rates": []})
+
+    with LoopbackServer(app) as server:
+        cnbkit.exrates.daily(client=make_client(server.origin + "/cnbapi"))
+    assert seen[0].startswith(f"cnbkit/{cnbkit.__version__}")
+
+
+def test_configure_replaces_the_default_client(sandbox, tmp_path):
+    previous = cnbkit.default_client()
+    try:
+        client = cnbkit.configure(base_url=sandbox, cache_dir=tmp_path)
+        assert cnbkit.default_client() is client
+        assert len(cnbkit.exrates.daily("2019-05-17")) == 33
+    finally:
+        cnbkit.configure(previous)
