@@ -428,7 +428,7 @@ def stitch(
     when the chunks can overlap; calendar chunks of ``*-year`` operations cannot.
     """
     parts = [f for f in frames if len(f)]
-    frame = pd.concat(parts, ignore_index=True, copy=False) if parts else empty_frame(op)
+    frame = pd.concat(parts, ignore_index=True) if parts else empty_frame(op)
     for column, allowed in (filters or {}).items():
         frame = frame[frame[column].isin(allowed)]
     date = op.date_column

@@ -56,17 +56,20 @@ def _cmd_sandbox(args: argparse.Namespace) -> int:
         truncate_rate=args.truncate_rate,
         seed=args.fault_seed,
     )
-    url = sandbox.start(port=args.port, clock=args.clock, faults=faults, seed=args.seed)
+    url = sandbox.start(
+        port=args.port, clock=args.clock, faults=faults, seed=args.seed, cobs=not args.no_cobs
+    )
     print(f"cnbkit sandbox (clock {url.clock}, data seed {args.seed})")
     print(f"  market-data API: {url}")
     print(f"  use it:          CNBKIT_BASE_URL={url}  or  cnbkit.configure(base_url={str(url)!r})")
-    cobs = getattr(url, "cobs", None)
-    if cobs is not None:
+    if url.cobs is not None:
+        cobs = url.cobs
         print(f"  COBS (PSD2) API: {cobs.api_url('2.0')}  and  {cobs.api_url('5.0')}")
         print(f"  OAuth:           {cobs.authorize_url}  {cobs.token_url}")
-        print(f"  CA certificate:  {cobs.ca_path}")
-        print(f"  client cert/key: {cobs.client_cert_path}  {cobs.client_key_path}")
-        print(f"  client PKCS#12:  {cobs.client_p12_path}")
+        print("  certificates (mutual TLS; the sandbox's own test CA):")
+        for name, path in cobs.paths().items():
+            print(f"    {name:<22} {path}")
+        print(f"    {'client_p12_password':<22} {cobs.client_p12_password} (sandbox test value)")
     print("Ctrl-C stops it.", flush=True)
     try:
         _wait_for_interrupt()
@@ -151,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     sb.add_argument("--drop-rate", type=_rate, default=0.0, help="share of dropped connections")
     sb.add_argument("--truncate-rate", type=_rate, default=0.0, help="share of cut-off bodies")
     sb.add_argument("--fault-seed", type=int, default=0, help="seed of the fault draws")
+    sb.add_argument("--no-cobs", action="store_true", help="serve the market-data API only")
     sb.set_defaults(func=_cmd_sandbox)
 
     fetch = commands.add_parser("fetch", help="write a history to CSV or Parquet")

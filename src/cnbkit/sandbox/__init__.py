@@ -23,10 +23,11 @@ import datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from cnbkit.sandbox.cobs import CobsSandbox
 from cnbkit.sandbox.httpserver import Faults, LoggedRequest, LoopbackServer
 from cnbkit.sandbox.market import PREFIX, MarketApp, fault_reply
 
-__all__ = ["Faults", "LoggedRequest", "SandboxURL", "serve", "start"]
+__all__ = ["CobsSandbox", "Faults", "LoggedRequest", "SandboxURL", "serve", "start"]
 
 
 class SandboxURL(str):
@@ -37,11 +38,16 @@ class SandboxURL(str):
 
     server: LoopbackServer
     clock: datetime.date
+    #: The COBS (PSD2) sandbox started with it (``start(cobs=True)``), else None.
+    cobs: CobsSandbox | None
 
-    def __new__(cls, server: LoopbackServer, clock: datetime.date) -> SandboxURL:
+    def __new__(
+        cls, server: LoopbackServer, clock: datetime.date, cobs: CobsSandbox | None = None
+    ) -> SandboxURL:
         url = super().__new__(cls, server.origin + PREFIX)
         url.server = server
         url.clock = clock
+        url.cobs = cobs
         return url
 
     @property
@@ -65,8 +71,10 @@ class SandboxURL(str):
         return self.server.set_faults(faults, **changes)
 
     def stop(self) -> None:
-        """Stop the server and free its port."""
+        """Stop the server (and the COBS sandbox, if any) and free the ports."""
         self.server.stop()
+        if self.cobs is not None:
+            self.cobs.stop()
 
 
 def _clock(clock: str | datetime.date) -> datetime.date:
@@ -86,6 +94,7 @@ def start(
     clock: str | datetime.date = "2025-12-31",
     faults: Faults | None = None,
     seed: int = 0,
+    cobs: bool = False,
 ) -> SandboxURL:
     """Start a market-data sandbox in a background thread; it runs until ``.stop()``.
 
@@ -95,6 +104,7 @@ def start(
             year and month parameter and the end of all data.
         faults: the initial fault plan (none by default).
         seed: the seed of the synthetic series (same seed, same bytes).
+        cobs: also start the COBS (PSD2) sandbox over mutual TLS, as ``url.cobs``.
 
     Returns:
         The base URL, e.g. ``http://127.0.0.1:8765/cnbapi``.
@@ -103,7 +113,8 @@ def start(
     server = LoopbackServer(MarketApp(day, seed), port=port, faults=faults,
                             fault_reply=fault_reply)  # fmt: skip
     server.start()
-    return SandboxURL(server, day)
+    psd2 = CobsSandbox().start() if cobs else None
+    return SandboxURL(server, day, psd2)
 
 
 @contextmanager
@@ -113,6 +124,7 @@ def serve(
     clock: str | datetime.date = "2025-12-31",
     faults: Faults | None = None,
     seed: int = 0,
+    cobs: bool = False,
 ) -> Iterator[SandboxURL]:
     """Run a market-data sandbox for the duration of a ``with`` block.
 
@@ -121,7 +133,7 @@ def serve(
         ...     requests.get(url + "/pribor/daily").json()["pribs"][0]["validFor"]
         '2024-06-28'
     """
-    url = start(port=port, clock=clock, faults=faults, seed=seed)
+    url = start(port=port, clock=clock, faults=faults, seed=seed, cobs=cobs)
     try:
         yield url
     finally:

@@ -1,0 +1,70 @@
+"""The ``cnbkit`` command, run as users run it (a real process on loopback)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import requests
+
+from cnbkit.cli import main
+
+
+def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cnbkit.cli", "sandbox", "--port", "0", "--clock", "2024-06-28"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith("Ctrl-C"):
+                break
+        text = "".join(lines)
+        url = re.search(r"market-data API: (\S+)", text)[1]
+        body = requests.get(f"{url}/pribor/daily", timeout=10).json()
+        assert body["pribs"][0]["validFor"] == "2024-06-28"
+        ca = re.search(r"ca\s+(\S+ca\.crt)", text)[1]
+        assert Path(ca).read_text().startswith("-----BEGIN CERTIFICATE-----")
+        assert "https://127.0.0.1:" in text and "/cobs/2.0" in text and "/cobs/5.0" in text
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
+    assert process.returncode == 0
+    assert not Path(ca).exists()  # the generated certificates are removed on stop
+
+
+def test_cnbkit_fetch_writes_csv_and_parquet(sandbox, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CNBKIT_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "eur.csv"
+    assert main(["fetch", "exrates", "--start", "2019-05-01", "--end", "2019-06-30",
+                 "--currency", "EUR", "-o", str(out), "--base-url", str(sandbox)]) == 0
+    frame = pd.read_csv(out, parse_dates=["valid_for"])
+    assert len(frame) == 41 and set(frame["currency_code"]) == {"EUR"}
+    assert "41 rows" in capsys.readouterr().err
+    parquet = tmp_path / "pribor.parquet"
+    assert main(["fetch", "pribor", "--start", "2024", "--end", "2024", "--period",
+                 "THREE_MONTH", "-o", str(parquet), "--base-url", str(sandbox)]) == 0
+    table = pd.read_parquet(parquet)
+    assert len(table) == 252 and set(table["period"]) == {"THREE_MONTH"}
+
+
+def test_bad_cli_input_gets_a_message_not_a_traceback(sandbox, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CNBKIT_CACHE_DIR", str(tmp_path / "cache"))
+    code = main(["fetch", "exrates", "--start", "2019-02-31", "-o", str(tmp_path / "x.csv"),
+                 "--base-url", str(sandbox)])
+    assert code == 2
+    assert "start" in capsys.readouterr().err
+
+
+def test_version(capsys):
+    env = dict(os.environ)
+    result = subprocess.run([sys.executable, "-m", "cnbkit.cli", "--version"],
+                            capture_output=True, text=True, env=env, check=True)
+    assert result.stdout.startswith("cnbkit ")
