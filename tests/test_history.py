@@ -1,0 +1,241 @@
+"""history(): planning, concurrent fetching, stitching, failures and resume, bad input."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import pytest
+
+import cnbkit
+from cnbkit.catalog import operation
+from cnbkit.chunks import plan
+from cnbkit.errors import ChunkError, CnbkitWarning, InvalidParameter
+from cnbkit.params import prague_today
+from cnbkit.sandbox import Faults
+
+from .test_operations import _reference_fixing
+
+# -- the planner (no requests) -------------------------------------------------------------------
+
+
+def _ops(calls):
+    return [c.op.name for c in calls]
+
+
+def test_one_currency_over_ten_years_takes_ten_year_calls():
+    calls = plan("exrates", "2010-01-01", "2019-12-31", currency="EUR")
+    assert _ops(calls) == ["exrates.daily_year"] * 10
+    assert [dict(c.query)["year"] for c in calls] == [str(y) for y in range(2010, 2020)]
+
+
+def test_one_currency_over_two_months_takes_two_month_calls():
+    calls = plan("exrates", "2019-05-03", "2019-06-20", currency="usd")
+    assert [dict(c.query) for c in calls] == [
+        {"currency": "USD", "yearMonth": "2019-05"}, {"currency": "USD", "yearMonth": "2019-06"}]
+
+
+def test_every_currency_takes_year_calls_and_the_whole_history_is_33_calls():
+    assert len(plan("exrates", "1993-01-01", "2025-12-31")) == 33
+    assert set(_ops(plan("exrates", "2019-05-01", "2019-05-31"))) == {"exrates.daily_year"}
+
+
+def test_chunks_are_calendar_aligned_whatever_the_range():
+    a = plan("forward", "2019-03-15", "2020-02-10", currency_pair="EUR_TO_CZK")
+    b = plan("forward", "2019-01-01", "2020-12-31", currency_pair="EUR_TO_CZK")
+    assert a == b
+    assert dict(a[0].query)["dateFrom"] == "2019-01-01"
+    assert dict(a[0].query)["dateTo"] == "2019-12-31"
+
+
+def test_pribor_fxrates_averages_and_skd_plans():
+    assert _ops(plan("pribor", 2015, 2019, period="THREE_MONTH")) == ["pribor.daily_year_term"] * 5
+    assert _ops(plan("pribor", 2015, 2019)) == ["pribor.daily_year"] * 5
+    assert _ops(plan("fxrates", 2020, 2024, currency="AMD")) == ["fxrates.daily_range_currency"] * 5
+    assert _ops(plan("fxrates", 2020, 2024)) == ["fxrates.daily_year"] * 5
+    assert _ops(plan("averages", kind="quarterly", currency="EUR")) == [
+        "exrates.quarterly_averages_currency"]
+    assert _ops(plan("averages", 2019, 2020, kind="monthly")) == [
+        "exrates.monthly_averages_year"] * 2
+    days = plan("skd", "2024-12-20", "2024-12-31")
+    assert [dict(c.query)["date"] for c in days] == [
+        "2024-12-20", "2024-12-23", "2024-12-24", "2024-12-25", "2024-12-26", "2024-12-27",
+        "2024-12-30", "2024-12-31"]
+
+
+def test_plans_are_shown_by_cnbkit_plan():
+    calls = cnbkit.plan("czeonia", 2023, 2024)
+    assert [c.label for c in calls] == ["/czeonia/daily-year year=2023",
+                                        "/czeonia/daily-year year=2024"]
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "message"),
+    [("2020-01-02", "2020-01-01", "after the end"), ("2019-02-31", None, "calendar date"),
+     (None, "2020-01-01", "first day"), ("1980-01-01", "1985-01-01", "starts on")],
+)
+def test_bad_ranges_are_refused(start, end, message):
+    with pytest.raises(InvalidParameter, match=message):
+        plan("exrates", start, end)
+
+
+def test_ranges_into_the_future_are_trimmed_with_a_warning():
+    next_year = prague_today().year + 1
+    with pytest.warns(CnbkitWarning, match="future"):
+        calls = plan("czeonia", 2024, next_year)
+    assert dict(calls[-1].query)["year"] == str(prague_today().year)
+
+
+def test_starts_before_a_series_exists_are_moved_up_with_a_warning():
+    with pytest.warns(CnbkitWarning, match="starts on 2000-01-01"):
+        calls = plan("skd", "1999-12-28", "2000-01-05")
+    assert dict(calls[0].query)["date"] == "2000-01-03"
+
+
+def test_bad_options_name_what_to_change():
+    with pytest.raises(InvalidParameter, match="no such argument"):
+        plan("omo", 2020, 2021, currency="EUR")
+    with pytest.raises(InvalidParameter, match="allowed values"):
+        plan("pribor", 2020, 2021, period="TEN_YEARS")
+    with pytest.raises(InvalidParameter, match="averages"):
+        plan("averages", kind="daily", currency="EUR")
+    with pytest.raises(InvalidParameter, match="currency"):
+        plan("exrates", 2020, 2021, currency=["EUR", "EURO"])
+
+
+# -- against the sandbox ----------------------------------------------------------------------
+
+
+def test_exrates_history_equals_the_single_calls_trimmed(client, sandbox):
+    frame = cnbkit.exrates.history("2018-06-15", "2019-03-31", client=client, workers=2)
+    parts = [cnbkit.exrates.daily_year(y, client=client) for y in (2018, 2019)]
+    expected = pd.concat(parts, ignore_index=True)
+    expected = expected[(expected["valid_for"] >= "2018-06-15")
+                        & (expected["valid_for"] <= "2019-03-31")].reset_index(drop=True)
+    pd.testing.assert_frame_equal(frame, expected)
+    assert frame.attrs["calls"] == 2 and frame.attrs["operation"] == "exrates.daily_year"
+    assert sandbox.count("daily-year") == 2  # the single calls came from the cache
+
+
+def test_several_currencies_are_filtered_and_sorted(client):
+    frame = cnbkit.exrates.history(2019, 2020, currency=["usd", "EUR"], client=client)
+    assert set(frame["currency_code"]) == {"EUR", "USD"}
+    assert frame["valid_for"].is_monotonic_increasing
+    assert len(frame) == sum(1 for day, code in _reference_fixing()
+                             if day.year in (2019, 2020) and code in ("EUR", "USD"))
+
+
+@pytest.mark.parametrize(
+    ("function", "kwargs", "name"),
+    [
+        (cnbkit.czeonia.history, {}, "czeonia.daily_year"),
+        (cnbkit.pribor.history, {"period": "ONE_YEAR"}, "pribor.daily_year_term"),
+        (cnbkit.forward.history, {"currency_pair": "USD_TO_CZK"},
+         "forward.daily_range_currency_pair_maturity"),
+        (cnbkit.fxrates.history, {"currency": "AMD"}, "fxrates.daily_range_currency"),
+        (cnbkit.omo.history, {}, "omo.daily_year"),
+    ],
+)
+def test_every_group_has_a_history_with_the_single_call_columns(client, function, kwargs, name):
+    frame = function("2023-11-01", "2024-02-29", client=client, **kwargs)
+    single = cnbkit.client.Client.get(client, name, **_sample_args(name))
+    assert list(frame.columns) == list(single.columns)
+    assert frame.dtypes.equals(single.dtypes)
+    date = operation(name).date_column
+    assert frame[date].min() >= pd.Timestamp("2023-11-01")
+    assert frame[date].max() <= pd.Timestamp("2024-02-29")
+    assert frame[date].dt.year.nunique() == 2
+
+
+def _sample_args(name: str) -> dict:
+    return {
+        "czeonia.daily_year": {"year": 2024},
+        "pribor.daily_year_term": {"period": "ONE_YEAR", "year": 2024},
+        "forward.daily_range_currency_pair_maturity": {"date_from": "2024-01-01",
+                                                       "date_to": "2024-01-31"},
+        "fxrates.daily_range_currency": {"currency": "AMD", "year_month_from": "2024-01",
+                                         "year_month_to": "2024-02"},
+        "omo.daily_year": {"year": 2024},
+    }[name]
+
+
+def test_skd_history_drops_holiday_repeats(client, sandbox):
+    frame = cnbkit.skd.history("2024-12-20", "2024-12-31", client=client)
+    assert sandbox.count("/skd/daily") == 8
+    assert not frame.duplicated().any()
+    fixing_days = set(cnbkit.exrates.daily_currency_month("EUR", "2024-12", client=client)
+                      ["valid_for"])
+    assert set(frame["settlement_date"]) <= fixing_days  # holidays repeat a business day
+    assert pd.Timestamp("2024-12-24") not in set(frame["settlement_date"])
+
+
+def test_averages_over_years_and_currencies(client):
+    frame = cnbkit.exrates.averages("quarterly", currency=["EUR", "USD"], year=(2015, 2017),
+                                    client=client)
+    assert set(frame["currency_code"]) == {"EUR", "USD"}
+    assert sorted(frame["year"].unique()) == [2015, 2016, 2017]
+    assert len(frame) == 2 * 3 * 4
+    with pytest.raises(InvalidParameter, match="year"):
+        cnbkit.exrates.averages("monthly", client=client)
+
+
+def test_unknown_currency_gives_an_empty_frame_and_a_warning(client):
+    with pytest.warns(CnbkitWarning, match="XYZ"):
+        frame = cnbkit.exrates.history("2019-05-01", "2019-05-31", currency="XYZ", client=client)
+    assert frame.empty
+    assert list(frame.columns) == operation("exrates.daily_currency_month").column_names
+
+
+def test_a_permanently_failing_chunk_is_named_and_the_rerun_fetches_only_it(client, sandbox):
+    sandbox.set_faults(Faults(fail_paths=("year=2004",)))
+    with pytest.raises(ChunkError) as info:
+        cnbkit.exrates.history(2000, 2007, client=client)
+    assert [chunk.label for chunk in info.value.failed] == ["/exrates/daily-year year=2004"]
+    assert info.value.succeeded == 7
+    assert "year=2004" in str(info.value) and "500" in str(info.value.failed[0].cause)
+    sandbox.set_faults()
+    sandbox.clear_log()
+    frame = cnbkit.exrates.history(2000, 2007, client=client)
+    assert [entry.target for entry in sandbox.log] == ["/cnbapi/exrates/daily-year?year=2004"]
+    assert sorted(frame["valid_for"].dt.year.unique()) == list(range(2000, 2008))
+
+
+def test_rerunning_refreshes_only_the_open_chunk(sandbox, make_client):
+    client = make_client(sandbox, ttl=1)
+    this_year = prague_today().year
+    today = prague_today()
+    cnbkit.czeonia.history(this_year - 2, today, client=client)
+    assert sandbox.count("/czeonia/daily-year") == 3
+    time.sleep(1.2)  # the open (current) year's answer has expired; closed years never do
+    sandbox.clear_log()
+    cnbkit.czeonia.history(this_year - 2, today, client=client)
+    assert [e.query for e in sandbox.log] == [f"year={this_year}"]
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_history_keeps_at_most_workers_requests_in_flight(make_client, workers):
+    import threading
+
+    from cnbkit.sandbox.httpserver import LoopbackServer, Reply
+
+    lock, state = threading.Lock(), {"now": 0, "most": 0}
+
+    def app(request):  # a slow server that records how many requests overlap
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.1)
+        with lock:
+            state["now"] -= 1
+        return Reply.json(200, {"operations": []})
+
+    with LoopbackServer(app) as server:
+        client = make_client(server.origin + "/cnbapi", workers=workers)
+        frame = cnbkit.omo.history(2016, 2023, client=client, progress=False)
+    assert frame.empty and len(server.log) == 8
+    assert state["most"] == workers
+
+
+def test_the_progress_bar_shows_on_long_plans(client, capsys):
+    cnbkit.omo.history(2016, 2023, client=client, progress=True)
+    assert "omo history" in capsys.readouterr().err
