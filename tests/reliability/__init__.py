@@ -1,0 +1,1 @@
+"""Reliability and security suite: faults, concurrency, bad input and COBS secrets (issue 7)."""

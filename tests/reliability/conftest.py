@@ -1,0 +1,37 @@
+"""Fixtures of the reliability suite (the shared ones live in ``tests/conftest.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from cnbkit.client import Client
+
+# Reproducible in CI: the same examples on every run; no wall-clock deadline (real HTTP).
+settings.register_profile(
+    "reliability",
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=(HealthCheck.too_slow, HealthCheck.function_scoped_fixture),
+)
+
+
+def quick_client(base_url: str, cache_dir: Path, **options: object) -> Client:
+    """A client with a private cache, no backoff sleeps and no progress bar."""
+    options.setdefault("backoff_factor", 0.0)
+    options.setdefault("retries", 3)
+    options.setdefault("progress", False)
+    return Client(base_url=str(base_url), cache_dir=cache_dir, **options)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def fresh_sandbox() -> Iterator:
+    """A sandbox of its own (fault draws depend on the server's request history)."""
+    from cnbkit.sandbox import serve
+
+    with serve() as url:
+        yield url
