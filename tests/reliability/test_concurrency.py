@@ -1,0 +1,126 @@
+"""Several processes and threads on one cache file; a process killed in the middle of a write."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import cnbkit
+from cnbkit.cache import CACHE_FILE
+from cnbkit.catalog import BY_PATH, operation
+
+from . import _worker
+from .conftest import quick_client
+from .figures import record
+
+WORKER = Path(_worker.__file__)
+PROCESSES = 4
+
+
+def _integrity(path: Path) -> str:
+    with sqlite3.connect(path, timeout=30) as db:
+        return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def _spawn(*args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    env.pop("CNBKIT_OFFLINE", None)
+    return subprocess.Popen([sys.executable, str(WORKER), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+
+
+def test_four_processes_by_four_threads_share_one_cache(sandbox, tmp_path):
+    cache_dir, out = tmp_path / "shared", tmp_path / "out"
+    out.mkdir()
+    sandbox.set_faults(latency_ms=2)  # widens the windows in which writers overlap
+    workers = [_spawn("mixed", str(sandbox), str(cache_dir), str(out), f"p{i}")
+               for i in range(PROCESSES)]
+    outputs = [w.communicate(timeout=300) for w in workers]
+    requests_made = len(sandbox.log)
+    sandbox.set_faults()
+    stderr = "\n".join(err for _, err in outputs)
+    errors = [e for i in range(PROCESSES)
+              for e in json.loads((out / f"p{i}-errors.json").read_text())]
+    assert [w.returncode for w in workers] == [0] * PROCESSES, stderr[-3000:]
+    assert "database is locked" not in stderr
+    assert errors == [], errors[:3]
+    assert "Traceback" not in stderr, stderr[-3000:]
+
+    # every process and thread got the same frames, equal to a run on a private cache
+    with quick_client(sandbox, tmp_path / "private") as client:
+        reference = {key: history(client) for key, history in _worker.HISTORIES.items()}
+    compared = 0
+    for key, expected in reference.items():
+        assert len(expected) > 0, key
+        for i in range(PROCESSES):
+            for t in range(_worker.THREADS):
+                frame = pd.read_pickle(out / f"p{i}-t{t}-{key}.pkl")
+                pd.testing.assert_frame_equal(frame, expected, obj=f"p{i}-t{t}-{key}")
+                compared += 1
+    integrity = _integrity(cache_dir / CACHE_FILE)
+    assert integrity == "ok"
+    record("concurrency", "mixed_histories", {
+        "processes": PROCESSES,
+        "threads": _worker.THREADS,
+        "requests": requests_made,
+        "frames_compared": compared,
+        "errors": len(errors) + stderr.count("database is locked"),
+        "integrity": integrity,
+    })
+
+
+@pytest.mark.parametrize("kill_after", [40, 300])
+def test_sigkill_in_the_middle_of_writes_leaves_a_working_cache(fresh_sandbox, tmp_path,
+                                                                kill_after):
+    sandbox, cache_dir = fresh_sandbox, tmp_path / "cache"
+    writer = _spawn("writer", str(sandbox), str(cache_dir))
+    try:
+        deadline = time.monotonic() + 120
+        while len(sandbox.log) < kill_after and writer.poll() is None:
+            assert time.monotonic() < deadline, "the writer made too few requests"
+            time.sleep(0.005)
+        assert writer.poll() is None, writer.communicate()[1][-2000:]
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        writer.wait(timeout=30)
+    assert writer.returncode == -signal.SIGKILL
+    database = cache_dir / CACHE_FILE
+    assert _integrity(database) == "ok"
+
+    sandbox.clear_log()
+    with quick_client(sandbox, cache_dir) as client:
+        info = client.cache_info()
+        assert info is not None
+        cached = [r.url for r in client.session.cache.responses.values()]
+        # cached answers are served without a request ...
+        for url in cached[:20]:
+            path, _, query = url.partition("/cnbapi")[2].partition("?")
+            op = BY_PATH[path]
+            params = dict(p.split("=", 1) for p in query.split("&") if p)
+            payload = client.fetch(op, params)
+            assert payload.from_cache
+        assert sandbox.log == []
+        # ... and fresh ones are fetched and stored
+        frame = cnbkit.exrates.daily_currency_month("EUR", "2019-05", client=client)
+        assert len(frame) == 21 and sandbox.count("daily-currency-month") == 1
+        again = client.fetch(operation("exrates.daily_currency_month"),
+                             {"currency": "EUR", "yearMonth": "2019-05"})
+        assert again.from_cache
+    assert _integrity(database) == "ok"
+    record("concurrency", f"sigkill_after_{kill_after}_requests", {
+        "processes": 1,
+        "threads": 4,
+        "requests": kill_after,
+        "cached_at_kill": info.responses,
+        "errors": 0,
+        "integrity": "ok",
+    })
