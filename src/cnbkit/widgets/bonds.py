@@ -1,0 +1,58 @@
+"""BondsPanel: SKD average price-to-value of short-term bond issues over time."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .. import analysis
+from ..client import Client
+from ._base import Panel
+
+__all__ = ["BondsPanel"]
+
+
+class BondsPanel(Panel):
+    """Price-to-value (% of nominal) by issue; ``issues`` (SelectMultiple) picks the issues.
+
+    The range is fetched once (SKD has only a daily operation: one call per business day).
+
+    Example:
+        >>> panel = BondsPanel("2025-07-01", "2025-12-31")  # doctest: +SKIP
+        >>> panel.issues.value = panel.issues.options[:2]  # doctest: +SKIP
+    """
+
+    def __init__(self, start: str | int = "2025-07-01", end: str | int = "2025-12-31",
+                 issues: int | tuple[str, ...] = 4, *, client: Client | None = None,
+                 skd: pd.DataFrame | None = None) -> None:
+        super().__init__()
+        w = self._w
+        if skd is None:
+            from .. import skd as sk
+
+            skd = sk.history(start, end, client=client, progress=False)
+        self.skd = skd
+        self.prices = analysis.skd_prices(skd)
+        # issues ordered by maturity as their names end with the maturity date
+        names = sorted(self.prices.columns,
+                       key=lambda n: pd.to_datetime(n.split()[-1], format="%d.%m.%Y",
+                                                    errors="coerce"))
+        if isinstance(issues, int):  # default: the issues traded on the most days
+            busiest = set(self.prices.count().sort_values(ascending=False, kind="stable")
+                          .index[:issues])
+            chosen = tuple(n for n in names if n in busiest)
+        else:
+            chosen = tuple(issues)
+        self.issues = w.SelectMultiple(options=names, value=chosen, description="Issues",
+                                       rows=6)
+        self.controls = [self.issues]
+        self._finish()
+
+    def draw(self) -> None:
+        ax = self.figure.add_subplot()
+        for name in self.issues.value:
+            self._plot(ax, self.prices[name].dropna(), name, marker=".", linewidth=0.8)
+        ax.set_ylabel("price, % of nominal")
+        ax.set_title("SKD average price-to-value by issue")
+        ax.grid(alpha=0.3)
+        if ax.lines:
+            ax.legend(loc="best", fontsize="small")

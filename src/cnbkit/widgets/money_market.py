@@ -1,0 +1,98 @@
+"""MoneyMarketPanel: CZEONIA against PRIBOR, the PRIBOR curve on a picked date, spreads."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import pandas as pd
+
+from .. import analysis
+from ..client import Client
+from ._base import Panel
+
+__all__ = ["MoneyMarketPanel"]
+
+
+class MoneyMarketPanel(Panel):
+    """Left: CZEONIA and one PRIBOR tenor over time with their spread (bp). Right: the PRIBOR
+    term structure on the picked date.
+
+    Controls: ``tenor`` (Dropdown of PRIBOR tenors), ``date`` (DatePicker). The data of the
+    whole range is fetched once when the panel is built; the controls cost no request.
+
+    Args:
+        start, end: the range ('yyyy-MM-dd' or a year), as in ``history()``.
+        date: the initial date of the term structure (default: the last day of the data).
+        client: the market-data client.
+        pribor, czeonia: ready frames (tests) instead of fetching.
+
+    Example:
+        >>> panel = MoneyMarketPanel(2022, 2025)  # doctest: +SKIP
+        >>> panel.date.value = datetime.date(2023, 6, 30)  # doctest: +SKIP
+        >>> panel.plotted["PRIBOR curve"]  # doctest: +SKIP
+    """
+
+    figsize = (10.0, 4.0)
+
+    def __init__(self, start: str | int = 2022, end: str | int = 2025,
+                 tenor: str = "THREE_MONTH", date: dt.date | None = None, *,
+                 client: Client | None = None, pribor: pd.DataFrame | None = None,
+                 czeonia: pd.DataFrame | None = None,
+                 loader: Callable[[], tuple[pd.DataFrame, pd.DataFrame]] | None = None) -> None:
+        super().__init__()
+        w = self._w
+        if pribor is None or czeonia is None:
+            from .. import czeonia as cz
+            from .. import pribor as pr
+
+            pribor = pr.history(start, end, client=client, progress=False)
+            czeonia = cz.history(start, end, client=client, progress=False)
+        self.pribor_frame = pribor
+        self.czeonia_frame = czeonia
+        tenors = [t for t in analysis.TENOR_DAYS if t in set(pribor["period"])]
+        self.tenor = w.Dropdown(options=tenors, value=tenor, description="Tenor")
+        last = pribor["valid_for"].max().date()
+        self.date = w.DatePicker(value=date or last, description="Curve on")
+        self.controls = [self.tenor, self.date]
+        self._finish()
+
+    def spread(self) -> pd.Series:
+        """PRIBOR of the chosen tenor minus CZEONIA, in basis points, by date."""
+        return analysis.spread_bp(self._pribor_series(), self._czeonia_series())
+
+    def _pribor_series(self) -> pd.Series:
+        rows = self.pribor_frame[self.pribor_frame["period"] == self.tenor.value]
+        return rows.set_index("valid_for")["pribor"].rename(f"PRIBOR {self.tenor.value}")
+
+    def _czeonia_series(self) -> pd.Series:
+        return self.czeonia_frame.set_index("valid_for")["rate"].rename("CZEONIA")
+
+    def draw(self) -> None:
+        left, right = self.figure.subplots(1, 2, width_ratios=(2, 1))
+        pribor = self._pribor_series()
+        self._plot(left, self._czeonia_series(), "CZEONIA", linewidth=0.8)
+        self._plot(left, pribor, str(pribor.name), linewidth=0.8)
+        left.set_ylabel("% p.a.")
+        left.grid(alpha=0.3)
+        twin = left.twinx()
+        spread = self.spread()
+        self._plot(twin, spread, "spread (bp)", color="grey", linewidth=0.5, alpha=0.6)
+        twin.set_ylabel("spread, bp")
+        left.legend(loc="upper left", fontsize="small")
+        left.set_title(f"CZEONIA vs PRIBOR {self.tenor.value}")
+        when = pd.Timestamp(self.date.value or self.pribor_frame["valid_for"].max())
+        try:
+            curve = analysis.term_structure(self.pribor_frame, when)
+        except ValueError as exc:
+            self.status.value = str(exc)
+            return
+        self.status.value = ""
+        series = curve.set_index("days")["pribor"]
+        right.plot(series.index, series.to_numpy(), marker="o")
+        self.plotted["PRIBOR curve"] = curve.set_index("period")["pribor"]
+        right.set_xscale("log")
+        right.set_xticks(series.index, curve["period"].str.replace("_", " ").str.lower(),
+                         rotation=60, fontsize="small")
+        right.set_title(f"PRIBOR curve {curve['valid_for'].iloc[0]:%Y-%m-%d}")
+        right.grid(alpha=0.3)

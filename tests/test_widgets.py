@@ -1,0 +1,215 @@
+"""The panels: set a control's value, check what was plotted. Data comes from small frames
+(no requests), except one FixingExplorer run against the sandbox."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("ipywidgets")
+pytest.importorskip("matplotlib")
+
+from cnbkit.widgets import (
+    BondsPanel,
+    FixingExplorer,
+    ForwardPanel,
+    MoneyMarketPanel,
+    OmoPanel,
+    OtherCurrenciesPanel,
+    data_source,
+    source_banner,
+)
+
+DAYS = pd.bdate_range("2015-01-01", "2016-12-31")
+
+
+def _fixing(first: int = 2015, last: int = 2016) -> pd.DataFrame:
+    days = DAYS[(DAYS.year >= first) & (DAYS.year <= last)]
+    rng = np.random.default_rng(1)
+    frames = []
+    for code, level in (("EUR", 27.0), ("USD", 24.0), ("GBP", 35.0)):
+        path = level * np.exp(np.cumsum(rng.normal(0, 0.004, len(days))))
+        frames.append(pd.DataFrame({"valid_for": days, "currency_code": code,
+                                    "rate_per_unit": path}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _averages(kind: str, currency: str, years: tuple[int, int]) -> pd.DataFrame:
+    freq = "MS" if kind == "monthly" else "QS"
+    starts = pd.date_range(f"{years[0]}-01-01", f"{years[1]}-12-31", freq=freq)
+    ends = starts + (pd.offsets.MonthEnd(1) if kind == "monthly" else pd.offsets.QuarterEnd(1))
+    return pd.DataFrame({"period_start": starts, "period_end": ends,
+                         "average_per_unit": 27.0 + np.arange(len(starts)) / 100})
+
+
+@pytest.fixture
+def explorer() -> FixingExplorer:
+    calls: list[tuple[int, int]] = []
+
+    def load(first: int, last: int) -> pd.DataFrame:
+        calls.append((first, last))
+        return _fixing(first, last)
+
+    panel = FixingExplorer(["EUR", "USD"], (2015, 2016), loader=load, averages_loader=_averages)
+    panel.calls = calls  # type: ignore[attr-defined]
+    return panel
+
+
+def test_fixing_explorer_redraws_on_every_control(explorer: FixingExplorer) -> None:
+    assert set(explorer.plotted) == {"EUR", "USD"}
+    assert explorer.years.continuous_update is False and explorer.window.continuous_update is False
+    first_png = explorer.png
+    explorer.currencies.value = ("GBP",)
+    assert set(explorer.plotted) == {"GBP"}
+    assert explorer.png != first_png
+    assert explorer.output.outputs[0]["data"]["image/png"]
+    explorer.currencies.value = ("EUR", "USD")
+    explorer.view.value = "rolling volatility"
+    vol = explorer.plotted["EUR"]
+    assert vol.between(2, 15).all()  # 0.4 % daily moves ~ 6 % p.a.
+    explorer.window.value = 63
+    assert len(explorer.plotted["EUR"]) == len(vol) - 42
+    explorer.view.value = "rolling correlation"
+    assert list(explorer.plotted) == ["EUR/USD"]
+    assert explorer.plotted["EUR/USD"].between(-1, 1).all()
+    explorer.view.value = "vs averages"
+    assert explorer.plotted["EUR monthly average"].iloc[0] == pytest.approx(27.0)
+    assert explorer.calls == [(2015, 2016)]  # picking views and currencies costs no request
+    explorer.view.value = "rate per unit"
+    explorer.years.value = (2016, 2016)
+    assert explorer.calls == [(2015, 2016), (2016, 2016)]
+    assert explorer.plotted["EUR"].index.min().year == 2016
+    assert explorer.redraws == 9  # one redraw per change
+
+
+def test_correlation_needs_two_currencies(explorer: FixingExplorer) -> None:
+    explorer.currencies.value = ("EUR",)
+    explorer.view.value = "rolling correlation"
+    assert explorer.plotted == {}
+    assert "two currencies" in explorer.status.value
+
+
+def test_panel_displays_as_a_widget_with_a_plain_summary(explorer: FixingExplorer) -> None:
+    bundle = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"] == "FixingExplorer: EUR, USD"
+
+
+def _pribor() -> pd.DataFrame:
+    rows = []
+    for i, day in enumerate(DAYS[:40]):
+        for j, period in enumerate(("ONE_DAY", "ONE_MONTH", "THREE_MONTH", "ONE_YEAR")):
+            rows.append((day, period, np.nan, 0.5 + j * 0.1 + i * 0.01))
+    return pd.DataFrame(rows, columns=["valid_for", "period", "pribid", "pribor"])
+
+
+def test_money_market_panel() -> None:
+    czeonia = pd.DataFrame({"valid_for": DAYS[:40], "rate": 0.4})
+    panel = MoneyMarketPanel(pribor=_pribor(), czeonia=czeonia)
+    assert panel.plotted["spread (bp)"].iloc[0] == pytest.approx(30.0)  # 0.7 - 0.4
+    panel.tenor.value = "ONE_YEAR"
+    assert panel.plotted["spread (bp)"].iloc[0] == pytest.approx(40.0)
+    panel.date.value = dt.date(2015, 1, 1)
+    assert panel.plotted["PRIBOR curve"].tolist() == pytest.approx([0.5, 0.6, 0.7, 0.8])
+    assert panel.plotted["PRIBOR curve"].index.tolist()[0] == "ONE_DAY"
+
+
+def test_forward_panel_implied_differential() -> None:
+    days = DAYS[:30]
+    points = pd.concat([pd.DataFrame({"valid_for": days, "currency_pair": pair,
+                                      "maturity": mat, "forward_points": pts})
+                        for pair, mat, pts in (("EUR_TO_CZK", "THREE_MONTH", 100.0),
+                                               ("EUR_TO_CZK", "SIX_MONTH", 200.0),
+                                               ("USD_TO_CZK", "THREE_MONTH", 50.0),
+                                               ("USD_TO_CZK", "SIX_MONTH", 90.0))])
+    rates = pd.concat([pd.DataFrame({"valid_for": days, "currency_code": c,
+                                     "rate_per_unit": r}) for c, r in (("EUR", 25.0),
+                                                                        ("USD", 20.0))])
+    pribor = pd.concat([pd.DataFrame({"valid_for": days, "period": p, "pribor": 4.0})
+                        for p in ("THREE_MONTH", "SIX_MONTH")])
+    panel = ForwardPanel(points=points, rates=rates, pribor=pribor)
+    diff = (25.1 / 25 - 1) * 360 / 91 * 100
+    assert panel.plotted["implied differential"].iloc[0] == pytest.approx(diff)
+    assert panel.plotted["implied foreign rate"].iloc[0] == pytest.approx(4.0 - diff)
+    panel.pair.value = "USD_TO_CZK"
+    panel.maturity.value = "SIX_MONTH"
+    assert panel.plotted["implied differential"].iloc[0] == pytest.approx(
+        (20.09 / 20 - 1) * 360 / 182 * 100)
+
+
+def test_other_currencies_search_and_cross() -> None:
+    months = pd.date_range("2024-01-31", periods=6, freq="ME")
+    fx = pd.concat([pd.DataFrame({"valid_for": months, "currency_code": code,
+                                  "currency": name, "country": country,
+                                  "rate_per_unit": rate})
+                    for code, name, country, rate in (("AMD", "dram", "Armenia", 0.05),
+                                                      ("ARS", "peso", "Argentina", 0.025),
+                                                      ("MXN", "peso", "Mexico", 1.25))])
+    fixing = pd.DataFrame({"valid_for": pd.bdate_range("2024-01-01", "2024-06-30"),
+                           "currency_code": "EUR", "rate_per_unit": 25.0})
+    panel = OtherCurrenciesPanel(fx=fx, fixing=fixing, currency="AMD", base="EUR")
+    assert panel.plotted["AMD per EUR"].tolist() == pytest.approx([500.0] * 6)
+    panel.search.value = "peso"
+    assert [code for _, code in panel.currency.options] == ["ARS", "MXN"]
+    assert panel.currency.value == "ARS"
+    assert panel.plotted["ARS per EUR"].iloc[0] == pytest.approx(1000.0)
+    panel.currency.value = "MXN"
+    panel.base.value = "CZK"
+    assert list(panel.plotted) == ["CZK per MXN"]
+
+
+def test_omo_panel_types_and_frequency() -> None:
+    omo = pd.DataFrame({
+        "trade_date": pd.to_datetime(["2024-01-03", "2024-02-10", "2024-05-01", "2024-05-02"]),
+        "operation_type": ["Repo", "Repo", "Repo", "Depozitní facilita"],
+        "allotted_volume_czk_bn": [100.0, 300.0, 50.0, 10.0],
+        "avg_allotted_rate_pct": [4.0, 5.0, 6.0, 3.0]})
+    panel = OmoPanel(omo=omo, freq="quarter")
+    assert panel.plotted["Repo volume"].tolist() == [400.0, 50.0]
+    panel.types.value = ("Depozitní facilita",)
+    assert list(panel.plotted) == ["Depozitní facilita volume", "Depozitní facilita rate"]
+    panel.types.value = ("Repo",)
+    panel.freq.value = "year"
+    assert panel.plotted["Repo volume"].tolist() == [450.0]
+
+
+def test_bonds_panel_issue_picker() -> None:
+    skd = pd.DataFrame({
+        "settlement_date": list(DAYS[:3]) * 2 + [DAYS[0]],
+        "issue_name": ["SPP ČR 01.03.2026"] * 3 + ["SPP ČR 01.02.2026"] * 3
+        + ["SPP ČR 01.01.2026"],
+        "average_price_to_value": [99.0, 99.1, 99.2, 99.5, 99.6, 99.7, 99.9],
+        "settlement_nominal_czk": 1.0})
+    panel = BondsPanel(skd=skd, issues=2)
+    assert panel.issues.options[0] == "SPP ČR 01.01.2026"  # by maturity
+    assert panel.issues.value == ("SPP ČR 01.02.2026", "SPP ČR 01.03.2026")  # busiest
+    panel.issues.value = ("SPP ČR 01.01.2026",)
+    assert panel.plotted["SPP ČR 01.01.2026"].tolist() == [99.9]
+
+
+def test_source_banner(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CNBKIT_SOURCE", raising=False)
+    monkeypatch.delenv("CNBKIT_BASE_URL", raising=False)
+    assert data_source().kind == "live"
+    assert "live data from api.cnb.cz" in repr(source_banner())
+    monkeypatch.setenv("CNBKIT_BASE_URL", "http://127.0.0.1:9/cnbapi")
+    assert repr(source_banner()).startswith("Data: sandbox data (clock 2025-12-31)")
+    monkeypatch.setenv("CNBKIT_SOURCE", "sandbox-fallback")
+    assert "live API did not answer" in source_banner()._repr_html_()
+
+
+def test_fixing_explorer_against_the_sandbox(tmp_path) -> None:
+    import cnbkit
+    from cnbkit.sandbox import serve
+
+    with serve() as url:
+        client = cnbkit.Client(base_url=url, cache_dir=tmp_path, progress=False)
+        panel = FixingExplorer(["EUR"], (2013, 2017), client=client)
+        eur = panel.plotted["EUR"]
+        assert eur.loc["2014-06-02"] >= 27.0 - 1e-9  # the floor held
+        panel.view.value = "vs averages"
+        assert panel.plotted["EUR quarterly average"].notna().all()
+        client.close()
