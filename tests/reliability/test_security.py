@@ -1,0 +1,252 @@
+"""COBS security: no secret in anything logged (DEBUG), raised or repr'd over a full flow; TLS
+verification never disabled; refused connections; token file permissions."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import re
+import stat
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.serialization import pkcs12
+
+from cnbkit.cobs import (
+    CertificateError,
+    CobsClient,
+    CobsConfig,
+    CobsError,
+    Forbidden,
+    TokenFile,
+    TokenFileError,
+)
+from cnbkit.sandbox.cobs import CobsSandbox
+
+from .figures import record
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "cnbkit"
+#: The sandbox's server side is the one place allowed to set verification modes.
+SERVER_SIDE = {SRC / "sandbox" / "cobs" / "__init__.py", SRC / "sandbox" / "httpserver.py"}
+REDIRECT = "https://tpp.example/callback"
+
+
+@pytest.fixture(scope="module")
+def cobs() -> Iterator[CobsSandbox]:
+    with CobsSandbox() as sandbox:
+        yield sandbox
+
+
+def config(sandbox: CobsSandbox, **changes: object) -> CobsConfig:
+    values: dict[str, object] = dict(
+        base_url=sandbox.base_url, version="5.0", p12_file=sandbox.client_p12_path,
+        p12_password=sandbox.client_p12_password, ca_bundle=sandbox.ca_path,
+        redirect_uri=REDIRECT, scopes=("aisp", "pisp"))
+    if "cert_file" in changes:
+        values.pop("p12_file"), values.pop("p12_password")
+    values.update(changes)
+    return CobsConfig(**values)  # type: ignore[arg-type]
+
+
+class _Everything(logging.Handler):
+    """Keeps every formatted record, exception text included, from every logger."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+def _key_material(sandbox: CobsSandbox) -> list[str]:
+    """The client key in every form it could leak in: PEM lines, DER (hex, base64), numbers."""
+    with open(sandbox.client_p12_path, "rb") as handle:
+        key, _, _ = pkcs12.load_key_and_certificates(
+            handle.read(), sandbox.client_p12_password.encode())
+    assert key is not None
+    der = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode()
+    value = key.private_numbers().private_value  # type: ignore[union-attr]
+    p12 = Path(sandbox.client_p12_path).read_bytes()
+    forms = [line for line in pem.splitlines() if line and not line.startswith("-----")]
+    forms += [line for line in Path(sandbox.client_key_path).read_text().splitlines()
+              if line and not line.startswith("-----")]
+    forms += [der.hex(), base64.b64encode(der).decode()[:64], str(value), f"{value:x}",
+              base64.b64encode(p12).decode()[:64], repr(der)[2:66]]
+    return forms
+
+
+def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
+    handler = _Everything()
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    produced: list[str] = []
+    secrets: list[str] = [cobs.client_p12_password]
+    errors: list[BaseException] = []
+    try:
+        cfg = config(cobs, token_file=tmp_path / "token.json")
+        client = CobsClient(cfg)
+        app = client.register("leak check", [REDIRECT])
+        secrets.append(app.client_secret)
+        url = client.authorization_url()
+        location = client.session.get(url, allow_redirects=False).headers["Location"]
+        code = re.search(r"code=([^&]+)", location)
+        assert code is not None
+        secrets.append(code.group(1))
+        token = client.fetch_token(location)
+        secrets += [token.access_token, token.refresh_token]
+        accounts = client.accounts(page_size=2)
+        account = accounts.id[0]
+        produced += [repr(client.balances(account)),
+                     repr(client.transactions(account, "2025-03-01", "2025-03-31", page_size=5)),
+                     repr(client.standing_orders())]
+        payment = client.initiate_payment(debtor_iban=accounts.iban[0],
+                                          creditor_iban="CZ6330300000000000000123", amount=10,
+                                          currency="CZK", message="rent")
+        produced += [repr(payment), client.payment_status(payment.payment_id),
+                     repr(client.check_balance(accounts.iban[0], 100, "CZK"))]
+        secrets += [client.refresh().access_token, client.token.refresh_token]
+        cobs.app.revoke_access_tokens()
+        client.balances(account)  # 401, refresh, retry
+        secrets += [client.token.access_token, client.token.refresh_token]
+        renewed = client.renew_secret()
+        secrets.append(renewed.client_secret)
+        wrong = CobsClient(client.config.replace(client_secret="wrong-secret-4711"))
+        wrong.oauth.token = client.token
+        for bad in (lambda: client.transactions("NOPE"),
+                    lambda: client.fetch_token(REDIRECT + "?code=x&state=y"),
+                    lambda: wrong.refresh(),
+                    lambda: config(cobs, p12_password="not-the-password"),
+                    lambda: client.application("no-such-client")):
+            try:
+                bad()
+            except CobsError as exc:
+                errors.append(exc)
+        client.delete_application()
+        produced += [repr(o) + "\n" + str(o) for o in (
+            cfg, client.config, client, client.token, app, renewed, payment, client.oauth,
+            client.config.identity, client.session.adapters["https://"], cobs)]
+        client.close()
+        wrong.close()
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+    produced += ["".join(traceback.format_exception(e)) for e in errors]
+    produced += [repr(e.__dict__) for e in errors]
+    produced += handler.lines
+    blob = "\n".join(produced)
+    needles = [s for s in secrets if s] + _key_material(cobs)
+    leaks = [n[:6] + "..." for n in needles if n in blob]
+    record("security", "debug_full_flow_leak_grep", {
+        "checked": f"{len(needles)} secrets/key forms in {len(handler.lines)} log records, "
+                   f"{len(errors)} errors, {len(produced)} texts",
+        "found": len(leaks),
+    })
+    assert len(errors) == 5
+    assert len(handler.lines) > 50  # DEBUG really was on, urllib3 and oauthlib included
+    assert leaks == []
+
+
+def test_no_code_path_disables_verification():
+    patterns = [re.compile(p) for p in (
+        r"verify\s*=\s*False", r"CERT_NONE", r"check_hostname\s*=\s*False",
+        r"_create_unverified_context", r"disable_warnings", r"verify_mode\s*=")]
+    offenders, scanned = [], 0
+    for path in sorted(SRC.rglob("*.py")):
+        scanned += 1
+        text = path.read_text(encoding="utf-8")
+        for pattern in patterns:
+            if pattern.search(text) and not (path in SERVER_SIDE
+                                              and pattern.pattern == r"verify_mode\s*="):
+                offenders.append(f"{path.relative_to(SRC)}: {pattern.pattern}")
+    record("security", "source_scan_verify_false_cert_none",
+           {"checked": f"{scanned} source files", "found": len(offenders)})
+    assert scanned > 30 and offenders == []
+
+
+def _register(sandbox: CobsSandbox, **changes: object) -> None:
+    client = CobsClient(config(sandbox, **changes))
+    try:
+        client.register("must be refused")
+    finally:
+        client.close()
+
+
+def test_connections_are_refused(cobs, tmp_path):
+    refused = {}
+    url = cobs.api_url("5.0") + "/my/accounts"
+    # no client certificate: the handshake fails (cnbkit cannot even be configured without one)
+    with pytest.raises(requests.exceptions.ConnectionError):
+        requests.get(url, verify=str(cobs.ca_path), timeout=10)
+    with pytest.raises(CobsError, match="client certificate is required"):
+        CobsConfig(base_url=cobs.base_url, ca_bundle=cobs.ca_path)
+    refused["no certificate"] = True
+    # a certificate from a foreign CA: the server refuses the handshake
+    with pytest.raises(requests.exceptions.ConnectionError):
+        _register(cobs, cert_file=cobs.foreign_cert_path, key_file=cobs.foreign_key_path)
+    refused["foreign CA client certificate"] = True
+    # an expired certificate: refused when loaded, and by the server
+    with pytest.raises(CertificateError, match="expired"):
+        config(cobs, cert_file=cobs.expired_cert_path, key_file=cobs.expired_key_path)
+    with pytest.raises(requests.exceptions.ConnectionError):
+        requests.get(url, cert=(str(cobs.expired_cert_path), str(cobs.expired_key_path)),
+                     verify=str(cobs.ca_path), timeout=10)
+    refused["expired certificate"] = True
+    # the client refuses a server whose CA it was not told to trust (system store, other CA)
+    with pytest.raises(requests.exceptions.SSLError):
+        _register(cobs, ca_bundle=None)
+    with pytest.raises(requests.exceptions.SSLError):
+        _register(cobs, ca_bundle=cobs.foreign_cert_path)
+    refused["server from an untrusted CA"] = True
+    # an aisp-only token cannot initiate a payment
+    client = CobsClient(config(cobs, scopes=("aisp",)))
+    client.register("aisp only", [REDIRECT], scopes=["aisp", "pisp"])
+    client.authorize_without_browser()
+    iban = client.accounts().iban[0]
+    with pytest.raises(Forbidden):
+        client.initiate_payment(debtor_iban=iban, creditor_iban="CZ6330300000000000000123",
+                                amount=1, currency="CZK")
+    client.close()
+    refused["aisp-only token for a payment"] = True
+    record("security", "refused_connections",
+           {"checked": ", ".join(refused), "found": 5 - sum(refused.values())})
+
+
+def test_token_file_is_0600_and_wider_modes_are_refused(cobs, tmp_path):
+    path = tmp_path / "private" / "cobs-token.json"
+    old = os.umask(0)  # even a permissive umask must give 0600
+    try:
+        client = CobsClient(config(cobs, token_file=path))
+        client.register("token file")
+        client.authorize_without_browser()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    token = client.token
+    assert token is not None and TokenFile(path).load() is not None
+    wider = (0o644, 0o640, 0o604, 0o660, 0o666, 0o610, 0o601)
+    for mode in wider:
+        os.chmod(path, mode)
+        with pytest.raises(TokenFileError, match=r"chmod 600"):
+            TokenFile(path).load()
+        with pytest.raises(TokenFileError, match=r"wider than 0600"):
+            TokenFile(path).save(token)
+        with pytest.raises(TokenFileError):
+            CobsClient(client.config)
+    os.chmod(path, 0o600)
+    assert TokenFile(path).load() is not None
+    client.close()
+    record("security", "token_file_mode",
+           {"checked": f"created 0600 under umask 000; {len(wider)} wider modes refused",
+            "found": 0})
