@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import platformdirs
 import requests
 from requests_cache import CachedSession, SQLiteCache
@@ -95,8 +95,8 @@ def _is_valid_json_answer(response: requests.Response) -> bool:
     if getattr(response, _PAYLOAD_ATTR, None) is not None:
         return True
     try:
-        payload = json.loads(response.content)
-    except (ValueError, UnicodeDecodeError, requests.RequestException):
+        payload = orjson.loads(response.content)  # a JSONDecodeError is a ValueError
+    except (ValueError, requests.RequestException):
         return False
     if not isinstance(payload, dict):
         return False

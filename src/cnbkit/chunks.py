@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +39,7 @@ import pandas as pd
 
 from .catalog import CURRENCY_PAIRS, MATURITIES, PRIBOR_PERIODS, Operation, operation
 from .client import Client, default_client
-from .errors import ChunkError, CnbkitWarning, FailedChunk, InvalidParameter
+from .errors import ChunkError, CnbError, CnbkitWarning, FailedChunk, InvalidParameter
 from .frames import empty_frame, to_frame
 from .params import FIRST_YEAR, format_param, prague_today, to_date
 
@@ -386,19 +386,28 @@ def run(
     frames: list[pd.DataFrame | None] = [None] * len(calls)
     failed: list[FailedChunk] = []
     bar = _progress_bar(len(calls), desc) if show else None
+
+    def settle(index: int, work: Callable[[], pd.DataFrame]) -> None:
+        try:
+            frames[index] = work()
+        except InvalidParameter:
+            raise
+        except CnbError as exc:  # a failed chunk: reported with its typed cause
+            failed.append(FailedChunk(calls[index].label, exc))
+        if bar is not None:
+            bar.update(1)
+
+    # Fresh cache hits are pure CPU work: threads would only contend for the GIL, so they are
+    # converted here while the pool waits on the network for the misses.
+    hits = [i for i, call in enumerate(calls) if client.is_fresh(call.op, dict(call.query))]
+    misses = sorted(set(range(len(calls))) - set(hits))
     try:
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cnbkit") as pool:
-            futures = {pool.submit(one, call): i for i, call in enumerate(calls)}
+            futures = {pool.submit(one, calls[i]): i for i in misses}
+            for index in hits:
+                settle(index, lambda index=index: one(calls[index]))
             for future in as_completed(futures):
-                index = futures[future]
-                try:
-                    frames[index] = future.result()
-                except Exception as exc:
-                    if isinstance(exc, InvalidParameter):
-                        raise
-                    failed.append(FailedChunk(calls[index].label, exc))
-                if bar is not None:
-                    bar.update(1)
+                settle(futures[future], future.result)
     finally:
         if bar is not None:
             bar.close()

@@ -253,6 +253,17 @@ class Client:
             f"network and base_url, or set CNBKIT_OFFLINE=1 to use cached answers"
         ) from last_error
 
+    def is_fresh(self, op: Operation | str, query: Mapping[str, str]) -> bool:
+        """Whether the cache holds an unexpired answer for this call (no request is made)."""
+        op = operation(op) if isinstance(op, str) else op
+        session = self.session
+        cache = getattr(session, "cache", None)
+        if cache is None:
+            return False
+        request = session.prepare_request(requests.Request("GET", self.url(op, query)))
+        response = cache.get_response(cache.create_key(request))
+        return response is not None and not response.is_expired
+
     def get(self, op: Operation | str, **kwargs: Any) -> pd.DataFrame:
         """Check the arguments, fetch (or read from the cache) and convert to a typed frame.
 

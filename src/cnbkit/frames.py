@@ -24,7 +24,6 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -65,7 +64,7 @@ def empty_frame(op: Operation) -> pd.DataFrame:
     """A zero-row frame with the operation's columns and dtypes."""
     data: dict[str, Any] = {}
     for column in op.columns:
-        data[column.name] = _convert(column, [])
+        data[column.name] = _convert(column, pd.Series([], dtype=object))
     for name in op.column_names[len(op.columns):]:
         data[name] = (
             pd.Series([], dtype="float64")
@@ -75,8 +74,9 @@ def empty_frame(op: Operation) -> pd.DataFrame:
     return pd.DataFrame(data)
 
 
-def _bad(column: Column, values: Sequence[Any], exc: Exception) -> InvalidResponse:
-    sample = next((v for v in values if v is not None), None)
+def _bad(column: Column, values: pd.Series, exc: Exception) -> InvalidResponse:
+    present = values.dropna()
+    sample = present.iloc[0] if len(present) else None
     return InvalidResponse(
         f"field {column.field!r} holds a value that is not a {column.dtype} "
         f"(e.g. {str(sample)[:40]!r}): the answer is not the documented format, nothing "
@@ -88,33 +88,49 @@ def _bad(column: Column, values: Sequence[Any], exc: Exception) -> InvalidRespon
 DATE_DTYPE = pd.to_datetime(pd.Index(["2000-01-01"]), format="%Y-%m-%d").dtype
 
 
-def _convert(column: Column, values: Sequence[Any]) -> pd.Series:
+_NUMERIC = frozenset({"floating", "integer", "mixed-integer-float", "decimal", "empty"})
+
+
+def _convert(column: Column, values: pd.Series) -> pd.Series:
+    """Convert one raw column (as pandas built it from the records) to its declared dtype.
+
+    The kind of every non-missing value is checked with ``infer_dtype`` (vectorized): text
+    where a number belongs, booleans, mixed kinds or malformed dates raise instead of being
+    coerced.
+    """
     kind = column.dtype
+    inferred = pd.api.types.infer_dtype(values, skipna=True)
     try:
         if kind == "date":
-            if not all(isinstance(v, str) or v is None for v in values):
-                raise TypeError("dates must be text")
+            if inferred not in ("string", "empty"):
+                raise TypeError(f"dates must be text, not {inferred}")
             # The API repeats few distinct dates many times: parse each distinct one once.
-            codes, uniques = pd.factorize(np.asarray(values, dtype=object))
-            parsed = pd.to_datetime(pd.Index(uniques, dtype=object), format="%Y-%m-%d")
+            codes, uniques = pd.factorize(values)
+            parsed = pd.to_datetime(pd.Index(np.asarray(uniques, dtype=object)),
+                                    format="%Y-%m-%d")
             taken = parsed.take(codes, allow_fill=True, fill_value=pd.NaT)
-            return pd.Series(taken.astype(DATE_DTYPE))
+            return pd.Series(taken.astype(DATE_DTYPE), index=values.index)
         if kind == "float":
-            textual = column.field == "nominalValueCZK"  # the API sends this one as text
-            if not textual and any(isinstance(v, (bool, str)) for v in values):
-                raise TypeError("text or booleans where numbers belong")
-            return pd.Series(np.array(values, dtype="float64"))
+            if inferred == "string" and column.field == "nominalValueCZK":  # sent as text
+                return pd.to_numeric(values, errors="raise").astype("float64")
+            if inferred not in _NUMERIC:
+                raise TypeError(f"{inferred} values where numbers belong")
+            result = values.astype("float64")
+            if np.isinf(result.to_numpy()).any():
+                raise ValueError("a number too large for a float")
+            return result
         if kind == "int":
-            if any(
-                isinstance(v, (bool, str))
-                or (isinstance(v, float) and not (math.isfinite(v) and v.is_integer()))
-                for v in values
-            ):
-                raise TypeError("not whole numbers")
-            return pd.Series(pd.array(values, dtype="Int64"))
-        if any(not isinstance(v, str) for v in values if v is not None):
-            raise TypeError("not text")
-        return pd.Series(values, dtype="str")
+            if inferred not in _NUMERIC:
+                raise TypeError(f"{inferred} values where whole numbers belong")
+            if inferred != "integer" and inferred != "empty":
+                numbers = values.astype("float64").to_numpy()
+                present = numbers[~np.isnan(numbers)]
+                if not (np.isfinite(present).all() and (present == np.round(present)).all()):
+                    raise TypeError("fractions where whole numbers belong")
+            return values.astype("Int64")
+        if inferred not in ("string", "empty"):
+            raise TypeError(f"{inferred} values where text belongs")
+        return values.astype("str")
     except (TypeError, ValueError, OverflowError) as exc:
         raise _bad(column, values, exc) from exc
 
@@ -164,11 +180,10 @@ def to_frame(
     if not records:
         frame = empty_frame(op)
     else:
-        data: dict[str, Any] = {}
-        for column in op.columns:
-            field = column.field
-            data[column.name] = _convert(column, [r.get(field) for r in records])
-        frame = pd.DataFrame(data, copy=False)
+        raw = pd.DataFrame.from_records(records, columns=[c.field for c in op.columns])
+        frame = pd.DataFrame(
+            {column.name: _convert(column, raw[column.field]) for column in op.columns}
+        )
         _add_derived(op, frame)
     frame.attrs.update(
         operation=op.name,

@@ -1,0 +1,51 @@
+"""Helpers shared by the benchmark scripts: timing and a sandbox in its own process."""
+
+from __future__ import annotations
+
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+
+def best_of(function: Callable[[], object], repeat: int = 7) -> float:
+    """The median wall time of ``repeat`` runs (seconds), after one warm-up run."""
+    function()
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+@contextmanager
+def sandbox_process(*args: str) -> Iterator[str]:
+    """``cnbkit sandbox`` in a separate process (so it does not share our GIL); yields its URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cnbkit.cli", "sandbox", "--port", "0", "--no-cobs", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        url = None
+        for line in process.stdout:  # type: ignore[union-attr]
+            match = re.search(r"market-data API: (\S+)", line)
+            if match:
+                url = match[1]
+            if line.startswith("Ctrl-C"):
+                break
+        if url is None:
+            raise RuntimeError("the sandbox did not start")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def verdict(ratio: float, limit: float, *, at_least: bool = False) -> str:
+    ok = ratio >= limit if at_least else ratio <= limit
+    sign = ">=" if at_least else "<="
+    return f"{ratio:.2f} ({'PASS' if ok else 'FAIL'}: target {sign} {limit})"

@@ -1,0 +1,57 @@
+"""Issue 3 benchmark: converting a /exrates/daily-year payload, and a cached call.
+
+1. ``to_frame`` on the 2019 daily-year body (8,283 rows) against a bare
+   ``pandas.DataFrame(json.loads(body)["rates"])`` on the same bytes (target: <= 1.5x).
+2. A cached ``client.get("exrates.daily_year", year=2019)`` against reading the same bytes from a
+   file and converting them (target: <= 2x).
+
+Run: ``.venv/bin/python benchmarks/bench_frames.py``
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import requests
+from _common import best_of, sandbox_process, verdict
+
+import cnbkit
+from cnbkit.catalog import operation
+from cnbkit.frames import to_frame
+
+
+def main() -> int:
+    op = operation("exrates.daily_year")
+    with sandbox_process() as url, tempfile.TemporaryDirectory() as tmp:
+        body = requests.get(f"{url}/exrates/daily-year", params={"year": 2019}, timeout=30).content
+        path = Path(tmp) / "daily-year-2019.json"
+        path.write_bytes(body)
+
+        bare = best_of(lambda: pd.DataFrame(json.loads(body)["rates"]), repeat=21)
+        typed = best_of(lambda: to_frame(op, json.loads(body)), repeat=21)
+
+        client = cnbkit.Client(base_url=url, cache_dir=Path(tmp) / "cache", progress=False)
+        client.get(op, year=2019)  # fills the cache
+        cached = best_of(lambda: client.get(op, year=2019), repeat=21)
+        from_disk = best_of(lambda: to_frame(op, json.loads(path.read_bytes())), repeat=21)
+        client.close()
+
+    rows = len(json.loads(body)["rates"])
+    conversion = typed / bare
+    cache_ratio = cached / from_disk
+    print(f"payload: /exrates/daily-year?year=2019, {rows} rows, {len(body):,} bytes")
+    print(f"bare pandas.DataFrame(json.loads(body)['rates']) {bare * 1e3:8.2f} ms")
+    print(f"cnbkit typed frame (to_frame)                     {typed * 1e3:8.2f} ms")
+    print(f"  conversion ratio: {verdict(conversion, 1.5)}")
+    print(f"read file + json + to_frame                       {from_disk * 1e3:8.2f} ms")
+    print(f"cached client.get                                 {cached * 1e3:8.2f} ms")
+    print(f"  cached-call ratio: {verdict(cache_ratio, 2.0)}")
+    return 0 if conversion <= 1.5 and cache_ratio <= 2.0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
