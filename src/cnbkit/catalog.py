@@ -12,7 +12,7 @@ Example:
     >>> op = operation("exrates.daily_year")
     >>> op.path, op.result_key
     ('/exrates/daily-year', 'rates')
-    >>> [c.name for c in op.columns]
+    >>> op.column_names
     ['valid_for', 'currency_code', 'amount', 'rate', 'rate_per_unit']
 """
 

@@ -17,7 +17,7 @@ Example:
     >>> df = to_frame(operation("exrates.daily_year"),
     ...               {"rates": [{"validFor": "2019-01-02", "currencyCode": "HUF",
     ...                           "amount": 100, "rate": 8.017}]})
-    >>> float(df.loc[0, "rate_per_unit"])
+    >>> round(float(df.loc[0, "rate_per_unit"]), 6)
     0.08017
 """
 

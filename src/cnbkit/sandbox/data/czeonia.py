@@ -8,7 +8,7 @@ log-normal around 8,000.
 
 Example:
     >>> import datetime
-    >>> series(0)[datetime.date(2024, 1, 2)][1] < 7.0
+    >>> series(0)[datetime.date(2024, 1, 2)][0] < 7.0  # rate, % p.a.
     True
 """
 
