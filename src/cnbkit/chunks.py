@@ -32,7 +32,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -348,6 +348,27 @@ def _build(group: str, start: DateArg, end: DateArg, **options: Any) -> _Query:
     if not calls:
         raise InvalidParameter("start", str(span.start), "the range holds no business day")
     return _Query(group, calls, span, filters, calls[0].op)
+
+
+_HISTORY_NOTES = """\
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a whole
+    year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by up to
+    ``workers`` threads (default: the client's), with a progress bar on long plans
+    (``progress=False`` hides it), then stitched, sorted and trimmed to [start, end].
+    ``cnbkit.plan(group, start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
+
+"""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def history_doc(function: F) -> F:
+    """Insert the notes shared by every group's ``history()`` before its example."""
+    doc = function.__doc__ or ""
+    head, marker, example = doc.partition("    Example:")
+    function.__doc__ = head + _HISTORY_NOTES + marker + example
+    return function
 
 
 def plan(group: str, start: DateArg = None, end: DateArg = None, **options: Any) -> list[Call]:

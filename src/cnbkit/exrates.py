@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ._call import call
-from .chunks import DateArg
+from .chunks import DateArg, history_doc
 from .chunks import history as _history
 from .client import Client
 from .errors import InvalidParameter
@@ -137,6 +137,7 @@ for _function, _what, _codes in (
     )
 
 
+@history_doc
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -152,13 +153,6 @@ def history(
     ``daily-currency-month`` for a few currencies over a few months. An unknown currency gives
     an empty frame and a warning (the API answers it without an error). Columns: valid_for,
     currency_code, amount, rate (CZK per ``amount``), rate_per_unit (CZK per unit).
-
-    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a whole
-    year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by up to
-    ``workers`` threads (default: the client's), with a progress bar on long plans
-    (``progress=False`` hides it), then stitched, sorted and trimmed to [start, end].
-    ``cnbkit.plan(group, start, end, ...)`` shows the calls without making them. Raises
-    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.exrates.history("1993-01-01", "2025-12-31")  # doctest: +SKIP
