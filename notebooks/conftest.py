@@ -1,0 +1,81 @@
+"""nbval runs the notebooks here against a sandbox that this file starts.
+
+pytest collects ``*.ipynb`` under ``notebooks/`` with ``--nbval`` (strict: outputs compared)
+and ``--nbval-current-env`` (the kernels run in this Python and inherit its environment). nbval
+starts a notebook's kernel while it sets up the notebook, before any fixture runs, so the
+sandbox is started by the ``pytest_runtest_setup`` hook below, and ``CNBKIT_BASE_URL``,
+``CNBKIT_CACHE_DIR`` (a fresh directory) and ``CNBKIT_SOURCE`` are set only while a kernel
+starts: other tests in the same process keep their own environment. The cells of one notebook
+stay on one xdist worker because pytest runs with ``--dist loadscope`` (pyproject.toml).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+CLOCK = "2025-12-31"
+_state: dict[str, object] = {}
+
+
+@contextmanager
+def sandbox_environment() -> Iterator[dict[str, str]]:
+    """Start the sandboxes; yield the environment variables the notebooks need."""
+    from cnbkit.sandbox import start
+
+    url = start(clock=CLOCK)
+    cache = tempfile.mkdtemp(prefix="cnbkit-nbval-cache-")
+    env = {"CNBKIT_BASE_URL": str(url), "CNBKIT_CACHE_DIR": cache, "CNBKIT_SOURCE": "sandbox",
+           "CNBKIT_SANDBOX_CLOCK": CLOCK, "MPLBACKEND": "agg"}
+    try:
+        yield env
+    finally:
+        url.stop()
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _is_nbval(item: pytest.Item) -> bool:
+    return type(item).__name__ == "IPyNbCell"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "nbval_sanitize_with", None) is None:
+        config.option.nbval_sanitize_with = str(HERE / "sanitize.cfg")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    if not _is_nbval(item):
+        yield
+        return
+    if "env" not in _state:
+        context = sandbox_environment()
+        _state["env"] = context.__enter__()
+        _state["context"] = context
+    saved = {k: os.environ.get(k) for k in ("CNBKIT_BASE_URL", "CNBKIT_CACHE_DIR",
+                                            "CNBKIT_SOURCE", "CNBKIT_SANDBOX_CLOCK",
+                                            "CNBKIT_OFFLINE", "MPLBACKEND")}
+    os.environ.update(_state["env"])  # type: ignore[arg-type]
+    os.environ.pop("CNBKIT_OFFLINE", None)
+    try:
+        yield  # nbval starts the notebook's kernel here (first cell only)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    context = _state.pop("context", None)
+    if context is not None:
+        context.__exit__(None, None, None)  # type: ignore[attr-defined]
+        _state.clear()
