@@ -67,6 +67,12 @@ def table() -> str:
             lines.append(f"| {name} | {c['cases']} | {c['ok']} | {c['cnb_error']} | {c['other']} |")
         lines.append(f"| **total** | {total} | | | |")
         lines.append("")
+    fuzz = load("sandbox_fuzz")
+    if fuzz:
+        lines += ["| sandbox path | fuzzed queries | statuses |", "|---|---|---|"]
+        for name, f in fuzz.items():
+            lines.append(f"| {name} | {f['cases']} | {f['statuses']} |")
+        lines.append("")
     leaks = load("security")
     if leaks:
         lines += ["| security check | items checked | leaks/failures |", "|---|---|---|"]
