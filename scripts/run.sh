@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: creates .venv, installs cnbkit with the sandbox extras from
-# PyPI and starts the local sandbox of the CNB APIs (Ctrl-C stops it). Extra arguments go to
-# `cnbkit sandbox`.
+# The main job on a fresh machine: creates .venv, installs cnbkit with the notebooks extras
+# from PyPI and starts JupyterLab on notebooks/ (`cnbkit lab`): live data when the CNB API
+# answers, otherwise the local sandbox, and it says which. Ctrl-C stops it. Extra arguments go
+# to `cnbkit lab` (e.g. --source sandbox, --port 8888, --no-browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[sandbox]"
-exec .venv/bin/cnbkit sandbox "$@"
+.venv/bin/python -m pip install --quiet -e ".[notebooks]"
+exec .venv/bin/cnbkit lab "$@"

@@ -137,6 +137,13 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_lab(args: argparse.Namespace) -> int:
+    from .lab import run_lab
+
+    return run_lab(args.source, port=args.port, notebooks_dir=args.notebooks_dir,
+                   open_browser=not args.no_browser, say=lambda text: print(text, flush=True))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cnbkit", description="Czech National Bank APIs as typed pandas DataFrames."
@@ -169,6 +176,14 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--base-url", default=None, help="default: $CNBKIT_BASE_URL or live")
     fetch.add_argument("--workers", type=int, default=4)
     fetch.set_defaults(func=_cmd_fetch)
+
+    lab = commands.add_parser("lab", help="JupyterLab on the notebooks (live or sandbox data)")
+    lab.add_argument("--source", choices=["auto", "live", "sandbox"], default="auto",
+                     help="auto (default): live when the API answers, else the sandbox")
+    lab.add_argument("--port", type=int, default=None, help="JupyterLab's port")
+    lab.add_argument("--notebooks-dir", default=None, help="default: the checkout's notebooks/")
+    lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    lab.set_defaults(func=_cmd_lab)
 
     cache = commands.add_parser("cache", help="inspect or clear the HTTP cache")
     cache.add_argument("action", choices=["info", "clear"])

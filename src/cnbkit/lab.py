@@ -1,0 +1,157 @@
+"""``cnbkit lab``: JupyterLab on the notebooks, on live data or on the local sandbox.
+
+``source``:
+
+- ``"live"``: the live API (``https://api.cnb.cz/cnbapi``); ``CNBKIT_BASE_URL`` is removed
+  from JupyterLab's environment.
+- ``"sandbox"``: starts the market-data sandbox (clock 2025-12-31) in this process and points
+  ``CNBKIT_BASE_URL`` at it.
+- ``"auto"`` (default): asks the live API (``/exrates/daily``, 3 s timeout); when it does not
+  answer, starts the sandbox and says so in the terminal and, through ``CNBKIT_SOURCE``, at the
+  top of every notebook. Live and sandbox data are never mixed.
+
+The notebooks are found in this order: ``notebooks_dir``; ``notebooks/`` of the source checkout
+cnbkit is installed from (editable installs); ``./notebooks``. Outside a checkout, clone the
+repository or pass ``--notebooks-dir``.
+
+Example:
+    >>> from cnbkit.lab import run_lab
+    >>> run_lab("sandbox", open_browser=False)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from .client import LIVE_URL
+
+__all__ = ["SOURCES", "LabSetup", "find_notebooks", "prepare", "probe_live", "run_lab"]
+
+SOURCES = ("auto", "live", "sandbox")
+SANDBOX_CLOCK = "2025-12-31"
+
+
+def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> bool:
+    """True when the live API answers ``/exrates/daily`` with JSON rates within ``timeout`` s."""
+    try:
+        response = requests.get(f"{base_url}/exrates/daily", timeout=timeout)
+        return response.status_code == 200 and "rates" in response.json()
+    except (requests.RequestException, ValueError):
+        return False
+
+
+def find_notebooks(notebooks_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The directory with the notebooks (see the module docstring for the search order)."""
+    if notebooks_dir is not None:
+        path = Path(notebooks_dir)
+        if not path.is_dir():
+            raise FileNotFoundError(f"no notebooks directory at {path}")
+        return path.resolve()
+    checkout = Path(__file__).resolve().parents[2] / "notebooks"
+    for path in (checkout, Path.cwd() / "notebooks"):
+        if path.is_dir() and any(path.glob("*.ipynb")):
+            return path
+    raise FileNotFoundError(
+        "cnbkit lab: no notebooks/ found; run it in a cnbkit checkout or pass --notebooks-dir")
+
+
+@dataclass
+class LabSetup:
+    """What :func:`prepare` decided: the environment for JupyterLab and what to stop later."""
+
+    source: str
+    env: dict[str, str]
+    message: str
+    sandbox: Any = None
+    notes: list[str] = field(default_factory=list)
+
+    def stop(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.stop()
+            self.sandbox = None
+
+
+def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
+            probe: Callable[[], bool] = probe_live) -> LabSetup:
+    """Decide the data source and build JupyterLab's environment (starts the sandbox if needed).
+
+    Example:
+        >>> setup = prepare("sandbox"); setup.env["CNBKIT_BASE_URL"]  # doctest: +SKIP
+        'http://127.0.0.1:41234/cnbapi'
+    """
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
+    env = dict(os.environ if environ is None else environ)
+    fallback = False
+    if source == "auto":
+        if probe():
+            source = "live"
+        else:
+            source, fallback = "sandbox", True
+    if source == "live":
+        env.pop("CNBKIT_BASE_URL", None)
+        env["CNBKIT_SOURCE"] = "live"
+        return LabSetup("live", env, f"cnbkit lab: live data from {LIVE_URL}")
+    from .sandbox import start
+
+    url = start(clock=SANDBOX_CLOCK)
+    env.update(CNBKIT_BASE_URL=str(url), CNBKIT_SANDBOX_CLOCK=SANDBOX_CLOCK,
+               CNBKIT_SOURCE="sandbox-fallback" if fallback else "sandbox")
+    env.pop("CNBKIT_OFFLINE", None)
+    why = "the live API did not answer within 3 s, so " if fallback else ""
+    message = (f"cnbkit lab: {why}using the local sandbox (clock {SANDBOX_CLOCK}) at {url}; "
+               "every notebook says so at the top.")
+    return LabSetup("sandbox", env, message, sandbox=url)
+
+
+def lab_command(notebooks: Path, port: int | None = None, open_browser: bool = True) -> list[str]:
+    """The ``jupyter lab`` command line (this Python's Jupyter)."""
+    command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={notebooks}"]
+    if port is not None:
+        command.append(f"--ServerApp.port={port}")
+    if not open_browser:
+        command.append("--no-browser")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers and CI run as root
+        command.append("--allow-root")
+    return command
+
+
+def run_lab(source: str = "auto", port: int | None = None,
+            notebooks_dir: str | os.PathLike[str] | None = None, open_browser: bool = True,
+            say: Callable[[str], None] | None = None) -> int:
+    """Start JupyterLab on the notebooks with the chosen data source; returns its exit code.
+
+    The sandbox (if any) runs in this process until JupyterLab exits (Ctrl-C stops both).
+    ``say`` reports the decision (default: standard error).
+    """
+    tell = say or (lambda text: sys.stderr.write(text + "\n"))
+    notebooks = find_notebooks(notebooks_dir)
+    if shutil.which("jupyter") is None and not _has_jupyterlab():
+        raise RuntimeError("JupyterLab is not installed: pip install 'cnbkit[notebooks]'")
+    setup = prepare(source)
+    tell(setup.message)
+    tell(f"cnbkit lab: notebooks in {notebooks}")
+    try:
+        process = subprocess.Popen(lab_command(notebooks, port, open_browser), env=setup.env)  # noqa: S603
+        try:
+            return process.wait()
+        except KeyboardInterrupt:
+            process.terminate()
+            return process.wait()
+    finally:
+        setup.stop()
+
+
+def _has_jupyterlab() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("jupyterlab") is not None
