@@ -158,13 +158,23 @@ def _cheapest(*options: tuple[list[Call], float]) -> list[Call]:
     return min(options, key=lambda option: _cost(*option))[0]
 
 
+def _items(value: object, arg: str, what: str) -> list[object]:
+    """One value or several (a list, tuple or set) as a non-empty list."""
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        raise InvalidParameter(arg, value, f"give {what} as text, or a list of them")
+    if not value:
+        raise InvalidParameter(arg, value, f"the list is empty: give at least one {what}, "
+                               f"or None for all")
+    return list(value)
+
+
 def _codes(value: str | Iterable[str] | None, arg: str = "currency") -> list[str] | None:
     """Normalize one code or several; None means every currency."""
     if value is None:
         return None
-    items = [value] if isinstance(value, str) else list(value)
-    if not items:
-        raise InvalidParameter(arg, value, "give at least one currency code, or None for all")
+    items = _items(value, arg, "currency code")
     from .catalog import CURRENCY as _CURRENCY_PARAM
 
     return sorted({format_param(_CURRENCY_PARAM, item) for item in items})
@@ -173,7 +183,7 @@ def _codes(value: str | Iterable[str] | None, arg: str = "currency") -> list[str
 def _enum(value: str | Iterable[str] | None, allowed: Sequence[str], arg: str) -> list[str] | None:
     if value is None:
         return None
-    items = [value] if isinstance(value, str) else list(value)
+    items = _items(value, arg, "value")
     result = []
     for item in items:
         text = item.strip().upper() if isinstance(item, str) else None
@@ -285,10 +295,15 @@ class _Query:
     op: Operation
 
 
+_GROUPS = ("czeonia", "exrates", "forward", "fxrates", "omo", "pribor", "skd", "averages")
+
+
 def _build(group: str, start: DateArg, end: DateArg, **options: Any) -> _Query:
+    if not isinstance(group, str) or group not in _GROUPS:
+        raise InvalidParameter("group", group, "no such group", allowed=_GROUPS)
     if group == "averages":
         kind = options.pop("kind", "monthly")
-        if kind not in _AVERAGE_KINDS:
+        if not isinstance(kind, str) or kind not in _AVERAGE_KINDS:
             raise InvalidParameter("kind", kind, "which averages", allowed=list(_AVERAGE_KINDS))
         currency = _codes(options.pop("currency", None))
         span = resolve_range(start, end, group) if start is not None or end is not None else None
@@ -334,14 +349,8 @@ def _build(group: str, start: DateArg, end: DateArg, **options: Any) -> _Query:
             filters["currency_code"] = currency
     elif group == "omo":
         calls = _plan_yearly("omo.daily_year", span)
-    elif group == "skd":
+    else:  # skd
         calls = _plan_skd(span)
-    else:
-        raise InvalidParameter(
-            "group", group, "no such group",
-            allowed=["czeonia", "exrates", "forward", "fxrates", "omo", "pribor", "skd",
-                     "averages"],
-        )
     if options:
         name = next(iter(options))
         raise InvalidParameter(name, options[name], f"{group}.history takes no such argument")
@@ -397,7 +406,11 @@ def run(
             chunks that succeeded are cached, so running the same calls again fetches only the
             failed ones.
     """
-    workers = max(1, min(workers or client.workers, len(calls) or 1))
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise InvalidParameter("workers", workers, "a whole number of threads, at least 1")
+    workers = min(workers or client.workers, len(calls) or 1)
     show = (client.progress if progress is None else progress) and len(calls) > 4
 
     def one(call: Call) -> pd.DataFrame:

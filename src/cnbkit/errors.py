@@ -66,12 +66,21 @@ class InvalidParameter(CnbError, ValueError):
         self.parameter = parameter
         self.value = value
         self.allowed = tuple(allowed) if allowed else ()
-        message = f"invalid {parameter}={value!r}"
+        message = f"invalid {parameter}={_short_repr(value)}"
         if hint:
             message += f": {hint}"
         if self.allowed:
             message += f"; allowed values: {', '.join(self.allowed)}"
         super().__init__(message)
+
+
+def _short_repr(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters; never fails (huge ints, broken reprs)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int beyond Python's digit limit for str()
+        return f"<int of {value.bit_length()} bits>" if isinstance(value, int) else "<value>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 _DESCRIPTION = re.compile(

@@ -127,6 +127,8 @@ def _convert(column: Column, values: pd.Series) -> pd.Series:
                 present = numbers[~np.isnan(numbers)]
                 if not (np.isfinite(present).all() and (present == np.round(present)).all()):
                     raise TypeError("fractions where whole numbers belong")
+                if (np.abs(present) >= 2.0**63).any():
+                    raise OverflowError("a whole number beyond 64 bits")
             return values.astype("Int64")
         if inferred not in ("string", "empty"):
             raise TypeError(f"{inferred} values where text belongs")

@@ -106,7 +106,7 @@ def check_year(value: object, arg: str = "year") -> int:
     """Check a year: an int (or digits) from 1991 to the current year in Prague."""
     if isinstance(value, bool):
         raise InvalidParameter(arg, value, "expected a year such as 2019, not a bool")
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value.strip())
     if hasattr(value, "__index__") and not isinstance(value, int):
         value = value.__index__()  # numpy integers

@@ -6,10 +6,8 @@ sandbox through a client with a private cache. The number of cases per function 
 ``artifacts/reliability/hypothesis/``.
 
 Ints of more than 4300 digits are left out of the strategies (hypothesis itself cannot repr
-them); the bug they expose is pinned by an ``xfail(strict=True)`` test below. Inputs that hit a
-known bug (see ``KNOWN_BUGS`` and the ``xfail(strict=True)`` tests at the
-end) are still run; for them the escaping exception type is tolerated and counted as "other".
-When a bug is fixed, its strict xfail test fails: delete the test and its ``KNOWN_BUGS`` entry.
+them); the regression tests at the end call the functions with such values directly, together
+with the other inputs that once let a TypeError or ValueError escape.
 """
 
 from __future__ import annotations
@@ -36,62 +34,6 @@ from .conftest import quick_client
 from .figures import record
 
 MAX_EXAMPLES = 60
-
-# -- known bugs: (description, predicate over the kwargs, exception type that escapes) ---------
-def _unicode_digits(value: object) -> bool:
-    return isinstance(value, str) and value.strip().isdigit() and not value.strip().isascii()
-
-
-def _not_iterable(value: object) -> bool:
-    if value is None or isinstance(value, str):
-        return False
-    try:
-        iter(value)  # type: ignore[call-overload]
-    except TypeError:
-        return True
-    return False
-
-
-def _unhashable(value: object) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return True
-    return False
-
-
-def _bad_workers(value: object) -> bool:
-    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
-        return False
-    return not (isinstance(value, bool) or not value)  # falsy values fall back to the client's
-
-
-@dataclass(frozen=True)
-class KnownBug:
-    description: str
-    applies: Callable[[dict[str, Any]], bool]
-    raises: type[BaseException]
-
-
-KNOWN_BUGS = (
-    KnownBug("check_year: str.isdigit() accepts non-ASCII digits, int() then fails: ValueError",
-             lambda kw: any(_unicode_digits(kw.get(k)) for k in ("year", "start", "end")),
-             ValueError),
-    KnownBug("chunks._codes/_enum: a non-iterable currency/period/pair/maturity/lang: TypeError",
-             lambda kw: any(_not_iterable(kw.get(k)) for k in
-                            ("currency", "period", "currency_pair", "maturity", "lang")),
-             TypeError),
-    KnownBug("chunks: an unhashable group or kind (list, dict): TypeError",
-             lambda kw: _unhashable(kw.get("group")) or _unhashable(kw.get("kind")), TypeError),
-    KnownBug("chunks.run: a non-numeric workers (e.g. '2'): TypeError",
-             lambda kw: _bad_workers(kw.get("workers")), TypeError),
-)
-
-
-def known_bug(kwargs: dict[str, Any], exc: BaseException) -> KnownBug | None:
-    """The known bug that explains ``exc`` escaping for these arguments, if any."""
-    return next((b for b in KNOWN_BUGS if b.applies(kwargs) and isinstance(exc, b.raises)), None)
-
 
 # -- strategies --------------------------------------------------------------------------------
 FAR = [dt.date(1, 1, 1), dt.date(9999, 12, 31), dt.date(1900, 1, 1), dt.date(2100, 1, 1),
@@ -231,7 +173,6 @@ def market(tmp_path_factory) -> Iterator[cnbkit.Client]:
 def test_any_input_works_or_raises_a_cnb_error(name, market):
     target = TARGETS[name]
     counts: Counter[str] = Counter()
-    bugs: Counter[str] = Counter()
 
     @settings(settings.get_profile("reliability"), max_examples=MAX_EXAMPLES)
     @given(target.kwargs())
@@ -247,26 +188,21 @@ def test_any_input_works_or_raises_a_cnb_error(name, market):
             counts["cnb_error"] += 1
             return
         except Exception as exc:
-            bug = known_bug(kwargs, exc)
-            if bug is None:
-                raise AssertionError(
-                    f"{type(exc).__name__} escaped {name}({kwargs!r:.300}): {exc!s:.300}"
-                ) from exc
-            counts["other"] += 1
-            bugs[bug.description] += 1
-            return
+            raise AssertionError(
+                f"{type(exc).__name__} escaped {name}({kwargs!r:.300}): {exc!s:.300}"
+            ) from exc
         assert isinstance(result, (pd.DataFrame, list)), type(result)
         counts["ok"] += 1
 
     check()
     record("hypothesis", name, {"cases": counts["cases"], "ok": counts["ok"],
                                 "cnb_error": counts["cnb_error"], "other": counts["other"],
-                                "known_bugs": dict(bugs)})
+                                })
     assert counts["cases"] >= MAX_EXAMPLES // 2
 
 
-# -- the known bugs, pinned: each fails (xfail) until it is fixed ------------------------------
-KNOWN = [
+# -- inputs that once let a non-CnbError escape (regressions) -----------------------------------
+ONCE_ESCAPED = [
     pytest.param(lambda c: cnbkit.exrates.daily_year(10**5000, client=c), id="huge-int-year"),
     pytest.param(lambda c: cnbkit.omo.history(10**5000, client=c), id="huge-int-start"),
     pytest.param(lambda c: cnbkit.exrates.daily_year("²⁰¹⁹", client=c), id="superscript-year"),
@@ -284,22 +220,20 @@ KNOWN = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="known bug: a non-CnbError escapes (see KNOWN_BUGS)")
-@pytest.mark.parametrize("call", KNOWN)
-def test_known_bug_raises_a_cnb_error(call, market):
-    with pytest.raises(CnbError):
+@pytest.mark.parametrize("call", ONCE_ESCAPED)
+def test_inputs_that_once_escaped_raise_an_invalid_parameter(call, market):
+    with pytest.raises(cnbkit.InvalidParameter) as info:
         call(market)
+    assert len(str(info.value)) < 400  # a huge value is shortened in the message
 
 
 @pytest.mark.parametrize(
-    ("call", "wrong"),
-    [(lambda c: cnbkit.pribor.history(2024, period=[], client=c), "no business day"),
-     (lambda c: cnbkit.exrates.history(2024, currency=[], client=c), None)],
+    ("call", "arg"),
+    [(lambda c: cnbkit.pribor.history(2024, period=[], client=c), "period"),
+     (lambda c: cnbkit.exrates.history(2024, currency=[], client=c), "currency")],
     ids=["empty-period-list", "empty-currency-list"])
-def test_an_empty_list_names_the_list(call, wrong, market):
-    """An empty list of tenors or codes is an InvalidParameter (today pribor's message blames
-    the range; see the report)."""
+def test_an_empty_list_names_the_list(call, arg, market):
+    """An empty list of tenors or codes is an InvalidParameter about that list."""
     with pytest.raises(cnbkit.InvalidParameter) as info:
         call(market)
-    if wrong is not None:
-        assert wrong in str(info.value)  # documents the misleading message until fixed
+    assert info.value.parameter == arg and "empty" in str(info.value)

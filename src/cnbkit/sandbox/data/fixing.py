@@ -18,7 +18,7 @@ import datetime
 import functools
 import importlib.metadata
 import lzma
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 __all__ = ["Fixing", "FixingDay", "load", "locate"]
@@ -60,7 +60,7 @@ class Fixing:
 
     def between(self, start: datetime.date, end: datetime.date) -> tuple[FixingDay, ...]:
         """The fixings with ``start <= date <= end``."""
-        lo = bisect_right(self.dates, start - datetime.timedelta(days=1))
+        lo = bisect_left(self.dates, start)
         hi = bisect_right(self.dates, end)
         return self.days[lo:hi]
 
