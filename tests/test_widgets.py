@@ -213,3 +213,29 @@ def test_fixing_explorer_against_the_sandbox(tmp_path) -> None:
         panel.view.value = "vs averages"
         assert panel.plotted["EUR quarterly average"].notna().all()
         client.close()
+
+
+def test_accounts_panel_months_and_categories() -> None:
+    from cnbkit.widgets import AccountsPanel
+
+    accounts = pd.DataFrame({"id": ["A", "B"], "name": ["Běžný účet", "Spoření"],
+                             "currency": ["CZK", "CZK"], "iban": ["CZ01", "CZ02"]})
+    tx = pd.DataFrame({
+        "booking_date": pd.to_datetime(["2025-01-05", "2025-01-20", "2025-02-01"]),
+        "amount": [100.0, -40.0, -10.0],
+        "remittance": ["mzda", "/VS/123/KS/558 nájem", "nájem"]})
+    fetched: list[str] = []
+
+    def load(account: str) -> pd.DataFrame:
+        fetched.append(account)
+        return tx if account == "A" else tx.iloc[:1]
+
+    panel = AccountsPanel(accounts, load)
+    assert panel.plotted["spending"].tolist() == [40.0, 10.0]
+    panel.by.value = "category"
+    assert list(panel.plotted) == ["nájem"]
+    assert panel.plotted["nájem"].tolist() == [40.0, 10.0]
+    panel.by.value = "month"
+    panel.account.value = "B"
+    assert panel.plotted["income"].tolist() == [100.0]
+    assert fetched == ["A", "B"]

@@ -1,0 +1,96 @@
+"""AccountsPanel: monthly spending of PSD2 accounts (COBS AISP) as bars."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from .. import analysis
+from ._base import Panel
+
+__all__ = ["AccountsPanel"]
+
+
+class AccountsPanel(Panel):
+    """Income and spending per month of one account, or spending by category.
+
+    Controls: ``account`` (Dropdown of the accounts; a change fetches that account's
+    transactions, once), ``by`` ("month" or "category": the remittance text as category).
+
+    Args:
+        accounts: the accounts frame of :meth:`cnbkit.cobs.CobsClient.accounts`.
+        transactions: ``transactions(account_id) -> frame`` (e.g. a lambda over
+            ``CobsClient.transactions`` with a date range).
+
+    Example:
+        >>> panel = AccountsPanel(cobs.accounts(),
+        ...                       lambda a: cobs.transactions(a, "2025-01-01", "2025-12-31"))
+        ... # doctest: +SKIP
+    """
+
+    def __init__(self, accounts: pd.DataFrame,
+                 transactions: Callable[[str], pd.DataFrame]) -> None:
+        super().__init__()
+        w = self._w
+        self.accounts = accounts
+        self._fetch = transactions
+        self._cache: dict[str, pd.DataFrame] = {}
+        options = [(f"{row.name} ({row.currency}, {row.iban})", row.id)
+                   for row in accounts.itertuples(index=False)]
+        self.account = w.Dropdown(options=options, value=options[0][1], description="Account")
+        self.by = w.ToggleButtons(options=["month", "category"], value="month",
+                                  description="By")
+        self.controls = [self.account, self.by]
+        self._finish()
+
+    def transactions(self) -> pd.DataFrame:
+        """The chosen account's transactions (fetched once per account)."""
+        key = self.account.value
+        if key not in self._cache:
+            self._cache[key] = self._fetch(key)
+        return self._cache[key]
+
+    def table(self, top: int = 6) -> pd.DataFrame:
+        """:func:`cnbkit.analysis.monthly_spending` of the chosen account (amounts are signed).
+
+        By category: the remittance text without its /VS/../SS/../KS/.. symbols; the ``top``
+        categories by total spending, the rest summed as "other".
+        """
+        tx = self.transactions()
+        if self.by.value == "month":
+            return analysis.monthly_spending(tx)
+        text = tx["remittance"].fillna("").astype(str)
+        text = text.str.replace(r"^(/[A-Z]+/\S+?)+(?=\s|$)", "", regex=True).str.strip()
+        table = analysis.monthly_spending(tx.assign(category=text.where(text != "", "(none)")),
+                                          category="category")
+        order = table.sum().sort_values(ascending=False, kind="stable").index
+        kept = table[order[:top]]
+        if len(order) > top:
+            kept = kept.assign(other=table[order[top:]].sum(axis=1))
+        return kept
+
+    def draw(self) -> None:
+        table = self.table()
+        ax = self.figure.add_subplot()
+        currency = self.accounts.set_index("id").loc[self.account.value, "currency"]
+        if table.empty:
+            ax.set_title("no transactions")
+            return
+        x = table.index.to_timestamp()
+        if self.by.value == "month":
+            ax.bar(x, table["income"], width=20, label="income", color="C2")
+            ax.bar(x, -table["spending"], width=20, label="spending", color="C3")
+            ax.plot(x, table["net"], color="black", marker="o", label="net")
+            for name in ("income", "spending", "net"):
+                self.plotted[name] = table[name]
+        else:
+            bottom = pd.Series(0.0, index=table.index)
+            for name in table.columns:
+                ax.bar(x, table[name], width=20, bottom=bottom, label=name)
+                bottom = bottom + table[name]
+                self.plotted[name] = table[name]
+        ax.set_ylabel(currency)
+        ax.set_title(f"Monthly {'cash flow' if self.by.value == 'month' else 'spending'}")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="best", fontsize="small", ncols=2)
