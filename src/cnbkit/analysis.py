@@ -211,7 +211,7 @@ def cross_rates(czk_per_unit: pd.Series, base: str) -> pd.Series:
     ``cross[X] = czk_per_unit[base] / czk_per_unit[X]``; zero rates give NaN.
 
     Example:
-        >>> cross_rates(pd.Series({"EUR": 25.0, "USD": 20.0, "CZK": 1.0}), "EUR")["USD"]
+        >>> float(cross_rates(pd.Series({"EUR": 25.0, "USD": 20.0, "CZK": 1.0}), "EUR")["USD"])
         1.25
     """
     if base not in czk_per_unit.index:
