@@ -2,7 +2,8 @@
 
 COBS pages are 0-based (``page``), sized by ``size``; answers carry ``pageNumber``,
 ``pageCount``, ``nextPage`` (absent or null on the last page), ``pageSize`` and ``totalCount``.
-:func:`fetch_all_pages` follows ``nextPage`` until the last page and returns every item.
+:func:`fetch_all_pages` follows ``nextPage`` (or, when a provider omits it, ``pageCount``)
+until the last page, returns every item and checks the count against ``totalCount``.
 
 Transactions are flattened: the amount gets its sign from ``creditDebitIndicator`` (DBIT is
 negative), dates are datetime64 (COBS dates such as ``2017-01-31T00:00:00.000+01`` keep their
@@ -68,12 +69,37 @@ def parse_symbols(*sources: Any) -> dict[str, str | None]:
     return found
 
 
+def _paging_number(body: Mapping[str, Any], name: str) -> int | None:
+    """The whole, non-negative number in ``body[name]`` (None when absent or null)."""
+    value = body.get(name)
+    if value is None or value == "":
+        return None
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        number = int(value.strip())
+    if number is None or number < 0:
+        raise CobsError(f"the answer's paging field {name!r} is not a whole number "
+                        f"(got {str(value)[:40]!r})")
+    return number
+
+
 def fetch_all_pages(
     fetch: Callable[[int], Mapping[str, Any]], key: str
 ) -> tuple[list[dict[str, Any]], int]:
-    """Call ``fetch(page)`` from page 0 while ``nextPage`` points on; (items, pages fetched)."""
+    """Call ``fetch(page)`` from page 0 to the last page; (items, pages fetched).
+
+    ``nextPage`` is optional in COBS: when it is absent the next page is ``page + 1`` as long
+    as ``pageCount`` says more pages remain. A ``nextPage`` that does not advance while
+    ``pageCount`` says more remain, a paging field that is not a whole number, and fewer items
+    than ``totalCount`` raise :class:`CobsError` instead of returning partial data.
+    """
     items: list[dict[str, Any]] = []
     page, fetched = 0, 0
+    total: int | None = None
     while True:
         body = fetch(page)
         fetched += 1
@@ -81,16 +107,29 @@ def fetch_all_pages(
         if not isinstance(chunk, list):
             raise CobsError(f"the answer's {key!r} is not a list")
         items.extend(chunk)
-        next_page = body.get("nextPage")
-        page_count = body.get("pageCount")
-        if next_page is None or next_page in ("", False):
-            break
-        next_page = int(next_page)
-        if next_page <= page or (isinstance(page_count, int) and next_page >= page_count):
-            break  # some providers send nextPage 0 or a page past the end on the last page
+        next_page = _paging_number(body, "nextPage")
+        page_count = _paging_number(body, "pageCount")
+        total = _paging_number(body, "totalCount")
+        more = page_count is not None and page + 1 < page_count
+        if next_page is None:
+            if not more:
+                break
+            next_page = page + 1
+        elif next_page <= page:
+            if more:
+                raise CobsError(
+                    f"paging of {key!r} is inconsistent: page {page} points to nextPage "
+                    f"{next_page} while pageCount {page_count} says more pages remain"
+                )
+            break  # some providers send nextPage 0 (or the same page) on the last page
+        elif page_count is not None and next_page >= page_count:
+            break  # ... or a page past the end; totalCount below catches a real gap
         if fetched >= MAX_PAGES:
             raise CobsError(f"paging did not end after {MAX_PAGES} pages")
         page = next_page
+    if total is not None and len(items) < total:
+        raise CobsError(f"paging of {key!r} ended after {fetched} page(s) with {len(items)} "
+                        f"item(s), fewer than the totalCount {total} the provider announced")
     return items, fetched
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import uuid
+import weakref
 from decimal import Decimal
 from email.utils import formatdate
 from pathlib import Path
@@ -50,16 +51,18 @@ from cnbkit.cobs.errors import (
     Unauthorized,
     UnsupportedOperation,
 )
-from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile
+from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error
 from cnbkit.cobs.payments import (
     BalanceCheck,
     Payment,
+    balance_check_body,
     payment_body,
     refuse_direct_debit,
     standing_order_body,
 )
 from cnbkit.cobs.registration import Application, applications_frame, registration_body
 from cnbkit.cobs.tls import MutualTlsAdapter
+from cnbkit.params import to_date
 
 __all__ = ["CobsClient"]
 
@@ -69,14 +72,11 @@ redact.install()
 DEFAULT_PAGE_SIZE = 50
 
 
-def _date_text(value: dt.date | str | None) -> str | None:
+def _date_text(value: dt.date | str | None, arg: str) -> str | None:
+    """yyyy-MM-dd, or :class:`~cnbkit.errors.InvalidParameter` naming ``arg``."""
     if value is None:
         return None
-    if isinstance(value, dt.datetime):
-        return value.date().isoformat()
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return dt.date.fromisoformat(str(value)[:10]).isoformat()
+    return to_date(value, arg).isoformat()
 
 
 class CobsClient:
@@ -97,9 +97,12 @@ class CobsClient:
         self.refresh_leeway = refresh_leeway
         self.timeout = timeout
         self.page_size = page_size
-        redact.register_secret(config.client_secret)
-        redact.register_secret(config.p12_password)
-        redact.register_secret(config.key_password)
+        # this client's secrets, masked in logs while the client is open (see cnbkit.cobs.redact)
+        self.secrets = redact.SecretRegistry()
+        for secret in (config.client_secret, config.p12_password, config.key_password):
+            self.secrets.add(secret, pin=True)
+        redact.attach(self.secrets)
+        self._detach = weakref.finalize(self, redact.detach, self.secrets)
         self.session = OAuth2Session(client_id=config.client_id,
                                      redirect_uri=config.redirect_uri,
                                      scope=list(config.scopes))
@@ -108,7 +111,8 @@ class CobsClient:
         file = token_file if token_file is not None else config.token_file
         if file is not None and not isinstance(file, TokenFile):
             file = TokenFile(file)
-        self.oauth = OAuthFlow(config, self.session, file, timeout=timeout)
+        self.oauth = OAuthFlow(config, self.session, file, timeout=timeout,
+                               registry=self.secrets)
 
     # -- plumbing -------------------------------------------------------------------------------
     @property
@@ -129,7 +133,9 @@ class CobsClient:
                 f"{self._config.client_id!r}, token={self.token!r})")
 
     def close(self) -> None:
+        """Close the connections and detach this client's secrets from the log filter."""
         self.session.close()
+        self._detach()
 
     def __enter__(self) -> CobsClient:
         return self
@@ -138,10 +144,10 @@ class CobsClient:
         self.close()
 
     def _use_credentials(self, client_id: str, client_secret: str | None) -> None:
-        changes: dict[str, Any] = {"client_id": client_id}
-        if client_secret is not None:
-            changes["client_secret"] = client_secret
-        self._config = self._config.replace(**changes)
+        # never reloads the certificate: after renewSecret the provider has already dropped
+        # the old secret, so nothing may fail between its answer and keeping the new one
+        self.secrets.add(client_secret, pin=True)
+        self._config = self._config._with_credentials(client_id, client_secret)
         self.oauth.config = self._config
         self.session.client_id = client_id
 
@@ -174,10 +180,13 @@ class CobsClient:
             headers = self._headers(body is not None)
             if user:
                 headers["Authorization"] = f"Bearer {self._fresh_token().access_token}"
-            response = self.session.request(
-                method, url, params=clean or None, json=body, headers=headers,
-                timeout=self.timeout, withhold_token=True, allow_redirects=False,
-            )
+            try:
+                response = self.session.request(
+                    method, url, params=clean or None, json=body, headers=headers,
+                    timeout=self.timeout, withhold_token=True, allow_redirects=False,
+                )
+            except requests.RequestException as exc:
+                raise connection_error(exc, method, url) from None
             request_id = headers["X-Request-ID"]
             log.debug("%s %s -> %s [X-Request-ID %s]", method, urlsplit(response.url).path,
                       response.status_code, request_id)
@@ -223,6 +232,7 @@ class CobsClient:
         body = registration_body(client_name, uris, list(scopes or self._config.scopes),
                                  application_type)
         app = Application.from_json(self._call("POST", "/applications", body=body, user=False))
+        self.secrets.add(app.client_secret)
         if use:
             self._use_credentials(app.client_id, app.client_secret)
         return app
@@ -258,6 +268,7 @@ class CobsClient:
         target = self._client_id(client_id)
         app = Application.from_json(self._call(
             "POST", f"/applications/{target}/renewSecret", body={}, user=False))
+        self.secrets.add(app.client_secret)
         if use and app.client_id == self._config.client_id:
             self._use_credentials(app.client_id, app.client_secret)
         return app
@@ -282,8 +293,11 @@ class CobsClient:
         the redirect and fetch the token. Real providers need the user: use
         :meth:`authorization_url` and :meth:`fetch_token`."""
         url = self.authorization_url()
-        response = self.session.get(url, allow_redirects=False, withhold_token=True,
-                                    timeout=self.timeout)
+        try:
+            response = self.session.get(url, allow_redirects=False, withhold_token=True,
+                                        timeout=self.timeout)
+        except requests.RequestException as exc:
+            raise connection_error(exc, "GET", url) from None
         location = response.headers.get("Location")
         if response.status_code not in (301, 302, 303, 307) or not location:
             self._result(response, "")
@@ -328,8 +342,8 @@ class CobsClient:
 
         Example: ``cobs.transactions(acc_id, "2025-01-01", "2025-03-31")``.
         """
-        params = {"fromDate": _date_text(from_date), "toDate": _date_text(to_date),
-                  "currency": currency}
+        params = {"fromDate": _date_text(from_date, "from_date"),
+                  "toDate": _date_text(to_date, "to_date"), "currency": currency}
         items = self._paged(f"/my/accounts/{quote(account_id, safe='')}/transactions",
                             "transactions", params, page_size)
         return transactions_frame(items)
@@ -358,24 +372,22 @@ class CobsClient:
 
     def payment_status(self, payment_id: str) -> str:
         """``instructionStatus`` (ACTC, ACSC, RJCT...). COBS 2.0 serves it at
-        ``/payments/{id}/status``, later versions at ``/my/payments/{id}/status``."""
-        prefix = "/payments" if self.version == "2.0" else "/my/payments"
-        data = self._call("GET", f"{prefix}/{quote(payment_id, safe='')}/status")
+        ``/payments/{id}/status``, authorised by the client certificate alone (no user token
+        needed); later versions at ``/my/payments/{id}/status`` with the user's token."""
+        legacy = self.version == "2.0"
+        prefix = "/payments" if legacy else "/my/payments"
+        data = self._call("GET", f"{prefix}/{quote(payment_id, safe='')}/status",
+                          user=not legacy)
         return str((data or {}).get("instructionStatus"))
 
     def check_balance(self, iban: str, amount: float | str | Decimal,
                       currency: str | None = None, *, exchange_id: int | None = None
                       ) -> BalanceCheck:
-        """Funds availability (``POST /my/payments/balanceCheck``): are ``amount`` available?"""
-        value = float(Decimal(str(amount)))
-        body: dict[str, Any] = {
-            "exchangeIdentification": exchange_id or uuid.uuid4().int % 10**9,
-            "debtorAccount": {"identification": {"iban": iban.replace(" ", "")}},
-            "transactionDetails": {"totalAmount": value},
-        }
-        if currency:
-            body["debtorAccount"]["currency"] = currency
-            body["transactionDetails"]["currency"] = currency
+        """Funds availability (``POST /my/payments/balanceCheck``): are ``amount`` available?
+
+        ``amount``, ``iban`` and ``currency`` are checked as for a payment first
+        (:class:`~cnbkit.cobs.errors.InvalidPaymentOrder`, nothing sent)."""
+        body = balance_check_body(iban, amount, currency, exchange_id)
         data = self._call("POST", "/my/payments/balanceCheck", body=body) or {}
         response = str(data.get("response"))
         return BalanceCheck(available=response == "APPR", response=response,

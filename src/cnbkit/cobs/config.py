@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime as dt
 import os
@@ -313,6 +314,15 @@ class CobsConfig:
     def replace(self, **changes: Any) -> CobsConfig:
         """A copy with ``changes`` (certificates are loaded and checked again)."""
         return dataclasses.replace(self, **changes)
+
+    def _with_credentials(self, client_id: str, client_secret: str | None) -> CobsConfig:
+        """A copy with new client credentials that reuses the loaded client identity (no file
+        is read again, so this cannot fail on a certificate that changed on disk)."""
+        new = copy.copy(self)
+        object.__setattr__(new, "client_id", client_id)
+        if client_secret is not None:
+            object.__setattr__(new, "client_secret", client_secret)
+        return new
 
     def __repr__(self) -> str:
         shown = []

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import requests
+
 from cnbkit.errors import CnbError, CnbkitWarning
 
 __all__ = [
@@ -25,8 +27,10 @@ __all__ = [
     "BadRequest",
     "CertificateError",
     "CertificateExpiryWarning",
+    "CobsConnectionError",
     "CobsError",
     "CobsServerError",
+    "CobsTlsError",
     "ConfigError",
     "ErrorEntry",
     "Forbidden",
@@ -37,6 +41,7 @@ __all__ = [
     "NotFound",
     "OAuthError",
     "PageNotFound",
+    "ScopeChangedWarning",
     "StateMismatch",
     "TokenFileError",
     "Unauthorized",
@@ -169,6 +174,20 @@ class CobsServerError(CobsError):
     """HTTP 5xx: the provider failed; try again later."""
 
 
+class CobsConnectionError(CobsError, requests.exceptions.ConnectionError):
+    """The provider could not be reached or the connection broke (refused, reset, timed
+    out, TLS handshake failed). The message names the endpoint without its query string.
+
+    It also derives from :class:`requests.exceptions.ConnectionError`, so code written
+    against the plain requests exception keeps working.
+    """
+
+
+class CobsTlsError(CobsConnectionError, requests.exceptions.SSLError):
+    """The TLS handshake failed: the provider's certificate is not trusted, or it refused
+    the client certificate (also a :class:`requests.exceptions.SSLError`)."""
+
+
 _HINTS: dict[type[CobsError], str] = {
     Unauthorized: "Authorize again (authorization_url + fetch_token) or refresh the token",
     Forbidden: "Check the token scopes (aisp/pisp) and the PSD2 roles of the client certificate",
@@ -273,8 +292,14 @@ class CertificateExpiryWarning(CnbkitWarning):
     """The client certificate expires within 30 days."""
 
 
+class ScopeChangedWarning(CnbkitWarning):
+    """The provider granted fewer (or other) scopes than were requested; the token carries
+    the granted ones."""
+
+
 class TokenFileError(CobsError):
-    """The token file cannot be used safely (permissions wider than 0600, unreadable)."""
+    """The token file cannot be used safely (permissions wider than 0600, a symbolic link,
+    unreadable)."""
 
 
 class InvalidPaymentOrder(CobsError, ValueError):

@@ -4,8 +4,11 @@ The :class:`~requests_oauthlib.OAuth2Session` gets the mutual-TLS adapter mounte
 so every call it makes, token refreshes included, presents the client certificate (this also
 sidesteps requests-oauthlib not forwarding ``cert`` on refresh). Token endpoint errors
 ``{error, error_description}`` become :class:`~cnbkit.cobs.errors.OAuthError` subclasses.
-Tokens live in a :class:`Token` (repr masks them) and optionally in a token file written with
-mode 0600; a token file with wider permissions is refused.
+Tokens live in a :class:`Token` (repr masks them) and optionally in a token file written
+atomically (a 0600 temporary file in the same directory, then renamed over it); a token file
+with wider permissions, or one that is a symbolic link, is refused. When the provider grants
+fewer scopes than requested, the token keeps the granted ones and a
+:class:`~cnbkit.cobs.errors.ScopeChangedWarning` is issued.
 
 Example:
     >>> token = Token.from_response({"access_token": "a" * 20, "expires_in": 60,
@@ -16,12 +19,17 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import os
+import re
 import secrets
 import stat
 import time
+import warnings
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,11 +39,19 @@ import requests
 from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
+from cnbkit.cobs import redact
 from cnbkit.cobs.config import CobsConfig
-from cnbkit.cobs.errors import ConfigError, OAuthError, StateMismatch, TokenFileError
-from cnbkit.cobs.redact import register_secret
+from cnbkit.cobs.errors import (
+    CobsConnectionError,
+    CobsTlsError,
+    ConfigError,
+    OAuthError,
+    ScopeChangedWarning,
+    StateMismatch,
+    TokenFileError,
+)
 
-__all__ = ["OAuthFlow", "Token", "TokenFile"]
+__all__ = ["OAuthFlow", "Token", "TokenFile", "connection_error"]
 
 
 @dataclass(repr=False)
@@ -47,10 +63,6 @@ class Token:
     expires_at: float = 0.0
     scopes: tuple[str, ...] = ()
     token_type: str = "Bearer"  # noqa: S105 - a token type, not a secret
-
-    def __post_init__(self) -> None:
-        register_secret(self.access_token)
-        register_secret(self.refresh_token)
 
     @classmethod
     def from_response(cls, data: dict[str, Any], previous: Token | None = None) -> Token:
@@ -85,7 +97,11 @@ class Token:
 
 
 class TokenFile:
-    """A JSON token file created with mode 0600; refused when its permissions are wider."""
+    """A JSON token file with mode 0600, replaced atomically on every save.
+
+    Refused (:class:`~cnbkit.cobs.errors.TokenFileError`) when its permissions are wider than
+    0600 or when it is a symbolic link (a link could send the tokens elsewhere).
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path).expanduser()
@@ -93,8 +109,15 @@ class TokenFile:
     def __repr__(self) -> str:
         return f"TokenFile({str(self.path)!r})"
 
+    def _refuse_symlink(self) -> None:
+        if self.path.is_symlink():
+            raise TokenFileError(
+                f"token file {self.path} is a symbolic link; cnbkit neither reads nor writes "
+                "tokens through a link: point token_file at the real file, or remove the link"
+            )
+
     def _check_mode(self) -> None:
-        mode = stat.S_IMODE(self.path.stat().st_mode)
+        mode = stat.S_IMODE(self.path.lstat().st_mode)
         if mode & 0o077:
             raise TokenFileError(
                 f"token file {self.path} has permissions {mode:04o}, wider than 0600, so "
@@ -102,6 +125,7 @@ class TokenFile:
             )
 
     def load(self) -> Token | None:
+        self._refuse_symlink()
         if not self.path.exists():
             return None
         self._check_mode()
@@ -115,13 +139,26 @@ class TokenFile:
             ) from None
 
     def save(self, token: Token) -> None:
+        """Write ``token`` to a new 0600 file next to the token file, then rename it over
+        the token file: readers see the old or the new tokens, never a partial file."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._refuse_symlink()
         if self.path.exists():
             self._check_mode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            os.fchmod(handle.fileno(), 0o600)
-            json.dump(token.as_dict(), handle)
+        temp = self.path.with_name(f".{self.path.name}.{secrets.token_hex(8)}.tmp")
+        flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(temp, flags, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                os.fchmod(handle.fileno(), 0o600)
+                json.dump(token.as_dict(), handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
 
     def delete(self) -> None:
         self.path.unlink(missing_ok=True)
@@ -141,6 +178,23 @@ def _raise_on_error(response: requests.Response) -> requests.Response:
     return response
 
 
+_QUERY = re.compile(r"\?[^\s'\")]*")
+
+
+def connection_error(exc: requests.RequestException, method: str, url: str) -> CobsConnectionError:
+    """A :class:`CobsConnectionError` (or :class:`CobsTlsError`) for a failed request to
+    ``url``: the message names the endpoint and the reason, never a query string or secret."""
+    where = urlsplit(url)._replace(query="", fragment="").geturl()
+    reason = redact.redact(_QUERY.sub("", str(exc)))
+    if len(reason) > 300:
+        reason = reason[:297] + "..."
+    if isinstance(exc, requests.exceptions.SSLError):
+        return CobsTlsError(f"{method} {where}: the TLS handshake with the COBS provider "
+                            f"failed ({type(exc).__name__}: {reason})", url=where)
+    return CobsConnectionError(f"{method} {where}: cannot reach the COBS provider "
+                               f"({type(exc).__name__}: {reason})", url=where)
+
+
 class OAuthFlow:
     """Authorization code grant and refresh for one :class:`CobsConfig`.
 
@@ -148,20 +202,42 @@ class OAuthFlow:
         config: the configuration (client_id, client_secret, redirect_uri, scopes).
         session: an OAuth2Session with the mutual-TLS adapter mounted.
         token_file: optional :class:`TokenFile`.
+        timeout: seconds per token request.
+        registry: where the tokens are registered for log redaction (the owning client's
+            :class:`~cnbkit.cobs.redact.SecretRegistry`); by default a registry of this flow's
+            own, attached to the log filter for the flow's lifetime.
     """
 
     def __init__(self, config: CobsConfig, session: OAuth2Session,
-                 token_file: TokenFile | None = None, timeout: float = 30.0) -> None:
+                 token_file: TokenFile | None = None, timeout: float = 30.0,
+                 registry: redact.SecretRegistry | None = None) -> None:
+        if registry is None:
+            registry = redact.SecretRegistry()
+            redact.attach(registry)
+            weakref.finalize(self, redact.detach, registry)
+        self.secrets = registry
         self.config = config
         self.session = session
         self.token_file = token_file
         self.timeout = timeout
         self._state: str | None = None
-        self.token: Token | None = token_file.load() if token_file else None
+        self._token: Token | None = None
+        self.token = token_file.load() if token_file else None
         if self.token:
             session.token = self.token.as_dict()
         session.register_compliance_hook("access_token_response", _raise_on_error)
         session.register_compliance_hook("refresh_token_response", _raise_on_error)
+
+    @property
+    def token(self) -> Token | None:
+        return self._token
+
+    @token.setter
+    def token(self, value: Token | None) -> None:
+        if value is not None:
+            self.secrets.add(value.access_token)
+            self.secrets.add(value.refresh_token)
+        self._token = value
 
     def __repr__(self) -> str:
         return f"OAuthFlow(client_id={self.config.client_id!r}, token={self.token!r})"
@@ -213,31 +289,52 @@ class OAuthFlow:
         if not code:
             raise OAuthError("the redirect carries no code; start again with "
                              "authorization_url()", error="invalid_request")
+        self.secrets.add(code)
         self._state = None
-        try:
-            data = self.session.fetch_token(
-                self.config.token_endpoint, code=code, client_secret=client_secret,
-                include_client_id=True, timeout=self.timeout,
-            )
-        except OAuth2Error as exc:
-            raise OAuthError.from_body(exc.status_code, {
-                "error": exc.error, "error_description": exc.description}) from None
-        return self._store(Token.from_response(dict(data)))
+        data = self._token_request(lambda: self.session.fetch_token(
+            self.config.token_endpoint, code=code, client_secret=client_secret,
+            include_client_id=True, timeout=self.timeout,
+        ))
+        return self._store(Token.from_response(data))
 
     def refresh(self) -> Token:
         """Get a new access token with the refresh token (client certificate presented)."""
         client_id, client_secret = self._require()
         if self.token is None or not self.token.refresh_token:
             raise OAuthError("no refresh token: authorize first", error="invalid_grant")
+        refresh_token = self.token.refresh_token
+        data = self._token_request(lambda: self.session.refresh_token(
+            self.config.token_endpoint, refresh_token=refresh_token,
+            client_id=client_id, client_secret=client_secret, timeout=self.timeout,
+        ))
+        return self._store(Token.from_response(data, previous=self.token))
+
+    def _token_request(self, call: Callable[[], Any]) -> dict[str, Any]:
+        """Run a token request; typed errors, and a warning when fewer scopes were granted."""
         try:
-            data = self.session.refresh_token(
-                self.config.token_endpoint, refresh_token=self.token.refresh_token,
-                client_id=client_id, client_secret=client_secret, timeout=self.timeout,
-            )
+            return dict(call())
         except OAuth2Error as exc:
             raise OAuthError.from_body(exc.status_code, {
                 "error": exc.error, "error_description": exc.description}) from None
-        return self._store(Token.from_response(dict(data), previous=self.token))
+        except requests.RequestException as exc:
+            raise connection_error(exc, "POST", self.config.token_endpoint) from None
+        except Warning as exc:
+            # oauthlib raises a bare Warning carrying the token when the granted scope differs
+            # from the requested one (unless OAUTHLIB_RELAX_TOKEN_SCOPE is set)
+            token = getattr(exc, "token", None)
+            if token is None:
+                raise
+            data = dict(token)
+            granted = data.get("scope") or ()
+            granted = granted.split() if isinstance(granted, str) else list(granted)
+            asked = list(getattr(exc, "old_scope", None) or self.session.scope or ())
+            # later refreshes compare against what was granted, not what was asked
+            self.session.scope = granted
+            warnings.warn(ScopeChangedWarning(
+                f"the provider granted the scope(s) {' '.join(granted) or '(none)'!r} of the "
+                f"requested {' '.join(asked)!r}; calls needing the others will be refused "
+                "(403): check the application's scopes and the user's consent"), stacklevel=4)
+            return data
 
     def _store(self, token: Token) -> Token:
         self.token = token

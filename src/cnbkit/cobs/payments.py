@@ -24,6 +24,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from cnbkit.cobs.errors import InvalidPaymentOrder, UnsupportedOperation
+from cnbkit.errors import InvalidParameter
+from cnbkit.params import to_date
 
 __all__ = [
     "INTERVALS",
@@ -31,6 +33,7 @@ __all__ = [
     "MODE_DUE",
     "BalanceCheck",
     "Payment",
+    "balance_check_body",
     "check_standing_order",
     "payment_body",
     "refuse_direct_debit",
@@ -80,19 +83,39 @@ class BalanceCheck:
     exchange_id: Any
 
 
-def _amount(value: float | str | Decimal, currency: str) -> dict[str, Any]:
+def _number(value: float | str | Decimal) -> Decimal:
+    """A positive amount with at most two decimal places."""
+    if isinstance(value, bool):
+        raise InvalidPaymentOrder(f"amount {value!r} is not a number")
     try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        raise InvalidPaymentOrder(f"amount {value!r} is not a number") from None
+        number = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        raise InvalidPaymentOrder(f"amount {str(value)[:40]!r} is not a number") from None
     if not number.is_finite() or number <= 0:
-        raise InvalidPaymentOrder(f"amount must be positive (got {value!r})")
+        raise InvalidPaymentOrder(f"amount must be positive (got {str(value)[:40]!r})")
     if number != number.quantize(Decimal("0.01")):
         raise InvalidPaymentOrder(f"amount {value!r} has more than two decimal places")
-    if not _CURRENCY.match(currency or ""):
+    return number
+
+
+def _currency(currency: str | None) -> str:
+    if not isinstance(currency, str) or not _CURRENCY.match(currency):
         raise InvalidPaymentOrder(f"currency must be an ISO 4217 code such as CZK "
                                   f"(got {currency!r})")
-    return {"instructedAmount": {"value": float(number), "currency": currency}}
+    return currency
+
+
+def _amount(value: float | str | Decimal, currency: str) -> dict[str, Any]:
+    number = _number(value)
+    return {"instructedAmount": {"value": float(number), "currency": _currency(currency)}}
+
+
+def _date(value: dt.date | str, arg: str) -> str:
+    """``value`` as yyyy-MM-dd; :class:`InvalidPaymentOrder` naming ``arg`` otherwise."""
+    try:
+        return to_date(value, arg).isoformat()
+    except InvalidParameter as exc:
+        raise InvalidPaymentOrder(str(exc)) from None
 
 
 def _remittance(message: str | None, vs: str | int | None, ks: str | int | None,
@@ -112,7 +135,7 @@ def _remittance(message: str | None, vs: str | int | None, ks: str | int | None,
 
 
 def _account(iban: str, currency: str | None = None) -> dict[str, Any]:
-    compact = (iban or "").replace(" ", "").upper()
+    compact = (iban if isinstance(iban, str) else "").replace(" ", "").upper()
     if not re.match(r"^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$", compact):
         raise InvalidPaymentOrder(f"{iban!r} is not an IBAN")
     account: dict[str, Any] = {"identification": {"iban": compact}}
@@ -148,13 +171,30 @@ def payment_body(
         "debtorAccount": _account(debtor_iban),
         "creditorAccount": _account(creditor_iban),
     }
-    if execution_date:
-        body["requestedExecutionDate"] = str(execution_date)[:10]
+    if execution_date is not None and execution_date != "":
+        body["requestedExecutionDate"] = _date(execution_date, "execution_date")
     if creditor_name:
         body["creditor"] = {"name": creditor_name}
     remittance = _remittance(message, vs, ks, ss)
     if remittance:
         body["remittanceInformation"] = remittance
+    return body
+
+
+def balance_check_body(iban: str, amount: float | str | Decimal, currency: str | None = None,
+                       exchange_id: int | None = None) -> dict[str, Any]:
+    """The body of a funds check (``POST /my/payments/balanceCheck``), checked like a payment:
+    a positive amount with at most two decimals, an IBAN and an ISO 4217 currency."""
+    number = _number(amount)
+    if currency is not None:
+        _currency(currency)
+    body: dict[str, Any] = {
+        "exchangeIdentification": exchange_id or uuid.uuid4().int % 10**9,
+        "debtorAccount": _account(iban, currency),
+        "transactionDetails": {"totalAmount": float(number)},
+    }
+    if currency:
+        body["transactionDetails"]["currency"] = currency
     return body
 
 
@@ -217,10 +257,15 @@ def standing_order_body(
 ) -> dict[str, Any]:
     """The COBS 5.0 body of a standing order, checked with :func:`check_standing_order`."""
     check_standing_order(interval, interval_due, mode, "DUE_DAY", last_execution_date)
+    first = _date(first_date, "first_date")
+    last = None if not last_execution_date else _date(last_execution_date,
+                                                      "last_execution_date")
+    if last is not None and last < first:
+        raise InvalidPaymentOrder(f"last_execution_date {last} is before first_date {first}")
     body: dict[str, Any] = {
         "standingOrderIdentification": {"instructionIdentification": uuid.uuid4().hex[:35]},
         "amount": _amount(amount, currency),
-        "requestedExecutionDate": str(first_date)[:10],
+        "requestedExecutionDate": first,
         "standingOrder": {
             "alias": alias or "",
             "execution": {"interval": interval, "intervalDue": str(int(interval_due)),
@@ -229,8 +274,8 @@ def standing_order_body(
         "debtorAccount": _account(debtor_iban, currency),
         "creditorAccount": _account(creditor_iban),
     }
-    if last_execution_date:
-        body["standingOrder"]["validity"] = {"lastExecutionDate": str(last_execution_date)[:10]}
+    if last is not None:
+        body["standingOrder"]["validity"] = {"lastExecutionDate": last}
     remittance = _remittance(message, vs, ks, ss)
     if remittance:
         body["remittanceInformation"] = remittance

@@ -2,13 +2,24 @@
 
 requests-oauthlib logs request bodies, headers and token responses at DEBUG. A
 :class:`RedactingFilter` is installed on its logger, on urllib3's and on ``cnbkit.cobs``; it
-masks every secret this process registered with :func:`register_secret` and anything that looks
-like a credential (``access_token``, ``refresh_token``, ``client_secret``, ``code``,
-``password`` values and ``Bearer``/``Basic`` credentials).
+masks anything that looks like a credential (``access_token``, ``refresh_token``,
+``id_token``, ``token``, ``client_secret``, ``code``, ``api_key``/``API-key``, ``password``
+values, quoted values in full, and ``Bearer``/``Basic`` credentials in any case) and every
+secret known to a :class:`SecretRegistry` attached to it.
+
+Each :class:`~cnbkit.cobs.client.CobsClient` owns one :class:`SecretRegistry` (its client
+secret, key passwords and tokens), attaches it when created and detaches it on ``close()``
+(or when the client is garbage-collected), so the secrets known to the filter are exactly
+those of the clients alive. A registry is bounded: the configuration's secrets are kept
+(pinned), the others (tokens, which rotate) only the newest :data:`SecretRegistry.limit`.
+
+The filter itself is the one piece of process-wide state, because logging filters hang on
+loggers, which are process-wide: :func:`install` attaches it once. It holds no secrets of its
+own, only the registries currently attached.
 
 Example:
-    >>> redact('{"access_token": "abc123", "token_type": "Bearer"}')
-    '{"access_token": "***", "token_type": "Bearer"}'
+    >>> redact('{"access_token": "abc 123", "token_type": "Bearer", "errorCode": "X1"}')
+    '{"access_token": "***", "token_type": "Bearer", "errorCode": "X1"}'
 """
 
 from __future__ import annotations
@@ -16,65 +27,173 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections import OrderedDict
+from collections.abc import Iterable
 
-__all__ = ["RedactingFilter", "install", "redact", "register_secret"]
+__all__ = ["RedactingFilter", "SecretRegistry", "attach", "detach", "install", "redact"]
 
-_SECRETS: set[str] = set()
-_LOCK = threading.Lock()
+_KEYS = (r"access_token|refresh_token|id_token|token|client_secret|code|api[_-]?key|"
+         r"password|p12_password|key_password")
 _PATTERNS = [
-    re.compile(r"""(?P<k>["']?(?:access_token|refresh_token|id_token|client_secret|code|"""
-               r"""password|p12_password|key_password)["']?\s*[:=]\s*["']?)"""
-               r"""(?P<v>[^"'&,\s})]+)""", re.IGNORECASE),
-    re.compile(r"(?P<k>\b(?:Bearer|Basic)\s+)(?P<v>[A-Za-z0-9._~+/=-]+)"),
+    # a key name that starts a word (so errorCode/bankCode stay), an optional closing quote,
+    # ':' or '=', then a quoted value up to its closing quote or a bare value
+    re.compile(r"""(?P<k>\b(?:""" + _KEYS + r""")["']?\s*[:=]\s*)"""
+               r"""(?:(?P<q>["'])(?P<qv>(?:\\.|(?!(?P=q)).)*)(?P=q)|(?P<v>[^"'&,\s})\]]+))""",
+               re.IGNORECASE),
+    re.compile(r"(?P<k>\b(?:Bearer|Basic)\s+)(?P<v>[A-Za-z0-9._~+/=-]+)", re.IGNORECASE),
 ]
 _LOGGERS = ("requests_oauthlib.oauth2_session", "requests_oauthlib", "oauthlib",
             "urllib3.connectionpool", "cnbkit.cobs")
+_MIN_LENGTH = 6
 
 
-def register_secret(value: str | bytes | None) -> None:
-    """Remember a secret so that it is masked wherever it would be logged."""
+def _text(value: str | bytes | None) -> str | None:
     if not value:
-        return
+        return None
     text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-    if len(text) >= 6:
-        with _LOCK:
-            _SECRETS.add(text)
+    return text if len(text) >= _MIN_LENGTH else None
 
 
-def redact(text: str) -> str:
-    """``text`` with registered secrets and credential-looking values masked."""
-    with _LOCK:
-        known = sorted(_SECRETS, key=len, reverse=True)
-    for secret in known:
+class SecretRegistry:
+    """The secrets one client knows, bounded.
+
+    ``add(value, pin=True)`` keeps a value for the registry's lifetime (configuration
+    secrets); other values (tokens) are kept newest first, at most :attr:`limit` of them.
+
+    Example:
+        >>> reg = SecretRegistry(limit=2)
+        >>> for t in ("token-one", "token-two", "token-three"):
+        ...     reg.add(t)
+        >>> reg.mask("token-one token-two token-three")
+        'token-one *** ***'
+    """
+
+    limit = 64
+
+    def __init__(self, limit: int | None = None) -> None:
+        if limit is not None:
+            self.limit = limit
+        self._lock = threading.Lock()
+        self._pinned: set[str] = set()
+        self._recent: OrderedDict[str, None] = OrderedDict()
+
+    def __repr__(self) -> str:
+        return f"SecretRegistry({len(self)} secret(s))"
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._pinned) + len(self._recent)
+
+    def add(self, value: str | bytes | None, *, pin: bool = False) -> None:
+        """Remember ``value`` (ignored when empty or shorter than 6 characters)."""
+        text = _text(value)
+        if text is None:
+            return
+        with self._lock:
+            if pin:
+                self._pinned.add(text)
+                self._recent.pop(text, None)
+            elif text not in self._pinned:
+                self._recent[text] = None
+                self._recent.move_to_end(text)
+                while len(self._recent) > self.limit:
+                    self._recent.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pinned.clear()
+            self._recent.clear()
+
+    def secrets(self) -> list[str]:
+        """A snapshot of the known secrets."""
+        with self._lock:
+            return [*self._pinned, *self._recent]
+
+    def mask(self, text: str) -> str:
+        """``text`` with this registry's secrets replaced by ``***``."""
+        return _mask(text, self.secrets())
+
+
+def _mask(text: str, known: Iterable[str]) -> str:
+    for secret in sorted(set(known), key=len, reverse=True):
         if secret in text:
             text = text.replace(secret, "***")
-    for pattern in _PATTERNS:
-        text = pattern.sub(lambda m: m.group("k") + "***", text)
     return text
 
 
+def _replace(match: re.Match[str]) -> str:
+    quote = match.groupdict().get("q")
+    if quote:
+        return f"{match.group('k')}{quote}***{quote}"
+    return match.group("k") + "***"
+
+
 class RedactingFilter(logging.Filter):
-    """Rewrite each record's message with :func:`redact` (records are kept, never dropped)."""
+    """Rewrite each record's message (records are kept, never dropped): the secrets of the
+    attached registries and credential-looking values are masked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._registries: set[SecretRegistry] = set()
+
+    def attach(self, registry: SecretRegistry) -> None:
+        with self._lock:
+            self._registries.add(registry)
+
+    def detach(self, registry: SecretRegistry) -> None:
+        with self._lock:
+            self._registries.discard(registry)
+
+    @property
+    def registries(self) -> int:
+        """How many registries are attached."""
+        with self._lock:
+            return len(self._registries)
+
+    def redact(self, text: str) -> str:
+        with self._lock:
+            registries = list(self._registries)
+        text = _mask(text, (s for reg in registries for s in reg.secrets()))
+        for pattern in _PATTERNS:
+            text = pattern.sub(_replace, text)
+        return text
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
         except (TypeError, ValueError):
             message = str(record.msg)
-        record.msg = redact(message)
+        record.msg = self.redact(message)
         record.args = None
         if record.exc_info and record.exc_info[1] is not None:
-            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+            record.exc_text = self.redact(logging.Formatter().formatException(record.exc_info))
             record.exc_info = None
         return True
 
 
-_FILTER = RedactingFilter()
+#: The process-wide filter (see the module docstring for why it exists).
+FILTER = RedactingFilter()
+
+
+def attach(registry: SecretRegistry) -> None:
+    """Let the log filter mask ``registry``'s secrets (until :func:`detach`)."""
+    FILTER.attach(registry)
+
+
+def detach(registry: SecretRegistry) -> None:
+    """Forget ``registry`` (its client was closed)."""
+    FILTER.detach(registry)
+
+
+def redact(text: str) -> str:
+    """``text`` with the attached registries' secrets and credential-looking values masked."""
+    return FILTER.redact(text)
 
 
 def install() -> None:
     """Attach the filter to the loggers that could see secrets (idempotent)."""
     for name in _LOGGERS:
         logger = logging.getLogger(name)
-        if _FILTER not in logger.filters:
-            logger.addFilter(_FILTER)
+        if FILTER not in logger.filters:
+            logger.addFilter(FILTER)

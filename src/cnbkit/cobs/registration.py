@@ -15,8 +15,6 @@ from typing import Any
 
 import pandas as pd
 
-from cnbkit.cobs.redact import register_secret
-
 __all__ = ["APPLICATION_COLUMNS", "Application", "applications_frame", "registration_body"]
 
 APPLICATION_COLUMNS = ["client_id", "client_name", "application_type", "redirect_uris",
@@ -34,9 +32,6 @@ class Application:
     scopes: tuple[str, ...] = ()
     client_secret: str | None = field(default=None, repr=False, compare=False)
     client_secret_expires_at: int | None = None
-
-    def __post_init__(self) -> None:
-        register_secret(self.client_secret)
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> Application:
