@@ -87,6 +87,27 @@ def test_a_few_faults_are_absorbed_by_retries(client, sandbox):
     assert len(sandbox.log) > 12  # some answers failed and were fetched again
 
 
+def test_each_failure_is_retried_once_per_retry_not_twice_over(client, sandbox):
+    sandbox.set_faults(drop_rate=1.0)
+    with pytest.raises(ConnectionFailed):
+        cnbkit.exrates.daily_year(2019, client=client)
+    assert sandbox.count("daily-year") == client.retries + 1
+
+
+def test_a_wrong_shaped_answer_is_not_kept_in_the_cache(make_client):
+    answers = iter([Reply.json(200, {"rates": "maintenance"}),
+                    Reply.json(200, {"rates": [{"validFor": "2019-01-02", "currencyCode": "EUR",
+                                                "amount": 1, "rate": 25.0}]})])
+
+    with LoopbackServer(lambda request: next(answers)) as server:
+        client = make_client(server.origin + "/cnbapi")
+        with pytest.raises(cnbkit.InvalidResponse, match="list of objects"):
+            cnbkit.exrates.daily_year(2019, client=client)
+        assert client.cache_info().responses == 0
+        frame = cnbkit.exrates.daily_year(2019, client=client)
+    assert frame["rate"].tolist() == [25.0] and len(server.log) == 2
+
+
 def test_a_refused_connection_is_connection_failed(make_client):
     import socket
 
@@ -101,14 +122,18 @@ def test_a_refused_connection_is_connection_failed(make_client):
 def test_retry_after_is_honoured(make_client):
     answers = iter([Reply(429, b"", {"Retry-After": "1"}, content_type=None),
                     Reply.json(200, {"rates": []})])
+    arrivals: list[float] = []
 
-    with LoopbackServer(lambda request: next(answers)) as server:
+    def app(request):
+        arrivals.append(time.monotonic())
+        return next(answers)
+
+    with LoopbackServer(app) as server:
         client = make_client(server.origin + "/cnbapi", backoff_factor=0.0)
-        started = time.monotonic()
         frame = cnbkit.exrates.daily(client=client)
-        waited = time.monotonic() - started
-        assert frame.empty and len(server.log) == 2
-        assert waited >= 0.9  # the server asked for one second
+    assert frame.empty and len(arrivals) == 2
+    # the retry arrived no sooner than the server asked (backoff is 0 otherwise)
+    assert arrivals[1] - arrivals[0] >= 0.95
 
 
 def test_other_statuses_are_api_errors(make_client):
@@ -119,12 +144,14 @@ def test_other_statuses_are_api_errors(make_client):
 
 
 def test_client_settings_are_checked():
-    with pytest.raises(ValueError, match="http"):
+    with pytest.raises(InvalidParameter, match="https://"):
         cnbkit.Client(base_url="api.cnb.cz/cnbapi")
-    with pytest.raises(ValueError, match="cache"):
+    with pytest.raises(InvalidParameter, match="cache"):
         cnbkit.Client(offline=True, cache=False)
-    with pytest.raises(ValueError, match="workers"):
+    with pytest.raises(InvalidParameter, match="workers"):
         cnbkit.Client(workers=0)
+    with pytest.raises(InvalidParameter, match="ttl"):
+        cnbkit.Client(ttl="1h")
 
 
 def test_the_user_agent_names_cnbkit_and_its_version(make_client):

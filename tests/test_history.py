@@ -163,6 +163,11 @@ def test_skd_history_drops_holiday_repeats(client, sandbox):
     frame = cnbkit.skd.history("2024-12-20", "2024-12-31", client=client)
     assert sandbox.count("/skd/daily") == 8
     assert not frame.duplicated().any()
+    for day in frame["settlement_date"].unique():  # every trade of every day, none twice
+        single = cnbkit.skd.daily(day, client=client)
+        pd.testing.assert_frame_equal(
+            frame[frame["settlement_date"] == day].reset_index(drop=True), single,
+            check_like=True)
     fixing_days = set(cnbkit.exrates.daily_currency_month("EUR", "2024-12", client=client)
                       ["valid_for"])
     assert set(frame["settlement_date"]) <= fixing_days  # holidays repeat a business day
@@ -177,6 +182,24 @@ def test_averages_over_years_and_currencies(client):
     assert len(frame) == 2 * 3 * 4
     with pytest.raises(InvalidParameter, match="year"):
         cnbkit.exrates.averages("monthly", client=client)
+
+
+def test_monthly_rates_keep_the_month_a_range_ends_in(client):
+    frame = cnbkit.fxrates.history("2025-11-10", "2025-12-15", currency="AMD", client=client)
+    months = cnbkit.fxrates.daily_range_currency("AMD", "2025-11", "2025-12", client=client)
+    assert frame["valid_for"].tolist() == months["valid_for"].tolist()
+    assert frame["valid_for"].tolist() == [pd.Timestamp("2025-11-30"), pd.Timestamp("2025-12-31")]
+
+
+def test_averages_of_the_current_year_do_not_warn(client):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        calls = plan("averages", prague_today().year, None, kind="monthly")
+    assert [dict(c.query)["year"] for c in calls] == [str(prague_today().year)]
+    with pytest.raises(InvalidParameter, match="year"):
+        plan("averages", 2020, 2019, kind="monthly")
 
 
 def test_unknown_currency_gives_an_empty_frame_and_a_warning(client):
@@ -200,16 +223,23 @@ def test_a_permanently_failing_chunk_is_named_and_the_rerun_fetches_only_it(clie
     assert sorted(frame["valid_for"].dt.year.unique()) == list(range(2000, 2008))
 
 
-def test_rerunning_refreshes_only_the_open_chunk(sandbox, make_client):
+def test_rerunning_refreshes_only_the_open_chunks(sandbox, make_client):
+    from cnbkit.cache import expire_after
+
     client = make_client(sandbox, ttl=1)
-    this_year = prague_today().year
     today = prague_today()
-    cnbkit.czeonia.history(this_year - 2, today, client=client)
+    years = range(today.year - 2, today.year + 1)
+    calls = plan("czeonia", years[0], today)
+    # which years are still open depends on the date (in early January, last year too)
+    still_open = [f"year={y}" for y, call in zip(years, calls, strict=True)
+                  if expire_after(call.op, dict(call.query), ttl=1, today=today) != -1]
+    assert f"year={today.year}" in still_open and f"year={years[0]}" not in still_open
+    cnbkit.czeonia.history(years[0], today, client=client)
     assert sandbox.count("/czeonia/daily-year") == 3
-    time.sleep(1.2)  # the open (current) year's answer has expired; closed years never do
+    time.sleep(1.2)  # the open years' answers have expired; closed years never do
     sandbox.clear_log()
-    cnbkit.czeonia.history(this_year - 2, today, client=client)
-    assert [e.query for e in sandbox.log] == [f"year={this_year}"]
+    cnbkit.czeonia.history(years[0], today, client=client)
+    assert sorted(e.query for e in sandbox.log) == sorted(still_open)
 
 
 @pytest.mark.parametrize("workers", [1, 3])

@@ -189,6 +189,18 @@ def test_to_wide_pivots_by_currency_and_by_tenor(client):
         cnbkit.to_wide(wide.reset_index(), values="nope")
 
 
+def test_to_wide_refuses_to_drop_rows_silently(client):
+    trades = cnbkit.skd.daily("2024-05-13", client=client)
+    if trades.duplicated(["settlement_date", "isin"]).any():
+        with pytest.raises(cnbkit.InvalidParameter, match="aggfunc"):
+            cnbkit.to_wide(trades)
+    wide = cnbkit.to_wide(trades, aggfunc="mean")
+    assert set(wide.columns) == set(trades["isin"])
+    averages = cnbkit.to_wide(cnbkit.exrates.monthly_averages_year(2019, client=client))
+    assert averages.shape == (12, 33)
+    assert averages.index[0] == pd.Timestamp("2019-01-31")
+
+
 def test_defaults_follow_the_server_clock(client, sandbox):
     frame = cnbkit.exrates.daily(client=client)
     assert frame["valid_for"].max() == pd.Timestamp(sandbox.clock)

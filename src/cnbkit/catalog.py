@@ -18,7 +18,9 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 __all__ = [
@@ -108,6 +110,7 @@ class Operation:
         period_end: the parameter whose value bounds the end of the period the answer covers;
             ``None`` for answers that always include the present (never final).
         settle_days: days after the period's end before an answer is final (cached forever).
+        monthly: one value per month, dated the month's last day (other-currency rates).
         date_column: the frame's date column, used to sort, trim and pivot.
         key_columns: what identifies a row besides the date (for pivots and de-duplication).
         summary: one line for docs and the CLI.
@@ -126,6 +129,7 @@ class Operation:
     period_end: str | None = None
     settle_days: int = 7
     value_columns: tuple[str, ...] = field(default=())
+    monthly: bool = False
 
     @property
     def group(self) -> str:
@@ -242,7 +246,7 @@ def _averages(kind: str, label: str) -> tuple[Operation, Operation]:
             derived=("average_per_unit", "period"),
             summary=f"{label} of the CNB fixing for one currency, every year",
             date_column="period_end",
-            key_columns=("currency_code", "month"),
+            key_columns=("currency_code",),
             value_columns=("average_per_unit",),
         ),
         Operation(
@@ -255,7 +259,7 @@ def _averages(kind: str, label: str) -> tuple[Operation, Operation]:
             period_end="year",
             summary=f"{label} of the CNB fixing for one year, every currency",
             date_column="period_end",
-            key_columns=("currency_code", "month"),
+            key_columns=("currency_code",),
             value_columns=("average_per_unit",),
         ),
     )
@@ -365,6 +369,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         derived=("rate_per_unit",),
         period_end="yearMonth",
         summary="Rates of other currencies (monthly), one month",
+        monthly=True,
         date_column="valid_for",
         key_columns=("currency_code",),
         value_columns=("rate_per_unit",),
@@ -383,6 +388,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         derived=("rate_per_unit",),
         period_end="yearMonthTo",
         summary="Rates of one other currency over a range of months",
+        monthly=True,
         date_column="valid_for",
         key_columns=("currency_code",),
         value_columns=("rate_per_unit",),
@@ -396,6 +402,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         derived=("rate_per_unit",),
         period_end="year",
         summary="Rates of other currencies (monthly), one year",
+        monthly=True,
         date_column="valid_for",
         key_columns=("currency_code",),
         value_columns=("rate_per_unit",),
@@ -478,9 +485,9 @@ _OPERATIONS: tuple[Operation, ...] = (
 )
 
 #: Every operation, by ``group.function`` name.
-OPERATIONS: dict[str, Operation] = {op.name: op for op in _OPERATIONS}
+OPERATIONS: Mapping[str, Operation] = MappingProxyType({op.name: op for op in _OPERATIONS})
 #: Every operation, by path below the base URL.
-BY_PATH: dict[str, Operation] = {op.path: op for op in _OPERATIONS}
+BY_PATH: Mapping[str, Operation] = MappingProxyType({op.path: op for op in _OPERATIONS})
 
 
 def operation(name: str) -> Operation:

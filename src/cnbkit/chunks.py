@@ -40,8 +40,8 @@ import pandas as pd
 from .catalog import CURRENCY_PAIRS, MATURITIES, PRIBOR_PERIODS, Operation, operation
 from .client import Client, default_client
 from .errors import ChunkError, CnbError, CnbkitWarning, FailedChunk, InvalidParameter
-from .frames import empty_frame, to_frame
-from .params import FIRST_YEAR, format_param, prague_today, to_date
+from .frames import empty_frame
+from .params import FIRST_YEAR, check_year, format_param, prague_today, to_date
 
 __all__ = ["CALL_COST_BYTES", "Call", "Range", "history", "plan", "resolve_range", "run"]
 
@@ -273,7 +273,8 @@ def _plan_averages(kind: str, years: range, currency: list[str] | None) -> list[
     if currency is None:
         return by_year
     by_currency = [_call(f"exrates.{kind}_currency", currency=code) for code in currency]
-    currency_bytes = len(by_currency) * 12 * 33 * _BYTES_PER_ROW["averages"]
+    every_year = prague_today().year - FIRST_YEAR + 1  # a by-currency answer spans them all
+    currency_bytes = len(by_currency) * 12 * every_year * _BYTES_PER_ROW["averages"]
     return _cheapest((by_year, year_bytes), (by_currency, currency_bytes))
 
 
@@ -306,19 +307,26 @@ def _build(group: str, start: DateArg, end: DateArg, **options: Any) -> _Query:
         if not isinstance(kind, str) or kind not in _AVERAGE_KINDS:
             raise InvalidParameter("kind", kind, "which averages", allowed=list(_AVERAGE_KINDS))
         currency = _codes(options.pop("currency", None))
-        span = resolve_range(start, end, group) if start is not None or end is not None else None
-        years = span.years if span else range(FIRST_YEAR, prague_today().year + 1)
-        if currency is None and span is None:
+        given = start is not None or end is not None
+        first = check_year(start if start is not None else end, "year") if given else FIRST_YEAR
+        last = check_year(end if end is not None else start, "year") if given else None
+        last = last if last is not None else prague_today().year
+        if first > last:
+            raise InvalidParameter("year", (first, last), "the first year is after the last")
+        years = range(first, last + 1)
+        if currency is None and not given:
             raise InvalidParameter(
                 "year", None, "give a year or a range (year=2019 or year=(2015, 2019)), or a "
                 "currency, so that the whole history of every currency is not fetched by accident"
             )
         calls = _plan_averages(_AVERAGE_KINDS[kind], years, currency)
         filters = {"currency_code": currency} if currency else {}
-        op = calls[0].op
-        if span is not None:
+        if given:
             filters["year"] = list(years)
-        return _Query(group, calls, None, filters, op)
+        if options:
+            name = next(iter(options))
+            raise InvalidParameter(name, options[name], "averages take no such argument")
+        return _Query(group, calls, None, filters, calls[0].op)
 
     span = resolve_range(start, end, group)
     filters: dict[str, list[Any]] = {}
@@ -414,8 +422,11 @@ def run(
     show = (client.progress if progress is None else progress) and len(calls) > 4
 
     def one(call: Call) -> pd.DataFrame:
-        payload = client.fetch(call.op, dict(call.query))
-        return to_frame(call.op, payload.data, source=payload.url, from_cache=payload.from_cache)
+        frame = client.frame(call.op, dict(call.query))
+        day = dict(call.query).get("date")
+        if day is not None:  # a daily call on a holiday repeats the last business day: drop it
+            frame = frame[frame[call.op.date_column] == pd.Timestamp(day)]
+        return frame
 
     frames: list[pd.DataFrame | None] = [None] * len(calls)
     failed: list[FailedChunk] = []
@@ -463,12 +474,11 @@ def stitch(
     *,
     span: Range | None = None,
     filters: dict[str, list[Any]] | None = None,
-    overlapping: bool = False,
 ) -> pd.DataFrame:
-    """Concatenate chunk frames, filter, drop repeats, sort and trim to ``span``.
+    """Concatenate chunk frames, filter, sort and trim to ``span``.
 
-    Repeats (the same row from two chunks, e.g. a holiday's "last valid data") are dropped only
-    when the chunks can overlap; calendar chunks of ``*-year`` operations cannot.
+    Monthly series (other-currency rates, dated the month's last day) are trimmed by month, so
+    that a range ending mid-month keeps that month.
     """
     parts = [f for f in frames if len(f)]
     frame = pd.concat(parts, ignore_index=True) if parts else empty_frame(op)
@@ -476,21 +486,24 @@ def stitch(
         frame = frame[frame[column].isin(allowed)]
     date = op.date_column
     if span is not None and len(frame):
+        first, last = pd.Timestamp(span.start), pd.Timestamp(span.end)
+        if op.monthly:
+            first, last = first.to_period("M").start_time, last.to_period("M").end_time
         stamps = frame[date]
-        frame = frame[(stamps >= pd.Timestamp(span.start)) & (stamps <= pd.Timestamp(span.end))]
-    if overlapping and len(frame):
-        frame = frame.drop_duplicates()
+        frame = frame[(stamps >= first) & (stamps <= last)]
     keys = [date, *[k for k in op.key_columns if k in frame.columns]]
     if len(frame) and not frame[date].is_monotonic_increasing:
         frame = frame.sort_values(keys, kind="stable")
     frame = frame.reset_index(drop=True)
     sources = [s for f in frames for s in f.attrs.get("source", [])]
+    retrieved = [str(f.attrs["retrieved_at"]) for f in frames if f.attrs.get("retrieved_at")]
     frame.attrs = {
         "operation": op.name,
         "source": sources,
         "calls": len(frames),
         "from_cache": sum(bool(f.attrs.get("from_cache")) for f in frames),
-        "retrieved_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        # the oldest chunk: the frame is at least as fresh as this
+        "retrieved_at": min(retrieved) if retrieved else None,
         "start": span.start.isoformat() if span else None,
         "end": span.end.isoformat() if span else None,
     }
@@ -512,13 +525,7 @@ def history(
     query = _build(group, start, end, **options)
     client = client or default_client()
     frames = run(query.calls, client, workers=workers, progress=progress, desc=f"{group} history")
-    frame = stitch(
-        frames,
-        query.op,
-        span=query.span,
-        filters=query.filters,
-        overlapping=query.op.name == "skd.daily",
-    )
+    frame = stitch(frames, query.op, span=query.span, filters=query.filters)
     for column, wanted in query.filters.items():
         if column == "currency_code":
             missing = sorted(set(wanted) - set(frame[column].unique()))

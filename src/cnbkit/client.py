@@ -34,6 +34,7 @@ from .catalog import Operation, operation
 from .errors import (
     ApiError,
     ConnectionFailed,
+    InvalidParameter,
     InvalidResponse,
     NotFoundError,
     OfflineCacheMiss,
@@ -63,6 +64,7 @@ class Payload:
     stale: bool
     retrieved_at: dt.datetime
     nbytes: int
+    cache_key: str | None = None
 
 
 def _env_flag(name: str) -> bool:
@@ -81,8 +83,9 @@ class Client:
         offline: answer from the cache only, never touch the network; default
             ``$CNBKIT_OFFLINE``.
         timeout: (connect, read) seconds.
-        retries: attempts after the first on connection errors, 429 and 5xx answers, and
-            truncated or non-JSON bodies.
+        retries: retries after the first attempt, for each kind of failure: refused or dropped
+            connections, timeouts, 429 and 5xx answers (by urllib3), and bodies cut off mid-way
+            or not JSON (by cnbkit).
         backoff_factor: exponential backoff base in seconds (0.5 -> 0.5, 1, 2, 4 ...), capped
             at ``backoff_max``; a Retry-After header is honoured.
         workers: threads used by ``history()``.
@@ -105,14 +108,17 @@ class Client:
     ) -> None:
         self.base_url = str(base_url or os.environ.get("CNBKIT_BASE_URL") or LIVE_URL).rstrip("/")
         if not self.base_url.startswith(("http://", "https://")):
-            raise ValueError(f"base_url must start with http:// or https://, got {self.base_url!r}")
+            raise InvalidParameter("base_url", self.base_url, "it must start with https://")
         self.offline = _env_flag("CNBKIT_OFFLINE") if offline is None else offline
         if self.offline and not cache:
-            raise ValueError("offline mode answers from the cache: it needs cache=True")
-        if ttl < 0:
-            raise ValueError("ttl must be >= 0 seconds")
-        if workers < 1:
-            raise ValueError("workers must be at least 1")
+            raise InvalidParameter("offline", True, "offline mode answers from the cache: "
+                                   "it needs cache=True")
+        if isinstance(ttl, bool) or not isinstance(ttl, int) or ttl < 1:
+            raise InvalidParameter("ttl", ttl, "whole seconds, at least 1")
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise InvalidParameter("workers", workers, "a whole number of threads, at least 1")
+        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+            raise InvalidParameter("retries", retries, "a whole number, 0 or more")
         self.cache_dir: Path | None = (
             Path(cache_dir) if cache_dir is not None else default_cache_dir()
         ) if cache else None
@@ -155,7 +161,8 @@ class Client:
             respect_retry_after_header=True,
             raise_on_status=False,
         )
-        adapter = HTTPAdapter(max_retries=retry, pool_maxsize=max(self.workers, 4))
+        # room for history(workers=...) above the client's own default
+        adapter = HTTPAdapter(max_retries=retry, pool_maxsize=max(self.workers, 32))
         session.mount("http://", adapter)
         session.mount("https://", adapter)
         session.headers["User-Agent"] = self.user_agent
@@ -186,8 +193,10 @@ class Client:
     def fetch(self, op: Operation | str, query: Mapping[str, str]) -> Payload:
         """GET one operation with already-checked query parameters and return its payload.
 
-        Connection errors, 429/5xx answers (after urllib3's retries), truncated and non-JSON
-        bodies are retried with exponential backoff; only valid JSON answers reach the cache.
+        urllib3 retries refused or dropped connections, timeouts and 429/5xx answers (with
+        exponential backoff, honouring Retry-After); bodies cut off mid-way and 200 answers
+        that are not JSON are retried here, as urllib3 cannot see them. Each kind of failure is
+        retried at most ``retries`` times. Only valid JSON answers reach the cache.
 
         Raises:
             ValidationError, NotFoundError, ServerError, ApiError, ConnectionFailed,
@@ -204,14 +213,16 @@ class Client:
                 time.sleep(min(self.backoff_max, self.backoff_factor * 2 ** (attempt - 1)))
             try:
                 response = self.session.get(url, **kwargs)
-            except (requests.ConnectionError, requests.Timeout) as exc:
-                last_error = exc
-                log.debug("GET %s failed (attempt %d): %s", url, attempt + 1, exc)
+            except (requests.exceptions.ChunkedEncodingError,
+                    requests.exceptions.ContentDecodingError) as exc:
+                last_error = exc  # the body was cut off mid-way: urllib3 does not retry that
+                log.debug("GET %s: body cut off (attempt %d): %s", url, attempt + 1, exc)
                 continue
-            except requests.RequestException as exc:  # e.g. a body cut off mid-way
-                last_error = exc
-                log.debug("GET %s failed (attempt %d): %s", url, attempt + 1, exc)
-                continue
+            except requests.RequestException as exc:  # urllib3 has already retried
+                raise ConnectionFailed(
+                    f"could not get {url} (after {self.retries} retries): {exc}; check the "
+                    f"network and base_url, or set CNBKIT_OFFLINE=1 to use cached answers"
+                ) from exc
             from_cache = bool(getattr(response, "from_cache", False))
             log.debug("GET %s -> %s%s", url, response.status_code, " (cache)" if from_cache else "")
             if response.status_code == 504 and self.offline:  # requests-cache: not cached
@@ -245,13 +256,38 @@ class Client:
                 stale=stale,
                 retrieved_at=getattr(response, "created_at", None) or dt.datetime.now(dt.UTC),
                 nbytes=len(response.content),
+                cache_key=getattr(response, "cache_key", None),
             )
         if isinstance(last_error, InvalidResponse):
             raise last_error
         raise ConnectionFailed(
-            f"could not get {url} after {self.retries + 1} attempts: {last_error}; check the "
-            f"network and base_url, or set CNBKIT_OFFLINE=1 to use cached answers"
+            f"could not get a whole answer from {url} in {self.retries + 1} attempts (the body "
+            f"was cut off: {last_error}); check the network, or set CNBKIT_OFFLINE=1 to use "
+            f"cached answers"
         ) from last_error
+
+    def frame(self, op: Operation | str, query: Mapping[str, str]) -> pd.DataFrame:
+        """Fetch one call with already-checked query parameters and convert it.
+
+        An answer that is valid JSON but not the operation's documented shape raises
+        :class:`~cnbkit.errors.InvalidResponse` and is removed from the cache, so it is never
+        served again.
+        """
+        op = operation(op) if isinstance(op, str) else op
+        payload = self.fetch(op, query)
+        try:
+            return to_frame(
+                op,
+                payload.data,
+                source=payload.url,
+                retrieved_at=_utc(payload.retrieved_at),
+                from_cache=payload.from_cache,
+            )
+        except InvalidResponse:
+            cache = getattr(self.session, "cache", None)
+            if cache is not None and payload.cache_key:
+                cache.delete(payload.cache_key)
+            raise
 
     def is_fresh(self, op: Operation | str, query: Mapping[str, str]) -> bool:
         """Whether the cache holds an unexpired answer for this call (no request is made)."""
@@ -271,16 +307,7 @@ class Client:
             >>> client.get("pribor.daily_year", year=2019)  # doctest: +SKIP
         """
         op = operation(op) if isinstance(op, str) else op
-        query = build_query(op, kwargs)
-        payload = self.fetch(op, query)
-        frame = to_frame(
-            op,
-            payload.data,
-            source=payload.url,
-            retrieved_at=_utc(payload.retrieved_at),
-            from_cache=payload.from_cache,
-        )
-        return frame
+        return self.frame(op, build_query(op, kwargs))
 
     # -- cache ---------------------------------------------------------------------------------
     def cache_info(self) -> CacheInfo | None:

@@ -99,7 +99,8 @@ def _convert(column: Column, values: pd.Series) -> pd.Series:
     coerced.
     """
     kind = column.dtype
-    inferred = pd.api.types.infer_dtype(values, skipna=True)
+    # a field missing from every record (or null throughout) is a column of missing values
+    inferred = "empty" if values.isna().all() else pd.api.types.infer_dtype(values, skipna=True)
     try:
         if kind == "date":
             if inferred not in ("string", "empty"):
@@ -150,14 +151,24 @@ def _records(op: Operation, payload: object) -> list[dict[str, Any]]:
             )
         return []  # {}: the API's "no data" (e.g. an unknown currency)
     records = payload[op.result_key]
-    if op.single:
-        records = [] if records is None else [records]
     if records is None:
         return []
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+    if op.single:
+        if not isinstance(records, dict):
+            raise InvalidResponse(
+                f"{op.path}: {op.result_key!r} must be one object, got {type(records).__name__}"
+            )
+        return [records] if records else []
+    if not isinstance(records, list):
         raise InvalidResponse(
             f"{op.path}: {op.result_key!r} must be a list of objects, "
             f"got {type(records).__name__}"
+        )
+    odd = next((r for r in records if not isinstance(r, dict)), None)
+    if odd is not None:
+        raise InvalidResponse(
+            f"{op.path}: {op.result_key!r} must be a list of objects, but holds a "
+            f"{type(odd).__name__}"
         )
     return records
 
@@ -225,11 +236,15 @@ def to_wide(
     values: str | None = None,
     columns: str | Iterable[str] | None = None,
     index: str | None = None,
+    aggfunc: str | None = None,
 ) -> pd.DataFrame:
     """Pivot a long cnbkit frame to wide: one row per date, one column per currency or tenor.
 
     Defaults come from the frame's operation (``df.attrs["operation"]``): for exchange rates
-    ``rate_per_unit`` by ``currency_code``, for PRIBOR ``pribor`` by ``period``, and so on.
+    ``rate_per_unit`` by ``currency_code``, for PRIBOR ``pribor`` by ``period``, for averages
+    ``average_per_unit`` by ``currency_code`` at each period's end, and so on. When a date and
+    column hold several rows (e.g. several SKD trades of one ISIN on one day) nothing is
+    dropped silently: pass ``aggfunc`` ("mean", "sum", "last"...) to say how to combine them.
 
     Example:
         >>> import cnbkit
@@ -253,6 +268,16 @@ def to_wide(
         raise InvalidParameter(
             "columns", missing, f"to_wide: not in the frame, which has {list(frame.columns)}"
         )
-    wide = frame.pivot_table(index=index, columns=columns, values=values, aggfunc="last")
-    wide.columns.name = columns[0] if len(columns) == 1 else wide.columns.name
+    if aggfunc is None:
+        repeated = frame.duplicated([index, *columns])
+        if repeated.any():
+            raise InvalidParameter(
+                "aggfunc", None,
+                f"{int(repeated.sum())} rows share a {index} and {'/'.join(columns)} with another "
+                f"row: pass aggfunc='mean', 'sum' or 'last' to combine them",
+            )
+        aggfunc = "last"
+    wide = frame.pivot_table(
+        index=index, columns=columns, values=values, aggfunc=aggfunc, dropna=False
+    )
     return wide.sort_index()

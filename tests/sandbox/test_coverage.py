@@ -5,7 +5,6 @@ from __future__ import annotations
 import requests
 
 from cnbkit.sandbox import serve
-from cnbkit.sandbox.data import pribor
 
 from .conftest import get
 
@@ -38,7 +37,6 @@ def test_pribor_tenor_change_and_1997_spike(sandbox, http) -> None:
     assert [r["period"] for r in new] == [
         "ONE_DAY", "ONE_WEEK", "TWO_WEEKS", "ONE_MONTH", "THREE_MONTH", "SIX_MONTH", "ONE_YEAR"
     ]  # fmt: skip
-    assert pribor.SEVEN_TENORS_FROM.isoformat() == "2025-07-01"
     assert len(_rows(http, sandbox, "/pribor/daily", "date=2025-06-30")) == 9
     assert len(_rows(http, sandbox, "/pribor/daily", "date=2025-07-01")) == 7
     assert _rows(http, sandbox, "/pribor/daily-year-term", "period=TWO_MONTH&year=2025")

@@ -1,4 +1,4 @@
-"""Local emulators of the CNB market-data API (and, later, the COBS PSD2 API).
+"""Local emulators of the CNB market-data API and the COBS PSD2 API.
 
 The market-data sandbox is a real HTTP server on 127.0.0.1 that answers all 22 operations of
 ``https://api.cnb.cz/cnbapi`` with the same paths, parameters, defaults, JSON shapes, sort
@@ -6,7 +6,9 @@ orders, "no data" answers and error bodies. Exchange rates are the real CNB fixi
 (from the ``cnb-rates`` package, the ``sandbox`` extra); the other series are deterministic
 synthetic data (same ``seed``, same bytes). The clock is fixed (default 2025-12-31), so answers
 are reproducible. Faults (latency, 500/503, dropped connections, truncated bodies) are
-deterministic for the seed inside :class:`Faults`.
+deterministic for the seed inside :class:`Faults`. With ``cobs=True`` the COBS sandbox (HTTPS
+on loopback that requires a client certificate from its own test CA) starts too, as
+``url.cobs`` (a :class:`CobsSandbox`).
 
 Example:
     >>> import requests
@@ -22,12 +24,15 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from cnbkit.sandbox.cobs import CobsSandbox
 from cnbkit.sandbox.httpserver import Faults, LoggedRequest, LoopbackServer
 from cnbkit.sandbox.market import PREFIX, MarketApp, fault_reply
 
-__all__ = ["CobsSandbox", "Faults", "LoggedRequest", "SandboxURL", "serve", "start"]
+if TYPE_CHECKING:
+    from cnbkit.sandbox.cobs import CobsSandbox
+
+__all__ = ["Faults", "LoggedRequest", "SandboxURL", "serve", "start"]
 
 
 class SandboxURL(str):
@@ -113,7 +118,15 @@ def start(
     server = LoopbackServer(MarketApp(day, seed), port=port, faults=faults,
                             fault_reply=fault_reply)  # fmt: skip
     server.start()
-    psd2 = CobsSandbox().start() if cobs else None
+    try:
+        psd2 = None
+        if cobs:  # imported here: the market-data sandbox does not need the PSD2 stack
+            from cnbkit.sandbox.cobs import CobsSandbox
+
+            psd2 = CobsSandbox().start()
+    except BaseException:
+        server.stop()
+        raise
     return SandboxURL(server, day, psd2)
 
 

@@ -24,6 +24,7 @@ import socket
 import ssl
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from email.message import Message
@@ -32,6 +33,9 @@ from urllib.parse import parse_qsl, urlsplit
 __all__ = ["Faults", "LoggedRequest", "LoopbackServer", "Reply", "Request"]
 
 log = logging.getLogger("cnbkit.sandbox")
+
+#: How many requests the log keeps (and how many targets the fault draws remember).
+_LOG_SIZE = 100_000
 
 
 @dataclass(frozen=True)
@@ -179,7 +183,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         owner = self.server.owner
         started = time.perf_counter()
         url = urlsplit(self.path)
-        length = int(self.headers.get("Content-Length") or 0)
+        length_header = (self.headers.get("Content-Length") or "0").strip()
+        if not length_header.isascii() or not length_header.isdigit():
+            self.close_connection = True
+            self._send(Reply(400, b"", content_type=None))
+            return
+        length = int(length_header)
         body = self.rfile.read(length) if length else b""
         request = Request(
             method=self.command,
@@ -295,7 +304,7 @@ class LoopbackServer:
         self.faults = faults or Faults()
         self._fault_reply = fault_reply
         self._lock = threading.Lock()
-        self._log: list[LoggedRequest] = []
+        self._log: deque[LoggedRequest] = deque(maxlen=_LOG_SIZE)
         self._attempts: dict[tuple[str, str], int] = {}
         self._connections: set[socket.socket] = set()
         self._httpd = _ThreadingServer(("127.0.0.1", port), _Handler)
@@ -361,6 +370,8 @@ class LoopbackServer:
         with self._lock:
             key = (method, target)
             attempt = self._attempts.get(key, 0)
+            if len(self._attempts) >= _LOG_SIZE:  # a long-running sandbox: forget old targets
+                self._attempts.clear()
             self._attempts[key] = attempt + 1
             faults = self.faults
         return faults.fate(method, target, attempt)
@@ -396,7 +407,7 @@ class LoopbackServer:
 
     @property
     def log(self) -> list[LoggedRequest]:
-        """A copy of the request log, oldest first."""
+        """A copy of the request log, oldest first (the last 100,000 requests)."""
         with self._lock:
             return list(self._log)
 

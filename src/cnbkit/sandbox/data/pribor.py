@@ -8,7 +8,8 @@ Level of a tenor on day D (% p.a., two decimals):
 Quirks of the live series reproduced here:
 
 * 9 tenors (ONE_DAY .. ONE_YEAR) until 2025-06-30; from :data:`SEVEN_TENORS_FROM`
-  (2025-07-01) 7 tenors, without TWO_MONTH and NINE_MONTH.
+  (2025-07-01) 7 tenors, without TWO_MONTH and NINE_MONTH. The live data establishes only "9
+  tenors through 2024, 7 in 2026": the mid-2025 switch date is the sandbox's assumption.
 * ``pribid`` is a little (0.10 pp) below ``pribor`` until 2018 and ``null`` from
   :data:`PRIBID_NULL_FROM` (2019-01-01) on.
 * Rows of a day are in tenor order ONE_DAY .. ONE_YEAR.
