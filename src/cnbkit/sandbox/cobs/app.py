@@ -26,6 +26,7 @@ import threading
 import time
 import uuid
 from base64 import b64decode
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -45,6 +46,10 @@ ROLE_FOR_SCOPE = {"aisp": "PSP_AI", "pisp": "PSP_PI"}
 STANDING_INTERVALS = ("DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "HALFYEARLY", "YEARLY")
 STANDING_MODES = ("UNTIL_DATE", "UNTIL_CANCELLATION")
 STANDING_MODE_DUE = ("DUE_DAY",)
+#: Paging misbehaviours a test can switch on per client (see :meth:`CobsApp.set_paging_quirk`).
+PAGING_QUIRKS = ("no_next_page", "next_page_zero", "next_page_text", "total_too_high")
+#: Headers kept in :attr:`CobsApp.seen_headers` (credentials are never kept).
+RECORDED_HEADERS = ("X-Request-ID", "Date", "TPP-Name", "Content-Type", "Accept")
 
 
 class _Fail(Exception):
@@ -93,6 +98,9 @@ class CobsApp:
         self._refresh: dict[str, dict[str, Any]] = {}
         self.payments: dict[str, dict[str, Any]] = {}
         self.created_standing_orders: list[dict[str, Any]] = []
+        self._scope_limits: dict[str, list[str]] = {}
+        self._paging_quirks: dict[str, str] = {}
+        self._seen: deque[dict[str, Any]] = deque(maxlen=500)
 
     # -- switches for tests -----------------------------------------------------------------
     def revoke_access_tokens(self) -> int:
@@ -101,6 +109,45 @@ class CobsApp:
             count = len(self._access)
             self._access.clear()
         return count
+
+    def limit_scopes(self, client_id: str, scopes: list[str] | tuple[str, ...] | None) -> None:
+        """Grant ``client_id`` at most ``scopes`` from now on, whatever it asks for (codes and
+        refreshes alike; the answer's ``scope`` names what was granted). None lifts it."""
+        with self._lock:
+            if scopes is None:
+                self._scope_limits.pop(client_id, None)
+            else:
+                self._scope_limits[client_id] = list(scopes)
+
+    def set_paging_quirk(self, client_id: str, quirk: str | None) -> None:
+        """Make the paged lists misbehave for ``client_id``'s tokens (None lifts it):
+        ``no_next_page`` omits ``nextPage``, ``next_page_zero`` sends ``nextPage: 0`` where more
+        pages remain, ``next_page_text`` sends ``nextPage: "next"`` and ``total_too_high``
+        announces three more items in ``totalCount`` than there are."""
+        if quirk is not None and quirk not in PAGING_QUIRKS:
+            raise ValueError(f"quirk must be one of {PAGING_QUIRKS}")
+        with self._lock:
+            if quirk is None:
+                self._paging_quirks.pop(client_id, None)
+            else:
+                self._paging_quirks[client_id] = quirk
+
+    def seen_headers(self) -> list[dict[str, Any]]:
+        """The API requests received (newest last, at most 500): method, path, the
+        :data:`RECORDED_HEADERS` sent and whether an Authorization header came (its value is
+        never kept)."""
+        with self._lock:
+            return [dict(entry) for entry in self._seen]
+
+    def _record(self, request: Request) -> None:
+        entry: dict[str, Any] = {"method": request.method, "path": request.path,
+                                 "authorization": "Authorization" in request.headers}
+        for name in RECORDED_HEADERS:
+            value = request.headers.get(name)
+            if value is not None:
+                entry[name] = value
+        with self._lock:
+            self._seen.append(entry)
 
     # -- dispatch -----------------------------------------------------------------------------
     def __call__(self, request: Request) -> Reply:
@@ -112,6 +159,7 @@ class CobsApp:
             elif path == "/oauth/token" and request.method == "POST":
                 reply = self.token(request, peer)
             elif path.startswith("/cobs/"):
+                self._record(request)
                 version, _, rest = path[len("/cobs/"):].partition("/")
                 if version not in VERSIONS:
                     raise cobs_error(404, {"error": "NOT_FOUND",
@@ -188,10 +236,15 @@ class CobsApp:
         return view
 
     def _own_app(self, client_id: str, peer: Peer) -> dict[str, Any]:
-        app = self.applications.get(client_id)
+        with self._lock:
+            app = self.applications.get(client_id)
         if app is None or app["owner"] != peer.organization_id:
             raise oauth_error(404, "invalid_client", f"no application {client_id}")
         return app
+
+    def _view(self, app: dict[str, Any], with_secret: bool = False) -> dict[str, Any]:
+        with self._lock:  # PUT and renewSecret change the dict under the lock
+            return self._app_view(app, with_secret)
 
     def registration(self, request: Request, peer: Peer, rest: str) -> Reply:
         parts = [p for p in rest.split("/") if p][1:]  # after "applications"
@@ -207,18 +260,20 @@ class CobsApp:
                 return Reply.json(201, self._app_view(app, with_secret=True),
                                   {"Cache-Control": "no-store"})
             if method == "GET":
-                mine = [self._app_view(a) for a in self.applications.values()
-                        if a["owner"] == peer.organization_id]
+                # a snapshot under the lock: POST inserts concurrently
+                with self._lock:
+                    mine = [self._app_view(a) for a in list(self.applications.values())
+                            if a["owner"] == peer.organization_id]
                 return Reply.json(200, {"applications": mine})
         elif len(parts) == 1:
             app = self._own_app(parts[0], peer)
             if method == "GET":
-                return Reply.json(200, self._app_view(app))
+                return Reply.json(200, self._view(app))
             if method == "PUT":
                 meta = self._check_metadata(_json(request, oauth=True), peer, partial=True)
                 with self._lock:
                     app.update(meta)
-                return Reply.json(200, self._app_view(app))
+                return Reply.json(200, self._view(app))
             if method == "DELETE":
                 with self._lock:
                     self.applications.pop(app["client_id"], None)
@@ -230,9 +285,9 @@ class CobsApp:
         elif len(parts) == 2 and parts[1] == "renewSecret" and method == "POST":
             app = self._own_app(parts[0], peer)
             with self._lock:
-                app["client_secret"] = secrets.token_urlsafe(32)
+                app["client_secret"] = secret = secrets.token_urlsafe(32)
             return Reply.json(200, {"client_id": app["client_id"],
-                                    "client_secret": app["client_secret"],
+                                    "client_secret": secret,
                                     "client_secret_expires_at": 0},
                               {"Cache-Control": "no-store"})
         raise oauth_error(405 if len(parts) <= 1 else 404, "invalid_request",
@@ -243,7 +298,10 @@ class CobsApp:
         client_id = request.arg("client_id") or ""
         redirect_uri = request.arg("redirect_uri") or ""
         state = request.arg("state")
-        app = self.applications.get(client_id)
+        with self._lock:
+            app = self.applications.get(client_id)
+            app = None if app is None else {**app, "redirect_uris": list(app["redirect_uris"]),
+                                            "scopes": list(app["scopes"])}
         if app is None:
             raise oauth_error(400, "invalid_client", "unknown client_id")
         if redirect_uri not in app["redirect_uris"]:
@@ -279,7 +337,9 @@ class CobsApp:
                 client_id, _, secret = b64decode(auth[6:]).decode().partition(":")
             except ValueError:
                 raise oauth_error(401, "invalid_client", "malformed Basic credentials") from None
-        app = self.applications.get(client_id or "")
+        with self._lock:
+            app = self.applications.get(client_id or "")
+            app = None if app is None else dict(app)
         if (app is None or app["owner"] != peer.organization_id or secret is None
                 or not hmac.compare_digest(secret.encode(), app["client_secret"].encode())):
             raise oauth_error(401, "invalid_client",
@@ -300,13 +360,20 @@ class CobsApp:
                 self._refresh[refresh] = {"client_id": app["client_id"], "scope": scopes}
         elif grant == "refresh_token":
             refresh = form.get("refresh_token") or ""
-            entry = self._refresh.get(refresh)
+            with self._lock:
+                entry = self._refresh.get(refresh)
             if entry is None or entry["client_id"] != app["client_id"]:
                 raise oauth_error(400, "invalid_grant", "the refresh token is invalid")
             scopes = entry["scope"]
         else:
             raise oauth_error(400, "unsupported_grant_type",
                               "grant_type must be authorization_code or refresh_token")
+        with self._lock:
+            limit = self._scope_limits.get(app["client_id"])
+        if limit is not None:
+            scopes = [s for s in scopes if s in limit]
+            if not scopes:
+                raise oauth_error(400, "invalid_scope", "none of the requested scopes is granted")
         access = secrets.token_urlsafe(32)
         with self._lock:
             self._access[access] = {"client_id": app["client_id"], "scope": scopes,
@@ -343,7 +410,8 @@ class CobsApp:
     def _bearer(self, request: Request, peer: Peer, scope: str) -> dict[str, Any]:
         auth = request.headers.get("Authorization") or ""
         token = auth[7:] if auth.startswith("Bearer ") else ""
-        entry = self._access.get(token)
+        with self._lock:
+            entry = self._access.get(token)
         if entry is None or entry["expires"] < time.time():
             raise cobs_error(401, {"error": "UNAUTHORISED",
                                    "message": "the access token is missing, invalid or expired"})
@@ -370,20 +438,22 @@ class CobsApp:
         parts = [p for p in rest.split("/") if p]
         method = request.method
         if parts[:2] == ["my", "accounts"]:
-            self._bearer(request, peer, "aisp")
+            entry = self._bearer(request, peer, "aisp")
             if len(parts) == 2 and method == "GET":
-                return self.paged(request, self.bank.accounts, "accounts", 400)
+                return self.paged(request, self.bank.accounts, "accounts", 400,
+                                  quirk=self._quirk(entry))
             account = self.bank.account(parts[2]) if len(parts) > 2 else None
             if account is None:
                 raise cobs_error(404, {"error": "ID_NOT_FOUND", "scope": "id"})
             if len(parts) == 4 and parts[3] == "balance" and method == "GET":
                 return self.balance(request, account)
             if len(parts) == 4 and parts[3] == "transactions" and method == "GET":
-                return self.transactions(request, account, version)
+                return self.transactions(request, account, version, self._quirk(entry))
         elif parts == ["my", "standingorders"]:
             if method == "GET":
-                self._bearer(request, peer, "aisp")
-                return self.paged(request, self.bank.standing_orders, "standingOrders", 400)
+                entry = self._bearer(request, peer, "aisp")
+                return self.paged(request, self.bank.standing_orders, "standingOrders", 400,
+                                  quirk=self._quirk(entry))
             if method == "POST" and version != "2.0":
                 entry = self._bearer(request, peer, "pisp")
                 return self.new_standing_order(request, entry)
@@ -411,8 +481,12 @@ class CobsApp:
         raise cobs_error(404, {"error": "NOT_FOUND",
                                "message": f"{method} {rest} is not part of COBS {version} here"})
 
+    def _quirk(self, entry: dict[str, Any]) -> str | None:
+        with self._lock:
+            return self._paging_quirks.get(entry["client_id"])
+
     def paged(self, request: Request, items: list[Any], key: str, past_end: int,
-              extra: dict[str, Any] | None = None) -> Reply:
+              extra: dict[str, Any] | None = None, quirk: str | None = None) -> Reply:
         size_text, page_text = request.arg("size"), request.arg("page")
         errors = []
         try:
@@ -443,6 +517,14 @@ class CobsApp:
                                 "totalCount": total}
         if page + 1 < page_count:
             body["nextPage"] = page + 1
+            if quirk == "next_page_zero":
+                body["nextPage"] = 0
+            elif quirk == "next_page_text":
+                body["nextPage"] = "next"
+        if quirk == "no_next_page":
+            body.pop("nextPage", None)
+        elif quirk == "total_too_high":
+            body["totalCount"] = total + 3
         body[key] = chunk
         if extra:
             body.update(extra)
@@ -472,7 +554,8 @@ class CobsApp:
         balances = [entry("CLBD", value, None), entry("CLAV", value + (line or 0), line)]
         return Reply.json(200, {"balances": balances})
 
-    def transactions(self, request: Request, account: dict[str, Any], version: str) -> Reply:
+    def transactions(self, request: Request, account: dict[str, Any], version: str,
+                     quirk: str | None = None) -> Reply:
         errors = []
         bounds = {}
         for name in ("fromDate", "toDate"):
@@ -503,12 +586,13 @@ class CobsApp:
                                   else t["valueDate"]["date"][:10], t["entryReference"]),
                    reverse=order == "DESC")
         wire = [SandboxBank.public(t, version) for t in items]
-        return self.paged(request, wire, "transactions", 404)
+        return self.paged(request, wire, "transactions", 404, quirk=quirk)
 
     # -- PISP --------------------------------------------------------------------------------------
     def _payment(self, payment_id: str, client_id: str | None,
                  owner: str | None = None) -> dict[str, Any]:
-        payment = self.payments.get(payment_id)
+        with self._lock:
+            payment = self.payments.get(payment_id)
         if (payment is None or (client_id is not None and payment["client_id"] != client_id)
                 or (owner is not None and payment["owner"] != owner)):
             raise cobs_error(404, {"error": "ID_NOT_FOUND", "scope": "paymentId"})
