@@ -6,6 +6,7 @@ Every test talks to real servers over real sockets on 127.0.0.1; nothing reaches
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,18 @@ from cnbkit.client import Client
 
 DATA = Path(__file__).parent / "data"
 CNBAPI = DATA / "cnbapi"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_user_cache(tmp_path_factory) -> Iterator[None]:
+    """Keep every test away from the user's real cache dir (the default client uses it)."""
+    previous = os.environ.get("CNBKIT_CACHE_DIR")
+    os.environ["CNBKIT_CACHE_DIR"] = str(tmp_path_factory.mktemp("default-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("CNBKIT_CACHE_DIR", None)
+    else:
+        os.environ["CNBKIT_CACHE_DIR"] = previous
 
 
 @pytest.fixture(scope="session")
