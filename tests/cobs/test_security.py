@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from cnbkit.cobs import CobsClient, CobsError, TokenFile, TokenFileError
+from cnbkit.cobs import CobsClient, CobsError, Token, TokenFile, TokenFileError, redact
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -104,3 +104,103 @@ def test_token_file_mode(sandbox, make_config, tmp_path):
         CobsClient(client.config)
     client.close()
     again.close()
+
+
+# -- token file: atomic, never through a symbolic link -------------------------------------------
+def _token(n: int = 1) -> Token:
+    return Token(access_token=f"access-{n}-" + "a" * 20, refresh_token=f"refresh-{n}-" + "r" * 20,
+                 expires_at=4e9, scopes=("aisp",))
+
+
+def test_token_file_is_replaced_atomically(tmp_path, monkeypatch):
+    path = tmp_path / "tokens.json"
+    file = TokenFile(path)
+    file.save(_token(1))
+    other_name = tmp_path / "hard-link.json"
+    os.link(path, other_name)  # a second name for the old file's inode
+    file.save(_token(2))
+    assert "access-2-" in path.read_text()
+    assert "access-1-" in other_name.read_text()  # the old file was replaced, not rewritten
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+    def broken_dump(*args: object, **kwargs: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("cnbkit.cobs.oauth.json.dump", broken_dump)
+    with pytest.raises(OSError, match="disk full"):
+        file.save(_token(3))
+    assert "access-2-" in path.read_text()  # a failed save leaves the old tokens intact
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard-link.json", "tokens.json"]
+
+
+@pytest.mark.parametrize("target_exists", [True, False])
+def test_symlinked_token_file_is_refused(tmp_path, target_exists, sandbox, make_config):
+    target = tmp_path / "elsewhere.json"
+    if target_exists:
+        TokenFile(target).save(_token(1))
+        before = target.read_text()
+    link = tmp_path / "tokens.json"
+    link.symlink_to(target)
+    with pytest.raises(TokenFileError, match="symbolic link"):
+        TokenFile(link).save(_token(2))
+    with pytest.raises(TokenFileError, match="symbolic link"):
+        TokenFile(link).load()
+    with pytest.raises(TokenFileError, match="symbolic link"):
+        CobsClient(make_config(sandbox, token_file=link))
+    if target_exists:
+        assert target.read_text() == before
+    else:
+        assert not target.exists()  # nothing was created through the dangling link
+
+
+# -- redaction -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ('{"errorCode": "PAGE_NOT_FOUND", "bankCode": "0800"}',
+     '{"errorCode": "PAGE_NOT_FOUND", "bankCode": "0800"}'),
+    ('{"code": "abc123", "errorCode": "X"}', '{"code": "***", "errorCode": "X"}'),
+    ("authorization: bearer abc.def-123", "authorization: bearer ***"),
+    ("token=tok_12345&token_type_hint=refresh_token", "token=***&token_type_hint=refresh_token"),
+    ('{"client_secret": "first half second half"}', '{"client_secret": "***"}'),
+    ("{'password': 'with \\' quote and space'}", "{'password': '***'}"),
+    ("api_key=k-98765&x=1", "api_key=***&x=1"),
+    ("'API-key': 'k-98765'", "'API-key': '***'"),
+    ('{"access_token": "abc", "token_type": "Bearer"}',
+     '{"access_token": "***", "token_type": "Bearer"}'),
+])
+def test_redaction_patterns(text, expected):
+    assert redact.redact(text) == expected
+
+
+def test_secret_registry_is_owned_by_the_client_and_bounded(sandbox, make_config, caplog):
+    registry = redact.SecretRegistry(limit=3)
+    registry.add("pinned-secret", pin=True)
+    for n in range(10):
+        registry.add(f"rotating-token-{n}")
+    assert len(registry) == 4
+    assert registry.mask("pinned-secret rotating-token-0 rotating-token-9") \
+        == "*** rotating-token-0 ***"
+
+    attached = redact.FILTER.registries
+    client = CobsClient(make_config(sandbox))
+    client.register("registry owner")
+    token = client.authorize_without_browser()
+    assert redact.FILTER.registries == attached + 1
+    assert token.access_token in client.secrets.secrets()
+    assert client.config.client_secret in client.secrets.secrets()
+    caplog.set_level(logging.DEBUG, logger="cnbkit.cobs")
+    logging.getLogger("cnbkit.cobs").debug("plain text %s", token.access_token)
+    assert token.access_token not in caplog.text
+    client.close()
+    assert redact.FILTER.registries == attached  # closing detaches: no state left behind
+    assert not hasattr(redact, "_SECRETS")
+
+
+def test_unclosed_client_detaches_when_collected(sandbox, make_config):
+    import gc
+
+    attached = redact.FILTER.registries
+    client = CobsClient(make_config(sandbox))
+    assert redact.FILTER.registries == attached + 1
+    del client
+    gc.collect()
+    assert redact.FILTER.registries == attached
