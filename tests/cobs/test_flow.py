@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import time
+import re
+import uuid
+from email.utils import parsedate_to_datetime
 
 import pandas as pd
 import pytest
-import requests
 
 from cnbkit.cobs import (
     CobsClient,
@@ -105,21 +106,19 @@ def test_full_flow(sandbox, version, make_config):
 
 
 def test_paging_past_end_and_unknown_account(authorized, sandbox, version):
-    headers = authorized._headers(False)
-    headers["Authorization"] = f"Bearer {authorized.token.access_token}"
-    base = sandbox.api_url(version)
     with pytest.raises(PageNotFound) as acc:
         authorized._call("GET", "/my/accounts", params={"page": 99, "size": 2})
     assert acc.value.status == 400
+    assert acc.value.url == f"{sandbox.api_url(version)}/my/accounts"  # no query string
     account = authorized.accounts().id[0]
     with pytest.raises(PageNotFound) as txs:
         authorized._call("GET", f"/my/accounts/{account}/transactions",
                          params={"page": 500, "size": 10})
     assert txs.value.status == 404
+    assert txs.value.errors[0].parameters == {"PAGE_COUNT": 42}  # 420 transactions / 10
     with pytest.raises(NotFound) as unknown:
         authorized.transactions("NOPE")
     assert unknown.value.codes == ("ID_NOT_FOUND",)
-    assert base.endswith(version)
 
 
 def test_state_is_checked(sandbox, make_config):
@@ -180,13 +179,41 @@ def test_standing_orders_and_direct_debits(authorized, version):
         authorized.create_direct_debit(iban)
 
 
-def test_headers_sent(authorized, sandbox, version):
-    # the sandbox refuses calls without X-Request-ID/Date/TPP-Name: a plain call shows it
-    session = authorized.session
-    response = session.get(sandbox.api_url(version) + "/my/accounts", withhold_token=True)
-    body = response.json()
+RFC7231_DATE = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} "
+                          r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} "
+                          r"\d{2}:\d{2}:\d{2} GMT$")
+
+
+def test_headers_sent(sandbox, version, make_config):
+    tpp = f"cnbkit header test {uuid.uuid4().hex[:8]}"
+    client = CobsClient(make_config(sandbox, version, tpp_name=tpp))
+    client.register("headers")
+    client.authorize_without_browser()
+    iban = client.accounts(page_size=2).iban[0]  # three GETs
+    client.check_balance(iban, 10, "CZK")  # a POST with a JSON body
+    client.close()
+    seen = [h for h in sandbox.app.seen_headers() if h.get("TPP-Name") == tpp]
+    api = [h for h in seen if not h["path"].endswith("/applications")]
+    assert [h["method"] for h in api] == ["GET", "GET", "GET", "POST"]
+    assert [h["method"] for h in seen[:1]] == ["POST"]  # the registration
+    ids = [h["X-Request-ID"] for h in seen]
+    assert all(str(uuid.UUID(i)) == i for i in ids)  # canonical UUIDs
+    assert len(set(ids)) == len(ids)  # a fresh one per call
+    for h in seen:
+        assert RFC7231_DATE.match(h["Date"]), h["Date"]
+        assert parsedate_to_datetime(h["Date"]).utcoffset().total_seconds() == 0
+        assert h["Accept"] == "application/json"
+        if h["method"] in ("POST", "PUT"):
+            assert h["Content-Type"] == "application/json"
+        else:
+            assert "Content-Type" not in h
+    assert all(h["authorization"] for h in api)  # user calls carry the token
+    assert not seen[0]["authorization"]  # registration is certificate-only
+
+
+def test_sandbox_refuses_calls_without_cobs_headers(authorized, sandbox, version):
+    response = authorized.session.get(sandbox.api_url(version) + "/my/accounts",
+                                      withhold_token=True)
     assert response.status_code == 400
-    assert {e["scope"] for e in body["errors"]} == {"X-Request-ID", "Date", "TPP-Name"}
-    assert isinstance(authorized.accounts(), pd.DataFrame)
-    assert time.time()  # keeps the import used
-    assert requests
+    assert {e["scope"] for e in response.json()["errors"]} == {"X-Request-ID", "Date",
+                                                                 "TPP-Name"}
