@@ -12,14 +12,31 @@ from contextlib import contextmanager
 
 
 def best_of(function: Callable[[], object], repeat: int = 7) -> float:
-    """The median wall time of ``repeat`` runs (seconds), after one warm-up run."""
-    function()
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
+    """The fastest of ``repeat`` runs (seconds), after one warm-up run.
+
+    The minimum is the run least disturbed by the rest of the machine (timeit's advice).
+    """
+    return min(interleaved({"f": function}, repeat)["f"])
+
+
+def interleaved(functions: dict[str, Callable[[], object]], repeat: int) -> dict[str, list[float]]:
+    """Wall times (seconds) of each function over ``repeat`` rounds, run in turn each round, so
+    that a slow spell of the machine hits all of them alike. One warm-up round is not counted.
+    """
+    for function in functions.values():
         function()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+    times: dict[str, list[float]] = {name: [] for name in functions}
+    for _ in range(repeat):
+        for name, function in functions.items():
+            started = time.perf_counter()
+            function()
+            times[name].append(time.perf_counter() - started)
+    return times
+
+
+def spread(times: list[float]) -> str:
+    """``min / median`` of a list of timings, in seconds."""
+    return f"{min(times):.3f} s (median {statistics.median(times):.3f} s)"
 
 
 @contextmanager

@@ -5,6 +5,7 @@
 2. A cached ``client.get("exrates.daily_year", year=2019)`` against reading the same bytes from a
    file and converting them (target: <= 2x).
 
+Each pair runs interleaved, 31 rounds; the ratio compares the fastest runs.
 Run: ``.venv/bin/python benchmarks/bench_frames.py``
 """
 
@@ -17,11 +18,13 @@ from pathlib import Path
 
 import pandas as pd
 import requests
-from _common import best_of, sandbox_process, verdict
+from _common import interleaved, sandbox_process, spread, verdict
 
 import cnbkit
 from cnbkit.catalog import operation
 from cnbkit.frames import to_frame
+
+ROUNDS = 31
 
 
 def main() -> int:
@@ -30,25 +33,29 @@ def main() -> int:
         body = requests.get(f"{url}/exrates/daily-year", params={"year": 2019}, timeout=30).content
         path = Path(tmp) / "daily-year-2019.json"
         path.write_bytes(body)
-
-        bare = best_of(lambda: pd.DataFrame(json.loads(body)["rates"]), repeat=21)
-        typed = best_of(lambda: to_frame(op, json.loads(body)), repeat=21)
-
         client = cnbkit.Client(base_url=url, cache_dir=Path(tmp) / "cache", progress=False)
         client.get(op, year=2019)  # fills the cache
-        cached = best_of(lambda: client.get(op, year=2019), repeat=21)
-        from_disk = best_of(lambda: to_frame(op, json.loads(path.read_bytes())), repeat=21)
+        times = interleaved(
+            {
+                "bare": lambda: pd.DataFrame(json.loads(body)["rates"]),
+                "typed": lambda: to_frame(op, json.loads(body)),
+                "from_disk": lambda: to_frame(op, json.loads(path.read_bytes())),
+                "cached": lambda: client.get(op, year=2019),
+            },
+            ROUNDS,
+        )
         client.close()
 
     rows = len(json.loads(body)["rates"])
-    conversion = typed / bare
-    cache_ratio = cached / from_disk
-    print(f"payload: /exrates/daily-year?year=2019, {rows} rows, {len(body):,} bytes")
-    print(f"bare pandas.DataFrame(json.loads(body)['rates']) {bare * 1e3:8.2f} ms")
-    print(f"cnbkit typed frame (to_frame)                     {typed * 1e3:8.2f} ms")
+    conversion = min(times["typed"]) / min(times["bare"])
+    cache_ratio = min(times["cached"]) / min(times["from_disk"])
+    print(f"payload: /exrates/daily-year?year=2019, {rows} rows, {len(body):,} bytes; "
+          f"{ROUNDS} interleaved rounds")
+    print(f"bare pandas.DataFrame(json.loads(body)['rates'])  {spread(times['bare'])}")
+    print(f"cnbkit typed frame (json.loads + to_frame)         {spread(times['typed'])}")
     print(f"  conversion ratio: {verdict(conversion, 1.5)}")
-    print(f"read file + json + to_frame                       {from_disk * 1e3:8.2f} ms")
-    print(f"cached client.get                                 {cached * 1e3:8.2f} ms")
+    print(f"read file + json.loads + to_frame                  {spread(times['from_disk'])}")
+    print(f"cached client.get                                  {spread(times['cached'])}")
     print(f"  cached-call ratio: {verdict(cache_ratio, 2.0)}")
     return 0 if conversion <= 1.5 and cache_ratio <= 2.0 else 1
 

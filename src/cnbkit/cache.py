@@ -2,7 +2,8 @@
 
 The live API sends no ETag or Cache-Control, so cnbkit decides on the client:
 
-* only 200 answers whose body is valid JSON are stored;
+* only complete 200 answers holding a JSON object are stored (one whose JSON then fails to
+  parse is deleted at once);
 * an answer whose period ended ``settle_days`` or more days ago (Europe/Prague; 7 days, 21 for
   PRIBOR, which is published late) never expires;
 * anything else (today, this month, this year, averages over every year) expires after a TTL
@@ -42,6 +43,7 @@ __all__ = [
     "cache_info",
     "default_cache_dir",
     "expire_after",
+    "is_fresh",
     "make_session",
     "payload_of",
     "period_end",
@@ -85,30 +87,40 @@ def expire_after(
     return ttl
 
 
-def _is_valid_json_answer(response: requests.Response) -> bool:
-    """requests-cache filter: store only 200 answers whose body is a JSON object.
+def _is_whole_json_object(response: requests.Response) -> bool:
+    """requests-cache filter: store only complete 200 answers that hold a JSON object.
 
-    The parsed body is kept on the response so that the client does not parse it twice.
+    The transfer is complete (urllib3 enforces Content-Length; a cut-off body raises before
+    this runs), and the body must start with ``{`` and end with ``}``: this check costs
+    nothing, so the threads that download stay free for I/O. The JSON itself is parsed once,
+    by :func:`payload_of` in the caller's thread; an answer that fails there is deleted from
+    the cache at once (``Client.parse``).
     """
     if response.status_code != 200:
         return False
-    if getattr(response, _PAYLOAD_ATTR, None) is not None:
-        return True
     try:
-        payload = orjson.loads(response.content)  # a JSONDecodeError is a ValueError
-    except (ValueError, requests.RequestException):
+        body = response.content
+    except requests.RequestException:
         return False
-    if not isinstance(payload, dict):
-        return False
-    setattr(response, _PAYLOAD_ATTR, payload)
-    return True
+    return body.lstrip()[:1] == b"{" and body.rstrip()[-1:] == b"}"
 
 
 def payload_of(response: requests.Response) -> dict[str, Any] | None:
-    """The parsed JSON object of a 200 answer, or None when the body is not one."""
-    if _is_valid_json_answer(response):
-        return getattr(response, _PAYLOAD_ATTR)  # type: ignore[no-any-return]
-    return None
+    """The parsed JSON object of a 200 answer (parsed once, then kept on the response), or
+    None when the body is not one."""
+    payload = getattr(response, _PAYLOAD_ATTR, None)
+    if payload is not None:
+        return payload  # type: ignore[no-any-return]
+    if not _is_whole_json_object(response):
+        return None
+    try:
+        payload = orjson.loads(response.content)  # a JSONDecodeError is a ValueError
+    except ValueError:
+        return None
+    if not isinstance(payload, dict):
+        return None
+    setattr(response, _PAYLOAD_ATTR, payload)
+    return payload
 
 
 def make_session(cache_dir: Path | None, *, offline: bool) -> requests.Session:
@@ -124,12 +136,29 @@ def make_session(cache_dir: Path | None, *, offline: bool) -> requests.Session:
         backend=backend,
         allowable_codes=(200,),
         allowable_methods=("GET",),
-        filter_fn=_is_valid_json_answer,
+        filter_fn=_is_whole_json_object,
         stale_if_error=True,
         cache_control=False,
         only_if_cached=offline,
         expire_after=3600,
     )
+
+
+def is_fresh(cache: Any, key: str) -> bool:
+    """Whether the cache holds an unexpired answer under ``key``.
+
+    One lookup on the indexed ``expires`` column (epoch seconds, NULL for "never"), without
+    reading and deserializing the stored answer.
+    """
+    table = cache.responses.table_name
+    with cache.responses.connection() as connection:
+        row = connection.execute(
+            f"SELECT expires FROM {table} WHERE key = ?",  # noqa: S608 - the backend's own name
+            (key,),
+        ).fetchone()
+    if row is None:
+        return False
+    return row[0] is None or row[0] > dt.datetime.now(dt.UTC).timestamp()
 
 
 @dataclass(frozen=True)

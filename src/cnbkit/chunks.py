@@ -30,16 +30,24 @@ import datetime as dt
 import logging
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import pandas as pd
+import requests
 
 from .catalog import CURRENCY_PAIRS, MATURITIES, PRIBOR_PERIODS, Operation, operation
 from .client import Client, default_client
-from .errors import ChunkError, CnbError, CnbkitWarning, FailedChunk, InvalidParameter
+from .errors import (
+    ChunkError,
+    CnbError,
+    CnbkitWarning,
+    FailedChunk,
+    InvalidParameter,
+    InvalidResponse,
+)
 from .frames import empty_frame
 from .params import FIRST_YEAR, check_year, format_param, prague_today, to_date
 
@@ -421,8 +429,15 @@ def run(
     workers = min(workers or client.workers, len(calls) or 1)
     show = (client.progress if progress is None else progress) and len(calls) > 4
 
-    def one(call: Call) -> pd.DataFrame:
-        frame = client.frame(call.op, dict(call.query))
+    def download(call: Call) -> requests.Response:
+        return client.download(call.op, dict(call.query))
+
+    def convert(call: Call, response: requests.Response) -> pd.DataFrame:
+        try:
+            payload = client.parse(response)
+        except InvalidResponse:  # not JSON after all (and evicted): fetch it again
+            payload = client.fetch(call.op, dict(call.query))
+        frame = client.convert(call.op, payload)
         day = dict(call.query).get("date")
         if day is not None:  # a daily call on a holiday repeats the last business day: drop it
             frame = frame[frame[call.op.date_column] == pd.Timestamp(day)]
@@ -442,18 +457,22 @@ def run(
         if bar is not None:
             bar.update(1)
 
-    # Fresh cache hits are pure CPU work: threads would only contend for the GIL, so they are
-    # converted here while the pool waits on the network for the misses.
+    # The pool only waits on the network; CPU work (conversion, and whole cache hits) is done
+    # in this thread as answers arrive: threads doing CPU work would only contend for the GIL
+    # and stall each other's socket reads.
     hits = [i for i, call in enumerate(calls) if client.is_fresh(call.op, dict(call.query))]
     misses = sorted(set(range(len(calls))) - set(hits))
+    pool = client.executor(workers)
+    futures = {pool.submit(download, calls[i]): i for i in misses}
     try:
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cnbkit") as pool:
-            futures = {pool.submit(one, calls[i]): i for i in misses}
-            for index in hits:
-                settle(index, lambda index=index: one(calls[index]))
-            for future in as_completed(futures):
-                settle(futures[future], future.result)
+        for index in hits:
+            settle(index, lambda call=calls[index]: convert(call, download(call)))
+        for future in as_completed(futures):
+            index = futures[future]
+            settle(index, lambda call=calls[index], f=future: convert(call, f.result()))
     finally:
+        for future in futures:
+            future.cancel()
         if bar is not None:
             bar.close()
     if failed:
@@ -490,7 +509,9 @@ def stitch(
         if op.monthly:
             first, last = first.to_period("M").start_time, last.to_period("M").end_time
         stamps = frame[date]
-        frame = frame[(stamps >= first) & (stamps <= last)]
+        if not (stamps.min() >= first and stamps.max() <= last):  # else nothing to trim
+            # rows without a date (a malformed answer) are kept, never silently dropped
+            frame = frame[((stamps >= first) & (stamps <= last)) | stamps.isna()]
     keys = [date, *[k for k in op.key_columns if k in frame.columns]]
     if len(frame) and not frame[date].is_monotonic_increasing:
         frame = frame.sort_values(keys, kind="stable")

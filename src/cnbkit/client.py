@@ -17,7 +17,9 @@ import os
 import threading
 import time
 import warnings
+import weakref
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,10 +28,19 @@ from urllib.parse import urlencode
 import pandas as pd
 import requests
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError, SSLError
 from urllib3.util.retry import Retry
 
 from . import __version__
-from .cache import CacheInfo, cache_info, default_cache_dir, expire_after, make_session, payload_of
+from .cache import (
+    CacheInfo,
+    cache_info,
+    default_cache_dir,
+    expire_after,
+    is_fresh,
+    make_session,
+    payload_of,
+)
 from .catalog import Operation, operation
 from .errors import (
     ApiError,
@@ -69,6 +80,32 @@ class Payload:
 
 def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in _TRUE
+
+
+class _WholeBodyAdapter(HTTPAdapter):
+    """An adapter that reads each answer's body in one call.
+
+    requests reads bodies in 10 kB chunks, and a thread takes the interpreter lock back after
+    every chunk; while another thread converts a frame, each of those hand-overs waits, so a
+    600 kB year of rates downloads slowly beside CPU work. One read per body makes the
+    download threads of ``history()`` hand the lock over once per answer instead. Errors are
+    translated exactly as requests translates them.
+    """
+
+    def build_response(self, req: Any, resp: Any) -> requests.Response:
+        response = super().build_response(req, resp)
+        try:
+            response._content = resp.read(decode_content=True) or b""
+        except ProtocolError as exc:
+            raise requests.exceptions.ChunkedEncodingError(exc) from exc
+        except DecodeError as exc:
+            raise requests.exceptions.ContentDecodingError(exc) from exc
+        except ReadTimeoutError as exc:
+            raise requests.exceptions.ConnectionError(exc) from exc
+        except SSLError as exc:
+            raise requests.exceptions.SSLError(exc) from exc
+        response._content_consumed = True
+        return response
 
 
 class Client:
@@ -130,7 +167,9 @@ class Client:
         self.workers = workers
         self.progress = progress
         self.user_agent = f"cnbkit/{__version__} (+python-requests/{requests.__version__})"
-        self._session: requests.Session | None = None
+        self._local = threading.local()
+        self._sessions: weakref.WeakSet[requests.Session] = weakref.WeakSet()
+        self._pools: dict[int, ThreadPoolExecutor] = {}
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -141,11 +180,29 @@ class Client:
     # -- session -------------------------------------------------------------------------------
     @property
     def session(self) -> requests.Session:
-        """The HTTP session (shared by threads; the SQLite cache serializes its writes)."""
+        """This thread's HTTP session.
+
+        Each thread has its own session, hence its own SQLite connection to the one cache
+        file: WAL lets them read side by side while one writes, where a shared connection
+        would make every thread wait on the others' reads and writes.
+        """
+        session: requests.Session | None = getattr(self._local, "session", None)
+        if session is None:
+            session = self._make_session()
+            self._local.session = session
+            with self._lock:
+                self._sessions.add(session)
+        return session
+
+    def executor(self, workers: int) -> ThreadPoolExecutor:
+        """The client's pool of ``workers`` download threads (kept, with their sessions and
+        open connections, until :meth:`close`)."""
         with self._lock:
-            if self._session is None:
-                self._session = self._make_session()
-            return self._session
+            pool = self._pools.get(workers)
+            if pool is None:
+                pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cnbkit")
+                self._pools[workers] = pool
+            return pool
 
     def _make_session(self) -> requests.Session:
         session = make_session(self.cache_dir, offline=self.offline)
@@ -161,8 +218,7 @@ class Client:
             respect_retry_after_header=True,
             raise_on_status=False,
         )
-        # room for history(workers=...) above the client's own default
-        adapter = HTTPAdapter(max_retries=retry, pool_maxsize=max(self.workers, 32))
+        adapter = _WholeBodyAdapter(max_retries=retry)  # one session per thread
         session.mount("http://", adapter)
         session.mount("https://", adapter)
         session.headers["User-Agent"] = self.user_agent
@@ -170,10 +226,14 @@ class Client:
         return session
 
     def close(self) -> None:
-        """Close the session and its cache connection."""
+        """Stop the download threads and close every session and its cache connection."""
         with self._lock:
-            session, self._session = self._session, None
-        if session is not None:
+            pools, self._pools = list(self._pools.values()), {}
+            sessions, self._sessions = list(self._sessions), weakref.WeakSet()
+            self._local = threading.local()
+        for pool in pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+        for session in sessions:
             session.close()
             backend = getattr(session, "cache", None)
             if backend is not None:
@@ -190,17 +250,18 @@ class Client:
         """The full URL of a call."""
         return f"{self.base_url}{op.path}" + (f"?{urlencode(query)}" if query else "")
 
-    def fetch(self, op: Operation | str, query: Mapping[str, str]) -> Payload:
-        """GET one operation with already-checked query parameters and return its payload.
+    def download(self, op: Operation | str, query: Mapping[str, str]) -> requests.Response:
+        """GET one call (from the cache or the network) and return the whole 200 answer.
 
-        urllib3 retries refused or dropped connections, timeouts and 429/5xx answers (with
-        exponential backoff, honouring Retry-After); bodies cut off mid-way and 200 answers
-        that are not JSON are retried here, as urllib3 cannot see them. Each kind of failure is
-        retried at most ``retries`` times. Only valid JSON answers reach the cache.
+        This is the I/O half of :meth:`fetch`: urllib3 retries refused or dropped connections,
+        timeouts and 429/5xx answers (exponential backoff, honouring Retry-After); bodies cut
+        off mid-way are retried here, as urllib3 cannot see them (each kind at most
+        ``retries`` times). Only complete answers that look like a JSON object reach the cache;
+        :meth:`parse` checks the JSON itself.
 
         Raises:
             ValidationError, NotFoundError, ServerError, ApiError, ConnectionFailed,
-            InvalidResponse, OfflineCacheMiss.
+            OfflineCacheMiss.
         """
         op = operation(op) if isinstance(op, str) else op
         url = self.url(op, query)
@@ -210,7 +271,7 @@ class Client:
         last_error: Exception | None = None
         for attempt in range(self.retries + 1):
             if attempt:
-                time.sleep(min(self.backoff_max, self.backoff_factor * 2 ** (attempt - 1)))
+                self._back_off(attempt)
             try:
                 response = self.session.get(url, **kwargs)
             except (requests.exceptions.ChunkedEncodingError,
@@ -232,15 +293,7 @@ class Client:
                 )
             if response.status_code != 200:
                 raise _error_for(response, url)
-            payload = payload_of(response)
-            if payload is None:
-                last_error = InvalidResponse(
-                    f"{url} answered 200 with a body that is not a JSON object "
-                    f"({len(response.content)} bytes); it was not cached"
-                )
-                continue
-            stale = from_cache and bool(getattr(response, "is_expired", False))
-            if stale:
+            if from_cache and getattr(response, "is_expired", False):
                 reason = "offline mode" if self.offline else "the API could not be reached"
                 warnings.warn(
                     StaleDataWarning(
@@ -249,22 +302,66 @@ class Client:
                     ),
                     stacklevel=3,
                 )
-            return Payload(
-                data=payload,
-                url=url,
-                from_cache=from_cache,
-                stale=stale,
-                retrieved_at=getattr(response, "created_at", None) or dt.datetime.now(dt.UTC),
-                nbytes=len(response.content),
-                cache_key=getattr(response, "cache_key", None),
-            )
-        if isinstance(last_error, InvalidResponse):
-            raise last_error
+            return response
         raise ConnectionFailed(
             f"could not get a whole answer from {url} in {self.retries + 1} attempts (the body "
             f"was cut off: {last_error}); check the network, or set CNBKIT_OFFLINE=1 to use "
             f"cached answers"
         ) from last_error
+
+    def parse(self, response: requests.Response) -> Payload:
+        """Parse a downloaded answer's JSON (the CPU half of :meth:`fetch`).
+
+        Raises:
+            InvalidResponse: the body is not a JSON object; it is removed from the cache.
+        """
+        payload = payload_of(response)
+        from_cache = bool(getattr(response, "from_cache", False))
+        if payload is None:
+            self._evict(getattr(response, "cache_key", None))
+            raise InvalidResponse(
+                f"{response.url} answered 200 with a body that is not a JSON object "
+                f"({len(response.content)} bytes); it was not cached"
+            )
+        return Payload(
+            data=payload,
+            url=response.url,
+            from_cache=from_cache,
+            stale=from_cache and bool(getattr(response, "is_expired", False)),
+            retrieved_at=getattr(response, "created_at", None) or dt.datetime.now(dt.UTC),
+            nbytes=len(response.content),
+            cache_key=getattr(response, "cache_key", None),
+        )
+
+    def fetch(self, op: Operation | str, query: Mapping[str, str]) -> Payload:
+        """GET one operation with already-checked query parameters and return its payload.
+
+        :meth:`download` and :meth:`parse` in one; a 200 answer that is not JSON is fetched
+        again, at most ``retries`` times.
+
+        Raises:
+            ValidationError, NotFoundError, ServerError, ApiError, ConnectionFailed,
+            InvalidResponse, OfflineCacheMiss.
+        """
+        op = operation(op) if isinstance(op, str) else op
+        for attempt in range(self.retries + 1):
+            if attempt:
+                self._back_off(attempt)
+            try:
+                return self.parse(self.download(op, query))
+            except InvalidResponse as exc:
+                if attempt == self.retries:
+                    raise
+                log.debug("%s (attempt %d)", exc, attempt + 1)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _back_off(self, attempt: int) -> None:
+        time.sleep(min(self.backoff_max, self.backoff_factor * 2 ** (attempt - 1)))
+
+    def _evict(self, key: str | None) -> None:
+        cache = getattr(self.session, "cache", None)
+        if cache is not None and key:
+            cache.delete(key)
 
     def frame(self, op: Operation | str, query: Mapping[str, str]) -> pd.DataFrame:
         """Fetch one call with already-checked query parameters and convert it.
@@ -274,7 +371,10 @@ class Client:
         served again.
         """
         op = operation(op) if isinstance(op, str) else op
-        payload = self.fetch(op, query)
+        return self.convert(op, self.fetch(op, query))
+
+    def convert(self, op: Operation, payload: Payload) -> pd.DataFrame:
+        """Convert a fetched payload; a wrong-shaped one is evicted from the cache and raised."""
         try:
             return to_frame(
                 op,
@@ -284,9 +384,7 @@ class Client:
                 from_cache=payload.from_cache,
             )
         except InvalidResponse:
-            cache = getattr(self.session, "cache", None)
-            if cache is not None and payload.cache_key:
-                cache.delete(payload.cache_key)
+            self._evict(payload.cache_key)
             raise
 
     def is_fresh(self, op: Operation | str, query: Mapping[str, str]) -> bool:
@@ -297,8 +395,7 @@ class Client:
         if cache is None:
             return False
         request = session.prepare_request(requests.Request("GET", self.url(op, query)))
-        response = cache.get_response(cache.create_key(request))
-        return response is not None and not response.is_expired
+        return is_fresh(cache, cache.create_key(request))
 
     def get(self, op: Operation | str, **kwargs: Any) -> pd.DataFrame:
         """Check the arguments, fetch (or read from the cache) and convert to a typed frame.

@@ -99,8 +99,9 @@ def _convert(column: Column, values: pd.Series) -> pd.Series:
     coerced.
     """
     kind = column.dtype
-    # a field missing from every record (or null throughout) is a column of missing values
-    inferred = "empty" if values.isna().all() else pd.api.types.infer_dtype(values, skipna=True)
+    # ``values`` is an object column: a field missing from every record (or null throughout)
+    # infers as "empty", a column of missing values
+    inferred = pd.api.types.infer_dtype(values, skipna=True)
     try:
         if kind == "date":
             if inferred not in ("string", "empty"):
@@ -121,6 +122,9 @@ def _convert(column: Column, values: pd.Series) -> pd.Series:
                 raise ValueError("a number too large for a float")
             return result
         if kind == "int":
+            if inferred == "integer" and not values.hasnans:  # the common case, vectorized
+                return pd.Series(pd.array(values.to_numpy(dtype="int64"), dtype="Int64"),
+                                 index=values.index)
             if inferred not in _NUMERIC:
                 raise TypeError(f"{inferred} values where whole numbers belong")
             if inferred != "integer" and inferred != "empty":
@@ -164,11 +168,12 @@ def _records(op: Operation, payload: object) -> list[dict[str, Any]]:
             f"{op.path}: {op.result_key!r} must be a list of objects, "
             f"got {type(records).__name__}"
         )
-    odd = next((r for r in records if not isinstance(r, dict)), None)
-    if odd is not None:
+    kinds = set(map(type, records))
+    if kinds - {dict}:
+        odd = sorted(kind.__name__ for kind in kinds - {dict})
         raise InvalidResponse(
-            f"{op.path}: {op.result_key!r} must be a list of objects, but holds a "
-            f"{type(odd).__name__}"
+            f"{op.path}: {op.result_key!r} must be a list of objects, but holds "
+            f"{', '.join(odd)} values"
         )
     return records
 
@@ -193,7 +198,8 @@ def to_frame(
     if not records:
         frame = empty_frame(op)
     else:
-        raw = pd.DataFrame.from_records(records, columns=[c.field for c in op.columns])
+        # object columns: every value is checked and converted once, by _convert
+        raw = pd.DataFrame(records, columns=[c.field for c in op.columns], dtype=object)
         frame = pd.DataFrame(
             {column.name: _convert(column, raw[column.field]) for column in op.columns}
         )
