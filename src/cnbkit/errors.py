@@ -110,16 +110,6 @@ _RULE_ADVICE = {
 }
 
 
-@dataclass(frozen=True)
-class _ApiDetails:
-    status: int
-    error_code: str | None
-    description: str | None
-    endpoint: str | None
-    message_id: str | None
-    happened_at: str | None
-
-
 class ApiError(CnbError):
     """The API answered with an error status.
 
