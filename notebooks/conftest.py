@@ -6,7 +6,9 @@ starts a notebook's kernel while it sets up the notebook, before any fixture run
 sandbox is started by the ``pytest_runtest_setup`` hook below, and ``CNBKIT_BASE_URL``,
 ``CNBKIT_CACHE_DIR`` (a fresh directory) and ``CNBKIT_SOURCE`` are set only while a kernel
 starts: other tests in the same process keep their own environment. The cells of one notebook
-stay on one xdist worker because pytest runs with ``--dist loadscope`` (pyproject.toml).
+stay on one xdist worker because pytest runs with ``--dist loadscope`` (pyproject.toml), and in
+their order: pytest-randomly shuffles the tests, and :func:`pytest_collection_modifyitems` puts
+each notebook's cells back in order (notebooks still run in a random order among the tests).
 """
 
 from __future__ import annotations
@@ -43,6 +45,31 @@ def sandbox_environment() -> Iterator[dict[str, str]]:
 
 def _is_nbval(item: pytest.Item) -> bool:
     return type(item).__name__ == "IPyNbCell"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep each notebook's cells together and in order wherever the shuffle put the notebook.
+
+    pytest-randomly shuffles items by module and nbval cells have none, so it would shuffle
+    the cells of a notebook among themselves; this hook runs after it (pytest-randomly reorders
+    in a hook wrapper, before every plain hook) and rebuilds each notebook as one block, in
+    cell order, at the place of its first cell.
+    """
+    cells: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        if _is_nbval(item):
+            cells.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    if not cells:
+        return
+    ordered: list[pytest.Item] = []
+    for item in items:
+        if not _is_nbval(item):
+            ordered.append(item)
+            continue
+        notebook = cells.pop(item.nodeid.split("::", 1)[0], None)
+        if notebook is not None:  # the notebook's first cell in the shuffled order
+            ordered.extend(sorted(notebook, key=lambda cell: cell.cell_num))  # type: ignore[attr-defined]
+    items[:] = ordered
 
 
 def pytest_configure(config: pytest.Config) -> None:

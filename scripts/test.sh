@@ -1,16 +1,39 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: creates .venv, installs cnbkit with its test extras
-# from PyPI, installs Debian's Chromium for the browser test when it is missing (as root with
-# apt-get), then runs ruff and pytest. Extra arguments go to pytest.
+# from PyPI, installs the Debian packages the tests start (Chromium) when they are missing
+# (as root, with apt-get), then runs ruff and pytest in a random order: pytest-randomly prints
+# "Using --randomly-seed=N" at the top; `bash scripts/test.sh --randomly-seed=N` repeats that
+# order. Extra arguments go to pytest.
+#
+# When every part is installed, or under CI, skips are forbidden (CNBKIT_TEST_NO_SKIP=1): a
+# skipped test fails the run, so that green never means "nothing ran".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
-if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
-    && [ "$(id -u)" = 0 ]; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+# Debian packages the tests start: command -> package
+declare -A parts=([chromium]=chromium)
+missing=()
+for command in "${!parts[@]}"; do
+  command -v "$command" >/dev/null 2>&1 || missing+=("${parts[$command]}")
+done
+if [ "${#missing[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  missing=()
+  for command in "${!parts[@]}"; do
+    command -v "$command" >/dev/null 2>&1 || missing+=("${parts[$command]}")
+  done
 fi
+if [ "${#missing[@]}" -eq 0 ] || [ -n "${CI:-}" ]; then
+  export CNBKIT_TEST_NO_SKIP=1
+else
+  echo "scripts/test.sh: missing ${missing[*]} (apt-get install ${missing[*]}, as root):" \
+       "the tests that need them skip" >&2
+fi
+
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest -n 2 "$@"

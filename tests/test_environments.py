@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-yaml = pytest.importorskip("yaml")
+yaml = pytest.importorskip("yaml", reason="pyyaml is missing: pip install -e '.[test]'")
 
 ROOT = Path(__file__).resolve().parents[1]
 CONDA_NAMES = {"cnb-rates": None}  # not on conda-forge: installed by pip in both files

@@ -111,12 +111,12 @@ def test_a_wrong_shaped_answer_is_not_kept_in_the_cache(make_client):
 def test_a_refused_connection_is_connection_failed(make_client):
     import socket
 
-    with socket.socket() as probe:  # a port that nothing listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    client = make_client(f"http://127.0.0.1:{port}/cnbapi", retries=1)
-    with pytest.raises(ConnectionFailed, match="CNBKIT_OFFLINE"):
-        cnbkit.exrates.daily(client=client)
+    with socket.socket() as bound:  # bound but not listening: connections are refused, and
+        bound.bind(("127.0.0.1", 0))  # no other process can take the port meanwhile
+        port = bound.getsockname()[1]
+        client = make_client(f"http://127.0.0.1:{port}/cnbapi", retries=1)
+        with pytest.raises(ConnectionFailed, match="CNBKIT_OFFLINE"):
+            cnbkit.exrates.daily(client=client)
 
 
 def test_retry_after_is_honoured(make_client):

@@ -248,21 +248,29 @@ def test_history_keeps_at_most_workers_requests_in_flight(make_client, workers):
 
     from cnbkit.sandbox.httpserver import LoopbackServer, Reply
 
-    lock, state = threading.Lock(), {"now": 0, "most": 0}
+    calls = 8
+    changed = threading.Condition()
+    state = {"now": 0, "most": 0, "arrived": 0}
 
-    def app(request):  # a slow server that records how many requests overlap
-        with lock:
+    def app(request):  # records how many requests overlap
+        with changed:
             state["now"] += 1
+            state["arrived"] += 1
             state["most"] = max(state["most"], state["now"])
-        time.sleep(0.1)
-        with lock:
+            changed.notify_all()
+            # hold each answer until `workers` requests are in flight (or every call has
+            # arrived), so the bound is reached whatever the machine's speed
+            changed.wait_for(lambda: state["now"] >= workers or state["arrived"] == calls,
+                             timeout=60)
+        time.sleep(0.05)  # a slow answer: room for a request beyond the bound to show up
+        with changed:
             state["now"] -= 1
         return Reply.json(200, {"operations": []})
 
     with LoopbackServer(app) as server:
         client = make_client(server.origin + "/cnbapi", workers=workers)
         frame = cnbkit.omo.history(2016, 2023, client=client, progress=False)
-    assert frame.empty and len(server.log) == 8
+    assert frame.empty and len(server.log) == calls
     assert state["most"] == workers
 
 

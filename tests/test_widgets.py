@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-pytest.importorskip("ipywidgets")
-pytest.importorskip("matplotlib")
+pytest.importorskip("ipywidgets", reason="ipywidgets is missing: pip install -e '.[notebooks]'")
+pytest.importorskip("matplotlib", reason="matplotlib is missing: pip install -e '.[notebooks]'")
 
 from cnbkit.widgets import (
     BondsPanel,

@@ -113,11 +113,23 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
     return LabSetup("sandbox", env, message, sandbox=url)
 
 
-def lab_command(notebooks: Path, port: int | None = None, open_browser: bool = True) -> list[str]:
-    """The ``jupyter lab`` command line (this Python's Jupyter)."""
+def lab_command(notebooks: Path, port: int | None = None, open_browser: bool = True, *,
+                token: str | None = None) -> list[str]:
+    """The ``jupyter lab`` command line (this Python's Jupyter) that ``cnbkit lab`` runs.
+
+    ``port=0`` lets the server pick a free port (it writes the one it took into its
+    ``jpserver-<pid>.json`` runtime file); ``token`` fixes the login token (default: a random
+    one, printed in the terminal).
+
+    Example:
+        >>> lab_command(Path("notebooks"), port=0, open_browser=False)[1:3]
+        ['-m', 'jupyterlab']
+    """
     command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={notebooks}"]
     if port is not None:
         command.append(f"--ServerApp.port={port}")
+    if token is not None:
+        command.append(f"--IdentityProvider.token={token}")
     if not open_browser:
         command.append("--no-browser")
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers and CI run as root

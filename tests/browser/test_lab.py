@@ -1,20 +1,29 @@
 """End to end in a real browser: JupyterLab runs notebook 01 against the sandbox, a widget
 changes, the figure changes. Debian's Chromium through Playwright's Python package (never
-Playwright's own browser download); a screenshot is kept in artifacts/lab-01.png."""
+Playwright's own browser download); a screenshot is kept in artifacts/lab-01.png, and on
+failure artifacts/lab-01-failure.png and the lab's log, artifacts/lab-01-failure.log.
+
+JupyterLab is started as ``cnbkit lab`` starts it: the data source from
+:func:`cnbkit.lab.prepare` and the command line from :func:`cnbkit.lab.lab_command`, on a port
+the server picks itself (read back from its runtime file). Every wait is for a state of the
+server or the page, with a deadline, never for a fixed time.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
-import socket
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
+
+from cnbkit import lab as cnbkit_lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -25,6 +34,8 @@ TOKEN = "cnbkit-browser-test"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-dev-shm-usage"]
+#: How long a state may take to arrive on a loaded machine before the test gives up.
+DEADLINE_S = 120
 
 
 def _chromium() -> str:
@@ -33,90 +44,120 @@ def _chromium() -> str:
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         pytest.fail("Debian's chromium is missing: scripts/test.sh installs it as root "
                     "(apt-get install chromium)")
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium as root)")
+    pytest.skip("Debian's chromium is missing: install it with `apt-get install chromium` "
+                "(as root), or run scripts/test.sh as root")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _poll(state: Callable[[], Any], what: str, log: Path) -> Any:
+    """Call ``state`` until it returns something truthy; fail with the lab's log at the
+    deadline."""
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        value = state()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} within {DEADLINE_S} s; the lab's log:\n{log.read_text()}")
+        time.sleep(0.1)  # a poll interval, not a wait for something to happen
+
+
+def _server_port(runtime: Path, process: subprocess.Popen[bytes]) -> int | None:
+    """The port the server took (from its jpserver-<pid>.json), once it has written it."""
+    if process.poll() is not None:
+        raise AssertionError(f"JupyterLab exited with {process.returncode}")
+    info = runtime / f"jpserver-{process.pid}.json"
+    try:
+        return int(json.loads(info.read_text())["port"])
+    except (FileNotFoundError, ValueError, KeyError):
+        return None  # not written yet (or half-written)
+
+
+def _answers(base: str) -> bool:
+    try:
+        return requests.get(f"{base}/api/status", params={"token": TOKEN}, timeout=5).ok
+    except requests.ConnectionError:
+        return False
 
 
 @pytest.fixture
-def lab(tmp_path: Path) -> Iterator[str]:
-    pytest.importorskip("jupyterlab")
-    from cnbkit.sandbox import start
-
-    url = start(clock="2025-12-31")
+def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    pytest.importorskip("jupyterlab", reason="JupyterLab is missing: pip install -e '.[test]'")
     root = tmp_path / "notebooks"
     root.mkdir()
     shutil.copy(ROOT / "notebooks" / "01_exchange_rates.ipynb", root)
-    port = _free_port()
-    env = dict(os.environ, CNBKIT_BASE_URL=str(url), CNBKIT_SOURCE="sandbox",
-               CNBKIT_SANDBOX_CLOCK="2025-12-31", CNBKIT_CACHE_DIR=str(tmp_path / "cache"),
-               JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "jupyter-runtime"))
-    env.pop("CNBKIT_OFFLINE", None)
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.port={port}",
-               "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}",
-               f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0",
-               "--LabApp.news_url=",
-               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
-    if os.geteuid() == 0:
-        command.append("--allow-root")
-    log = (tmp_path / "lab.log").open("w")
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    runtime = tmp_path / "jupyter-runtime"
+    environ = dict(os.environ, CNBKIT_CACHE_DIR=str(tmp_path / "cache"),
+                   JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
+                   JUPYTER_DATA_DIR=str(tmp_path / "jupyter-data"),
+                   JUPYTER_RUNTIME_DIR=str(runtime), IPYTHONDIR=str(tmp_path / "ipython"))
+    setup = cnbkit_lab.prepare("sandbox", environ=environ)
+    command = cnbkit_lab.lab_command(root, port=0, open_browser=False, token=TOKEN)
+    log_path = tmp_path / "lab.log"
+    log = log_path.open("w")
+    process = subprocess.Popen(command, env=setup.env, stdout=log,
+                               stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(f"{base}/api/status", params={"token": TOKEN},
-                                timeout=2).ok:
-                    break
-            except requests.ConnectionError:
-                pass
-            if process.poll() is not None:
-                break
-            time.sleep(0.3)
-        else:
-            pytest.fail("JupyterLab did not start: " + (tmp_path / "lab.log").read_text())
-        if process.poll() is not None:
-            pytest.fail("JupyterLab exited: " + (tmp_path / "lab.log").read_text())
-        yield base
+        port = _poll(lambda: _server_port(runtime, process), "JupyterLab wrote no port",
+                     log_path)
+        base = f"http://127.0.0.1:{port}"
+        _poll(lambda: _answers(base), "JupyterLab did not answer", log_path)
+        yield base, log_path
     finally:
         process.terminate()
         try:
-            process.wait(15)
+            process.wait(30)
         except subprocess.TimeoutExpired:
             process.kill()
+            process.wait()
         log.close()
-        url.stop()
+        setup.stop()
 
 
 FIGURE = ".widget-output img, .jupyter-widgets-output-area img"
+KERNEL_DIALOG = ".jp-Dialog:has-text('Select Kernel')"
+KERNEL_STATE = """() => {
+    if (document.querySelector(".jp-Dialog")) return "dialog";
+    const idle = document.querySelector(".jp-Notebook-ExecutionIndicator[data-status='idle']");
+    return idle ? "idle" : false;
+}"""
 
 
-def _figure_src(page) -> str:
-    return page.eval_on_selector(FIGURE, "img => img.src")
+def _figure_src(page: Any) -> str:
+    return str(page.eval_on_selector(FIGURE, "img => img.src"))
 
 
-def test_notebook_01_runs_and_a_widget_redraws_the_figure(lab: str, tmp_path: Path) -> None:
+def _accept_kernel_dialog(dialog: Any) -> None:
+    dialog.locator(".jp-mod-accept").click()
+
+
+def _wait_for_idle_kernel(page: Any) -> None:
+    """Wait until the notebook's kernel is idle, accepting JupyterLab's "Select Kernel"
+    dialog (the preferred kernel) whenever it shows instead."""
+    while page.wait_for_function(KERNEL_STATE).json_value() == "dialog":
+        _accept_kernel_dialog(page.locator(".jp-Dialog"))
+        page.wait_for_selector(".jp-Dialog", state="detached")
+
+
+def test_notebook_01_runs_and_a_widget_redraws_the_figure(lab: tuple[str, Path],
+                                                          tmp_path: Path) -> None:
+    base, log_path = lab
     chromium = _chromium()
-    sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="playwright is missing: pip install -e '.[test]'")
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(tmp_path / "chromium-profile"), executable_path=chromium, headless=True,
             args=ARGS, viewport={"width": 1400, "height": 1000})
+        page = context.pages[0] if context.pages else context.new_page()
+        failed = True
         try:
-            page = context.pages[0] if context.pages else context.new_page()
-            page.set_default_timeout(60_000)
-            failed = True
-            page.goto(f"{lab}/lab/tree/01_exchange_rates.ipynb?token={TOKEN}")
+            page.set_default_timeout(DEADLINE_S * 1000)
+            # the kernel dialog may also show late, over a menu: accept it before any action
+            page.add_locator_handler(page.locator(KERNEL_DIALOG), _accept_kernel_dialog)
+            page.goto(f"{base}/lab/tree/01_exchange_rates.ipynb?token={TOKEN}")
             page.wait_for_selector(".jp-Notebook .jp-Cell")
-            page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
-                                   state="attached")
+            _wait_for_idle_kernel(page)
             page.click(".jp-Notebook .jp-Cell")
             page.get_by_role("menuitem", name="Edit", exact=True).click()
             page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
@@ -142,4 +183,5 @@ def test_notebook_01_runs_and_a_widget_redraws_the_figure(lab: str, tmp_path: Pa
         finally:
             if failed:
                 page.screenshot(path=str(ARTIFACTS / "lab-01-failure.png"))
+                shutil.copy(log_path, ARTIFACTS / "lab-01-failure.log")
             context.close()

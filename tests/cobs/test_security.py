@@ -180,27 +180,29 @@ def test_secret_registry_is_owned_by_the_client_and_bounded(sandbox, make_config
     assert registry.mask("pinned-secret rotating-token-0 rotating-token-9") \
         == "*** rotating-token-0 ***"
 
-    attached = redact.FILTER.registries
     client = CobsClient(make_config(sandbox))
     client.register("registry owner")
     token = client.authorize_without_browser()
-    assert redact.FILTER.registries == attached + 1
+    assert redact.FILTER.is_attached(client.secrets)
     assert token.access_token in client.secrets.secrets()
     assert client.config.client_secret in client.secrets.secrets()
     caplog.set_level(logging.DEBUG, logger="cnbkit.cobs")
     logging.getLogger("cnbkit.cobs").debug("plain text %s", token.access_token)
     assert token.access_token not in caplog.text
     client.close()
-    assert redact.FILTER.registries == attached  # closing detaches: no state left behind
+    assert not redact.FILTER.is_attached(client.secrets)  # closing detaches: nothing left
     assert not hasattr(redact, "_SECRETS")
 
 
 def test_unclosed_client_detaches_when_collected(sandbox, make_config):
     import gc
+    import weakref
 
-    attached = redact.FILTER.registries
     client = CobsClient(make_config(sandbox))
-    assert redact.FILTER.registries == attached + 1
+    registry, alive = client.secrets, weakref.ref(client)
+    assert redact.FILTER.is_attached(registry)
     del client
-    gc.collect()
-    assert redact.FILTER.registries == attached
+    gc.collect()  # only this client's own cycles matter: other tests' clients are not counted
+    assert alive() is None, "the client is still referenced after del: it leaks"
+    assert not redact.FILTER.is_attached(registry)
+

@@ -145,11 +145,10 @@ class RedactingFilter(logging.Filter):
         with self._lock:
             self._registries.discard(registry)
 
-    @property
-    def registries(self) -> int:
-        """How many registries are attached."""
+    def is_attached(self, registry: SecretRegistry) -> bool:
+        """Whether ``registry``'s secrets are masked by this filter now."""
         with self._lock:
-            return len(self._registries)
+            return registry in self._registries
 
     def redact(self, text: str) -> str:
         with self._lock:
