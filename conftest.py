@@ -1,5 +1,8 @@
 """Policy for the whole test session (``tests/`` and ``notebooks/``, any subset).
 
+Order: pytest-randomly shuffles the tests; the seed is printed in the header and again at the
+end, so that any order can be repeated with ``--randomly-seed=N``.
+
 Skips: every skip is listed with its reason in the summary (``-ra`` in pyproject.toml), and a
 skip names the missing part and the line that installs it. Where every part is installed,
 ``scripts/test.sh`` sets ``CNBKIT_TEST_NO_SKIP=1`` (always under CI, where it installs them
@@ -28,6 +31,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    seed = getattr(terminalreporter.config.option, "randomly_seed", None)
+    if seed is not None and terminalreporter.config.getoption("randomly_reorganize", True):
+        # pytest-randomly prints it in the header, which -q hides: say it again at the end
+        terminalreporter.write_line(f"random order: rerun it with --randomly-seed={seed}")
     if NO_SKIP and _skipped and not hasattr(terminalreporter.config, "workerinput"):
         terminalreporter.write_sep("=", "skips are failures here (CNBKIT_TEST_NO_SKIP=1)",
                                    red=True)
