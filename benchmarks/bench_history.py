@@ -28,8 +28,10 @@ import requests
 from _common import interleaved, sandbox_process, spread, verdict
 
 import cnbkit
-from cnbkit.chunks import plan, stitch
 from cnbkit.frames import to_frame
+from cnbkit.planners import make_plan
+from cnbkit.settings import SANDBOX_CLOCK
+from cnbkit.stitch import stitch
 
 LATENCY_MS = 50
 WORKERS = 4
@@ -39,13 +41,14 @@ START, END = "1993-01-01", "2025-12-31"
 
 
 def main() -> int:
-    calls = plan("exrates", START, END)
+    history_plan = make_plan("exrates", START, END, today=SANDBOX_CLOCK, options={})
+    calls = history_plan.calls
     with sandbox_process("--latency-ms", str(LATENCY_MS)) as url, \
             tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
         bodies = []
         for call in calls:  # warm the sandbox and keep the bytes for the baselines
-            response = requests.get(url + call.op.path, params=dict(call.query), timeout=60)
+            response = requests.get(call.url(url), timeout=60)
             bodies.append(response.content)
         files = []
         for i, body in enumerate(bodies):
@@ -67,13 +70,13 @@ def main() -> int:
         def one_after_another() -> None:
             """The peers' way: fetch (into the same cache) and convert each year in turn."""
             client = fresh_client()
-            parts = [client.frame(call.op, dict(call.query)) for call in calls]
-            stitch(parts, calls[0].op)
+            parts = [client.run([call], workers=1)[0] for call in calls]
+            stitch(parts, history_plan)
             client.close()
 
         def conversion() -> None:
             stitch([to_frame(c.op, json.loads(b)) for c, b in zip(calls, bodies, strict=True)],
-                   calls[0].op)
+                   history_plan)
 
         cold_times = interleaved({"sequential": one_after_another,
                                   "concurrent": concurrent,

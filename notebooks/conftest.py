@@ -35,7 +35,7 @@ def sandbox_environment() -> Iterator[dict[str, str]]:
     url = start(clock=CLOCK)
     cache = tempfile.mkdtemp(prefix="cnbkit-nbval-cache-")
     env = {"CNBKIT_BASE_URL": str(url), "CNBKIT_CACHE_DIR": cache, "CNBKIT_SOURCE": "sandbox",
-           "CNBKIT_SANDBOX_CLOCK": CLOCK, "MPLBACKEND": "agg"}
+           "CNBKIT_TODAY": CLOCK, "MPLBACKEND": "agg"}
     try:
         yield env
     finally:
@@ -87,7 +87,7 @@ def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
         _state["env"] = context.__enter__()
         _state["context"] = context
     saved = {k: os.environ.get(k) for k in ("CNBKIT_BASE_URL", "CNBKIT_CACHE_DIR",
-                                            "CNBKIT_SOURCE", "CNBKIT_SANDBOX_CLOCK",
+                                            "CNBKIT_SOURCE", "CNBKIT_TODAY",
                                             "CNBKIT_OFFLINE", "MPLBACKEND")}
     os.environ.update(_state["env"])  # type: ignore[arg-type]
     os.environ.pop("CNBKIT_OFFLINE", None)

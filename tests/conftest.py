@@ -5,6 +5,7 @@ Every test talks to real servers over real sockets on 127.0.0.1; nothing reaches
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 from collections.abc import Iterator
@@ -13,9 +14,14 @@ from pathlib import Path
 import pytest
 
 from cnbkit.client import Client
+from cnbkit.clock import PRAGUE, ManualClock
+from cnbkit.settings import SANDBOX_CLOCK
 
 DATA = Path(__file__).parent / "data"
 CNBAPI = DATA / "cnbapi"
+#: Noon on the sandbox's day: the moment the test clients live in (their clocks stand still
+#: unless a test moves them), so no test depends on the real date or waits for time to pass.
+SANDBOX_NOON = dt.datetime.combine(SANDBOX_CLOCK, dt.time(12), tzinfo=PRAGUE)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -50,10 +56,12 @@ def sandbox(sandbox_url):
 
 @pytest.fixture
 def make_client(tmp_path) -> Iterator:
-    """Build clients on a private cache dir with quick retries; closes them afterwards."""
+    """Build clients on a private cache dir with quick retries and their own clock, standing at
+    noon on the sandbox's day (``client.clock.advance(...)`` moves it); closes them afterwards."""
     made: list[Client] = []
 
     def make(base_url: str, **options) -> Client:
+        options.setdefault("clock", ManualClock(SANDBOX_NOON))
         options.setdefault("cache_dir", tmp_path / "cache")
         options.setdefault("backoff_factor", 0.0)
         options.setdefault("retries", 3)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
 import warnings
 
 import pandas as pd
@@ -11,14 +10,17 @@ import pytest
 
 import cnbkit
 from cnbkit.catalog import operation
+from cnbkit.clock import ManualClock
 from cnbkit.errors import ConnectionFailed, InvalidResponse, OfflineCacheMiss, StaleDataWarning
 from cnbkit.sandbox import serve
 
+from .conftest import SANDBOX_NOON
+from .helpers import send_raw, stored
 from .test_operations import _reference_fixing
 
 
 def _entries(client) -> dict[str, object]:
-    return {r.url: r for r in client.session.cache.responses.values()}
+    return stored(client)
 
 
 def test_a_second_identical_call_makes_no_request(client, sandbox):
@@ -31,7 +33,7 @@ def test_a_second_identical_call_makes_no_request(client, sandbox):
 
 
 def test_a_past_period_never_expires_and_an_open_one_gets_the_ttl(client):
-    before = dt.datetime.now(dt.UTC)
+    before = client.clock.now()
     cnbkit.exrates.daily_year(2019, client=client)
     cnbkit.exrates.daily(client=client)  # no date: today's answer, open
     cnbkit.exrates.quarterly_averages_currency("EUR", client=client)  # reaches the present
@@ -43,33 +45,37 @@ def test_a_past_period_never_expires_and_an_open_one_gets_the_ttl(client):
             continue
         assert response.expires is not None, url
         ttl = (response.expires - before).total_seconds()
-        assert client.ttl - 60 <= ttl <= client.ttl + 60, url
+        assert ttl == client.settings.ttl, url  # the client's clock stands still
 
 
 def test_the_expiry_policy_follows_the_period_and_the_settling_days():
-    from cnbkit.cache import expire_after
+    from cnbkit.cache import expires_at
+
+    def ttl(op, query, day):
+        now = dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC)
+        moment = expires_at(op, query, ttl=60, now=now)
+        return -1 if moment is None else (moment - now).total_seconds()
 
     today = dt.date(2026, 1, 10)
     daily, pribor = operation("exrates.daily"), operation("pribor.daily")
-    assert expire_after(daily, {"date": "2026-01-03"}, ttl=60, today=today) == -1  # 7 days ago
-    assert expire_after(daily, {"date": "2026-01-04"}, ttl=60, today=today) == 60
+    assert ttl(daily, {"date": "2026-01-03"}, today) == -1  # 7 days ago
+    assert ttl(daily, {"date": "2026-01-04"}, today) == 60
     # PRIBOR is published late: it stays open for 21 days
-    assert expire_after(pribor, {"date": "2026-01-03"}, ttl=60, today=today) == 60
-    assert expire_after(pribor, {"date": "2025-12-20"}, ttl=60, today=today) == -1
+    assert ttl(pribor, {"date": "2026-01-03"}, today) == 60
+    assert ttl(pribor, {"date": "2025-12-20"}, today) == -1
     month = operation("exrates.daily_currency_month")
-    assert expire_after(month, {"currency": "EUR", "yearMonth": "2025-12"}, ttl=60,
-                        today=dt.date(2026, 1, 6)) == 60  # December ended 6 days ago
-    assert expire_after(month, {"currency": "EUR", "yearMonth": "2025-11"}, ttl=60,
-                        today=today) == -1
-    assert expire_after(daily, {}, ttl=60, today=today) == 60  # the server's "now"
+    assert ttl(month, {"currency": "EUR", "yearMonth": "2025-12"},
+               dt.date(2026, 1, 6)) == 60  # December ended 6 days ago
+    assert ttl(month, {"currency": "EUR", "yearMonth": "2025-11"}, today) == -1
+    assert ttl(daily, {}, today) == 60  # the server's "now"
 
 
 def test_errors_are_never_cached(client, sandbox):
     op = operation("exrates.daily")
     with pytest.raises(cnbkit.ValidationError):
-        client.fetch(op, {"date": "2019-02-31"})
+        send_raw(client, op.name, date="2019-02-31")
     with pytest.raises(cnbkit.ValidationError):
-        client.fetch(op, {"date": "2019-02-31"})
+        send_raw(client, op.name, date="2019-02-31")
     assert sandbox.count("date=2019-02-31") == 2
     sandbox.set_faults(error_rate=1.0)
     with pytest.raises(cnbkit.ServerError):
@@ -92,9 +98,9 @@ def test_truncated_bodies_are_never_cached_nor_returned(client, sandbox):
 
 def test_stale_answers_are_served_with_a_warning_when_the_api_is_down(make_client, tmp_path):
     with serve() as url:
-        client = make_client(url, ttl=1, retries=1)
-        fresh = cnbkit.exrates.daily(client=client)  # open period: expires after 1 s
-    time.sleep(1.2)  # the entry is now expired, and the server is gone
+        client = make_client(url, ttl=60, retries=1)
+        fresh = cnbkit.exrates.daily(client=client)  # open period: expires after 60 s
+    client.clock.advance(61)  # the entry is now expired, and the server is gone
     with pytest.warns(StaleDataWarning, match="expired cached answer"):
         stale = cnbkit.exrates.daily(client=client)
     pd.testing.assert_frame_equal(fresh.reset_index(drop=True), stale.reset_index(drop=True),
@@ -117,12 +123,13 @@ def test_offline_mode_answers_from_the_cache_and_names_what_is_missing(
 
 
 def test_offline_mode_serves_expired_answers_with_a_warning(sandbox, make_client):
-    online = make_client(sandbox, ttl=1)
+    clock = ManualClock(SANDBOX_NOON)
+    online = make_client(sandbox, ttl=60, clock=clock)
     cnbkit.exrates.daily(client=online)
     online.close()
-    time.sleep(1.2)
+    clock.advance(61)
     sandbox.clear_log()
-    offline = make_client(sandbox, offline=True)
+    offline = make_client(sandbox, offline=True, clock=clock)
     with pytest.warns(StaleDataWarning, match="offline"):
         assert len(cnbkit.exrates.daily(client=offline)) > 0
     assert sandbox.log == []

@@ -41,9 +41,9 @@ def test_result_key_and_fields_match_the_spec(swagger, name):
     prop = response["properties"][op.result_key]
     item_ref = prop["$ref"] if op.single else prop["items"]["$ref"]
     fields = _schema(swagger, item_ref)["properties"]
-    assert {c.field for c in op.columns} == set(fields)
+    assert {c.field for c in op.schema.columns} == set(fields)
     kinds = {"integer": "int", "number": "float", "string": "str"}
-    for column in op.columns:
+    for column in op.schema.columns:
         spec = fields[column.field]
         expected = "date" if spec.get("format") == "date" else kinds[spec["type"]]
         if column.field == "nominalValueCZK":  # a string on the wire, a number in the frame

@@ -7,7 +7,6 @@ import time
 import pytest
 
 import cnbkit
-from cnbkit.catalog import operation
 from cnbkit.errors import (
     ApiError,
     CnbError,
@@ -19,6 +18,7 @@ from cnbkit.errors import (
 )
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply
 
+from .helpers import send_raw
 from .test_operations import _reference_fixing
 
 BAD_CALLS = [
@@ -51,7 +51,7 @@ def test_bad_parameters_raise_before_any_request(client, sandbox, function, kwar
 
 def test_a_server_400_becomes_a_validation_error_with_every_field(client, sandbox):
     with pytest.raises(ValidationError) as info:
-        client.fetch(operation("exrates.daily_year"), {"year": "0"})
+        send_raw(client, "exrates.daily_year", year="0")
     err = info.value
     assert (err.status, err.error_code, err.rule, err.field, err.value) == (
         400, "VALIDATION_ERROR", "Range", "year", "0")

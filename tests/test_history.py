@@ -9,14 +9,21 @@ import pytest
 
 import cnbkit
 from cnbkit.catalog import operation
-from cnbkit.chunks import plan
+from cnbkit.clock import ManualClock
 from cnbkit.errors import ChunkError, CnbkitWarning, InvalidParameter
-from cnbkit.params import prague_today
 from cnbkit.sandbox import Faults
 
+from .conftest import SANDBOX_NOON
 from .test_operations import _reference_fixing
 
 # -- the planner (no requests) -------------------------------------------------------------------
+#: Plans are made by a client that never sends a request, living on the sandbox's day.
+PLANNING = cnbkit.Client(cache=False, clock=ManualClock(SANDBOX_NOON))
+TODAY = PLANNING.today()
+
+
+def plan(group, start=None, end=None, **options):
+    return cnbkit.plan(group, start, end, client=PLANNING, **options)
 
 
 def _ops(calls):
@@ -80,10 +87,10 @@ def test_bad_ranges_are_refused(start, end, message):
 
 
 def test_ranges_into_the_future_are_trimmed_with_a_warning():
-    next_year = prague_today().year + 1
+    next_year = TODAY.year + 1
     with pytest.warns(CnbkitWarning, match="future"):
         calls = plan("czeonia", 2024, next_year)
-    assert dict(calls[-1].query)["year"] == str(prague_today().year)
+    assert dict(calls[-1].query)["year"] == str(TODAY.year)
 
 
 def test_starts_before_a_series_exists_are_moved_up_with_a_warning():
@@ -141,7 +148,7 @@ def test_every_group_has_a_history_with_the_single_call_columns(client, function
     single = cnbkit.client.Client.get(client, name, **_sample_args(name))
     assert list(frame.columns) == list(single.columns)
     assert frame.dtypes.equals(single.dtypes)
-    date = operation(name).date_column
+    date = operation(name).schema.date_column
     assert frame[date].min() >= pd.Timestamp("2023-11-01")
     assert frame[date].max() <= pd.Timestamp("2024-02-29")
     assert frame[date].dt.year.nunique() == 2
@@ -196,8 +203,8 @@ def test_averages_of_the_current_year_do_not_warn(client):
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        calls = plan("averages", prague_today().year, None, kind="monthly")
-    assert [dict(c.query)["year"] for c in calls] == [str(prague_today().year)]
+        calls = plan("averages", TODAY.year, None, kind="monthly")
+    assert [dict(c.query)["year"] for c in calls] == [str(TODAY.year)]
     with pytest.raises(InvalidParameter, match="year"):
         plan("averages", 2020, 2019, kind="monthly")
 
@@ -224,22 +231,14 @@ def test_a_permanently_failing_chunk_is_named_and_the_rerun_fetches_only_it(clie
 
 
 def test_rerunning_refreshes_only_the_open_chunks(sandbox, make_client):
-    from cnbkit.cache import expire_after
-
-    client = make_client(sandbox, ttl=1)
-    today = prague_today()
-    years = range(today.year - 2, today.year + 1)
-    calls = plan("czeonia", years[0], today)
-    # which years are still open depends on the date (in early January, last year too)
-    still_open = [f"year={y}" for y, call in zip(years, calls, strict=True)
-                  if expire_after(call.op, dict(call.query), ttl=1, today=today) != -1]
-    assert f"year={today.year}" in still_open and f"year={years[0]}" not in still_open
-    cnbkit.czeonia.history(years[0], today, client=client)
+    client = make_client(sandbox, ttl=60)
+    today = client.today()  # 2025-12-31: 2025 is still open, 2023 and 2024 are closed
+    cnbkit.czeonia.history(2023, today, client=client)
     assert sandbox.count("/czeonia/daily-year") == 3
-    time.sleep(1.2)  # the open years' answers have expired; closed years never do
+    client.clock.advance(61)  # the open year's answer has expired; closed years never do
     sandbox.clear_log()
-    cnbkit.czeonia.history(years[0], today, client=client)
-    assert sorted(e.query for e in sandbox.log) == sorted(still_open)
+    cnbkit.czeonia.history(2023, today, client=client)
+    assert [e.query for e in sandbox.log] == [f"year={today.year}"]
 
 
 @pytest.mark.parametrize("workers", [1, 3])

@@ -77,7 +77,7 @@ def test_function_returns_the_typed_long_frame(client, sandbox, name):
     frame = function(**kwargs, client=client)
     assert list(frame.columns) == op.column_names
     assert len(frame) > 0
-    for column in op.columns:
+    for column in op.schema.columns:
         series = frame[column.name]
         if column.dtype == "date":
             assert pd.api.types.is_datetime64_any_dtype(series)
@@ -90,9 +90,9 @@ def test_function_returns_the_typed_long_frame(client, sandbox, name):
     # the same values as the raw JSON, row by row
     from cnbkit.params import build_query
 
-    records = _raw(sandbox, op, build_query(op, kwargs))
+    records = _raw(sandbox, op, build_query(op, kwargs, client.today()))
     assert len(frame) == len(records)
-    for column in op.columns:
+    for column in op.schema.columns:
         raw = [r.get(column.field) for r in records]
         got = frame[column.name].tolist()
         if column.dtype == "date":
@@ -103,7 +103,7 @@ def test_function_returns_the_typed_long_frame(client, sandbox, name):
                        for a, b in zip(got, raw, strict=True))
         else:
             assert all((pd.isna(a) and b is None) or a == b for a, b in zip(got, raw, strict=True))
-    if "rate_per_unit" in op.derived:
+    if "rate_per_unit" in op.column_names:
         assert (frame["rate_per_unit"] * frame["amount"] - frame["rate"]).abs().max() < 1e-9
     assert frame.attrs["operation"] == name
     assert frame.attrs["source"][0].startswith(str(sandbox))

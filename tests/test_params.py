@@ -9,11 +9,13 @@ import pytest
 
 from cnbkit.catalog import operation
 from cnbkit.errors import InvalidParameter
-from cnbkit.params import build_query, prague_today
+from cnbkit.params import build_query
+
+TODAY = dt.date(2025, 12, 31)
 
 
 def q(name: str, **kwargs):
-    return build_query(operation(name), kwargs)
+    return build_query(operation(name), kwargs, TODAY)
 
 
 @pytest.mark.parametrize(
@@ -41,7 +43,7 @@ def test_months_and_years():
     for bad in ["2019-5", "2019-00", "2019-13", "May 2019"]:
         with pytest.raises(InvalidParameter, match="year_month"):
             q("exrates.daily_currency_month", currency="EUR", year_month=bad)
-    for bad in [0, 1990, prague_today().year + 1, True, 2019.5, "twenty"]:
+    for bad in [0, 1990, TODAY.year + 1, True, 2019.5, "twenty"]:
         with pytest.raises(InvalidParameter, match="year"):
             q("pribor.daily_year", year=bad)
 
@@ -77,3 +79,19 @@ def test_required_and_unknown_arguments():
 
 def test_invalid_parameter_is_a_value_error():
     assert issubclass(InvalidParameter, ValueError)
+
+
+@pytest.mark.parametrize(("name", "kwargs"), [
+    ("forward.daily_range_currency_pair_maturity", {"date_from": "2024-03-01",
+                                                    "date_to": "2024-01-01"}),
+    ("fxrates.daily_range_currency", {"currency": "AMD", "year_month_from": "2024-03",
+                                      "year_month_to": "2024-01"}),
+])
+def test_a_reversed_range_is_refused_before_any_request(name, kwargs):
+    with pytest.raises(InvalidParameter, match="starts after it ends"):
+        q(name, **kwargs)
+    first, last = kwargs.get("date_from", kwargs.get("year_month_from")), \
+        kwargs.get("date_to", kwargs.get("year_month_to"))
+    same = {**kwargs, **({"date_to": first} if "date_to" in kwargs else {"year_month_to": first})}
+    assert q(name, **same)  # a one-day (one-month) range is fine
+    assert last < first

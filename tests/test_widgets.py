@@ -190,15 +190,39 @@ def test_bonds_panel_issue_picker() -> None:
     assert panel.plotted["SPP ČR 01.01.2026"].tolist() == [99.9]
 
 
-def test_source_banner(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("CNBKIT_SOURCE", raising=False)
-    monkeypatch.delenv("CNBKIT_BASE_URL", raising=False)
-    assert data_source().kind == "live"
-    assert "live data from api.cnb.cz" in repr(source_banner())
-    monkeypatch.setenv("CNBKIT_BASE_URL", "http://127.0.0.1:9/cnbapi")
-    assert repr(source_banner()).startswith("Data: sandbox data (clock 2025-12-31)")
+def test_source_banner_describes_the_client_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cnbkit
+
+    for name in ("CNBKIT_SOURCE", "CNBKIT_BASE_URL", "CNBKIT_TODAY"):
+        monkeypatch.delenv(name, raising=False)
+    live = cnbkit.Client(cache=False)
+    assert data_source(live).kind == "live"
+    assert "live data from api.cnb.cz" in repr(source_banner(live))
+    sandbox = cnbkit.Client("http://127.0.0.1:9/cnbapi", cache=False, clock="2025-12-31")
+    assert repr(source_banner(sandbox)).startswith("Data: sandbox data (clock 2025-12-31)")
+    unknown_day = cnbkit.Client("http://127.0.0.1:9/cnbapi", cache=False)
+    assert repr(source_banner(unknown_day)).startswith("Data: sandbox data at ")
     monkeypatch.setenv("CNBKIT_SOURCE", "sandbox-fallback")
-    assert "live API did not answer" in source_banner()._repr_html_()
+    monkeypatch.setenv("CNBKIT_TODAY", "2025-12-31")
+    fallback = cnbkit.Client("http://127.0.0.1:9/cnbapi", cache=False)
+    html = source_banner(fallback)._repr_html_()
+    assert "(clock 2025-12-31) - the live API did not answer" in html
+
+
+def test_the_banner_follows_configure(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cnbkit
+    from cnbkit.client import default_client
+
+    for name in ("CNBKIT_SOURCE", "CNBKIT_BASE_URL", "CNBKIT_TODAY"):
+        monkeypatch.delenv(name, raising=False)
+    previous = default_client()
+    try:
+        cnbkit.configure(base_url="http://127.0.0.1:9/cnbapi", cache=False)
+        assert source_banner().source.kind == "sandbox"  # after configure, never "live"
+        cnbkit.configure(cache=False)
+        assert source_banner().source.kind == "live"
+    finally:
+        cnbkit.configure(previous)
 
 
 def test_fixing_explorer_against_the_sandbox(tmp_path) -> None:

@@ -17,23 +17,25 @@ __version__ = "0.1.0"
 
 from . import czeonia, exrates, forward, fxrates, omo, pribor, skd
 from .catalog import OPERATIONS
-from .chunks import plan
 from .client import LIVE_URL, Client, configure, default_client
 from .errors import (
     ApiError,
     ChunkError,
     CnbError,
     CnbkitWarning,
+    ConfigError,
     ConnectionFailed,
     InvalidParameter,
     InvalidResponse,
     NotFoundError,
     OfflineCacheMiss,
+    RequestError,
     ServerError,
     StaleDataWarning,
     ValidationError,
 )
-from .frames import to_wide
+from .history import plan
+from .wide import to_wide
 
 __all__ = [
     "LIVE_URL",
@@ -43,11 +45,13 @@ __all__ = [
     "Client",
     "CnbError",
     "CnbkitWarning",
+    "ConfigError",
     "ConnectionFailed",
     "InvalidParameter",
     "InvalidResponse",
     "NotFoundError",
     "OfflineCacheMiss",
+    "RequestError",
     "ServerError",
     "StaleDataWarning",
     "ValidationError",

@@ -63,7 +63,9 @@ def log_returns(wide: pd.DataFrame) -> pd.DataFrame:
         >>> round(float(log_returns(prices)["EUR"].iloc[0]), 6)
         0.019803
     """
-    return np.log(wide.astype(float)).diff().dropna(how="all")
+    prices = wide.astype(float)
+    logs = pd.DataFrame(np.log(prices.to_numpy()), index=prices.index, columns=prices.columns)
+    return logs.diff().dropna(how="all")
 
 
 def rolling_volatility(
@@ -115,9 +117,9 @@ def fixing_against_averages(
     out.index.name = "valid_for"
     for name, frame in (("monthly_average", monthly), ("quarterly_average", quarterly)):
         values = pd.Series(np.nan, index=out.index)
-        for row in frame.itertuples(index=False):
-            mask = (out.index >= row.period_start) & (out.index <= row.period_end)
-            values[mask] = float(row.average_per_unit)
+        for start, end, average in zip(frame["period_start"], frame["period_end"],
+                                       frame["average_per_unit"].astype(float), strict=True):
+            values.loc[(out.index >= start) & (out.index <= end)] = average
         out[name] = values
     out["vs_monthly"] = out["fixing"] - out["monthly_average"]
     out["vs_quarterly"] = out["fixing"] - out["quarterly_average"]
@@ -173,7 +175,8 @@ def term_structure(pribor: pd.DataFrame, date: str | pd.Timestamp) -> pd.DataFra
     day = days.max()
     curve = pribor.loc[pribor["valid_for"] == day, ["valid_for", "period", "pribid", "pribor"]]
     curve = curve.assign(days=curve["period"].map(TENOR_DAYS)).sort_values("days")
-    return curve[["period", "days", "pribor", "pribid", "valid_for"]].reset_index(drop=True)
+    result: pd.DataFrame = curve[["period", "days", "pribor", "pribid", "valid_for"]]
+    return result.reset_index(drop=True)
 
 
 def implied_forward(spot: pd.Series, points: pd.Series) -> pd.Series:

@@ -14,12 +14,14 @@ Example:
     ('/exrates/daily-year', 'rates')
     >>> op.column_names
     ['valid_for', 'currency_code', 'amount', 'rate', 'rate_per_unit']
+    >>> op.schema.units["rate_per_unit"]
+    'CZK per 1 unit'
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
@@ -33,7 +35,11 @@ __all__ = [
     "Column",
     "Operation",
     "Param",
+    "PerUnit",
+    "PeriodBound",
+    "Schema",
     "operation",
+    "table",
 ]
 
 ParamKind = Literal["date", "year", "year_month", "currency", "enum"]
@@ -86,12 +92,82 @@ class Param:
 
 @dataclass(frozen=True)
 class Column:
-    """One output column: the JSON field it comes from, its name in the frame, its dtype."""
+    """One output column read from a JSON field.
+
+    Attributes:
+        field: the JSON field (``validFor``).
+        name: the column's name in the frame (``valid_for``).
+        dtype: how the values are checked and converted.
+        unit: what the numbers mean (``% p.a.``, ``CZK per `amount` units``...), shown in
+            ``df.attrs["units"]`` and the documentation.
+        numbers_as_text: the API sends this number as a JSON string (``"100000.0"``).
+    """
 
     field: str
     name: str
     dtype: Dtype
     unit: str = ""
+    numbers_as_text: bool = False
+
+
+@dataclass(frozen=True)
+class PerUnit:
+    """A derived float column: ``value / amount`` (CZK per one unit of the currency)."""
+
+    name: str
+    value: str
+    amount: str
+    unit: str = "CZK per 1 unit"
+    dtype: Dtype = "float"
+
+
+@dataclass(frozen=True)
+class PeriodBound:
+    """A derived date column: the first (``end=False``) or last day of an averages period,
+    from its ``year`` and ``month`` code (``JAN``, ``JAN_TO_MAR``...)."""
+
+    name: str
+    end: bool
+    year: str = "year"
+    code: str = "month"
+    unit: str = ""
+    dtype: Dtype = "date"
+
+
+Derived = PerUnit | PeriodBound
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The shape of one kind of record, shared by every operation that answers with it.
+
+    Attributes:
+        name: a short name (``exrates.daily``).
+        columns: the columns read from JSON fields, in frame order.
+        derived: columns computed from them, after them.
+        date_column: the column to sort, trim and pivot by.
+        key_columns: what identifies a row besides the date (pivots, de-duplication).
+        value_column: the number a pivot shows by default.
+        monthly: one value per month, dated the month's last day (trimmed by month).
+    """
+
+    name: str
+    columns: tuple[Column, ...]
+    date_column: str
+    value_column: str
+    key_columns: tuple[str, ...] = ()
+    derived: tuple[Derived, ...] = ()
+    monthly: bool = False
+
+    @property
+    def column_names(self) -> list[str]:
+        """Every column of the frame, in order."""
+        return [c.name for c in self.columns] + [d.name for d in self.derived]
+
+    @property
+    def units(self) -> dict[str, str]:
+        """The unit of every column that has one."""
+        return {c.name: c.unit for c in (*self.columns, *self.derived) if c.unit}
 
 
 @dataclass(frozen=True)
@@ -103,33 +179,26 @@ class Operation:
         path: the path below the base URL (``/pribor/daily-year-term``).
         params: the query parameters, in the order of the Swagger document.
         result_key: the key of the answer's payload (``rates``, ``pribs``...).
+        schema: the shape of its records.
+        summary: one line for the documentation and :func:`table`.
         single: the payload is one object, not a list (only ``czeonia/daily``).
-        columns: output columns from JSON fields, in frame order (derived columns follow).
-        derived: derived columns: ``rate_per_unit`` (rate / amount), ``average_per_unit``
-            and ``period`` (period_start/period_end of an averages code).
         period_end: the parameter whose value bounds the end of the period the answer covers;
             ``None`` for answers that always include the present (never final).
         settle_days: days after the period's end before an answer is final (cached forever).
-        monthly: one value per month, dated the month's last day (other-currency rates).
-        date_column: the frame's date column, used to sort, trim and pivot.
-        key_columns: what identifies a row besides the date (for pivots and de-duplication).
-        summary: one line for docs and the CLI.
+        date_range: the two parameters that bound a range (``dateFrom``, ``dateTo``), checked
+            to be in order before any request.
     """
 
     name: str
     path: str
     params: tuple[Param, ...]
     result_key: str
-    columns: tuple[Column, ...]
+    schema: Schema
     summary: str
-    date_column: str
-    key_columns: tuple[str, ...] = ()
-    derived: tuple[str, ...] = ()
     single: bool = False
     period_end: str | None = None
     settle_days: int = 7
-    value_columns: tuple[str, ...] = field(default=())
-    monthly: bool = False
+    date_range: tuple[str, str] | None = None
 
     @property
     def group(self) -> str:
@@ -147,14 +216,8 @@ class Operation:
 
     @property
     def column_names(self) -> list[str]:
-        names = [c.name for c in self.columns]
-        if "rate_per_unit" in self.derived:
-            names.append("rate_per_unit")
-        if "average_per_unit" in self.derived:
-            names.append("average_per_unit")
-        if "period" in self.derived:
-            names += ["period_start", "period_end"]
-        return names
+        """Every column of the operation's frame, in order."""
+        return self.schema.column_names
 
 
 # -- parameters -----------------------------------------------------------------------------
@@ -165,102 +228,162 @@ LANG = Param("lang", "lang", "enum", enum=LANGS, default="CZ")
 CURRENCY = Param("currency", "currency", "currency", required=True)
 
 # -- record schemas -------------------------------------------------------------------------
-CZEONIA = (
-    Column("validFor", "valid_for", "date"),
-    Column("rate", "rate", "float", "% p.a."),
-    Column("volumeInCZKmio", "volume_czk_mio", "int", "CZK millions"),
+PER_AMOUNT = "CZK per `amount` units"
+RATE_PER_UNIT = PerUnit("rate_per_unit", value="rate", amount="amount")
+AMOUNT = Column("amount", "amount", "int", "units of the currency the rate is quoted for")
+
+CZEONIA = Schema(
+    "czeonia",
+    columns=(
+        Column("validFor", "valid_for", "date"),
+        Column("rate", "rate", "float", "% p.a."),
+        Column("volumeInCZKmio", "volume_czk_mio", "int", "CZK millions"),
+    ),
+    date_column="valid_for",
+    value_column="rate",
 )
-EXRATE_DAILY = (
+_FIXING_COLUMNS = (
     Column("validFor", "valid_for", "date"),
     Column("order", "order", "int", "fixing number within the year"),
     Column("country", "country", "str"),
     Column("currency", "currency", "str"),
     Column("currencyCode", "currency_code", "str"),
-    Column("amount", "amount", "int", "units of the currency the rate is quoted for"),
-    Column("rate", "rate", "float", "CZK per `amount` units"),
+    AMOUNT,
+    Column("rate", "rate", "float", PER_AMOUNT),
 )
-EXRATE_SHORT = (
-    Column("validFor", "valid_for", "date"),
-    Column("currencyCode", "currency_code", "str"),
-    Column("amount", "amount", "int", "units of the currency the rate is quoted for"),
-    Column("rate", "rate", "float", "CZK per `amount` units"),
+EXRATE_DAILY = Schema(
+    "exrates.daily",
+    columns=_FIXING_COLUMNS,
+    derived=(RATE_PER_UNIT,),
+    date_column="valid_for",
+    key_columns=("currency_code",),
+    value_column="rate_per_unit",
 )
-AVERAGE = (
-    Column("year", "year", "int"),
-    Column("month", "month", "str", "month, quarter or cumulative code (JAN, JAN_TO_MAR...)"),
-    Column("currencyCode", "currency_code", "str"),
-    Column("amount", "amount", "int", "units of the currency the average is quoted for"),
-    Column("average", "average", "float", "CZK per `amount` units"),
+EXRATE_SHORT = Schema(
+    "exrates.short",
+    columns=(
+        Column("validFor", "valid_for", "date"),
+        Column("currencyCode", "currency_code", "str"),
+        AMOUNT,
+        Column("rate", "rate", "float", PER_AMOUNT),
+    ),
+    derived=(RATE_PER_UNIT,),
+    date_column="valid_for",
+    key_columns=("currency_code",),
+    value_column="rate_per_unit",
 )
-FORWARD = (
-    Column("validFor", "valid_for", "date"),
-    Column("ccyPair", "currency_pair", "str"),
-    Column("maturity", "maturity", "str"),
-    Column("forwardPoints", "forward_points", "float", "CZK per unit x 1000 (pips)"),
+AVERAGE = Schema(
+    "exrates.averages",
+    columns=(
+        Column("year", "year", "int"),
+        Column("month", "month", "str", "month, quarter or cumulative code (JAN, JAN_TO_MAR...)"),
+        Column("currencyCode", "currency_code", "str"),
+        Column("amount", "amount", "int", "units of the currency the average is quoted for"),
+        Column("average", "average", "float", PER_AMOUNT),
+    ),
+    derived=(
+        PerUnit("average_per_unit", value="average", amount="amount"),
+        PeriodBound("period_start", end=False, unit="first day of the period"),
+        PeriodBound("period_end", end=True, unit="last day of the period"),
+    ),
+    date_column="period_end",
+    key_columns=("currency_code",),
+    value_column="average_per_unit",
 )
-FXRATE = EXRATE_DAILY
-OMO = (
-    Column("tradeDate", "trade_date", "date"),
-    Column("settlementDate", "settlement_date", "date"),
-    Column("maturityDate", "maturity_date", "date"),
-    Column("operationType", "operation_type", "str", "Czech label, e.g. Repo"),
-    Column("liquidityImpact", "liquidity_impact", "str", "Czech label, e.g. Stažení"),
-    Column("marginalRateInPercent", "marginal_rate_pct", "float", "% p.a."),
-    Column("totalBidVolumeInCZKbln", "bid_volume_czk_bn", "float", "CZK billions"),
-    Column("totalNumberOfBids", "number_of_bids", "int"),
-    Column("minimumBidRateInPercent", "min_bid_rate_pct", "float", "% p.a."),
-    Column("averageBidRateInPercent", "avg_bid_rate_pct", "float", "% p.a."),
-    Column("maximumBidRateInPercent", "max_bid_rate_pct", "float", "% p.a."),
-    Column("totalAllotedVolumeInCZKbln", "allotted_volume_czk_bn", "float", "CZK billions"),
-    Column("totalNumberOfAllotedBids", "number_of_allotted_bids", "int"),
-    Column("minimumAllotedRateInPercent", "min_allotted_rate_pct", "float", "% p.a."),
-    Column("averageAllotedRateInPercent", "avg_allotted_rate_pct", "float", "% p.a."),
-    Column("maximumAllotedRateInPercent", "max_allotted_rate_pct", "float", "% p.a."),
-    Column("allotmentPercentage", "allotment_pct", "float", "% of the bid volume"),
+FORWARD = Schema(
+    "forward",
+    columns=(
+        Column("validFor", "valid_for", "date"),
+        Column("ccyPair", "currency_pair", "str"),
+        Column("maturity", "maturity", "str"),
+        Column("forwardPoints", "forward_points", "float", "CZK per unit x 1000 (pips)"),
+    ),
+    date_column="valid_for",
+    key_columns=("currency_pair", "maturity"),
+    value_column="forward_points",
 )
-PRIBOR = (
-    Column("validFor", "valid_for", "date"),
-    Column("period", "period", "str"),
-    Column("pribid", "pribid", "float", "% p.a.; null in recent years"),
-    Column("pribor", "pribor", "float", "% p.a."),
+FXRATE = Schema(
+    "fxrates",
+    columns=_FIXING_COLUMNS,
+    derived=(RATE_PER_UNIT,),
+    date_column="valid_for",
+    key_columns=("currency_code",),
+    value_column="rate_per_unit",
+    monthly=True,
 )
-SKD = (
-    Column("settlementDate", "settlement_date", "date"),
-    Column("isin", "isin", "str"),
-    Column("issueCode", "issue_code", "str"),
-    Column("issueName", "issue_name", "str"),
-    Column("nominalValueCZK", "nominal_value_czk", "float", "CZK (sent as a string)"),
-    Column("nominalValueOfSettlementCZK", "settlement_nominal_czk", "float", "CZK"),
-    Column("averagePriceToValue", "average_price_to_value", "float", "% of nominal value"),
+OMO = Schema(
+    "omo",
+    columns=(
+        Column("tradeDate", "trade_date", "date"),
+        Column("settlementDate", "settlement_date", "date"),
+        Column("maturityDate", "maturity_date", "date"),
+        Column("operationType", "operation_type", "str", "Czech label, e.g. Repo"),
+        Column("liquidityImpact", "liquidity_impact", "str", "Czech label, e.g. Stažení"),
+        Column("marginalRateInPercent", "marginal_rate_pct", "float", "% p.a."),
+        Column("totalBidVolumeInCZKbln", "bid_volume_czk_bn", "float", "CZK billions"),
+        Column("totalNumberOfBids", "number_of_bids", "int", "bids"),
+        Column("minimumBidRateInPercent", "min_bid_rate_pct", "float", "% p.a."),
+        Column("averageBidRateInPercent", "avg_bid_rate_pct", "float", "% p.a."),
+        Column("maximumBidRateInPercent", "max_bid_rate_pct", "float", "% p.a."),
+        Column("totalAllotedVolumeInCZKbln", "allotted_volume_czk_bn", "float", "CZK billions"),
+        Column("totalNumberOfAllotedBids", "number_of_allotted_bids", "int", "bids"),
+        Column("minimumAllotedRateInPercent", "min_allotted_rate_pct", "float", "% p.a."),
+        Column("averageAllotedRateInPercent", "avg_allotted_rate_pct", "float", "% p.a."),
+        Column("maximumAllotedRateInPercent", "max_allotted_rate_pct", "float", "% p.a."),
+        Column("allotmentPercentage", "allotment_pct", "float", "% of the bid volume"),
+    ),
+    date_column="trade_date",
+    key_columns=("operation_type", "maturity_date"),
+    value_column="allotted_volume_czk_bn",
+)
+PRIBOR = Schema(
+    "pribor",
+    columns=(
+        Column("validFor", "valid_for", "date"),
+        Column("period", "period", "str", "tenor, ONE_DAY .. ONE_YEAR"),
+        Column("pribid", "pribid", "float", "% p.a.; null in recent years"),
+        Column("pribor", "pribor", "float", "% p.a."),
+    ),
+    date_column="valid_for",
+    key_columns=("period",),
+    value_column="pribor",
+)
+SKD = Schema(
+    "skd",
+    columns=(
+        Column("settlementDate", "settlement_date", "date"),
+        Column("isin", "isin", "str"),
+        Column("issueCode", "issue_code", "str"),
+        Column("issueName", "issue_name", "str"),
+        Column("nominalValueCZK", "nominal_value_czk", "float", "CZK", numbers_as_text=True),
+        Column("nominalValueOfSettlementCZK", "settlement_nominal_czk", "float", "CZK"),
+        Column("averagePriceToValue", "average_price_to_value", "float", "% of nominal value"),
+    ),
+    date_column="settlement_date",
+    key_columns=("isin",),
+    value_column="average_price_to_value",
 )
 
 
 def _averages(kind: str, label: str) -> tuple[Operation, Operation]:
+    path = f"/exrates/{kind.replace('_', '-')}"
     return (
         Operation(
             name=f"exrates.{kind}_currency",
-            path=f"/exrates/{kind.replace('_', '-')}-currency",
+            path=f"{path}-currency",
             params=(CURRENCY,),
             result_key="averages",
-            columns=AVERAGE,
-            derived=("average_per_unit", "period"),
+            schema=AVERAGE,
             summary=f"{label} of the CNB fixing for one currency, every year",
-            date_column="period_end",
-            key_columns=("currency_code",),
-            value_columns=("average_per_unit",),
         ),
         Operation(
             name=f"exrates.{kind}_year",
-            path=f"/exrates/{kind.replace('_', '-')}-year",
+            path=f"{path}-year",
             params=(YEAR,),
             result_key="averages",
-            columns=AVERAGE,
-            derived=("average_per_unit", "period"),
+            schema=AVERAGE,
             period_end="year",
             summary=f"{label} of the CNB fixing for one year, every currency",
-            date_column="period_end",
-            key_columns=("currency_code",),
-            value_columns=("average_per_unit",),
         ),
     )
 
@@ -272,61 +395,45 @@ _OPERATIONS: tuple[Operation, ...] = (
         params=(DATE,),
         result_key="czeoniaDaily",
         single=True,
-        columns=CZEONIA,
+        schema=CZEONIA,
         period_end="date",
         summary="CZEONIA overnight rate and volume, last valid data for a day",
-        date_column="valid_for",
-        value_columns=("rate",),
     ),
     Operation(
         name="czeonia.daily_year",
         path="/czeonia/daily-year",
         params=(YEAR,),
         result_key="rates",
-        columns=CZEONIA,
+        schema=CZEONIA,
         period_end="year",
         summary="CZEONIA overnight rate and volume, every business day of a year",
-        date_column="valid_for",
-        value_columns=("rate",),
     ),
     Operation(
         name="exrates.daily",
         path="/exrates/daily",
         params=(DATE, LANG),
         result_key="rates",
-        columns=EXRATE_DAILY,
-        derived=("rate_per_unit",),
+        schema=EXRATE_DAILY,
         period_end="date",
         summary="CNB exchange-rate fixing, last valid data for a day",
-        date_column="valid_for",
-        key_columns=("currency_code",),
-        value_columns=("rate_per_unit",),
     ),
     Operation(
         name="exrates.daily_currency_month",
         path="/exrates/daily-currency-month",
         params=(CURRENCY, YEAR_MONTH),
         result_key="rates",
-        columns=EXRATE_SHORT,
-        derived=("rate_per_unit",),
+        schema=EXRATE_SHORT,
         period_end="yearMonth",
         summary="CNB fixing of one currency, every business day of a month",
-        date_column="valid_for",
-        key_columns=("currency_code",),
-        value_columns=("rate_per_unit",),
     ),
     Operation(
         name="exrates.daily_year",
         path="/exrates/daily-year",
         params=(YEAR,),
         result_key="rates",
-        columns=EXRATE_SHORT,
-        derived=("rate_per_unit",),
+        schema=EXRATE_SHORT,
         period_end="year",
         summary="CNB fixing of every currency, every business day of a year",
-        date_column="valid_for",
-        key_columns=("currency_code",),
-        value_columns=("rate_per_unit",),
     ),
     *_averages("monthly_averages", "Monthly averages"),
     *_averages("monthly_cumulative_averages", "Cumulative monthly averages"),
@@ -336,12 +443,9 @@ _OPERATIONS: tuple[Operation, ...] = (
         path="/forward/daily",
         params=(DATE,),
         result_key="forwardPoints",
-        columns=FORWARD,
+        schema=FORWARD,
         period_end="date",
         summary="Forward points of EUR/CZK and USD/CZK, last valid data for a day",
-        date_column="valid_for",
-        key_columns=("currency_pair", "maturity"),
-        value_columns=("forward_points",),
     ),
     Operation(
         name="forward.daily_range_currency_pair_maturity",
@@ -353,26 +457,19 @@ _OPERATIONS: tuple[Operation, ...] = (
             Param("maturity", "maturity", "enum", True, MATURITIES, "ALL"),
         ),
         result_key="forwardPoints",
-        columns=FORWARD,
+        schema=FORWARD,
         period_end="dateTo",
+        date_range=("dateFrom", "dateTo"),
         summary="Forward points over a date range for a currency pair and maturity",
-        date_column="valid_for",
-        key_columns=("currency_pair", "maturity"),
-        value_columns=("forward_points",),
     ),
     Operation(
         name="fxrates.daily_month",
         path="/fxrates/daily-month",
         params=(LANG, YEAR_MONTH),
         result_key="rates",
-        columns=FXRATE,
-        derived=("rate_per_unit",),
+        schema=FXRATE,
         period_end="yearMonth",
         summary="Rates of other currencies (monthly), one month",
-        monthly=True,
-        date_column="valid_for",
-        key_columns=("currency_code",),
-        value_columns=("rate_per_unit",),
     ),
     Operation(
         name="fxrates.daily_range_currency",
@@ -384,103 +481,76 @@ _OPERATIONS: tuple[Operation, ...] = (
             Param("yearMonthTo", "year_month_to", "year_month"),
         ),
         result_key="rates",
-        columns=FXRATE,
-        derived=("rate_per_unit",),
+        schema=FXRATE,
         period_end="yearMonthTo",
+        date_range=("yearMonthFrom", "yearMonthTo"),
         summary="Rates of one other currency over a range of months",
-        monthly=True,
-        date_column="valid_for",
-        key_columns=("currency_code",),
-        value_columns=("rate_per_unit",),
     ),
     Operation(
         name="fxrates.daily_year",
         path="/fxrates/daily-year",
         params=(LANG, YEAR),
         result_key="rates",
-        columns=FXRATE,
-        derived=("rate_per_unit",),
+        schema=FXRATE,
         period_end="year",
         summary="Rates of other currencies (monthly), one year",
-        monthly=True,
-        date_column="valid_for",
-        key_columns=("currency_code",),
-        value_columns=("rate_per_unit",),
     ),
     Operation(
         name="omo.daily",
         path="/omo/daily",
         params=(DATE,),
         result_key="operations",
-        columns=OMO,
+        schema=OMO,
         period_end="date",
         summary="CNB open market operations, last valid data for a day",
-        date_column="trade_date",
-        key_columns=("operation_type", "maturity_date"),
-        value_columns=("allotted_volume_czk_bn",),
     ),
     Operation(
         name="omo.daily_year",
         path="/omo/daily-year",
         params=(YEAR,),
         result_key="operations",
-        columns=OMO,
+        schema=OMO,
         period_end="year",
         summary="CNB open market operations, one year",
-        date_column="trade_date",
-        key_columns=("operation_type", "maturity_date"),
-        value_columns=("allotted_volume_czk_bn",),
     ),
     Operation(
         name="pribor.daily",
         path="/pribor/daily",
         params=(DATE,),
         result_key="pribs",
-        columns=PRIBOR,
+        schema=PRIBOR,
         period_end="date",
         settle_days=21,
         summary="PRIBOR and PRIBID fixing of every tenor, last valid data for a day",
-        date_column="valid_for",
-        key_columns=("period",),
-        value_columns=("pribor",),
     ),
     Operation(
         name="pribor.daily_year",
         path="/pribor/daily-year",
         params=(YEAR,),
         result_key="pribs",
-        columns=PRIBOR,
+        schema=PRIBOR,
         period_end="year",
         settle_days=21,
         summary="PRIBOR and PRIBID of every tenor, every business day of a year",
-        date_column="valid_for",
-        key_columns=("period",),
-        value_columns=("pribor",),
     ),
     Operation(
         name="pribor.daily_year_term",
         path="/pribor/daily-year-term",
         params=(Param("period", "period", "enum", True, PRIBOR_PERIODS), YEAR),
         result_key="pribs",
-        columns=PRIBOR,
+        schema=PRIBOR,
         period_end="year",
         settle_days=21,
         summary="PRIBOR and PRIBID of one tenor, every business day of a year",
-        date_column="valid_for",
-        key_columns=("period",),
-        value_columns=("pribor",),
     ),
     Operation(
         name="skd.daily",
         path="/skd/daily",
         params=(DATE,),
         result_key="skds",
-        columns=SKD,
+        schema=SKD,
         period_end="date",
         summary="Average prices of short-term bonds (SKD), last valid data for a day",
-        date_column="settlement_date",
-        key_columns=("isin",),
-        value_columns=("average_price_to_value",),
     ),
 )
 
@@ -501,3 +571,32 @@ def operation(name: str) -> Operation:
     if name in BY_PATH:
         return BY_PATH[name]
     raise KeyError(f"no operation {name!r}; known: {', '.join(sorted(OPERATIONS))}")
+
+
+def table() -> list[dict[str, str]]:
+    """The 22 operations as rows: path, function, parameters, columns with units, summary.
+
+    The documentation's operations table is generated from it, so it cannot drift from the
+    code.
+
+    Example:
+        >>> row = table()[0]
+        >>> row["function"], row["path"], row["parameters"]
+        ('cnbkit.czeonia.daily', '/czeonia/daily', 'date=None')
+        >>> row["columns"]
+        'valid_for, rate (% p.a.), volume_czk_mio (CZK millions)'
+    """
+    rows = []
+    for op in _OPERATIONS:
+        units = op.schema.units
+        rows.append({
+            "function": f"cnbkit.{op.name}",
+            "path": op.path,
+            "parameters": ", ".join(
+                p.arg if p.required and p.default is None else f"{p.arg}={p.default!r}"
+                for p in op.params),
+            "columns": ", ".join(f"{n} ({units[n]})" if n in units else n
+                                 for n in op.column_names),
+            "summary": op.summary,
+        })
+    return rows

@@ -16,8 +16,10 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 from . import __version__
+from .settings import SANDBOX_CLOCK
 
 __all__ = ["main"]
 
@@ -96,25 +98,25 @@ def _year_or_date(text: str | None) -> str | int | None:
     return int(text) if text and text.strip().isdigit() and len(text.strip()) == 4 else text
 
 
-_GROUPS = ("czeonia", "exrates", "forward", "fxrates", "omo", "pribor", "skd")
-
-
 def _cmd_fetch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .chunks import history
     from .client import Client
+    from .history import history
+    from .planners import PLANNERS
 
-    options: dict[str, object] = {}
-    if args.currency:
-        if args.group not in ("exrates", "fxrates"):
-            raise SystemExit(f"cnbkit fetch: --currency applies to exrates and fxrates, not "
+    planner = PLANNERS[args.group]
+    takes = {option.name for option in planner.options}
+    options: dict[str, Any] = {}
+    for name, groups in _option_groups().items():
+        value = getattr(args, name)
+        if value is None:
+            continue
+        if name not in takes:
+            flag = "--" + name.replace("_", "-")
+            raise SystemExit(f"cnbkit fetch: {flag} applies to {', '.join(groups)}, not "
                              f"{args.group}")
-        options["currency"] = args.currency
-    if args.period:
-        if args.group != "pribor":
-            raise SystemExit("cnbkit fetch: --period applies to pribor only")
-        options["period"] = args.period
+        options[name] = value
     client = Client(base_url=args.base_url, workers=args.workers)
     try:
         frame = history(args.group, _year_or_date(args.start), _year_or_date(args.end),
@@ -137,6 +139,17 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _option_groups() -> dict[str, list[str]]:
+    """Every planner option, with the groups that take it (the CLI's flags)."""
+    from .planners import PLANNERS
+
+    groups: dict[str, list[str]] = {}
+    for planner in PLANNERS.values():
+        for option in planner.options:
+            groups.setdefault(option.name, []).append(planner.group)
+    return groups
+
+
 def _cmd_lab(args: argparse.Namespace) -> int:
     from .lab import run_lab
 
@@ -153,8 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sb = commands.add_parser("sandbox", help="serve the local emulators of the CNB APIs")
     sb.add_argument("--port", type=int, default=8000, help="port of the market-data API (0: any)")
-    sb.add_argument("--clock", type=_date, default=dt.date(2025, 12, 31),
-                    help="the sandbox's 'today' (default 2025-12-31)")
+    sb.add_argument("--clock", type=_date, default=SANDBOX_CLOCK,
+                    help=f"the sandbox's 'today' (default {SANDBOX_CLOCK})")
     sb.add_argument("--seed", type=int, default=0, help="seed of the synthetic series")
     sb.add_argument("--latency-ms", type=float, default=0.0, help="added to every answer")
     sb.add_argument("--error-rate", type=_rate, default=0.0, help="share of 500/503 answers")
@@ -164,12 +177,24 @@ def build_parser() -> argparse.ArgumentParser:
     sb.add_argument("--no-cobs", action="store_true", help="serve the market-data API only")
     sb.set_defaults(func=_cmd_sandbox)
 
-    fetch = commands.add_parser("fetch", help="write a history to CSV or Parquet")
-    fetch.add_argument("group", choices=_GROUPS)
+    from .planners import PLANNERS
+
+    fetch = commands.add_parser(
+        "fetch", help="write a history to CSV or Parquet",
+        epilog="groups: " + "; ".join(f"{p.group}: {p.summary}" for p in PLANNERS.values()))
+    fetch.add_argument("group", choices=list(PLANNERS))
     fetch.add_argument("--start", required=True, help="yyyy-MM-dd or a year")
     fetch.add_argument("--end", default=None, help="yyyy-MM-dd or a year (default: today)")
-    fetch.add_argument("--currency", action="append", help="a currency code (repeatable)")
-    fetch.add_argument("--period", action="append", help="a PRIBOR tenor (repeatable)")
+    described: set[str] = set()
+    for planner in PLANNERS.values():
+        for option in planner.options:
+            if option.name in described:
+                continue
+            described.add(option.name)
+            takers = ", ".join(_option_groups()[option.name])
+            fetch.add_argument("--" + option.name.replace("_", "-"), dest=option.name,
+                               action="append" if option.many else "store", default=None,
+                               help=f"{option.help} [{takers}]")
     fetch.add_argument("-o", "--output", required=True, help="FILE.csv or FILE.parquet")
     fetch.add_argument("--format", choices=["csv", "parquet"], default=None,
                        help="default: from the file's suffix")

@@ -1,8 +1,25 @@
-"""The exception and warning hierarchy of cnbkit.
+"""The exception and warning hierarchy of cnbkit, shared by the market-data API and COBS.
 
 Every error raised by cnbkit derives from :class:`CnbError`, so one ``except CnbError`` catches
-them all. Messages always say what to change. Secrets (tokens, passwords, client secrets) never
-appear in messages.
+them all. The middle classes are shared by both APIs (in the spirit of httpx's split between
+request errors and status errors), and the COBS exceptions in :mod:`cnbkit.cobs.errors`
+subclass them, so ``except cnbkit.ServerError`` catches a 5xx of either API::
+
+    CnbError
+    ├── InvalidParameter (ValueError)   a bad argument, refused before any request
+    │   └── ConfigError                 a bad setting: Client, configure(), CobsConfig
+    ├── RequestError                    no answer came back
+    │   └── ConnectionFailed            refused, dropped or timed-out connection, DNS, TLS
+    ├── ApiError                        the API answered with an error status
+    │   ├── ValidationError             400
+    │   ├── NotFoundError               404
+    │   └── ServerError                 5xx (and 429) after retries
+    ├── InvalidResponse                 a 200 whose body is not the documented JSON
+    ├── OfflineCacheMiss                offline, and the cache has no answer
+    └── ChunkError                      some chunks of a history failed
+
+Messages always say what to change. Secrets (tokens, passwords, client secrets) never appear
+in messages.
 
 Example:
     >>> from cnbkit.errors import InvalidParameter
@@ -14,7 +31,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,11 +40,13 @@ __all__ = [
     "ChunkError",
     "CnbError",
     "CnbkitWarning",
+    "ConfigError",
     "ConnectionFailed",
     "InvalidParameter",
     "InvalidResponse",
     "NotFoundError",
     "OfflineCacheMiss",
+    "RequestError",
     "ServerError",
     "StaleDataWarning",
     "ValidationError",
@@ -74,6 +93,14 @@ class InvalidParameter(CnbError, ValueError):
         super().__init__(message)
 
 
+class ConfigError(InvalidParameter):
+    """A setting is missing, malformed or inconsistent: a :class:`~cnbkit.Client` or
+    :func:`~cnbkit.configure` option, an environment variable, or a COBS configuration.
+
+    Attributes as :class:`InvalidParameter` (``parameter`` names the setting).
+    """
+
+
 def _short_repr(value: object, limit: int = 80) -> str:
     """``repr(value)`` cut to ``limit`` characters; never fails (huge ints, broken reprs)."""
     try:
@@ -110,26 +137,31 @@ _RULE_ADVICE = {
 }
 
 
+class RequestError(CnbError):
+    """No answer came back from the API (the request itself failed)."""
+
+
 class ApiError(CnbError):
-    """The API answered with an error status.
+    """The API answered with an error status (either API; COBS errors add their entries).
 
     Attributes:
         status: HTTP status code.
-        error_code: ``VALIDATION_ERROR`` or ``INTERNAL_SERVER_ERROR`` when the body carries one.
-        description, endpoint, message_id, happened_at: the fields of the error body.
+        url: the URL that was requested (never carries secrets).
+        error_code: ``VALIDATION_ERROR`` or ``INTERNAL_SERVER_ERROR`` when a market-data error
+            body carries one.
+        description, endpoint, message_id, happened_at: the fields of a market-data error body.
         rule, field, value: the parsed parts of a VALIDATION_ERROR description.
-        url: the URL that was requested.
     """
 
     def __init__(
         self,
         message: str,
         *,
-        status: int,
+        status: int | None = None,
         url: str = "",
-        body: dict[str, Any] | None = None,
+        body: Mapping[str, Any] | None = None,
     ) -> None:
-        body = body or {}
+        body = body if isinstance(body, Mapping) else {}
         self.status = status
         self.url = url
         self.error_code: str | None = _text(body.get("errorCode"))
@@ -165,7 +197,7 @@ class ValidationError(ApiError):
     """HTTP 400: the API rejected a parameter (``VALIDATION_ERROR``)."""
 
     @classmethod
-    def from_body(cls, body: dict[str, Any], *, url: str) -> ValidationError:
+    def from_body(cls, body: Mapping[str, Any], *, url: str) -> ValidationError:
         rule, field, value = parse_validation_description(str(body.get("description") or ""))
         advice = _RULE_ADVICE.get(rule or "", "check the parameter against the documentation")
         if field:
@@ -186,8 +218,8 @@ class ServerError(ApiError):
     """HTTP 5xx after all retries: the API failed; try again later or use the cache."""
 
 
-class ConnectionFailed(CnbError):
-    """The API could not be reached (DNS, refused or dropped connection, timeout)."""
+class ConnectionFailed(RequestError):
+    """The API could not be reached (DNS, refused or dropped connection, timeout, TLS)."""
 
 
 class InvalidResponse(CnbError):

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ._call import call
-from .chunks import DateArg, history_doc
-from .chunks import history as _history
 from .client import Client
 from .errors import InvalidParameter
+from .history import history as _history
 from .params import DateLike
+from .ranges import DateArg
 
 __all__ = [
     "averages",
@@ -76,68 +76,81 @@ def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.D
     return call("exrates.daily_year", client, year=year)
 
 
-_AVERAGES_DOC = """{what} of the fixing{scope}.
+def monthly_averages_currency(currency: str, *, client: Client | None = None) -> pd.DataFrame:
+    """Monthly averages of the fixing for one currency, every year.
 
-    Columns: year, month (code: {codes}), currency_code, amount, average (CZK per ``amount``),
-    average_per_unit (CZK per unit), period_start and period_end (the period the code covers).
+    Columns: year, month (code: JAN..DEC), currency_code, amount, average (CZK per
+    ``amount``), average_per_unit (CZK per unit), period_start and period_end (the period the
+    code covers).
 
     Example:
-        >>> cnbkit.exrates.{name}({example})  # doctest: +SKIP
+        >>> cnbkit.exrates.monthly_averages_currency("EUR")  # doctest: +SKIP
     """
-
-
-def monthly_averages_currency(currency: str, *, client: Client | None = None) -> pd.DataFrame:
     return call("exrates.monthly_averages_currency", client, currency=currency)
 
 
 def monthly_averages_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+    """Monthly averages of the fixing for every currency in ``year`` (default: this year).
+
+    Columns as :func:`monthly_averages_currency`.
+
+    Example:
+        >>> cnbkit.exrates.monthly_averages_year(2024)  # doctest: +SKIP
+    """
     return call("exrates.monthly_averages_year", client, year=year)
 
 
 def monthly_cumulative_averages_currency(
     currency: str, *, client: Client | None = None
 ) -> pd.DataFrame:
+    """Cumulative averages from January of the fixing for one currency, every year.
+
+    Columns as :func:`monthly_averages_currency`; month codes JAN, JAN_TO_FEB .. JAN_TO_DEC.
+
+    Example:
+        >>> cnbkit.exrates.monthly_cumulative_averages_currency("EUR")  # doctest: +SKIP
+    """
     return call("exrates.monthly_cumulative_averages_currency", client, currency=currency)
 
 
 def monthly_cumulative_averages_year(
     year: int | None = None, *, client: Client | None = None
 ) -> pd.DataFrame:
+    """Cumulative averages from January of the fixing for every currency in ``year``
+    (default: this year).
+
+    Columns as :func:`monthly_averages_currency`; month codes JAN, JAN_TO_FEB .. JAN_TO_DEC.
+
+    Example:
+        >>> cnbkit.exrates.monthly_cumulative_averages_year(2024)  # doctest: +SKIP
+    """
     return call("exrates.monthly_cumulative_averages_year", client, year=year)
 
 
 def quarterly_averages_currency(currency: str, *, client: Client | None = None) -> pd.DataFrame:
+    """Quarterly averages of the fixing for one currency, every year.
+
+    Columns as :func:`monthly_averages_currency`; month codes JAN_TO_MAR .. OCT_TO_DEC.
+
+    Example:
+        >>> cnbkit.exrates.quarterly_averages_currency("EUR")  # doctest: +SKIP
+    """
     return call("exrates.quarterly_averages_currency", client, currency=currency)
 
 
 def quarterly_averages_year(
     year: int | None = None, *, client: Client | None = None
 ) -> pd.DataFrame:
+    """Quarterly averages of the fixing for every currency in ``year`` (default: this year).
+
+    Columns as :func:`monthly_averages_currency`; month codes JAN_TO_MAR .. OCT_TO_DEC.
+
+    Example:
+        >>> cnbkit.exrates.quarterly_averages_year(2024)  # doctest: +SKIP
+    """
     return call("exrates.quarterly_averages_year", client, year=year)
 
 
-for _function, _what, _codes in (
-    (monthly_averages_currency, "Monthly averages", "JAN..DEC"),
-    (monthly_averages_year, "Monthly averages", "JAN..DEC"),
-    (monthly_cumulative_averages_currency, "Cumulative averages from January",
-     "JAN, JAN_TO_FEB..JAN_TO_DEC"),
-    (monthly_cumulative_averages_year, "Cumulative averages from January",
-     "JAN, JAN_TO_FEB..JAN_TO_DEC"),
-    (quarterly_averages_currency, "Quarterly averages", "JAN_TO_MAR..OCT_TO_DEC"),
-    (quarterly_averages_year, "Quarterly averages", "JAN_TO_MAR..OCT_TO_DEC"),
-):
-    _by_currency = _function.__name__.endswith("_currency")
-    _function.__doc__ = _AVERAGES_DOC.format(
-        what=_what,
-        scope=" for one currency, every year" if _by_currency else
-        " for every currency in ``year`` (default: this year)",
-        codes=_codes,
-        name=_function.__name__,
-        example='"EUR"' if _by_currency else "2024",
-    )
-
-
-@history_doc
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -153,6 +166,12 @@ def history(
     ``daily-currency-month`` for a few currencies over a few months. An unknown currency gives
     an empty frame and a warning (the API answers it without an error). Columns: valid_for,
     currency_code, amount, rate (CZK per ``amount``), rate_per_unit (CZK per unit).
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
+    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
+    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    ``cnbkit.plan("exrates", start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.exrates.history("1993-01-01", "2025-12-31")  # doctest: +SKIP

@@ -13,10 +13,10 @@ from __future__ import annotations
 import pandas as pd
 
 from ._call import call
-from .chunks import DateArg, history_doc
-from .chunks import history as _history
 from .client import Client
+from .history import history as _history
 from .params import DateLike
+from .ranges import DateArg
 
 __all__ = [
     "daily",
@@ -64,7 +64,6 @@ def daily_range_currency_pair_maturity(
     )
 
 
-@history_doc
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -76,6 +75,12 @@ def history(
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """Forward points over any range: one range call per calendar year.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
+    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
+    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    ``cnbkit.plan("forward", start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.forward.history(2015, 2024, currency_pair="EUR_TO_CZK")  # doctest: +SKIP

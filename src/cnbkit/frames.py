@@ -1,16 +1,20 @@
-"""JSON answers -> typed pandas DataFrames, driven by the catalog's column declarations.
+"""JSON answers -> typed pandas DataFrames, driven by the catalog's schemas.
 
 Conversion rules (the same for all 22 operations):
 
-* columns are snake_case, in the catalog's order, then the derived ones;
+* columns are snake_case, in the schema's order, then the derived ones;
 * dates are ``datetime64`` (pandas' default unit), floats ``float64``, integers the nullable
   ``Int64`` (a missing value is ``<NA>``, never a crash), text pandas' default string dtype;
-* ``rate_per_unit = rate / amount`` (CZK per one unit of the currency) where both exist;
-  averages get ``average_per_unit`` and the ``period_start``/``period_end`` of their code;
+* derived columns: :class:`~cnbkit.catalog.PerUnit` (``rate_per_unit = rate / amount``, CZK
+  per one unit of the currency) and :class:`~cnbkit.catalog.PeriodBound` (the first and last
+  day of an averages code);
 * ``{}`` and ``[]`` answers give a zero-row frame with the same columns and dtypes;
 * a missing or null field is a missing value; a value of the wrong kind (text where a number
   belongs, a malformed date) raises :class:`~cnbkit.errors.InvalidResponse` rather than
-  producing a silently wrong column.
+  producing a silently wrong column; a column declared ``numbers_as_text`` accepts numbers
+  sent as JSON strings.
+* ``df.attrs`` holds the operation, the source URL(s), the retrieval time, whether the answer
+  came from the cache, and ``units`` (column -> unit).
 
 Example:
     >>> from cnbkit.catalog import operation
@@ -24,16 +28,16 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .catalog import AVERAGE_MONTH_CODES, Column, Operation
-from .errors import InvalidParameter, InvalidResponse
+from .catalog import AVERAGE_MONTH_CODES, Column, Operation, PeriodBound, PerUnit, Schema
+from .errors import InvalidResponse
 
-__all__ = ["empty_frame", "period_bounds", "to_frame", "to_wide"]
+__all__ = ["DATE_DTYPE", "empty_frame", "period_bounds", "to_frame"]
 
 _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 
@@ -60,17 +64,14 @@ def period_bounds(year: int, code: str) -> tuple[dt.date, dt.date] | None:
     return dt.date(year, span[0], 1), last_month_end.date()
 
 
-def empty_frame(op: Operation) -> pd.DataFrame:
-    """A zero-row frame with the operation's columns and dtypes."""
-    data: dict[str, Any] = {}
-    for column in op.columns:
+def empty_frame(schema: Schema) -> pd.DataFrame:
+    """A zero-row frame with the schema's columns and dtypes."""
+    data: dict[str, pd.Series] = {}
+    for column in schema.columns:
         data[column.name] = _convert(column, pd.Series([], dtype=object))
-    for name in op.column_names[len(op.columns):]:
-        data[name] = (
-            pd.Series([], dtype="float64")
-            if name.endswith("per_unit")
-            else pd.Series([], dtype=DATE_DTYPE)
-        )
+    for derived in schema.derived:
+        data[derived.name] = pd.Series([], dtype="float64" if derived.dtype == "float"
+                                       else DATE_DTYPE)
     return pd.DataFrame(data)
 
 
@@ -113,7 +114,7 @@ def _convert(column: Column, values: pd.Series) -> pd.Series:
             taken = parsed.take(codes, allow_fill=True, fill_value=pd.NaT)
             return pd.Series(taken.astype(DATE_DTYPE), index=values.index)
         if kind == "float":
-            if inferred == "string" and column.field == "nominalValueCZK":  # sent as text
+            if inferred == "string" and column.numbers_as_text:
                 return pd.to_numeric(values, errors="raise").astype("float64")
             if inferred not in _NUMERIC:
                 raise TypeError(f"{inferred} values where numbers belong")
@@ -188,102 +189,53 @@ def to_frame(
 ) -> pd.DataFrame:
     """Convert one answer of ``op`` into its typed long frame.
 
-    ``df.attrs`` records the operation, the source URL(s), the retrieval time (UTC) and whether
-    the answer came from the cache.
+    ``df.attrs`` records the operation, the source URL(s), the retrieval time (UTC), whether
+    the answer came from the cache and the columns' units.
 
     Raises:
         InvalidResponse: the payload is not the documented shape (nothing is returned).
     """
+    schema = op.schema
     records = _records(op, payload)
     if not records:
-        frame = empty_frame(op)
+        frame = empty_frame(schema)
     else:
         # object columns: every value is checked and converted once, by _convert
-        raw = pd.DataFrame(records, columns=[c.field for c in op.columns], dtype=object)
+        raw = pd.DataFrame(records, columns=[c.field for c in schema.columns], dtype=object)
         frame = pd.DataFrame(
-            {column.name: _convert(column, raw[column.field]) for column in op.columns}
+            {column.name: _convert(column, raw[column.field]) for column in schema.columns}
         )
-        _add_derived(op, frame)
+        _add_derived(schema, frame)
     frame.attrs.update(
         operation=op.name,
         source=[source] if isinstance(source, str) else list(source),
         retrieved_at=(retrieved_at or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds"),
         from_cache=from_cache,
+        units=schema.units,
     )
     return frame
 
 
-def _add_derived(op: Operation, frame: pd.DataFrame) -> None:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if "rate_per_unit" in op.derived:
-            frame["rate_per_unit"] = (frame["rate"] / frame["amount"]).astype("float64")
-        if "average_per_unit" in op.derived:
-            frame["average_per_unit"] = (frame["average"] / frame["amount"]).astype("float64")
-    if "period" in op.derived:
-        bounds = {
-            key: period_bounds(int(key[0]), key[1])
-            for key in {(y, m) for y, m in zip(frame["year"], frame["month"], strict=True)
-                        if y is not pd.NA and isinstance(m, str)}
-        }
-        starts = [
-            (bounds.get((y, m)) or (None, None))[0] if isinstance(m, str) else None
-            for y, m in zip(frame["year"], frame["month"], strict=True)
-        ]
-        ends = [
-            (bounds.get((y, m)) or (None, None))[1] if isinstance(m, str) else None
-            for y, m in zip(frame["year"], frame["month"], strict=True)
-        ]
-        frame["period_start"] = pd.Series(pd.to_datetime(starts), dtype=DATE_DTYPE)
-        frame["period_end"] = pd.Series(pd.to_datetime(ends), dtype=DATE_DTYPE)
-
-
-def to_wide(
-    frame: pd.DataFrame,
-    values: str | None = None,
-    columns: str | Iterable[str] | None = None,
-    index: str | None = None,
-    aggfunc: str | None = None,
-) -> pd.DataFrame:
-    """Pivot a long cnbkit frame to wide: one row per date, one column per currency or tenor.
-
-    Defaults come from the frame's operation (``df.attrs["operation"]``): for exchange rates
-    ``rate_per_unit`` by ``currency_code``, for PRIBOR ``pribor`` by ``period``, for averages
-    ``average_per_unit`` by ``currency_code`` at each period's end, and so on. When a date and
-    column hold several rows (e.g. several SKD trades of one ISIN on one day) nothing is
-    dropped silently: pass ``aggfunc`` ("mean", "sum", "last"...) to say how to combine them.
-
-    Example:
-        >>> import cnbkit
-        >>> wide = cnbkit.to_wide(cnbkit.exrates.daily_year(2019))  # doctest: +SKIP
-        >>> wide["EUR"].head()  # doctest: +SKIP
-    """
-    from .catalog import operation
-
-    op = operation(str(frame.attrs.get("operation", ""))) if frame.attrs.get("operation") else None
-    index = index or (op.date_column if op else "valid_for")
-    if columns is None:
-        columns = list(op.key_columns) if op and op.key_columns else ["currency_code"]
-    elif isinstance(columns, str):
-        columns = [columns]
-    else:
-        columns = list(columns)
-    if values is None:
-        values = op.value_columns[0] if op and op.value_columns else "rate_per_unit"
-    missing = [c for c in [index, values, *columns] if c not in frame.columns]
-    if missing:
-        raise InvalidParameter(
-            "columns", missing, f"to_wide: not in the frame, which has {list(frame.columns)}"
-        )
-    if aggfunc is None:
-        repeated = frame.duplicated([index, *columns])
-        if repeated.any():
-            raise InvalidParameter(
-                "aggfunc", None,
-                f"{int(repeated.sum())} rows share a {index} and {'/'.join(columns)} with another "
-                f"row: pass aggfunc='mean', 'sum' or 'last' to combine them",
-            )
-        aggfunc = "last"
-    wide = frame.pivot_table(
-        index=index, columns=columns, values=values, aggfunc=aggfunc, dropna=False
-    )
-    return wide.sort_index()
+def _add_derived(schema: Schema, frame: pd.DataFrame) -> None:
+    bounds: dict[tuple[int, str], tuple[dt.date, dt.date] | None] | None = None
+    for derived in schema.derived:
+        if isinstance(derived, PerUnit):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                frame[derived.name] = (frame[derived.value] / frame[derived.amount]) \
+                    .astype("float64")
+        elif isinstance(derived, PeriodBound):
+            years, codes = frame[derived.year], frame[derived.code]
+            if bounds is None:  # both bounds come from one lookup per distinct period
+                bounds = {
+                    (int(y), m): period_bounds(int(y), m)
+                    for y, m in set(zip(years, codes, strict=True))
+                    if y is not pd.NA and isinstance(m, str)
+                }
+            which = 1 if derived.end else 0
+            days: list[dt.date | None] = []
+            for y, m in zip(years, codes, strict=True):
+                span = bounds.get((int(y), m)) if y is not pd.NA and isinstance(m, str) \
+                    else None
+                days.append(None if span is None else span[which])
+            stamps = pd.to_datetime(pd.Series(days, dtype=object))
+            frame[derived.name] = stamps.astype(DATE_DTYPE).to_numpy()

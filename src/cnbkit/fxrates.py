@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ._call import call
-from .chunks import DateArg, history_doc
-from .chunks import history as _history
 from .client import Client
+from .history import history as _history
+from .ranges import DateArg
 
 __all__ = [
     "daily_month",
@@ -79,7 +79,6 @@ def daily_year(
     return call("fxrates.daily_year", client, year=year, lang=lang)
 
 
-@history_doc
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -94,6 +93,12 @@ def history(
 
     One currency: ``daily-range-currency`` a calendar year at a time; all: ``daily-year`` or
     ``daily-month``, whichever is cheaper.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
+    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
+    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    ``cnbkit.plan("fxrates", start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.fxrates.history("2020-01-01", "2024-12-31", currency="AMD")  # doctest: +SKIP

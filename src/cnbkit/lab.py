@@ -4,8 +4,9 @@
 
 - ``"live"``: the live API (``https://api.cnb.cz/cnbapi``); ``CNBKIT_BASE_URL`` is removed
   from JupyterLab's environment.
-- ``"sandbox"``: starts the market-data sandbox (clock 2025-12-31) in this process and points
-  ``CNBKIT_BASE_URL`` at it.
+- ``"sandbox"``: starts the market-data sandbox (clock 2025-12-31) in this process, points
+  ``CNBKIT_BASE_URL`` at it and sets ``CNBKIT_TODAY`` to its clock, so that the notebooks'
+  clients live on the sandbox's day.
 - ``"auto"`` (default): asks the live API (``/exrates/daily``, 3 s timeout); when it does not
   answer, starts the sandbox and says so in the terminal and, through ``CNBKIT_SOURCE``, at the
   top of every notebook. Live and sandbox data are never mixed.
@@ -32,12 +33,11 @@ from typing import Any
 
 import requests
 
-from .client import LIVE_URL
+from .settings import LIVE_URL, SANDBOX_CLOCK
 
 __all__ = ["SOURCES", "LabSetup", "find_notebooks", "prepare", "probe_live", "run_lab"]
 
 SOURCES = ("auto", "live", "sandbox")
-SANDBOX_CLOCK = "2025-12-31"
 
 
 def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> bool:
@@ -104,7 +104,7 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
     from .sandbox import start
 
     url = start(clock=SANDBOX_CLOCK)
-    env.update(CNBKIT_BASE_URL=str(url), CNBKIT_SANDBOX_CLOCK=SANDBOX_CLOCK,
+    env.update(CNBKIT_BASE_URL=str(url), CNBKIT_TODAY=SANDBOX_CLOCK.isoformat(),
                CNBKIT_SOURCE="sandbox-fallback" if fallback else "sandbox")
     env.pop("CNBKIT_OFFLINE", None)
     why = "the live API did not answer within 3 s, so " if fallback else ""

@@ -15,10 +15,10 @@ from __future__ import annotations
 import pandas as pd
 
 from ._call import call
-from .chunks import DateArg, history_doc
-from .chunks import history as _history
 from .client import Client
+from .history import history as _history
 from .params import DateLike
+from .ranges import DateArg
 
 __all__ = [
     "daily",
@@ -50,7 +50,6 @@ def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.D
     return call("omo.daily_year", client, year=year)
 
 
-@history_doc
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -60,6 +59,12 @@ def history(
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """Open market operations over any range: one ``daily-year`` call per calendar year.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
+    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
+    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    ``cnbkit.plan("omo", start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.omo.history(2020, 2024)  # doctest: +SKIP

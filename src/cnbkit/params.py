@@ -2,12 +2,14 @@
 
 Every check is driven by the catalog's :class:`~cnbkit.catalog.Param` declarations; a bad value
 raises :class:`~cnbkit.errors.InvalidParameter` naming the argument, what is wrong and, for
-enumerations, the allowed values.
+enumerations, the allowed values. Checks that depend on the date ("years run to this year")
+take ``today`` from the client's clock.
 
 Example:
+    >>> import datetime as dt
     >>> from cnbkit.catalog import operation
     >>> build_query(operation("exrates.daily_currency_month"), {"currency": "usd",
-    ...             "year_month": "2019-05"})
+    ...             "year_month": "2019-05"}, today=dt.date(2025, 12, 31))
     {'currency': 'USD', 'yearMonth': '2019-05'}
 """
 
@@ -17,24 +19,21 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from .catalog import Operation, Param
 from .errors import InvalidParameter
 
 __all__ = [
     "FIRST_YEAR",
-    "PRAGUE",
     "DateLike",
     "build_query",
+    "check_currency",
     "check_year",
     "format_param",
-    "prague_today",
     "to_date",
     "to_month",
 ]
 
-PRAGUE = ZoneInfo("Europe/Prague")
 #: The first year of any CNB series (the exchange-rate fixing history starts in 1991).
 FIRST_YEAR = 1991
 
@@ -43,11 +42,6 @@ DateLike = str | dt.date | dt.datetime
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ISO_MONTH = re.compile(r"(\d{4})-(\d{2})")
 _CURRENCY = re.compile(r"[A-Za-z]{3}")
-
-
-def prague_today() -> dt.date:
-    """Today's date in Prague, the API's time zone."""
-    return dt.datetime.now(PRAGUE).date()
 
 
 def to_date(value: object, arg: str = "date") -> dt.date:
@@ -66,10 +60,10 @@ def to_date(value: object, arg: str = "date") -> dt.date:
         try:
             import pandas as pd
 
-            stamp = pd.Timestamp(value)  # type: ignore[arg-type]
+            stamp = pd.Timestamp(value)  # type: ignore[arg-type]  # checked just above
         except (ValueError, TypeError) as exc:
             raise InvalidParameter(arg, value, "not a date") from exc
-        if stamp is pd.NaT:
+        if pd.isna(stamp):
             raise InvalidParameter(arg, value, "a missing date (NaT) cannot be requested")
         return stamp.date()
     if isinstance(value, str):
@@ -84,7 +78,7 @@ def to_date(value: object, arg: str = "date") -> dt.date:
     raise InvalidParameter(arg, value, f"expected 'yyyy-MM-dd', a date or a Timestamp, not {kind}")
 
 
-def to_month(value: object, arg: str = "year_month") -> tuple[int, int]:
+def to_month(value: object, arg: str, today: dt.date) -> tuple[int, int]:
     """Turn ``'yyyy-MM'``, a date/datetime/Timestamp or a pandas Period into (year, month)."""
     if isinstance(value, str):
         match = _ISO_MONTH.fullmatch(value.strip())
@@ -93,17 +87,22 @@ def to_month(value: object, arg: str = "year_month") -> tuple[int, int]:
         year, month = int(match[1]), int(match[2])
         if not 1 <= month <= 12:
             raise InvalidParameter(arg, value, "the month must be 01 to 12")
-        check_year(year, arg)
+        check_year(year, arg, today)
         return year, month
     if hasattr(value, "start_time") and hasattr(value, "freqstr"):  # pandas Period
-        value = value.start_time  # type: ignore[union-attr]
+        value = value.start_time
     day = to_date(value, arg)
-    check_year(day.year, arg)
+    check_year(day.year, arg, today)
     return day.year, day.month
 
 
-def check_year(value: object, arg: str = "year") -> int:
-    """Check a year: an int (or digits) from 1991 to the current year in Prague."""
+def check_year(value: object, arg: str, today: dt.date) -> int:
+    """Check a year: an int (or digits) from 1991 to ``today``'s year.
+
+    Example:
+        >>> check_year("2019", "year", dt.date(2025, 12, 31))
+        2019
+    """
     if isinstance(value, bool):
         raise InvalidParameter(arg, value, "expected a year such as 2019, not a bool")
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
@@ -113,28 +112,38 @@ def check_year(value: object, arg: str = "year") -> int:
     if not isinstance(value, int):
         kind = type(value).__name__
         raise InvalidParameter(arg, value, f"expected a year such as 2019, not {kind}")
-    last = prague_today().year
+    last = today.year
     if not FIRST_YEAR <= value <= last:
         raise InvalidParameter(arg, value, f"years run from {FIRST_YEAR} to {last}")
     return value
 
 
-def format_param(param: Param, value: Any) -> str:
+def check_currency(value: object, arg: str = "currency") -> str:
+    """Check a currency code (three letters, any case) and return it upper-cased.
+
+    Example:
+        >>> check_currency(" usd ")
+        'USD'
+    """
+    if not isinstance(value, str) or not _CURRENCY.fullmatch(value.strip()):
+        raise InvalidParameter(
+            arg, value, "expected a three-letter ISO 4217 code such as 'EUR' or 'usd'"
+        )
+    return value.strip().upper()
+
+
+def format_param(param: Param, value: Any, today: dt.date) -> str:
     """Check one value against its declaration and return it as sent on the wire."""
     arg = param.arg
     if param.kind == "date":
         return to_date(value, arg).isoformat()
     if param.kind == "year_month":
-        year, month = to_month(value, arg)
+        year, month = to_month(value, arg, today)
         return f"{year:04d}-{month:02d}"
     if param.kind == "year":
-        return str(check_year(value, arg))
+        return str(check_year(value, arg, today))
     if param.kind == "currency":
-        if not isinstance(value, str) or not _CURRENCY.fullmatch(value.strip()):
-            raise InvalidParameter(
-                arg, value, "expected a three-letter ISO 4217 code such as 'EUR' or 'usd'"
-            )
-        return value.strip().upper()
+        return check_currency(value, arg)
     if param.kind == "enum":
         text = value.strip().upper() if isinstance(value, str) else None
         if text not in param.enum:
@@ -143,14 +152,17 @@ def format_param(param: Param, value: Any) -> str:
     raise InvalidParameter(arg, value, f"unknown parameter kind {param.kind}")  # pragma: no cover
 
 
-def build_query(op: Operation, kwargs: Mapping[str, Any]) -> dict[str, str]:
+def build_query(op: Operation, kwargs: Mapping[str, Any], today: dt.date) -> dict[str, str]:
     """Check the Python arguments of an operation and return its query parameters.
 
     ``None`` means "not given": the parameter's default is sent when it has one, otherwise it
-    is omitted so that the server applies its own (for dates, months and years: now).
+    is omitted so that the server applies its own (for dates, months and years: now). A range
+    (``date_from``/``date_to``, ``year_month_from``/``year_month_to``) must not end before it
+    starts.
 
     Raises:
-        InvalidParameter: an unknown argument, a missing required one, or a bad value.
+        InvalidParameter: an unknown argument, a missing required one, a bad value or a
+            reversed range.
     """
     known = {p.arg for p in op.params}
     unknown = sorted(set(kwargs) - known)
@@ -168,5 +180,14 @@ def build_query(op: Operation, kwargs: Mapping[str, Any]) -> dict[str, str]:
             if param.required:
                 raise InvalidParameter(param.arg, None, f"{op.name} requires {param.arg}")
             continue
-        query[param.api] = format_param(param, value)
+        query[param.api] = format_param(param, value, today)
+    if op.date_range is not None:
+        first, last = (query.get(name) for name in op.date_range)
+        # ISO dates and yyyy-MM months compare in calendar order as text
+        if first is not None and last is not None and first > last:
+            start, end = (op.param(name).arg for name in op.date_range)
+            raise InvalidParameter(
+                start, first, f"the range starts after it ends ({end}={last}): give {start} "
+                f"on or before {end}",
+            )
     return query

@@ -17,10 +17,10 @@ import pandas as pd
 
 from ._call import call
 from .catalog import PRIBOR_PERIODS
-from .chunks import DateArg, history_doc
-from .chunks import history as _history
 from .client import Client
+from .history import history as _history
 from .params import DateLike
+from .ranges import DateArg
 
 __all__ = [
     "PERIODS",
@@ -69,7 +69,6 @@ def daily_year_term(
     return call("pribor.daily_year_term", client, period=period, year=year)
 
 
-@history_doc
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -82,6 +81,12 @@ def history(
     """PRIBOR over any range, for one tenor, several, or all (``None``).
 
     One tenor: ``daily-year-term`` per year; many: ``daily-year`` per year.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
+    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
+    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    ``cnbkit.plan("pribor", start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.pribor.history(2000, 2024, period="THREE_MONTH")  # doctest: +SKIP

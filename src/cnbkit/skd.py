@@ -13,10 +13,10 @@ from __future__ import annotations
 import pandas as pd
 
 from ._call import call
-from .chunks import DateArg, history_doc
-from .chunks import history as _history
 from .client import Client
+from .history import history as _history
 from .params import DateLike
+from .ranges import DateArg
 
 __all__ = [
     "daily",
@@ -36,7 +36,6 @@ def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.D
     return call("skd.daily", client, date=date)
 
 
-@history_doc
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -47,6 +46,12 @@ def history(
 ) -> pd.DataFrame:
     """SKD over any range: the API has only a daily operation, so one call per business day
     (Monday to Friday; a holiday's repeat of the previous day is dropped). No data before 2000.
+
+    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
+    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
+    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    ``cnbkit.plan("skd", start, end, ...)`` shows the calls without making them. Raises
+    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.skd.history("2024-01-01", "2024-03-31")  # doctest: +SKIP

@@ -11,6 +11,7 @@ import pytest
 from cnbkit.cobs import (
     CertificateError,
     CertificateExpiryWarning,
+    CobsClient,
     CobsConfig,
     CobsError,
     ConfigError,
@@ -19,22 +20,33 @@ from cnbkit.cobs import (
     OAuthError,
     PageNotFound,
 )
+from cnbkit.cobs.identity import load_identity
 from cnbkit.errors import CnbError
 from cnbkit.sandbox.cobs.pki import issue_client_cert, write_cert, write_key
 
 
 def test_pem_and_p12(sandbox, make_config):
-    pem = make_config(sandbox, cert_file=sandbox.client_cert_path,
-                      key_file=sandbox.client_key_path)
-    p12 = make_config(sandbox)
-    assert pem.identity.cert == p12.identity.cert
-    assert pem.identity.roles == ("PSP_AI", "PSP_PI")
+    pem = load_identity(make_config(sandbox, cert_file=sandbox.client_cert_path,
+                                    key_file=sandbox.client_key_path))
+    p12_config = make_config(sandbox)
+    p12 = load_identity(p12_config)
+    assert pem.cert == p12.cert
+    assert pem.roles == ("PSP_AI", "PSP_PI")
+    assert sandbox.client_p12_password not in repr(p12_config)
     assert sandbox.client_p12_password not in repr(p12)
+
+
+def test_the_config_is_plain_data_and_reads_no_file(tmp_path):
+    missing = tmp_path / "nowhere.p12"
+    config = CobsConfig(base_url="https://bank.example", p12_file=missing, p12_password="pw")
+    assert config.p12_file == missing and config.replace(version="2.0").version == "2.0"
+    with pytest.raises(CertificateError, match="does not exist"):
+        load_identity(config)  # the files are read in their own step
 
 
 def test_wrong_p12_password(sandbox, make_config):
     with pytest.raises(CertificateError) as info:
-        make_config(sandbox, p12_password="not-the-password")
+        load_identity(make_config(sandbox, p12_password="not-the-password"))
     assert str(sandbox.client_p12_path) in str(info.value)
     assert "not-the-password" not in str(info.value)
     assert isinstance(info.value, CnbError)
@@ -42,7 +54,8 @@ def test_wrong_p12_password(sandbox, make_config):
 
 def test_mismatched_key(sandbox, make_config):
     with pytest.raises(CertificateError, match="does not match"):
-        make_config(sandbox, cert_file=sandbox.client_cert_path, key_file=sandbox.aisp_key_path)
+        load_identity(make_config(sandbox, cert_file=sandbox.client_cert_path,
+                                  key_file=sandbox.aisp_key_path))
 
 
 def test_unreadable_and_missing(sandbox, make_config, tmp_path):
@@ -51,21 +64,22 @@ def test_unreadable_and_missing(sandbox, make_config, tmp_path):
     os.chmod(key, 0)
     if os.geteuid() != 0:
         with pytest.raises(CertificateError, match="not readable"):
-            make_config(sandbox, cert_file=sandbox.client_cert_path, key_file=key)
+            load_identity(make_config(sandbox, cert_file=sandbox.client_cert_path, key_file=key))
     with pytest.raises(CertificateError, match="does not exist") as info:
-        make_config(sandbox, cert_file=tmp_path / "nope.crt", key_file=key)
+        CobsClient(make_config(sandbox, cert_file=tmp_path / "nope.crt", key_file=key))
     assert info.value.path.endswith("nope.crt")
 
 
 def test_expired_and_near_expiry(sandbox, make_config, tmp_path):
     with pytest.raises(CertificateError, match="expired"):
-        make_config(sandbox, cert_file=sandbox.expired_cert_path,
-                    key_file=sandbox.expired_key_path)
+        load_identity(make_config(sandbox, cert_file=sandbox.expired_cert_path,
+                                  key_file=sandbox.expired_key_path))
     now = dt.datetime.now(dt.UTC)
     cert, key = issue_client_cert(sandbox.pki.ca, not_after=now + dt.timedelta(days=10))
     crt = write_cert(tmp_path / "soon.crt", cert)
     with pytest.warns(CertificateExpiryWarning, match="soon.crt"):
-        make_config(sandbox, cert_file=crt, key_file=write_key(tmp_path / "soon.key", key))
+        load_identity(make_config(sandbox, cert_file=crt,
+                                  key_file=write_key(tmp_path / "soon.key", key)))
 
 
 def test_env_and_toml(sandbox, tmp_path):
@@ -95,7 +109,7 @@ def test_env_and_toml(sandbox, tmp_path):
         CobsConfig(base_url="http://insecure", cert_file="x", key_file="y")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        CobsConfig.from_env(env)
+        load_identity(CobsConfig.from_env(env))
 
 
 def test_cobs_error_keeps_every_entry():

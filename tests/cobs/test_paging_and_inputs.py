@@ -168,11 +168,11 @@ def test_renew_secret_survives_a_changed_certificate_file(sandbox, make_config, 
     client = CobsClient(make_config(sandbox, p12_file=p12))
     client.register("renew with a moved certificate")
     client.authorize_without_browser()
-    identity = client.config.identity
+    identity = client.identity
     p12.write_bytes(b"not a PKCS#12 bundle any more")  # e.g. replaced on disk meanwhile
     app = client.renew_secret()
     assert client.config.client_secret == app.client_secret
-    assert client.config.identity is identity
+    assert client.identity is identity
     assert client.refresh().access_token  # the provider accepts the new secret
     client.close()
 

@@ -60,7 +60,7 @@ def test_no_secret_in_logs_reprs_or_errors(sandbox, caplog, make_config, tmp_pat
             errors.append(exc)
     client.delete_application()
     for obj in (cfg, client.config, client, client.token, app, renewed, payment,
-                client.config.identity, client.oauth, sandbox, *errors):
+                client.identity, client.oauth, sandbox, *errors):
         produced += [repr(obj), str(obj)]
     produced += [caplog.text]
     produced += [r.getMessage() for r in caplog.records]

@@ -9,6 +9,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from cnbkit.client import Client
+from cnbkit.clock import ManualClock
+
+from ..conftest import SANDBOX_NOON
 
 # Reproducible in CI: the same examples on every run; no wall-clock deadline (real HTTP).
 settings.register_profile(
@@ -21,7 +24,9 @@ settings.register_profile(
 
 
 def quick_client(base_url: str, cache_dir: Path, **options: object) -> Client:
-    """A client with a private cache, no backoff sleeps and no progress bar."""
+    """A client with a private cache, no backoff sleeps, no progress bar, and a clock standing
+    at noon on the sandbox's day."""
+    options.setdefault("clock", ManualClock(SANDBOX_NOON))
     options.setdefault("backoff_factor", 0.0)
     options.setdefault("retries", 3)
     options.setdefault("progress", False)

@@ -16,8 +16,9 @@ import pytest
 
 import cnbkit
 from cnbkit.cache import CACHE_FILE
-from cnbkit.catalog import BY_PATH, operation
+from cnbkit.catalog import BY_PATH
 
+from ..helpers import send_raw, stored
 from . import _worker
 from .conftest import quick_client
 from .figures import record
@@ -100,21 +101,19 @@ def test_sigkill_in_the_middle_of_writes_leaves_a_working_cache(fresh_sandbox, t
     with quick_client(sandbox, cache_dir) as client:
         info = client.cache_info()
         assert info is not None
-        cached = [r.url for r in client.session.cache.responses.values()]
+        cached = list(stored(client))
         # cached answers are served without a request ...
         for url in cached[:20]:
             path, _, query = url.partition("/cnbapi")[2].partition("?")
-            op = BY_PATH[path]
             params = dict(p.split("=", 1) for p in query.split("&") if p)
-            payload = client.fetch(op, params)
-            assert payload.from_cache
+            frame = send_raw(client, BY_PATH[path].name, **params)
+            assert frame.attrs["from_cache"]
         assert sandbox.log == []
         # ... and fresh ones are fetched and stored
         frame = cnbkit.exrates.daily_currency_month("EUR", "2019-05", client=client)
         assert len(frame) == 21 and sandbox.count("daily-currency-month") == 1
-        again = client.fetch(operation("exrates.daily_currency_month"),
-                             {"currency": "EUR", "yearMonth": "2019-05"})
-        assert again.from_cache
+        again = cnbkit.exrates.daily_currency_month("EUR", "2019-05", client=client)
+        assert again.attrs["from_cache"]
     assert _integrity(database) == "ok"
     record("concurrency", f"sigkill_after_{kill_after}_requests", {
         "processes": 1,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from cnbkit.errors import (
 from cnbkit.sandbox import Faults, serve
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply
 
+from ..helpers import stored
 from .conftest import quick_client
 from .figures import record
 
@@ -40,7 +40,7 @@ def reference(tmp_path_factory) -> pd.DataFrame:
 
 
 def _cached_urls(client: cnbkit.Client) -> list[str]:
-    return [response.url for response in client.session.cache.responses.values()]
+    return list(stored(client))
 
 
 def test_thirty_percent_faults_lose_nothing(tmp_path, reference):
@@ -154,7 +154,7 @@ def test_truncated_transfers_never_reach_the_cache(fresh_sandbox, tmp_path):
     with quick_client(sandbox, tmp_path / "c", retries=8) as client:
         frame = cnbkit.exrates.history(2010, 2019, client=client)
         truncated = sum(e.fault == "truncate" for e in sandbox.log)
-        bodies = [r.content for r in client.session.cache.responses.values()]
+        bodies = [r.content for r in stored(client).values()]
     sandbox.set_faults()
     sandbox.clear_log()
     import requests
@@ -174,9 +174,9 @@ def test_truncated_transfers_never_reach_the_cache(fresh_sandbox, tmp_path):
 @pytest.mark.parametrize("outage", ["server stopped", "503 on every answer"])
 def test_stale_if_error_serves_an_expired_answer_with_a_warning(tmp_path, outage):
     with serve() as url:
-        client = quick_client(url, tmp_path / "c", ttl=1, retries=1)
-        fresh = cnbkit.exrates.daily(client=client)  # today's fixing: an open period, 1 s TTL
-        time.sleep(1.2)
+        client = quick_client(url, tmp_path / "c", ttl=60, retries=1)
+        fresh = cnbkit.exrates.daily(client=client)  # today's fixing: an open period, 60 s TTL
+        client.clock.advance(61)
         if outage == "server stopped":
             url.stop()
         else:

@@ -62,7 +62,8 @@ def _with(op: Operation, payload: dict[str, Any], change) -> dict[str, Any]:
 
 
 def _cases() -> list[tuple[str, str]]:
-    return [(name, column.field) for name, op in OPERATIONS.items() for column in op.columns]
+    return [(name, column.field) for name, op in OPERATIONS.items()
+            for column in op.schema.columns]
 
 
 WRONG = {"date": [20190517, "17.5.2019", "2019-02-31", {"y": 2019}, True],
@@ -78,7 +79,7 @@ def test_each_field_missing_null_extra_or_of_the_wrong_kind(answers, name, field
     records = _records(op, payload)
     assert records, f"the sandbox gave no rows for {name}"
     clean = to_frame(op, payload)
-    column = next(c for c in op.columns if c.field == field)
+    column = next(c for c in op.schema.columns if c.field == field)
 
     # missing key and null: a missing value in that cell, nothing else changes (or, when the
     # whole column is then empty, as in one-row answers, an InvalidResponse naming the field)

@@ -26,6 +26,8 @@ from cnbkit.cobs import (
     TokenFile,
     TokenFileError,
 )
+from cnbkit.cobs.identity import load_identity
+from cnbkit.errors import ConfigError
 from cnbkit.sandbox.cobs import CobsSandbox
 
 from .figures import record
@@ -127,7 +129,7 @@ def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
         for bad in (lambda: client.transactions("NOPE"),
                     lambda: client.fetch_token(REDIRECT + "?code=x&state=y"),
                     lambda: wrong.refresh(),
-                    lambda: config(cobs, p12_password="not-the-password"),
+                    lambda: load_identity(config(cobs, p12_password="not-the-password")),
                     lambda: client.application("no-such-client")):
             try:
                 bad()
@@ -136,7 +138,7 @@ def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
         client.delete_application()
         produced += [repr(o) + "\n" + str(o) for o in (
             cfg, client.config, client, client.token, app, renewed, payment, client.oauth,
-            client.config.identity, client.session.adapters["https://"], cobs)]
+            client.identity, client.session.adapters["https://"], cobs)]
         client.close()
         wrong.close()
     finally:
@@ -189,7 +191,7 @@ def test_connections_are_refused(cobs, tmp_path):
     # no client certificate: the handshake fails (cnbkit cannot even be configured without one)
     with pytest.raises(requests.exceptions.ConnectionError):
         requests.get(url, verify=str(cobs.ca_path), timeout=10)
-    with pytest.raises(CobsError, match="client certificate is required"):
+    with pytest.raises(ConfigError, match="client certificate is required"):
         CobsConfig(base_url=cobs.base_url, ca_bundle=cobs.ca_path)
     refused["no certificate"] = True
     # a certificate from a foreign CA: the server refuses the handshake
@@ -198,7 +200,7 @@ def test_connections_are_refused(cobs, tmp_path):
     refused["foreign CA client certificate"] = True
     # an expired certificate: refused when loaded, and by the server
     with pytest.raises(CertificateError, match="expired"):
-        config(cobs, cert_file=cobs.expired_cert_path, key_file=cobs.expired_key_path)
+        CobsClient(config(cobs, cert_file=cobs.expired_cert_path, key_file=cobs.expired_key_path))
     with pytest.raises(requests.exceptions.ConnectionError):
         requests.get(url, cert=(str(cobs.expired_cert_path), str(cobs.expired_key_path)),
                      verify=str(cobs.ca_path), timeout=10)

@@ -46,11 +46,11 @@ from cnbkit.cobs.accounts import (
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.errors import (
     CobsError,
-    ConfigError,
     OAuthError,
     Unauthorized,
     UnsupportedOperation,
 )
+from cnbkit.cobs.identity import load_identity
 from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error
 from cnbkit.cobs.payments import (
     BalanceCheck,
@@ -62,6 +62,7 @@ from cnbkit.cobs.payments import (
 )
 from cnbkit.cobs.registration import Application, applications_frame, registration_body
 from cnbkit.cobs.tls import MutualTlsAdapter
+from cnbkit.errors import ConfigError
 from cnbkit.params import to_date
 
 __all__ = ["CobsClient"]
@@ -94,6 +95,8 @@ class CobsClient:
                  refresh_leeway: float = 30.0, timeout: float = 30.0,
                  page_size: int = DEFAULT_PAGE_SIZE) -> None:
         self._config = config
+        #: the client certificate, loaded and checked now (files read once, kept in memory)
+        self.identity = load_identity(config)
         self.refresh_leeway = refresh_leeway
         self.timeout = timeout
         self.page_size = page_size
@@ -106,9 +109,10 @@ class CobsClient:
         self.session = OAuth2Session(client_id=config.client_id,
                                      redirect_uri=config.redirect_uri,
                                      scope=list(config.scopes))
-        self.session.mount("https://", MutualTlsAdapter(config.identity, config.ca_bundle))
-        self.session.verify = str(config.ca_bundle) if config.ca_bundle else True
-        file = token_file if token_file is not None else config.token_file
+        ca_bundle = config.path("ca_bundle")
+        self.session.mount("https://", MutualTlsAdapter(self.identity, ca_bundle))
+        self.session.verify = str(ca_bundle) if ca_bundle else True
+        file = token_file if token_file is not None else config.path("token_file")
         if file is not None and not isinstance(file, TokenFile):
             file = TokenFile(file)
         self.oauth = OAuthFlow(config, self.session, file, timeout=timeout,
@@ -147,7 +151,10 @@ class CobsClient:
         # never reloads the certificate: after renewSecret the provider has already dropped
         # the old secret, so nothing may fail between its answer and keeping the new one
         self.secrets.add(client_secret, pin=True)
-        self._config = self._config._with_credentials(client_id, client_secret)
+        changes = {"client_id": client_id}
+        if client_secret is not None:
+            changes["client_secret"] = client_secret
+        self._config = self._config.replace(**changes)
         self.oauth.config = self._config
         self.session.client_id = client_id
 
@@ -228,7 +235,7 @@ class CobsClient:
         uris = redirect_uris or ([self._config.redirect_uri] if self._config.redirect_uri
                                  else None)
         if not uris:
-            raise ConfigError("redirect_uris are required (or set redirect_uri in the config)")
+            raise ConfigError("redirect_uris", None, "required (or set redirect_uri in the config)")
         body = registration_body(client_name, uris, list(scopes or self._config.scopes),
                                  application_type)
         app = Application.from_json(self._call("POST", "/applications", body=body, user=False))
@@ -246,7 +253,7 @@ class CobsClient:
     def _client_id(self, client_id: str | None) -> str:
         value = client_id or self._config.client_id
         if not value:
-            raise ConfigError("no client_id: register an application or pass client_id")
+            raise ConfigError("client_id", None, "register an application or pass client_id")
         return quote(value, safe="")
 
     def application(self, client_id: str | None = None) -> Application:
@@ -294,8 +301,8 @@ class CobsClient:
         :meth:`authorization_url` and :meth:`fetch_token`."""
         url = self.authorization_url()
         try:
-            response = self.session.get(url, allow_redirects=False, withhold_token=True,
-                                        timeout=self.timeout)
+            response = self.session.request("GET", url, allow_redirects=False,
+                                            withhold_token=True, timeout=self.timeout)
         except requests.RequestException as exc:
             raise connection_error(exc, "GET", url) from None
         location = response.headers.get("Location")
@@ -402,7 +409,8 @@ class CobsClient:
         if self.version == "2.0":
             raise UnsupportedOperation("COBS 2.0 has no standing-order initiation; use "
                                        "version 5.0")
-        return self._call("POST", "/my/standingorders", body=body)
+        created: dict[str, Any] = self._call("POST", "/my/standingorders", body=body)
+        return created
 
     def create_direct_debit(self, *args: Any, **kwargs: Any) -> None:
         """Always raises :class:`~cnbkit.cobs.errors.UnsupportedOperation`."""

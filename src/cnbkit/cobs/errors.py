@@ -5,6 +5,13 @@ and OAuth/registration errors as ``{"error", "error_description"}``. Both become
 :class:`CobsError`, which derives from :class:`cnbkit.errors.CnbError` and keeps every error
 entry in :attr:`CobsError.errors`. Messages never contain secrets.
 
+They also derive from the middle classes that the market-data API shares (:mod:`cnbkit.errors`),
+so one handler serves both APIs: ``except cnbkit.ServerError`` catches a COBS 5xx
+(:class:`CobsServerError`), ``cnbkit.NotFoundError`` a COBS 404 (:class:`NotFound`),
+``cnbkit.ValidationError`` a COBS 400 (:class:`BadRequest`), ``cnbkit.ApiError`` every error
+answer, ``cnbkit.ConnectionFailed`` a connection or TLS failure (:class:`CobsConnectionError`),
+and a bad setting is the shared :class:`cnbkit.errors.ConfigError`.
+
 Example:
     >>> err = CobsError.from_response(400, {"errors": [{"error": "PAGE_NOT_FOUND"},
     ...                                     {"error": "PARAMETER_INVALID", "scope": "sort"}]})
@@ -20,7 +27,16 @@ from typing import Any
 
 import requests
 
-from cnbkit.errors import CnbError, CnbkitWarning
+from cnbkit.errors import (
+    ApiError,
+    CnbError,
+    CnbkitWarning,
+    ConfigError,
+    ConnectionFailed,
+    NotFoundError,
+    ServerError,
+    ValidationError,
+)
 
 __all__ = [
     "ApplicationNotFound",
@@ -100,11 +116,11 @@ class CobsError(CnbError):
         url: str = "",
         request_id: str | None = None,
     ) -> None:
+        super().__init__(message)
         self.status = status
         self.errors = tuple(errors)
         self.url = url
         self.request_id = request_id
-        super().__init__(message)
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -150,36 +166,39 @@ class CobsError(CnbError):
         return cls(message, status=status, errors=entries, url=url, request_id=request_id)
 
 
-class BadRequest(CobsError):
-    """HTTP 400/415/422: the API rejected parameters or the body."""
+class BadRequest(CobsError, ValidationError):
+    """HTTP 400/415/422: the API rejected parameters or the body (a
+    :class:`cnbkit.ValidationError`)."""
 
 
-class Unauthorized(CobsError):
+class Unauthorized(CobsError, ApiError):
     """HTTP 401: the access token (or the certificate) is missing, expired or revoked."""
 
 
-class Forbidden(CobsError):
+class Forbidden(CobsError, ApiError):
     """HTTP 403: the token's scope or the certificate's PSD2 role does not allow the call."""
 
 
-class NotFound(CobsError):
-    """HTTP 404: no such resource (account, payment, application)."""
+class NotFound(CobsError, NotFoundError):
+    """HTTP 404: no such resource (account, payment, application); a
+    :class:`cnbkit.NotFoundError`."""
 
 
 class PageNotFound(NotFound):
     """``PAGE_NOT_FOUND``: a page past the end (400 on accounts, 404 on transactions)."""
 
 
-class CobsServerError(CobsError):
-    """HTTP 5xx: the provider failed; try again later."""
+class CobsServerError(CobsError, ServerError):
+    """HTTP 5xx: the provider failed; try again later (a :class:`cnbkit.ServerError`)."""
 
 
-class CobsConnectionError(CobsError, requests.exceptions.ConnectionError):
+class CobsConnectionError(CobsError, ConnectionFailed, requests.exceptions.ConnectionError):
     """The provider could not be reached or the connection broke (refused, reset, timed
     out, TLS handshake failed). The message names the endpoint without its query string.
 
-    It also derives from :class:`requests.exceptions.ConnectionError`, so code written
-    against the plain requests exception keeps working.
+    It is a :class:`cnbkit.ConnectionFailed`, and also derives from
+    :class:`requests.exceptions.ConnectionError`, so code written against the plain requests
+    exception keeps working.
     """
 
 
@@ -195,7 +214,7 @@ _HINTS: dict[type[CobsError], str] = {
 }
 
 
-class OAuthError(CobsError):
+class OAuthError(CobsError, ApiError):
     """An OAuth 2.0 or registration error ``{error, error_description}``.
 
     Attributes:
@@ -212,10 +231,10 @@ class OAuthError(CobsError):
         status: int | None = None,
         url: str = "",
     ) -> None:
-        self.error = error
-        self.description = description
         entries = (ErrorEntry(error=error, message=description),) if error else ()
         super().__init__(message, status=status, errors=entries, url=url)
+        self.error = error
+        self.description = description
 
     @staticmethod
     def from_body(status: int | None, body: Mapping[str, Any], *, url: str = "") -> OAuthError:
@@ -270,10 +289,6 @@ _OAUTH_ADVICE = {
     "invalid_scope": "Request only scopes the certificate's PSD2 roles allow (aisp needs "
     "PSP_AI, pisp needs PSP_PI)",
 }
-
-
-class ConfigError(CobsError, ValueError):
-    """The COBS configuration is incomplete or inconsistent."""
 
 
 class CertificateError(CobsError):

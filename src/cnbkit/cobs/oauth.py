@@ -245,15 +245,16 @@ class OAuthFlow:
     def _require(self) -> tuple[str, str]:
         cfg = self.config
         if not cfg.client_id or not cfg.client_secret:
-            raise ConfigError("client_id and client_secret are required; register an "
-                              "application first (CobsClient.register) or configure them")
+            raise ConfigError("client_id", cfg.client_id, "client_id and client_secret are "
+                              "required; register an application first (CobsClient.register) "
+                              "or configure them")
         return cfg.client_id, cfg.client_secret
 
     def authorization_url(self, state: str | None = None) -> str:
         """The URL to send the user to, with a fresh random ``state``."""
         client_id, _ = self._require()
         if not self.config.redirect_uri:
-            raise ConfigError("redirect_uri is required for the authorization code flow")
+            raise ConfigError("redirect_uri", None, "required for the authorization code flow")
         self.session.client_id = client_id
         self.session.redirect_uri = self.config.redirect_uri
         self.session.scope = list(self.config.scopes)
@@ -268,12 +269,17 @@ class OAuthFlow:
         self.session.client_id = client_id
         self.session.redirect_uri = self.config.redirect_uri
         params = parse_qs(urlsplit(redirect_url).query)
+
+        def first(name: str) -> str | None:
+            values = params.get(name)
+            return values[0] if values else None
+
         if "error" in params:
             raise OAuthError.from_body(None, {
-                "error": params["error"][0],
-                "error_description": (params.get("error_description") or [None])[0],
+                "error": first("error"),
+                "error_description": first("error_description"),
             }, url=self.config.authorization_endpoint)
-        state = (params.get("state") or [None])[0]
+        state = first("state")
         expected = self._state
         if expected is None:
             raise StateMismatch("no authorization is pending: call authorization_url() first",
@@ -285,7 +291,7 @@ class OAuthFlow:
                 "forged or stale: start again with authorization_url()",
                 error="state_mismatch",
             )
-        code = (params.get("code") or [None])[0]
+        code = first("code")
         if not code:
             raise OAuthError("the redirect carries no code; start again with "
                              "authorization_url()", error="invalid_request")

@@ -11,7 +11,7 @@ given, the system's trust store, with host-name checking.
 Example:
     >>> import requests
     >>> session = requests.Session()  # doctest: +SKIP
-    >>> adapter = MutualTlsAdapter(config.identity, config.ca_bundle)  # doctest: +SKIP
+    >>> adapter = MutualTlsAdapter(load_identity(config), ca_bundle)  # doctest: +SKIP
     >>> session.mount("https://", adapter)  # doctest: +SKIP
 """
 
@@ -28,8 +28,8 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from requests.adapters import HTTPAdapter
 
-from cnbkit.cobs.config import ClientIdentity
 from cnbkit.cobs.errors import CertificateError
+from cnbkit.cobs.identity import ClientIdentity
 
 __all__ = ["MutualTlsAdapter", "client_ssl_context"]
 

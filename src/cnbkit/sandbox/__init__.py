@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from cnbkit.sandbox.httpserver import Faults, LoggedRequest, LoopbackServer
 from cnbkit.sandbox.market import PREFIX, MarketApp, fault_reply
+from cnbkit.settings import SANDBOX_CLOCK
 
 if TYPE_CHECKING:
     from cnbkit.sandbox.cobs import CobsSandbox
@@ -60,8 +61,12 @@ class SandboxURL(str):
         """A copy of the server's request log, oldest first."""
         return self.server.log
 
-    def count(self, path_contains: str = "") -> int:
-        """How many logged requests have ``path_contains`` in their path and query."""
+    def count(self, path_contains: str = "") -> int:  # type: ignore[override]  # by design
+        """How many logged requests have ``path_contains`` in their path and query.
+
+        (This replaces ``str.count`` on the URL object: counting requests is what a sandbox
+        URL is asked for.)
+        """
         return self.server.count(path_contains)
 
     def clear_log(self) -> None:
@@ -96,7 +101,7 @@ def _clock(clock: str | datetime.date) -> datetime.date:
 def start(
     *,
     port: int = 0,
-    clock: str | datetime.date = "2025-12-31",
+    clock: str | datetime.date = SANDBOX_CLOCK,
     faults: Faults | None = None,
     seed: int = 0,
     cobs: bool = False,
@@ -134,7 +139,7 @@ def start(
 def serve(
     *,
     port: int = 0,
-    clock: str | datetime.date = "2025-12-31",
+    clock: str | datetime.date = SANDBOX_CLOCK,
     faults: Faults | None = None,
     seed: int = 0,
     cobs: bool = False,

@@ -319,7 +319,7 @@ class MarketApp:
         code = str(args["currency"])
         if code not in load().codes:
             return {}
-        year, month = args["yearMonth"]  # type: ignore[misc]
+        year, month = _year_month(args["yearMonth"])
         start = datetime.date(year, month, 1)
         end = min(datetime.date(year, month, _calendar.monthrange(year, month)[1]), self.clock)
         rows = [
@@ -444,7 +444,7 @@ class MarketApp:
         return (year, month) <= (self.clock.year, self.clock.month)
 
     def _fx_month(self, args: dict[str, object]) -> object:
-        year, month = args["yearMonth"]  # type: ignore[misc]
+        year, month = _year_month(args["yearMonth"])
         if not self._month_ok(year, month):
             return {"rates": []}
         return {"rates": self._fx_rows(fxrates.month_rows(self.seed, year, month),
@@ -504,3 +504,11 @@ class MarketApp:
             {**r, "averagePriceToValue": Fixed(float(r["averagePriceToValue"]), 4)}  # type: ignore[arg-type]
             for r in rows
         ]}  # fmt: skip
+
+
+def _year_month(value: object) -> tuple[int, int]:
+    """The (year, month) that argument parsing made of a ``yyyy-MM`` parameter."""
+    if not (isinstance(value, tuple) and len(value) == 2
+            and all(isinstance(part, int) for part in value)):
+        raise TypeError(f"expected a parsed (year, month), got {value!r}")
+    return value[0], value[1]

@@ -82,6 +82,6 @@ class Panel:
         return self.summary()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        data = self.widget._repr_mimebundle_(**kwargs)
+        data: dict[str, Any] = dict(self.widget._repr_mimebundle_(**kwargs))
         data["text/plain"] = self.summary()
         return data

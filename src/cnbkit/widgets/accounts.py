@@ -77,7 +77,7 @@ class AccountsPanel(Panel):
         if table.empty:
             ax.set_title("no transactions")
             return
-        x = table.index.to_timestamp()
+        x = pd.PeriodIndex(table.index).to_timestamp()
         if self.by.value == "month":
             ax.bar(x, table["income"], width=20, label="income", color="C2")
             ax.bar(x, -table["spending"], width=20, label="spending", color="C3")

@@ -25,11 +25,11 @@ def forward_table(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFram
     Example:
         >>> forward_table(points, rates, pribor, "EUR_TO_CZK", "THREE_MONTH")  # doctest: +SKIP
     """
-    pts = points[(points["currency_pair"] == pair) & (points["maturity"] == maturity)]
-    pts = pts.set_index("valid_for")["forward_points"]
+    rows = points[(points["currency_pair"] == pair) & (points["maturity"] == maturity)]
+    pts: pd.Series = rows.set_index("valid_for")["forward_points"]
     code = _SPOT[pair]
-    spot = rates[rates["currency_code"] == code].set_index("valid_for")["rate_per_unit"]
-    pr = pribor[pribor["period"] == maturity].set_index("valid_for")["pribor"]
+    spot: pd.Series = rates[rates["currency_code"] == code].set_index("valid_for")["rate_per_unit"]
+    pr: pd.Series = pribor[pribor["period"] == maturity].set_index("valid_for")["pribor"]
     table = pd.concat({"spot": spot, "forward_points": pts}, axis=1, join="inner").dropna()
     table["forward"] = analysis.implied_forward(table["spot"], table["forward_points"])
     table["implied_diff"] = analysis.implied_differential(

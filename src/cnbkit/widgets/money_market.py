@@ -63,7 +63,8 @@ class MoneyMarketPanel(Panel):
 
     def _pribor_series(self) -> pd.Series:
         rows = self.pribor_frame[self.pribor_frame["period"] == self.tenor.value]
-        return rows.set_index("valid_for")["pribor"].rename(f"PRIBOR {self.tenor.value}")
+        series: pd.Series = rows.set_index("valid_for")["pribor"]
+        return series.rename(f"PRIBOR {self.tenor.value}")
 
     def _czeonia_series(self) -> pd.Series:
         return self.czeonia_frame.set_index("valid_for")["rate"].rename("CZEONIA")

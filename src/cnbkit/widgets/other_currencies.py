@@ -70,8 +70,8 @@ class OtherCurrenciesPanel(Panel):
 
     def _options(self, text: str) -> list[tuple[str, str]]:
         needle = text.strip().lower()
-        return [(label, code) for code, label in self.labels.items()
-                if not needle or needle in label.lower()]
+        return [(str(label), str(code)) for code, label in self.labels.items()
+                if not needle or needle in str(label).lower()]
 
     def _on_search(self, change: dict[str, object]) -> None:
         options = self._options(str(change["new"]))

@@ -1,8 +1,10 @@
 """Which data a notebook runs on: the live API or the local sandbox.
 
-``cnbkit lab`` sets ``CNBKIT_SOURCE`` ("live", "sandbox" or "sandbox-fallback" when the live
-API did not answer) and, for the sandbox, ``CNBKIT_BASE_URL`` and ``CNBKIT_SANDBOX_CLOCK``.
-Without ``CNBKIT_SOURCE`` the base URL decides: loopback means the sandbox.
+The banner describes the client the notebook actually uses (the default client, or the one
+given): its base URL decides live, sandbox (a loopback host) or another server, and its clock
+gives the sandbox's day. ``cnbkit lab`` starts the sandbox, sets ``CNBKIT_BASE_URL`` and
+``CNBKIT_TODAY`` (the sandbox's clock), and says in ``CNBKIT_SOURCE`` whether the live API was
+tried first. After ``cnbkit.configure(base_url=<a sandbox>)`` the banner says sandbox.
 
 Example:
     >>> from cnbkit.widgets import source_banner
@@ -12,18 +14,19 @@ Example:
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
-from ..client import LIVE_URL
+from ..client import Client, default_client
+from ..clock import SystemClock
+from ..settings import LIVE_URL
 
 __all__ = ["Banner", "DataSource", "data_source", "source_banner"]
 
 
 @dataclass(frozen=True)
 class DataSource:
-    """kind: "live", "sandbox" or "custom"; fallback: the live API was tried and did not answer."""
+    """kind: "live", "sandbox" or "custom"; clock: the sandbox's day when the client knows
+    it; fallback: the live API was tried and did not answer."""
 
     kind: str
     base_url: str
@@ -34,24 +37,24 @@ class DataSource:
         if self.kind == "live":
             return "live data from api.cnb.cz"
         if self.kind == "sandbox":
-            text = f"sandbox data (clock {self.clock})"
+            text = "sandbox data" + (f" (clock {self.clock})" if self.clock else "")
             if self.fallback:
                 text += " - the live API did not answer, so cnbkit lab started the sandbox"
             return text
         return f"data from {self.base_url}"
 
 
-def data_source() -> DataSource:
-    """The data source of this process, from ``CNBKIT_SOURCE`` / ``CNBKIT_BASE_URL``."""
-    base = (os.environ.get("CNBKIT_BASE_URL") or LIVE_URL).rstrip("/")
-    declared = os.environ.get("CNBKIT_SOURCE", "").strip().lower()
-    clock = os.environ.get("CNBKIT_SANDBOX_CLOCK") or "2025-12-31"
-    host = urlsplit(base).hostname or ""
-    if declared.startswith("sandbox") or (not declared and host in ("127.0.0.1", "localhost")):
-        return DataSource("sandbox", base, clock, fallback=declared == "sandbox-fallback")
-    if base == LIVE_URL.rstrip("/"):
-        return DataSource("live", base)
-    return DataSource("custom", base)
+def data_source(client: Client | None = None) -> DataSource:
+    """The data source of ``client`` (default: the default client), as it is configured."""
+    client = client or default_client()
+    settings = client.settings
+    if settings.is_loopback:
+        clock = None if isinstance(client.clock, SystemClock) else client.today().isoformat()
+        return DataSource("sandbox", client.base_url, clock,
+                          fallback=settings.source == "sandbox-fallback")
+    if client.base_url == LIVE_URL:
+        return DataSource("live", client.base_url)
+    return DataSource("custom", client.base_url)
 
 
 class Banner:
@@ -70,6 +73,7 @@ class Banner:
                 "</div>")
 
 
-def source_banner() -> Banner:
-    """A displayable banner (text and HTML) naming the data source of this notebook."""
-    return Banner(data_source())
+def source_banner(client: Client | None = None) -> Banner:
+    """A displayable banner (text and HTML) naming the data source of this notebook's client
+    (default: the default client)."""
+    return Banner(data_source(client))

@@ -20,9 +20,11 @@ import hashlib
 import random
 from typing import Any
 
+from cnbkit.settings import SANDBOX_CLOCK
+
 __all__ = ["CLOCK", "SandboxBank"]
 
-CLOCK = dt.date(2025, 12, 31)
+CLOCK = SANDBOX_CLOCK
 
 _ACCOUNTS = [
     # (iban, currency, name, product, transactions, opening balance)

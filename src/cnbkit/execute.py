@@ -1,0 +1,118 @@
+"""Running calls: one call to one frame, and many calls in a bounded thread pool.
+
+The path of every call, single or planned::
+
+    Call -> Transport.fetch (cache, network, one retry budget) -> Answer
+         -> frames.to_frame (typed columns) -> the call's row filter -> DataFrame
+
+An answer that is valid JSON but not the operation's documented shape raises
+:class:`~cnbkit.errors.InvalidResponse` and is removed from the cache, so it is never served
+again.
+
+For many calls the pool threads only wait on the network: fresh cache hits are converted in
+the calling thread without entering the pool, and every answer is converted in the calling
+thread as it arrives (threads doing CPU work would only contend for the GIL and stall each
+other's socket reads).
+
+Example:
+    >>> import cnbkit
+    >>> from cnbkit.calls import Call, Query
+    >>> from cnbkit.catalog import operation
+    >>> with cnbkit.Client(base_url=url) as client:  # doctest: +SKIP
+    ...     client.run([Call(operation("czeonia.daily_year"), Query(year="2019"))])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from functools import partial
+from typing import Any
+
+import pandas as pd
+
+from .calls import Call
+from .errors import ChunkError, CnbError, FailedChunk, InvalidParameter, InvalidResponse
+from .frames import to_frame
+from .transport import Answer, Transport
+
+__all__ = ["frame_of", "get", "run"]
+
+
+def frame_of(call: Call, answer: Answer, transport: Transport) -> pd.DataFrame:
+    """Convert an answer of ``call``; a wrong-shaped one is evicted from the cache and raised."""
+    try:
+        frame = to_frame(call.op, answer.payload, source=answer.url,
+                         retrieved_at=answer.retrieved_at, from_cache=answer.from_cache)
+    except InvalidResponse:
+        transport.discard(answer)
+        raise
+    return frame if call.keep is None else call.keep.apply(frame)
+
+
+def get(call: Call, transport: Transport) -> pd.DataFrame:
+    """Fetch one call and convert it."""
+    return frame_of(call, transport.fetch(call), transport)
+
+
+def run(
+    calls: Sequence[Call],
+    transport: Transport,
+    pool: ThreadPoolExecutor,
+    *,
+    progress: bool = False,
+    desc: str = "cnbkit",
+) -> list[pd.DataFrame]:
+    """Fetch and convert every call; frames come back in plan order.
+
+    ``pool`` bounds how many requests are in flight; ``progress`` draws a tqdm bar.
+
+    Raises:
+        ChunkError: naming every chunk that still failed after retries, with its cause. The
+            chunks that succeeded are cached, so running the same calls again fetches only the
+            failed ones.
+    """
+    frames: list[pd.DataFrame | None] = [None] * len(calls)
+    failed: list[FailedChunk] = []
+    bar = _progress_bar(len(calls), desc) if progress else None
+
+    def settle(index: int, work: Callable[[], pd.DataFrame]) -> None:
+        try:
+            frames[index] = work()
+        except InvalidParameter:
+            raise
+        except CnbError as exc:  # a failed chunk: reported with its typed cause
+            failed.append(FailedChunk(calls[index].label, exc))
+        if bar is not None:
+            bar.update(1)
+
+    futures: dict[Future[Answer], int] = {}
+    try:
+        for index, call in enumerate(calls):
+            answer = transport.cached(call)  # a fresh hit is converted here, one at a time
+            if answer is None:
+                futures[pool.submit(transport.fetch, call)] = index
+            else:
+                settle(index, partial(frame_of, call, answer, transport))
+        for future in as_completed(futures):
+            index = futures[future]
+            settle(index, partial(_frame_of_future, calls[index], future, transport))
+    finally:
+        for future in futures:
+            future.cancel()
+        if bar is not None:
+            bar.close()
+    if failed:
+        failed.sort(key=lambda chunk: chunk.label)
+        raise ChunkError(failed, succeeded=len(calls) - len(failed))
+    return [frame for frame in frames if frame is not None]
+
+
+def _frame_of_future(call: Call, future: Future[Answer], transport: Transport) -> pd.DataFrame:
+    return frame_of(call, future.result(), transport)
+
+
+def _progress_bar(total: int, desc: str) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="call", leave=False)

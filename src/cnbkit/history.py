@@ -1,0 +1,86 @@
+"""Any date range as one call: plan, run, stitch.
+
+``history(group, start, end, **options)`` is the pipeline every group's ``history()`` shares::
+
+    planners.make_plan (range and options checked, calls chosen)
+      -> Client.run (execute.run: cache hits here, downloads in the client's pool)
+      -> stitch.stitch (one frame, filtered, trimmed and sorted)
+
+:func:`plan` returns the calls without making them.
+
+Example:
+    >>> import cnbkit
+    >>> for call in cnbkit.plan("pribor", 2015, 2016, period="THREE_MONTH"):
+    ...     print(call.label)
+    /pribor/daily-year-term period=THREE_MONTH&year=2015
+    /pribor/daily-year-term period=THREE_MONTH&year=2016
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pandas as pd
+
+from .calls import Call
+from .client import Client, default_client
+from .errors import CnbkitWarning
+from .planners import make_plan
+from .ranges import DateArg
+from .stitch import stitch
+
+__all__ = ["history", "plan"]
+
+
+def plan(group: str, start: DateArg = None, end: DateArg = None, *,
+         client: Client | None = None, **options: Any) -> list[Call]:
+    """The calls a history of ``group`` would make, without making them.
+
+    ``group`` is one of czeonia, exrates, forward, fxrates, omo, pribor, skd or averages (whose
+    ``start``/``end`` are years); ``options`` are the group's ``history()`` keywords. The
+    client's clock decides what "today" is (default: the default client's).
+
+    Example:
+        >>> plan("pribor", 2015, 2019, period="THREE_MONTH")[0].label
+        '/pribor/daily-year-term period=THREE_MONTH&year=2015'
+    """
+    today = (client or default_client()).today()
+    return list(make_plan(group, start, end, today=today, options=options).calls)
+
+
+def history(
+    group: str,
+    start: DateArg = None,
+    end: DateArg = None,
+    *,
+    client: Client | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Plan, fetch and stitch a history of ``group`` (see each group's ``history()``).
+
+    Warns (:class:`~cnbkit.errors.CnbkitWarning`) when a currency asked for has no rows: the
+    API answers an unknown code with no error.
+
+    Example:
+        >>> history("czeonia", "2024-01-01", "2024-03-31")  # doctest: +SKIP
+    """
+    client = client or default_client()
+    chosen = make_plan(group, start, end, today=client.today(), options=options)
+    frames = client.run(chosen.calls, workers=workers, progress=progress,
+                        desc=f"{group} history")
+    frame = stitch(frames, chosen)
+    wanted = chosen.filters.get("currency_code")
+    if wanted:
+        missing = sorted(set(wanted) - set(frame["currency_code"].unique()))
+        if missing:
+            warnings.warn(
+                CnbkitWarning(
+                    f"no {group} data for {', '.join(missing)} in the range: unknown or "
+                    f"not quoted then (the API answers such queries with no error)"
+                ),
+                stacklevel=3,
+            )
+    return frame

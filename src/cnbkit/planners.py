@@ -1,0 +1,373 @@
+"""One planner per group, registered in one table that ``history()``, ``plan()`` and
+``cnbkit fetch`` all read.
+
+A planner cuts a checked range into calls that each cover a whole calendar period (a year for
+``*-year`` operations and forward-point ranges, a month for ``daily-currency-month``, a
+business day for SKD). Whole periods give stable cache keys: once a period is closed its
+answer never expires, so re-running a long history refreshes only the open chunk.
+
+Among the operations that can answer a query, a planner picks the cheapest by the cost
+
+    cost = calls x CALL_COST_BYTES + expected bytes
+
+with ``CALL_COST_BYTES = 100_000`` (one round trip is worth about 100 kB on a typical link).
+So one currency over ten years takes 10 ``exrates/daily-year`` calls (not 120
+``daily-currency-month`` calls), and one currency over two months takes two
+``daily-currency-month`` calls (not a 500 kB year of every currency).
+
+Example:
+    >>> import datetime as dt
+    >>> from cnbkit.ranges import Span
+    >>> for call in plan_exrates(Span(dt.date(2019, 5, 1), dt.date(2019, 6, 30)), "EUR").calls:
+    ...     print(call.label)
+    /exrates/daily-currency-month currency=EUR&yearMonth=2019-05
+    /exrates/daily-currency-month currency=EUR&yearMonth=2019-06
+    >>> sorted(PLANNERS)
+    ['averages', 'czeonia', 'exrates', 'forward', 'fxrates', 'omo', 'pribor', 'skd']
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+from .calls import Call, Query, RowFilter
+from .catalog import (
+    CURRENCY_PAIRS,
+    LANGS,
+    MATURITIES,
+    PRIBOR_PERIODS,
+    Operation,
+    operation,
+)
+from .errors import InvalidParameter
+from .params import FIRST_YEAR, check_currency
+from .ranges import DateArg, Span, Years, resolve_span, resolve_years
+
+__all__ = [
+    "AVERAGE_KINDS",
+    "CALL_COST_BYTES",
+    "PLANNERS",
+    "Option",
+    "Plan",
+    "Planner",
+    "make_plan",
+    "plan_averages",
+    "plan_czeonia",
+    "plan_exrates",
+    "plan_forward",
+    "plan_fxrates",
+    "plan_omo",
+    "plan_pribor",
+    "plan_skd",
+]
+
+#: What one round trip is worth in the planner's cost model (bytes).
+CALL_COST_BYTES = 100_000
+
+# Expected answer sizes in bytes, for choosing between operations.
+_BYTES_PER_ROW = {"exrates": 60, "fxrates": 120, "pribor": 70, "averages": 80}
+_FIXING_CURRENCIES = 33
+_FX_CURRENCIES = 124
+_BUSINESS_DAYS = 252
+
+#: The averages operations by kind.
+AVERAGE_KINDS: Mapping[str, str] = MappingProxyType({
+    "monthly": "monthly_averages",
+    "cumulative": "monthly_cumulative_averages",
+    "quarterly": "quarterly_averages",
+})
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A planned history: its calls, and what to keep of their rows when stitching.
+
+    Attributes:
+        group: the group it belongs to.
+        calls: the requests, in order.
+        op: the operation whose schema the stitched frame has (the first call's).
+        span: the dates to trim to (None: no trimming, e.g. averages).
+        filters: column -> the values to keep (e.g. the currencies asked for).
+    """
+
+    group: str
+    calls: tuple[Call, ...]
+    op: Operation
+    span: Span | None = None
+    filters: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+
+
+def _plan(group: str, calls: Sequence[Call], span: Span | None = None,
+          **filters: Sequence[Any] | None) -> Plan:
+    if not calls:
+        where = f"{span.start} to {span.end}" if span else "the range"
+        raise InvalidParameter("start", where, "the range holds no business day")
+    kept = {column: tuple(values) for column, values in filters.items() if values}
+    return Plan(group, tuple(calls), calls[0].op, span, MappingProxyType(kept))
+
+
+def _call(name: str, **query: str) -> Call:
+    return Call(operation(name), Query(query))
+
+
+def _cheapest(*options: tuple[list[Call], float]) -> list[Call]:
+    """The option with the least ``calls x CALL_COST_BYTES + expected bytes``."""
+    return min(options, key=lambda option: len(option[0]) * CALL_COST_BYTES + option[1])[0]
+
+
+def _items(value: object, arg: str, what: str) -> list[object]:
+    """One value or several (a list, tuple or set) as a non-empty list."""
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list | tuple | set | frozenset):
+        raise InvalidParameter(arg, value, f"give {what} as text, or a list of them")
+    if not value:
+        raise InvalidParameter(arg, value, f"the list is empty: give at least one {what}, "
+                               f"or None for all")
+    return list(value)
+
+
+def _codes(value: str | Iterable[str] | None, arg: str = "currency") -> list[str] | None:
+    """One currency code or several, checked and upper-cased; None means every currency."""
+    if value is None:
+        return None
+    return sorted({check_currency(item, arg) for item in _items(value, arg, "currency code")})
+
+
+def _enum(value: str | Iterable[str] | None, allowed: Sequence[str], arg: str) -> list[str] | None:
+    if value is None:
+        return None
+    result: set[str] = set()
+    for item in _items(value, arg, "value"):
+        text = item.strip().upper() if isinstance(item, str) else None
+        if text is None or text not in allowed:
+            raise InvalidParameter(arg, item, "not one of the allowed values", allowed=allowed)
+        result.add(text)
+    return sorted(result)
+
+
+def _one(value: str | None, allowed: Sequence[str], arg: str) -> str:
+    chosen = _enum(value, allowed, arg) if value is not None else None
+    if chosen is None or len(chosen) != 1:
+        raise InvalidParameter(arg, value, "give one value", allowed=allowed)
+    return chosen[0]
+
+
+def _yearly(name: str, span: Span, **query: str) -> list[Call]:
+    return [_call(name, **query, year=str(y)) for y in span.years]
+
+
+# -- the planners, one per group --------------------------------------------------------------
+def plan_czeonia(span: Span) -> Plan:
+    """CZEONIA: one ``daily-year`` call per year."""
+    return _plan("czeonia", _yearly("czeonia.daily_year", span), span)
+
+
+def plan_exrates(span: Span, currency: str | Iterable[str] | None = None) -> Plan:
+    """The fixing: ``daily-year`` per year, or ``daily-currency-month`` per currency and month
+    when that is cheaper (a few currencies over a few months)."""
+    codes = _codes(currency)
+    years = _yearly("exrates.daily_year", span)
+    year_bytes = len(years) * _BUSINESS_DAYS * _FIXING_CURRENCIES * _BYTES_PER_ROW["exrates"]
+    if codes is None:
+        return _plan("exrates", years, span)
+    months = [
+        _call("exrates.daily_currency_month", currency=code, yearMonth=f"{y:04d}-{m:02d}")
+        for code in codes
+        for y, m in span.months
+    ]
+    month_bytes = len(months) * 21 * _BYTES_PER_ROW["exrates"]
+    calls = _cheapest((years, year_bytes), (months, month_bytes))
+    return _plan("exrates", calls, span, currency_code=codes)
+
+
+def plan_forward(span: Span, currency_pair: str = "ALL", maturity: str = "ALL") -> Plan:
+    """Forward points: one range call per calendar year, for one pair and one maturity
+    (``ALL`` for every one)."""
+    pair = _one(currency_pair, CURRENCY_PAIRS, "currency_pair")
+    term = _one(maturity, MATURITIES, "maturity")
+    calls = [
+        _call("forward.daily_range_currency_pair_maturity", currencyPair=pair,
+              dateFrom=f"{y}-01-01", dateTo=f"{y}-12-31", maturity=term)
+        for y in span.years
+    ]
+    return _plan("forward", calls, span)
+
+
+def plan_fxrates(span: Span, currency: str | Iterable[str] | None = None,
+                 lang: str = "CZ") -> Plan:
+    """Other-currency rates (monthly): ``daily-year``, ``daily-month`` or, for a few
+    currencies, ``daily-range-currency`` per year, whichever is cheapest."""
+    codes = _codes(currency)
+    language = _one(lang, LANGS, "lang")
+    row = _BYTES_PER_ROW["fxrates"]
+    years = _yearly("fxrates.daily_year", span, lang=language)
+    year_bytes = len(years) * 12 * _FX_CURRENCIES * row
+    months = [_call("fxrates.daily_month", lang=language, yearMonth=f"{y:04d}-{m:02d}")
+              for y, m in span.months]
+    month_bytes = len(months) * _FX_CURRENCIES * row
+    if codes is None:
+        return _plan("fxrates", _cheapest((years, year_bytes), (months, month_bytes)), span)
+    ranges = [
+        _call("fxrates.daily_range_currency", currency=code, lang=language,
+              yearMonthFrom=f"{y}-01", yearMonthTo=f"{y}-12")
+        for code in codes
+        for y in span.years
+    ]
+    calls = _cheapest((years, year_bytes), (months, month_bytes), (ranges, len(ranges) * 12 * row))
+    return _plan("fxrates", calls, span, currency_code=codes)
+
+
+def plan_omo(span: Span) -> Plan:
+    """Open market operations: one ``daily-year`` call per year."""
+    return _plan("omo", _yearly("omo.daily_year", span), span)
+
+
+def plan_pribor(span: Span, period: str | Iterable[str] | None = None) -> Plan:
+    """PRIBOR: ``daily-year`` per year, or ``daily-year-term`` per tenor and year when fewer
+    tenors make that cheaper."""
+    periods = _enum(period, PRIBOR_PERIODS, "period")
+    years = _yearly("pribor.daily_year", span)
+    if periods is None:
+        return _plan("pribor", years, span)
+    rows = _BUSINESS_DAYS * _BYTES_PER_ROW["pribor"]
+    per_term = [_call("pribor.daily_year_term", period=p, year=str(y))
+                for p in periods for y in span.years]
+    every_term = len(years) * rows * len(PRIBOR_PERIODS)
+    calls = _cheapest((years, every_term), (per_term, len(per_term) * rows))
+    return _plan("pribor", calls, span, period=periods)
+
+
+def plan_skd(span: Span) -> Plan:
+    """SKD: the API has only a daily operation, so one call per weekday; each call keeps only
+    the rows of its own date (on a holiday the API repeats the last business day)."""
+    days = (span.start + dt.timedelta(days=n) for n in range((span.end - span.start).days + 1))
+    calls = [
+        Call(operation("skd.daily"), Query(date=day.isoformat()),
+             keep=RowFilter("settlement_date", day))
+        for day in days if day.weekday() < 5
+    ]
+    return _plan("skd", calls, span)
+
+
+def plan_averages(years: Years, kind: str = "monthly",
+                  currency: str | Iterable[str] | None = None) -> Plan:
+    """Averages of the fixing: ``*-year`` per year, or ``*-currency`` (every year at once)
+    per currency when that is cheaper. Give years, a currency, or both."""
+    if not isinstance(kind, str) or kind not in AVERAGE_KINDS:
+        raise InvalidParameter("kind", kind, "which averages", allowed=list(AVERAGE_KINDS))
+    codes = _codes(currency)
+    if codes is None and not years.given:
+        raise InvalidParameter(
+            "year", None, "give a year or a range (year=2019 or year=(2015, 2019)), or a "
+            "currency, so that the whole history of every currency is not fetched by accident"
+        )
+    name = AVERAGE_KINDS[kind]
+    by_year = [_call(f"exrates.{name}_year", year=str(y)) for y in years.years]
+    year_bytes = len(by_year) * 12 * _FIXING_CURRENCIES * _BYTES_PER_ROW["averages"]
+    calls = by_year
+    if codes is not None:
+        by_currency = [_call(f"exrates.{name}_currency", currency=code) for code in codes]
+        every_year = years.last - FIRST_YEAR + 1  # a by-currency answer spans them all
+        currency_bytes = len(by_currency) * 12 * every_year * _BYTES_PER_ROW["averages"]
+        calls = _cheapest((by_year, year_bytes), (by_currency, currency_bytes))
+    return _plan("averages", calls, None, currency_code=codes,
+                 year=list(years.years) if years.given else None)
+
+
+# -- the registry --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Option:
+    """A keyword a planner takes besides its range (the CLI offers it as ``--name``).
+
+    Attributes:
+        name: the keyword (``currency``).
+        help: one line for ``--help``.
+        many: it takes several values (a list in Python, a repeatable flag on the CLI).
+        choices: the allowed values, when there is a fixed set.
+    """
+
+    name: str
+    help: str
+    many: bool = False
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Planner:
+    """A group's planner and what it takes.
+
+    Attributes:
+        group: the name ``history()``, ``plan()`` and ``cnbkit fetch`` know it by.
+        function: ``function(range, **options) -> Plan``.
+        ranges: ``"dates"`` (a :class:`~cnbkit.ranges.Span`) or ``"years"``
+            (a :class:`~cnbkit.ranges.Years`).
+        options: the keywords it takes besides the range.
+        first_day: the first day of the series, where known (earlier starts move up).
+        summary: one line for ``--help``.
+    """
+
+    group: str
+    function: Callable[..., Plan]
+    options: tuple[Option, ...] = ()
+    ranges: Literal["dates", "years"] = "dates"
+    first_day: dt.date | None = None
+    summary: str = ""
+
+    def plan(self, start: DateArg, end: DateArg, *, today: dt.date,
+             options: Mapping[str, Any]) -> Plan:
+        """Check the range and the options, then plan."""
+        known = {option.name for option in self.options}
+        for name, value in options.items():
+            if name not in known:
+                raise InvalidParameter(name, value, f"{self.group}.history takes no such "
+                                       "argument", allowed=sorted(known))
+        given = {name: value for name, value in options.items() if value is not None}
+        if self.ranges == "years":
+            return self.function(resolve_years(start, end, today=today), **given)
+        span = resolve_span(start, end, today=today, first_day=self.first_day,
+                            series=self.group)
+        return self.function(span, **given)
+
+
+_CURRENCY = Option("currency", "a currency code (repeatable; default: every currency)",
+                   many=True)
+#: Every group's planner, by group name.
+PLANNERS: Mapping[str, Planner] = MappingProxyType({p.group: p for p in (
+    Planner("czeonia", plan_czeonia, summary="CZEONIA, the overnight rate"),
+    Planner("exrates", plan_exrates, (_CURRENCY,), summary="the CNB exchange-rate fixing"),
+    Planner("forward", plan_forward, (
+        Option("currency_pair", "EUR_TO_CZK, USD_TO_CZK or ALL", choices=CURRENCY_PAIRS),
+        Option("maturity", "THREE_MONTH, SIX_MONTH or ALL", choices=MATURITIES),
+    ), summary="forward points of EUR/CZK and USD/CZK"),
+    Planner("fxrates", plan_fxrates, (
+        _CURRENCY, Option("lang", "CZ or EN (country names)", choices=LANGS),
+    ), summary="monthly rates of other currencies"),
+    Planner("omo", plan_omo, summary="open market operations"),
+    Planner("pribor", plan_pribor, (
+        Option("period", "a PRIBOR tenor (repeatable; default: every tenor)", many=True,
+               choices=PRIBOR_PERIODS),
+    ), summary="PRIBOR and PRIBID"),
+    Planner("skd", plan_skd, first_day=dt.date(2000, 1, 1),
+            summary="average prices of short-term bonds (SKD)"),
+    Planner("averages", plan_averages, (
+        Option("kind", "monthly, cumulative or quarterly", choices=tuple(AVERAGE_KINDS)),
+        _CURRENCY,
+    ), ranges="years", summary="averages of the fixing (start/end are years)"),
+)})
+
+
+def make_plan(group: str, start: DateArg, end: DateArg, *, today: dt.date,
+              options: Mapping[str, Any]) -> Plan:
+    """The plan of a history of ``group`` (any key of :data:`PLANNERS`).
+
+    Raises:
+        InvalidParameter: an unknown group or option, a bad range or option value.
+    """
+    if not isinstance(group, str) or group not in PLANNERS:
+        raise InvalidParameter("group", group, "no such group", allowed=list(PLANNERS))
+    return PLANNERS[group].plan(start, end, today=today, options=options)

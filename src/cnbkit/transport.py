@@ -1,0 +1,374 @@
+"""The one way a call reaches the API: cache lookup, one retry budget, stale-if-error, offline.
+
+For each call the transport
+
+1. looks the answer up in the cache: a fresh one (judged by the client's clock) is returned
+   without touching the network;
+2. in offline mode returns the expired answer, if any (with a
+   :class:`~cnbkit.errors.StaleDataWarning`), or raises
+   :class:`~cnbkit.errors.OfflineCacheMiss`;
+3. otherwise sends the request, retrying **every** kind of failure from one budget of
+   ``retries`` attempts after the first: refused, dropped or timed-out connections, 429 and
+   5xx answers (honouring Retry-After), bodies cut off mid-way and 200 answers that are not a
+   JSON object. Back-off is exponential (``backoff_factor`` x 2^n, capped at
+   ``backoff_max``). 400 and 404 are answers, not failures: they are raised at once;
+4. parses the body once and stores it (only whole JSON objects reach the cache, with an
+   absolute expiry from :func:`~cnbkit.cache.expires_at`);
+5. when the budget runs out and an expired answer is cached, serves it with a warning
+   (stale-if-error); otherwise raises the last failure, typed.
+
+Each thread has its own HTTP session and its own connection to the cache file; the
+``history()`` pool threads only wait on the network while the caller converts frames.
+
+Example:
+    >>> from cnbkit.settings import Settings
+    >>> from cnbkit.clock import SystemClock
+    >>> transport = Transport(Settings(cache_dir=None), SystemClock())
+    >>> transport.retries
+    5
+    >>> transport.close()
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import logging
+import threading
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import requests
+from requests.adapters import HTTPAdapter
+from requests_cache.backends.sqlite import SQLiteCache
+from requests_cache.models.response import CachedResponse
+from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError, SSLError
+
+from . import __version__
+from .cache import CacheInfo, cache_info, expires_at, open_storage
+from .calls import Call
+from .clock import Clock
+from .errors import (
+    ApiError,
+    CnbError,
+    ConnectionFailed,
+    InvalidResponse,
+    NotFoundError,
+    OfflineCacheMiss,
+    ServerError,
+    StaleDataWarning,
+    ValidationError,
+)
+from .settings import Settings
+
+__all__ = ["RETRY_STATUSES", "Answer", "Transport", "error_for"]
+
+log = logging.getLogger("cnbkit")
+
+#: Statuses that are failures worth another attempt (the rest are answers).
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One parsed answer and where it came from.
+
+    Attributes:
+        payload: the JSON object.
+        url: the URL it answers.
+        from_cache: it came from the cache.
+        stale: it came from the cache although expired (API down, or offline mode).
+        retrieved_at: when it was downloaded (UTC).
+        key: its cache key (None when caching is off).
+    """
+
+    payload: dict[str, Any]
+    url: str
+    from_cache: bool
+    stale: bool
+    retrieved_at: dt.datetime
+    key: str | None = None
+
+
+class _WholeBodyAdapter(HTTPAdapter):
+    """An adapter that reads each answer's body in one call, and never retries.
+
+    requests reads bodies in 10 kB chunks, and a thread takes the interpreter lock back after
+    every chunk; while another thread converts a frame, each of those hand-overs waits, so a
+    600 kB year of rates downloads slowly beside CPU work. One read per body makes the
+    download threads of ``history()`` hand the lock over once per answer instead. Errors are
+    translated exactly as requests translates them. Retries are the transport's (one budget).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(max_retries=0)
+
+    def build_response(self, req: Any, resp: Any) -> requests.Response:
+        response = super().build_response(req, resp)
+        try:
+            response._content = resp.read(decode_content=True) or b""
+        except ProtocolError as exc:
+            raise requests.exceptions.ChunkedEncodingError(exc) from exc
+        except DecodeError as exc:
+            raise requests.exceptions.ContentDecodingError(exc) from exc
+        except ReadTimeoutError as exc:
+            raise requests.exceptions.ConnectionError(exc) from exc
+        except SSLError as exc:
+            raise requests.exceptions.SSLError(exc) from exc
+        response._content_consumed = True  # type: ignore[attr-defined]  # requests' own flag
+        return response
+
+
+def _json_object(body: bytes) -> dict[str, Any] | None:
+    """The body parsed, when it is one whole JSON object; else None."""
+    if body.lstrip()[:1] != b"{" or body.rstrip()[-1:] != b"}":
+        return None  # cut off, empty, HTML...: no need to parse
+    try:
+        payload = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    value = response.headers.get("Retry-After")
+    if not value:
+        return None
+    if value.strip().isdigit():
+        return float(value)
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, (moment - dt.datetime.now(dt.UTC)).total_seconds())
+
+
+def _body_or_none(response: requests.Response) -> dict[str, Any] | None:
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def error_for(response: requests.Response, url: str) -> ApiError:
+    """The typed error for a non-200 answer of the market-data API."""
+    status = response.status_code
+    body = _body_or_none(response)
+    if status == 400:
+        if body:
+            return ValidationError.from_body(body, url=url)
+        return ValidationError(f"the API rejected {url} (400, no details)", status=400, url=url)
+    if status == 404:
+        return NotFoundError(
+            f"{url} does not exist (404): check the base URL (it ends in /cnbapi) and the "
+            f"operation path",
+            status=404,
+            url=url,
+            body=body,
+        )
+    if status in RETRY_STATUSES or status >= 500:
+        detail = (body or {}).get("description") or response.reason
+        return ServerError(
+            f"the API failed on {url} ({status} {detail}) after retries; try again later, or "
+            f"set CNBKIT_OFFLINE=1 to use cached answers",
+            status=status,
+            url=url,
+            body=body,
+        )
+    return ApiError(f"unexpected answer {status} from {url}", status=status, url=url, body=body)
+
+
+class Transport:
+    """Sessions, cache storage and the retry loop of one client (thread-safe)."""
+
+    def __init__(self, settings: Settings, clock: Clock) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.user_agent = f"cnbkit/{__version__} (+python-requests/{requests.__version__})"
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._sessions: list[requests.Session] = []
+        self._storages: list[SQLiteCache] = []
+
+    @property
+    def retries(self) -> int:
+        return self.settings.retries
+
+    # -- per-thread resources ---------------------------------------------------------------
+    def _session(self) -> requests.Session:
+        session: requests.Session | None = getattr(self._local, "session", None)
+        if session is None:
+            session = requests.Session()
+            adapter = _WholeBodyAdapter()
+            session.mount("http://", adapter)
+            session.mount("https://", adapter)
+            session.headers["User-Agent"] = self.user_agent
+            session.headers["Accept"] = "application/json"
+            self._local.session = session
+            with self._lock:
+                self._sessions.append(session)
+        return session
+
+    def _storage(self) -> SQLiteCache | None:
+        """This thread's connection to the cache file: WAL lets threads read side by side
+        while one writes, where a shared connection would make each wait on the others."""
+        if self.settings.cache_dir is None:
+            return None
+        storage: SQLiteCache | None = getattr(self._local, "storage", None)
+        if storage is None:
+            storage = open_storage(self.settings.cache_dir)
+            self._local.storage = storage
+            with self._lock:
+                self._storages.append(storage)
+        return storage
+
+    def close(self) -> None:
+        """Close every session and cache connection (the transport stays usable: new ones
+        open on the next call)."""
+        with self._lock:
+            sessions, self._sessions = self._sessions, []
+            storages, self._storages = self._storages, []
+            self._local = threading.local()
+        for session in sessions:
+            session.close()
+        for storage in storages:
+            storage.close()  # type: ignore[no-untyped-call]  # requests-cache has no hint here
+
+    # -- the cache -----------------------------------------------------------------------------
+    def _key(self, storage: SQLiteCache, url: str) -> str:
+        return storage.create_key(requests.Request("GET", url).prepare())
+
+    def _lookup(self, url: str) -> tuple[Answer | None, bool, str | None]:
+        """(the cached answer or None, whether it is fresh, its key)."""
+        storage = self._storage()
+        if storage is None:
+            return None, False, None
+        key = self._key(storage, url)
+        cached = storage.get_response(key)
+        if not isinstance(cached, CachedResponse):
+            return None, False, key
+        payload = _json_object(cached.content or b"")
+        if payload is None:  # stored by something else, or damaged: never serve it
+            storage.delete(key)
+            return None, False, key
+        fresh = cached.expires is None or cached.expires > self.clock.now()
+        answer = Answer(payload, url, from_cache=True, stale=not fresh,
+                        retrieved_at=cached.created_at, key=key)
+        return answer, fresh, key
+
+    def cached(self, call: Call) -> Answer | None:
+        """The fresh cached answer of ``call``, without touching the network; else None."""
+        answer, fresh, _ = self._lookup(call.url(self.settings.base_url))
+        return answer if fresh else None
+
+    def discard(self, answer: Answer) -> None:
+        """Remove an answer from the cache (its content turned out not to be the documented
+        shape), so it is never served again."""
+        storage = self._storage()
+        if storage is not None and answer.key:
+            storage.delete(answer.key)
+
+    def cache_info(self) -> CacheInfo | None:
+        storage = self._storage()
+        return None if storage is None else cache_info(storage, self.clock.now())
+
+    def clear_cache(self) -> None:
+        storage = self._storage()
+        if storage is not None:
+            storage.clear()  # type: ignore[no-untyped-call]  # requests-cache has no hint here
+
+    # -- fetching ---------------------------------------------------------------------------
+    def fetch(self, call: Call) -> Answer:
+        """The answer of ``call``: fresh from the cache, else from the API (see the module
+        docstring for retries, stale answers and offline mode).
+
+        Raises:
+            ValidationError, NotFoundError, ServerError, ApiError, ConnectionFailed,
+            InvalidResponse, OfflineCacheMiss.
+        """
+        url = call.url(self.settings.base_url)
+        cached, fresh, key = self._lookup(url)
+        if cached is not None and fresh:
+            return cached
+        if self.settings.offline:
+            if cached is not None:
+                return self._stale(cached, "offline mode")
+            raise OfflineCacheMiss(
+                f"offline mode is on (CNBKIT_OFFLINE=1) and the cache has no answer for "
+                f"{url}; run the call once with the network, or unset CNBKIT_OFFLINE"
+            )
+        try:
+            return self._download(call, url, key)
+        except (ConnectionFailed, ServerError, InvalidResponse):
+            if cached is None:
+                raise
+            return self._stale(cached, "the API could not be reached")
+
+    def _stale(self, answer: Answer, reason: str) -> Answer:
+        warnings.warn(
+            StaleDataWarning(
+                f"{reason}: serving an expired cached answer for {answer.url} "
+                f"(stored {answer.retrieved_at:%Y-%m-%d %H:%M} UTC)"
+            ),
+            stacklevel=4,
+        )
+        return answer
+
+    def _download(self, call: Call, url: str, key: str | None) -> Answer:
+        settings = self.settings
+        last: CnbError | None = None
+        wait: float | None = None
+        attempts = settings.retries + 1
+        for attempt in range(attempts):
+            if attempt:
+                backoff = settings.backoff_factor * 2 ** (attempt - 1)
+                time.sleep(min(settings.backoff_max, backoff if wait is None else wait))
+            wait = None
+            try:
+                response = self._session().get(url, timeout=settings.timeout)
+            except (requests.exceptions.ChunkedEncodingError,
+                    requests.exceptions.ContentDecodingError) as exc:
+                last = ConnectionFailed(
+                    f"could not get a whole answer from {url} in {attempts} attempts (the "
+                    f"body was cut off: {exc}); check the network, or set CNBKIT_OFFLINE=1 "
+                    f"to use cached answers")
+                last.__cause__ = exc
+                log.debug("GET %s: body cut off (attempt %d)", url, attempt + 1)
+                continue
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                last = ConnectionFailed(
+                    f"could not get {url} (after {settings.retries} retries): {exc}; check "
+                    f"the network and base_url, or set CNBKIT_OFFLINE=1 to use cached answers")
+                last.__cause__ = exc
+                log.debug("GET %s: %s (attempt %d)", url, exc.__class__.__name__, attempt + 1)
+                continue
+            except requests.RequestException as exc:  # a malformed URL and the like
+                raise ConnectionFailed(f"could not send GET {url}: {exc}") from exc
+            status = response.status_code
+            log.debug("GET %s -> %s (attempt %d)", url, status, attempt + 1)
+            if status in RETRY_STATUSES:
+                last, wait = error_for(response, url), _retry_after(response)
+                continue
+            if status != 200:
+                raise error_for(response, url)
+            payload = _json_object(response.content)
+            if payload is None:
+                last = InvalidResponse(
+                    f"{url} answered 200 with a body that is not a JSON object "
+                    f"({len(response.content)} bytes, {attempts} attempts); it was not cached")
+                continue
+            now = self.clock.now()
+            storage = self._storage()
+            if storage is not None and key is not None:
+                ttl = settings.ttl
+                storage.save_response(response, key,
+                                      expires_at(call.op, call.query, ttl=ttl, now=now))
+            return Answer(payload, url, from_cache=False, stale=False,
+                          retrieved_at=dt.datetime.now(dt.UTC), key=key)
+        if last is None:  # pragma: no cover - every attempt returns, raises or sets it
+            raise ConnectionFailed(f"no attempt was made to get {url}")
+        raise last

@@ -1,0 +1,33 @@
+"""Test helpers: what a client's cache holds (read through the storage, not the client), and a
+raw query sent as another wrapper might send it (no parameter checks)."""
+
+from __future__ import annotations
+
+import pandas as pd
+from requests_cache.backends.sqlite import SQLiteCache
+from requests_cache.models.response import CachedResponse
+
+from cnbkit.cache import CACHE_FILE
+from cnbkit.calls import Call, Query
+from cnbkit.catalog import operation
+from cnbkit.client import Client
+from cnbkit.errors import ChunkError
+
+
+def stored(client: Client) -> dict[str, CachedResponse]:
+    """URL -> the stored answer, for every answer in ``client``'s cache."""
+    assert client.cache_dir is not None, "the client has no cache"
+    storage = SQLiteCache(client.cache_dir / CACHE_FILE)
+    try:
+        return {response.url: response for response in storage.responses.values()}
+    finally:
+        storage.close()
+
+
+def send_raw(client: Client, name: str, **query: str) -> pd.DataFrame:
+    """Send ``query`` to operation ``name`` without cnbkit's parameter checks; a failure raises
+    its own typed error (not the ChunkError of a plan)."""
+    try:
+        return client.run([Call(operation(name), Query(query))])[0]
+    except ChunkError as exc:
+        raise exc.failed[0].cause from None
