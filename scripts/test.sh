@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: creates .venv, installs cnbkit with its test extras
 # from PyPI, installs the Debian packages the tests start (Chromium) when they are missing
-# (as root, with apt-get), then runs ruff and pytest in a random order: pytest-randomly prints
+# (as root, with apt-get), then runs ruff, mypy --strict and pytest in a random order: pytest-randomly prints
 # "Using --randomly-seed=N" at the top; `bash scripts/test.sh --randomly-seed=N` repeats that
 # order. Extra arguments go to pytest.
 #
@@ -36,4 +36,5 @@ else
 fi
 
 .venv/bin/ruff check .
+.venv/bin/mypy --strict src/cnbkit
 exec .venv/bin/python -m pytest -n 2 "$@"
