@@ -6,18 +6,17 @@ QCStatement with ``statementId`` 0.4.0.19495.2 whose ``statementInfo`` is::
     PSD2QcType ::= SEQUENCE { rolesOfPSP RolesOfPSP, nCAName UTF8String, nCAId UTF8String }
     RolesOfPSP ::= SEQUENCE OF SEQUENCE { roleOfPspOid OID, roleOfPspName UTF8String }
 
-This module writes and reads exactly that with a tiny DER codec (cryptography keeps the
-extension as an ``UnrecognizedExtension``).
+This module reads exactly that with a tiny DER reader (cryptography keeps the extension as an
+``UnrecognizedExtension``); the client only ever decodes it.
 
 Example:
-    >>> der = encode_psd2_qcstatements(["PSP_AI", "PSP_PI"], "Czech National Bank", "CZ-CNB")
+    >>> der = bytes.fromhex(
+    ...     "302730250606040081982702301b301330110607040081982701030c065053505f41490c014e0c0149")
     >>> decode_psd2_roles(der)
-    ('PSP_AI', 'PSP_PI')
+    ('PSP_AI',)
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 from cryptography import x509
 from cryptography.x509.oid import ObjectIdentifier
@@ -26,7 +25,6 @@ __all__ = [
     "PSD2_ROLE_OIDS",
     "QC_STATEMENTS_OID",
     "decode_psd2_roles",
-    "encode_psd2_qcstatements",
     "psd2_roles",
 ]
 
@@ -39,44 +37,6 @@ PSD2_ROLE_OIDS = {
     "PSP_IC": "0.4.0.19495.1.4",
 }
 _ROLE_BY_OID = {oid: name for name, oid in PSD2_ROLE_OIDS.items()}
-
-
-def _length(n: int) -> bytes:
-    if n < 0x80:
-        return bytes([n])
-    raw = n.to_bytes((n.bit_length() + 7) // 8, "big")
-    return bytes([0x80 | len(raw)]) + raw
-
-
-def _tlv(tag: int, content: bytes) -> bytes:
-    return bytes([tag]) + _length(len(content)) + content
-
-
-def _oid(dotted: str) -> bytes:
-    parts = [int(p) for p in dotted.split(".")]
-    out = bytearray([parts[0] * 40 + parts[1]])
-    for part in parts[2:]:
-        chunk = [part & 0x7F]
-        part >>= 7
-        while part:
-            chunk.append(0x80 | (part & 0x7F))
-            part >>= 7
-        out.extend(reversed(chunk))
-    return _tlv(0x06, bytes(out))
-
-
-def _utf8(text: str) -> bytes:
-    return _tlv(0x0C, text.encode("utf-8"))
-
-
-def encode_psd2_qcstatements(roles: Iterable[str], nca_name: str, nca_id: str) -> bytes:
-    """DER of a ``QCStatements`` value holding one PSD2 statement with ``roles``."""
-    role_items = b"".join(
-        _tlv(0x30, _oid(PSD2_ROLE_OIDS[role]) + _utf8(role)) for role in roles
-    )
-    psd2_type = _tlv(0x30, _tlv(0x30, role_items) + _utf8(nca_name) + _utf8(nca_id))
-    statement = _tlv(0x30, _oid(_PSD2_STATEMENT) + psd2_type)
-    return _tlv(0x30, statement)
 
 
 def _read(data: bytes, pos: int) -> tuple[int, bytes, int]:

@@ -5,8 +5,9 @@
 an expired one), a client certificate from a foreign CA, and a PKCS#12 bundle of the main
 client certificate protected by a random password.
 
-The PSD2 roles are encoded as eIDAS QWACs do, in the ETSI TS 119 495 QCStatement
-(see :mod:`cnbkit.cobs.psd2`); the subject carries ``organizationIdentifier`` ``PSDCZ-CNB-…``.
+The PSD2 roles are encoded as eIDAS QWACs do, in the ETSI TS 119 495 QCStatement (written by
+:mod:`cnbkit.sandbox.cobs.qcstatement`); the subject carries ``organizationIdentifier``
+``PSDCZ-CNB-…``.
 Keys are EC P-256 (fast to generate). Private keys of the sandbox are test material, written
 unencrypted with mode 0600 inside the sandbox's temporary directory, which is removed on stop.
 
@@ -33,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from cnbkit.cobs.psd2 import QC_STATEMENTS_OID, encode_psd2_qcstatements
+from cnbkit.sandbox.cobs.qcstatement import qcstatements_extension
 
 __all__ = ["Issuer", "Pki", "generate_pki", "issue_client_cert", "new_ca", "write_key"]
 
@@ -148,9 +149,7 @@ def issue_client_cert(
         x509.NameAttribute(NameOID.ORGANIZATION_IDENTIFIER, organization_id),
         x509.NameAttribute(NameOID.COMMON_NAME, f"{organization} ({'+'.join(roles)})"),
     ])
-    qc = x509.UnrecognizedExtension(
-        QC_STATEMENTS_OID, encode_psd2_qcstatements(roles, NCA_NAME, NCA_ID)
-    )
+    qc = qcstatements_extension(roles, NCA_NAME, NCA_ID)
     return _leaf(
         issuer,
         subject,

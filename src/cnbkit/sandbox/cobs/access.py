@@ -1,0 +1,84 @@
+"""Who may call a route: the authorization kinds of the route table and their checks.
+
+Every request needs a client certificate from the sandbox's CA (the TLS handshake and
+:func:`~cnbkit.sandbox.cobs.call.peer_of` see to that). On top of it a route declares one of
+the :class:`Auth` kinds; :func:`authorize` checks it before the handler runs.
+
+A bearer token must be known, unexpired and issued to an application of the certificate's
+organisation (401 otherwise), must carry the route's scope, and the certificate must hold the
+PSD2 role that scope needs (403 otherwise): ``aisp`` needs ``PSP_AI``, ``pisp`` ``PSP_PI``.
+
+Example:
+    >>> ROLE_FOR_SCOPE["pisp"]
+    'PSP_PI'
+"""
+
+from __future__ import annotations
+
+import time
+from enum import Enum
+from typing import Any
+
+from cnbkit.sandbox.cobs.call import Peer
+from cnbkit.sandbox.cobs.replies import cobs_error
+from cnbkit.sandbox.cobs.state import SandboxState
+from cnbkit.sandbox.httpserver import Request
+
+__all__ = ["ROLE_FOR_SCOPE", "Auth", "authorize", "bearer", "require_role"]
+
+#: The PSD2 role a certificate needs for each OAuth scope.
+ROLE_FOR_SCOPE = {"aisp": "PSP_AI", "pisp": "PSP_PI"}
+
+
+class Auth(Enum):
+    """What authorizes a route (besides the client certificate every request needs)."""
+
+    #: OAuth endpoints: the handler identifies the client (client_id, and its secret at
+    #: ``/oauth/token``).
+    CLIENT = "client"
+    #: Registration: no token; the certificate's organisation owns the applications.
+    CERTIFICATE = "certificate"
+    #: A bearer token with scope ``aisp`` (and a certificate with role ``PSP_AI``).
+    AISP = "aisp"
+    #: A bearer token with scope ``pisp`` (and a certificate with role ``PSP_PI``).
+    PISP = "pisp"
+    #: No token; a certificate with the PSD2 role ``PSP_PI`` (COBS 2.0 payment status).
+    ROLE_PSP_PI = "role:PSP_PI"
+
+
+def require_role(peer: Peer, role: str) -> None:
+    """403 unless the certificate holds the PSD2 ``role``."""
+    if role not in peer.roles:
+        raise cobs_error(403, {"error": "FORBIDDEN",
+                               "message": f"the certificate lacks the PSD2 role {role}"})
+
+
+def bearer(state: SandboxState, request: Request, peer: Peer, scope: str) -> dict[str, Any]:
+    """The entry of the request's bearer token, checked for ``scope`` (see the module doc)."""
+    auth = request.headers.get("Authorization") or ""
+    token = auth[7:] if auth.startswith("Bearer ") else ""
+    with state.lock:
+        entry = state.access.get(token)
+    if entry is None or entry["expires"] < time.time():
+        raise cobs_error(401, {"error": "UNAUTHORISED",
+                               "message": "the access token is missing, invalid or expired"})
+    if entry["owner"] != peer.organization_id:
+        raise cobs_error(401, {"error": "UNAUTHORISED",
+                               "message": "the token was issued to another certificate"})
+    if scope not in entry["scope"]:
+        raise cobs_error(403, {"error": "FORBIDDEN", "parameters": {"SCOPE": scope},
+                               "message": f"the token lacks the {scope} scope"})
+    require_role(peer, ROLE_FOR_SCOPE[scope])
+    return entry
+
+
+def authorize(auth: Auth, state: SandboxState, request: Request,
+              peer: Peer) -> dict[str, Any] | None:
+    """Check ``auth`` for a request; the bearer token's entry when it needs one, else None."""
+    if auth is Auth.AISP:
+        return bearer(state, request, peer, "aisp")
+    if auth is Auth.PISP:
+        return bearer(state, request, peer, "pisp")
+    if auth is Auth.ROLE_PSP_PI:
+        require_role(peer, "PSP_PI")
+    return None

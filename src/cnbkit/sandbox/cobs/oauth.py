@@ -1,0 +1,131 @@
+"""OAuth 2.0 of the COBS sandbox: ``/oauth/authorize`` and ``/oauth/token``.
+
+``/oauth/authorize`` stands in for the bank's consent screen: it approves at once and
+redirects back with ``?code=…&state=…`` (or ``?error=…&error_description=…&state=…``), unless
+the client or redirect URI is unknown (a 400 OAuth error body, no redirect). ``/oauth/token``
+exchanges a code (valid 120 s, once) or a refresh token for an access token; the client
+authenticates with its secret (form fields or HTTP Basic) and a certificate of the
+organisation that registered it. Tokens are checked by :mod:`cnbkit.sandbox.cobs.access`.
+
+Example:
+    >>> CODE_LIFETIME
+    120
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from base64 import b64decode
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from cnbkit.sandbox.cobs.call import Call
+from cnbkit.sandbox.cobs.replies import oauth_error
+from cnbkit.sandbox.cobs.state import SandboxState
+from cnbkit.sandbox.httpserver import Reply
+
+__all__ = ["CODE_LIFETIME", "authorize", "token"]
+
+#: Seconds an authorization code stays valid.
+CODE_LIFETIME = 120
+
+
+def authorize(state: SandboxState, call: Call) -> Reply:
+    """``GET /oauth/authorize``: approve and redirect back with a code (or an error)."""
+    request = call.request
+    client_id = request.arg("client_id") or ""
+    redirect_uri = request.arg("redirect_uri") or ""
+    client_state = request.arg("state")
+    with state.lock:
+        app = state.applications.get(client_id)
+        app = None if app is None else {**app, "redirect_uris": list(app["redirect_uris"]),
+                                        "scopes": list(app["scopes"])}
+    if app is None:
+        raise oauth_error(400, "invalid_client", "unknown client_id")
+    if redirect_uri not in app["redirect_uris"]:
+        raise oauth_error(400, "invalid_redirect_uri",
+                          "redirect_uri does not exactly match a registered one")
+
+    def back(**params: str | None) -> Reply:
+        if client_state is not None:
+            params["state"] = client_state
+        query = urlencode({k: v for k, v in params.items() if v is not None})
+        sep = "&" if urlsplit(redirect_uri).query else "?"
+        return Reply(302, b"", {"Location": f"{redirect_uri}{sep}{query}"}, None)
+
+    if request.arg("response_type") != "code":
+        return back(error="unsupported_response_type",
+                    error_description="only response_type=code is supported")
+    scopes = (request.arg("scope") or "").split()
+    if not scopes or any(s not in app["scopes"] for s in scopes):
+        return back(error="invalid_scope",
+                    error_description=f"scope must be a subset of {app['scopes']}")
+    code = secrets.token_urlsafe(24)
+    with state.lock:
+        state.codes[code] = {"client_id": client_id, "redirect_uri": redirect_uri,
+                             "scope": scopes, "expires": time.time() + CODE_LIFETIME}
+    return back(code=code)
+
+
+def token(state: SandboxState, call: Call) -> Reply:
+    """``POST /oauth/token``: grant ``authorization_code`` or ``refresh_token``.
+
+    The scopes granted are those of the code (or refresh token), cut down to the test switch
+    :meth:`~cnbkit.sandbox.cobs.state.SandboxState.limit_scopes` when set.
+    """
+    request, peer = call.request, call.peer
+    form = dict(parse_qsl(request.body.decode("utf-8", "replace"), keep_blank_values=True))
+    client_id, secret = form.get("client_id"), form.get("client_secret")
+    auth = request.headers.get("Authorization") or ""
+    if auth.lower().startswith("basic "):
+        try:
+            client_id, _, secret = b64decode(auth[6:]).decode().partition(":")
+        except ValueError:
+            raise oauth_error(401, "invalid_client", "malformed Basic credentials") from None
+    with state.lock:
+        app = state.applications.get(client_id or "")
+        app = None if app is None else dict(app)
+    if (app is None or app["owner"] != peer.organization_id or secret is None
+            or not hmac.compare_digest(secret.encode(), app["client_secret"].encode())):
+        raise oauth_error(401, "invalid_client",
+                          "unknown client, wrong client_secret or another certificate")
+    grant = form.get("grant_type")
+    if grant == "authorization_code":
+        with state.lock:
+            code = state.codes.pop(form.get("code") or "", None)
+        if (code is None or code["client_id"] != app["client_id"]
+                or code["expires"] < time.time()):
+            raise oauth_error(400, "invalid_grant", "the code is invalid, used or expired")
+        if form.get("redirect_uri") != code["redirect_uri"]:
+            raise oauth_error(400, "invalid_grant", "redirect_uri differs from the one "
+                              "used at /oauth/authorize")
+        scopes = code["scope"]
+        refresh = secrets.token_urlsafe(32)
+        with state.lock:
+            state.refresh[refresh] = {"client_id": app["client_id"], "scope": scopes}
+    elif grant == "refresh_token":
+        refresh = form.get("refresh_token") or ""
+        with state.lock:
+            entry = state.refresh.get(refresh)
+        if entry is None or entry["client_id"] != app["client_id"]:
+            raise oauth_error(400, "invalid_grant", "the refresh token is invalid")
+        scopes = entry["scope"]
+    else:
+        raise oauth_error(400, "unsupported_grant_type",
+                          "grant_type must be authorization_code or refresh_token")
+    with state.lock:
+        limit = state.scope_limits.get(app["client_id"])
+    if limit is not None:
+        scopes = [s for s in scopes if s in limit]
+        if not scopes:
+            raise oauth_error(400, "invalid_scope", "none of the requested scopes is granted")
+    access = secrets.token_urlsafe(32)
+    with state.lock:
+        state.access[access] = {"client_id": app["client_id"], "scope": scopes,
+                                "expires": time.time() + state.token_lifetime,
+                                "owner": app["owner"]}
+    return Reply.json(200, {"access_token": access, "token_type": "Bearer",
+                            "expires_in": state.token_lifetime, "refresh_token": refresh,
+                            "scope": " ".join(scopes), "acr": "3"},
+                      {"Cache-Control": "no-store", "Pragma": "no-cache"})

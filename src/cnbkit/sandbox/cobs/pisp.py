@@ -1,0 +1,188 @@
+"""PISP routes of the COBS sandbox: payments, their status, balance checks, standing orders.
+
+All but the COBS 2.0 payment status need a bearer token with scope ``pisp`` (see
+:mod:`cnbkit.sandbox.cobs.access`); a payment is visible only to the application that created
+it. COBS 2.0 asks for ``/payments/{id}/status`` with the certificate alone (role ``PSP_PI``),
+so there a payment is visible to every application of the organisation that created it.
+Validation failures answer 400 with one COBS error per problem (``FIELD_MISSING``,
+``FIELD_INVALID``, ``AM12`` for a bad amount, ``AC01``/``AC02`` for unknown accounts...).
+
+Example:
+    >>> amount_errors({"amount": {"instructedAmount": {"value": 0, "currency": "CZK"}}},
+    ...               "amount.instructedAmount")
+    [{'error': 'AM12', 'scope': 'amount.instructedAmount.value'}]
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from cnbkit.sandbox.cobs.call import Call
+from cnbkit.sandbox.cobs.replies import cobs_error, dig, read_json
+from cnbkit.sandbox.cobs.state import SandboxState
+from cnbkit.sandbox.httpserver import Reply
+
+__all__ = [
+    "STANDING_INTERVALS",
+    "STANDING_MODES",
+    "STANDING_MODE_DUE",
+    "amount_errors",
+    "balance_check",
+    "new_payment",
+    "new_standing_order",
+    "order_errors",
+    "payment",
+    "payment_status",
+    "payment_status_v2",
+]
+
+STANDING_INTERVALS = ("DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "HALFYEARLY", "YEARLY")
+STANDING_MODES = ("UNTIL_DATE", "UNTIL_CANCELLATION")
+STANDING_MODE_DUE = ("DUE_DAY",)
+_WEEKDAYS = ["1", "2", "3", "4", "5"]
+
+
+# -- validation -----------------------------------------------------------------------------------
+def amount_errors(body: dict[str, Any], path: str) -> list[dict[str, Any]]:
+    """The problems of the ``{"value", "currency"}`` amount at ``path`` in ``body``."""
+    errors = []
+    amount = dig(body, path)
+    if not isinstance(amount, dict):
+        return [{"error": "FIELD_MISSING", "scope": path}]
+    value = amount.get("value")
+    if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+        errors.append({"error": "AM12", "scope": f"{path}.value"})
+    elif round(value, 2) != value:
+        errors.append({"error": "FIELD_INVALID", "scope": f"{path}.value",
+                       "message": "at most two decimal places"})
+    currency = amount.get("currency")
+    if not isinstance(currency, str) or len(currency) != 3 or not currency.isupper():
+        errors.append({"error": "FIELD_INVALID", "scope": f"{path}.currency"})
+    return errors
+
+
+def order_errors(state: SandboxState, body: dict[str, Any], id_key: str) -> list[dict[str, Any]]:
+    """The problems of a payment or standing order (``id_key`` names its identification)."""
+    errors = amount_errors(body, "amount.instructedAmount")
+    if not dig(body, f"{id_key}.instructionIdentification"):
+        errors.append({"error": "FIELD_MISSING", "scope": f"{id_key}.instructionIdentification"})
+    creditor = dig(body, "creditorAccount.identification")
+    if not isinstance(creditor, dict) or not (creditor.get("iban") or creditor.get("other")):
+        errors.append({"error": "FIELD_MISSING", "scope": "creditorAccount.identification"})
+    debtor_iban = dig(body, "debtorAccount.identification.iban")
+    if debtor_iban and state.bank.account_by_iban(debtor_iban) is None:
+        errors.append({"error": "AC02", "scope": "debtorAccount.identification.iban"})
+    return errors
+
+
+# -- payments -------------------------------------------------------------------------------------
+def _stored_payment(state: SandboxState, payment_id: str, client_id: str | None,
+                    owner: str | None = None) -> dict[str, Any]:
+    """The stored payment, if ``client_id`` (and ``owner``) may see it; 404 otherwise."""
+    with state.lock:
+        stored = state.payments.get(payment_id)
+    if (stored is None or (client_id is not None and stored["client_id"] != client_id)
+            or (owner is not None and stored["owner"] != owner)):
+        raise cobs_error(404, {"error": "ID_NOT_FOUND", "scope": "paymentId"})
+    return stored
+
+
+def new_payment(state: SandboxState, call: Call) -> Reply:
+    """``POST /my/payments``: accept a payment (``ACTC``, to be signed); 201 with its id."""
+    body = read_json(call.request)
+    errors = order_errors(state, body, "paymentIdentification")
+    if errors:
+        raise cobs_error(400, *errors)
+    payment_id = f"{int(time.time() * 1000) % 10**12:012d}{secrets.randbelow(10**9):09d}"
+    sign_id = str(secrets.randbelow(10**15))
+    stored = dict(body)
+    stored["paymentIdentification"] = {**body["paymentIdentification"],
+                                       "transactionIdentification": payment_id}
+    stored.setdefault("paymentTypeInformation", {"instructionPriority": "NORM"})
+    stored["signInfo"] = {"state": "OPEN", "signId": sign_id}
+    stored["instructionStatus"] = "ACTC"
+    with state.lock:
+        state.payments[payment_id] = {"client_id": call.bearer["client_id"],
+                                      "owner": call.bearer["owner"], "body": stored}
+    return Reply.json(201, stored)
+
+
+def payment(state: SandboxState, call: Call) -> Reply:
+    """``GET /my/payments/{id}``: the payment as accepted."""
+    stored = _stored_payment(state, call.params["id"], call.client_id)
+    return Reply.json(200, stored["body"])
+
+
+def payment_status(state: SandboxState, call: Call) -> Reply:
+    """``GET /my/payments/{id}/status`` (COBS 5.0): the payment's ``instructionStatus``."""
+    stored = _stored_payment(state, call.params["id"], call.client_id)
+    return Reply.json(200, {"instructionStatus": stored["body"]["instructionStatus"]})
+
+
+def payment_status_v2(state: SandboxState, call: Call) -> Reply:
+    """``GET /payments/{id}/status`` (COBS 2.0, certificate only): the ``instructionStatus``
+    of a payment of the certificate's organisation."""
+    stored = _stored_payment(state, call.params["id"], None, owner=call.peer.organization_id)
+    return Reply.json(200, {"instructionStatus": stored["body"]["instructionStatus"]})
+
+
+def balance_check(state: SandboxState, call: Call) -> Reply:
+    """``POST /my/payments/balanceCheck``: would the account cover the amount (``APPR``/
+    ``DECL``)?"""
+    body = read_json(call.request)
+    errors = []
+    if body.get("exchangeIdentification") in (None, ""):
+        errors.append({"error": "FIELD_MISSING", "scope": "exchangeIdentification"})
+    iban = dig(body, "debtorAccount.identification.iban")
+    account = state.bank.account_by_iban(iban) if iban else None
+    if not iban:
+        errors.append({"error": "FIELD_MISSING", "scope": "debtorAccount.identification.iban"})
+    elif account is None:
+        errors.append({"error": "AC01", "scope": "debtorAccount.identification.iban"})
+    amount = dig(body, "transactionDetails.totalAmount")
+    if not isinstance(amount, int | float) or amount <= 0:
+        errors.append({"error": "FIELD_INVALID", "scope": "transactionDetails.totalAmount"})
+    if errors or account is None:  # no account always comes with an error
+        raise cobs_error(400, *errors)
+    currency = dig(body, "transactionDetails.currency") or account["currency"]
+    if currency != account["currency"]:
+        raise cobs_error(400, {"error": "AC09", "scope": "transactionDetails.currency"})
+    available = state.bank.balance(account["id"])
+    return Reply.json(200, {"responseIdentification": secrets.randbelow(10**9),
+                            "exchangeIdentification": body["exchangeIdentification"],
+                            "response": "APPR" if amount <= available else "DECL"})
+
+
+# -- standing orders ------------------------------------------------------------------------------
+def new_standing_order(state: SandboxState, call: Call) -> Reply:
+    """``POST /my/standingorders`` (COBS 5.0): accept a standing order; 201 with its id."""
+    body = read_json(call.request)
+    errors = order_errors(state, body, "standingOrderIdentification")
+    execution = dig(body, "standingOrder.execution")
+    if not isinstance(execution, dict):
+        errors.append({"error": "FIELD_MISSING", "scope": "standingOrder.execution"})
+    else:
+        checks = (("interval", STANDING_INTERVALS), ("mode", STANDING_MODES),
+                  ("modeDue", STANDING_MODE_DUE))
+        for name, allowed in checks:
+            if execution.get(name) not in allowed:
+                errors.append({"error": "FIELD_INVALID",
+                               "scope": f"standingOrder.execution.{name}",
+                               "parameters": {"ALLOWED": list(allowed)}})
+        if (execution.get("interval") == "WEEKLY"
+                and str(execution.get("intervalDue")) not in set(_WEEKDAYS)):
+            errors.append({"error": "FIELD_INVALID",
+                           "scope": "standingOrder.execution.intervalDue",
+                           "parameters": {"ALLOWED": list(_WEEKDAYS)}})
+    if errors:
+        raise cobs_error(400, *errors)
+    order_id = f"SO{secrets.randbelow(10**18):018d}"
+    stored = dict(body)
+    stored["standingOrderIdentification"] = {**body["standingOrderIdentification"],
+                                             "transactionIdentification": order_id}
+    stored["signInfo"] = {"state": "OPEN", "signId": str(secrets.randbelow(10**15))}
+    with state.lock:
+        state.created_standing_orders.append(stored)
+    return Reply.json(201, stored)

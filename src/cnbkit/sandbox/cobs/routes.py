@@ -1,0 +1,190 @@
+"""The route table of the COBS sandbox and how a request finds its route.
+
+Each :class:`Route` names the HTTP method (or :data:`ANY`), a path pattern, the COBS versions
+it exists in, what authorizes it (:class:`~cnbkit.sandbox.cobs.access.Auth`) and its handler
+``handler(state, call) -> Reply``. Patterns of COBS routes are relative to
+``/cobs/{version}``; routes with no versions (OAuth) have absolute patterns.
+
+A pattern is made of ``/``-separated segments: literals, ``{name}`` (one segment, captured
+into :attr:`~cnbkit.sandbox.cobs.call.Call.params`) and, last only, ``{name*}`` (any number of
+further segments, captured joined by ``/``). The first route that matches wins, so the
+catch-all rows (method :data:`ANY`) come after the specific ones; they give the answers COBS
+gives for other methods and paths in their area (405 on a known registration resource, an
+unknown account id before an unknown path...). A COBS path no route matches is a 404
+``NOT_FOUND``; a path outside ``/cobs/`` no route matches is a 404 "no such path".
+
+Matching follows the paths as the sandbox always read them: empty segments of COBS paths are
+ignored (``/my//accounts`` is ``/my/accounts``), OAuth paths must match exactly, and the
+registration area is the path starting with ``/applications`` as received (only there are the
+COBS request headers not checked; see :func:`is_registration`).
+
+Example:
+    >>> route, params = find_route("GET", "/my/accounts/ABC/balance", "5.0")
+    >>> route.pattern, route.auth, params
+    ('/my/accounts/{id}/balance', <Auth.AISP: 'aisp'>, {'id': 'ABC'})
+    >>> find_route("POST", "/my/standingorders", "2.0") is None
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from cnbkit.sandbox.cobs import aisp, oauth, pisp, registration
+from cnbkit.sandbox.cobs.access import Auth
+from cnbkit.sandbox.cobs.call import Call
+from cnbkit.sandbox.cobs.state import SandboxState
+from cnbkit.sandbox.httpserver import Reply
+
+__all__ = [
+    "ANY",
+    "ROUTES",
+    "VERSIONS",
+    "Handler",
+    "Route",
+    "cobs_segments",
+    "find_route",
+    "is_registration",
+]
+
+#: The COBS versions the sandbox serves.
+VERSIONS = ("2.0", "5.0")
+#: The method of a route that takes every method.
+ANY = "*"
+#: Where registration lives, relative to ``/cobs/{version}``.
+REGISTRATION = "/applications"
+
+Handler = Callable[[SandboxState, Call], Reply]
+
+
+@dataclass(frozen=True)
+class Route:
+    """One row of the route table (see the module doc)."""
+
+    method: str
+    pattern: str
+    versions: tuple[str, ...]
+    auth: Auth
+    handler: Handler = field(repr=False)
+    segments: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.pattern.startswith("/"):
+            raise ValueError(f"a pattern starts with /: {self.pattern!r}")
+        segments = tuple(self.pattern.split("/")[1:])
+        for position, segment in enumerate(segments):
+            if not segment:
+                raise ValueError(f"empty segment in {self.pattern!r}")
+            if segment.endswith("*}") and position != len(segments) - 1:
+                raise ValueError(f"{{name*}} must come last in {self.pattern!r}")
+        object.__setattr__(self, "segments", segments)
+
+    @property
+    def is_cobs(self) -> bool:
+        """Whether the pattern lies under ``/cobs/{version}`` (else it is absolute)."""
+        return bool(self.versions)
+
+    def captures(self, method: str, segments: list[str]) -> dict[str, str] | None:
+        """The path parameters when ``method`` and the path ``segments`` match, else None."""
+        if self.method not in (ANY, method):
+            return None
+        fixed = self.segments
+        rest_name = None
+        if fixed and fixed[-1].endswith("*}"):
+            rest_name, fixed = fixed[-1][1:-2], fixed[:-1]
+            if len(segments) < len(fixed):
+                return None
+        elif len(segments) != len(fixed):
+            return None
+        params: dict[str, str] = {}
+        for want, got in zip(fixed, segments, strict=False):
+            if want.startswith("{"):
+                params[want[1:-1]] = got
+            elif want != got:
+                return None
+        if rest_name is not None:
+            params[rest_name] = "/".join(segments[len(fixed):])
+        return params
+
+
+_BOTH = VERSIONS
+_V2 = ("2.0",)
+_V5 = ("5.0",)
+
+#: Every route, first match wins.
+ROUTES: tuple[Route, ...] = (
+    # OAuth 2.0 (absolute paths)
+    Route("GET", "/oauth/authorize", (), Auth.CLIENT, oauth.authorize),
+    Route("POST", "/oauth/token", (), Auth.CLIENT, oauth.token),
+    # registration: no COBS request headers, the certificate's organisation owns the apps
+    Route("POST", "/applications", _BOTH, Auth.CERTIFICATE, registration.create),
+    Route("GET", "/applications", _BOTH, Auth.CERTIFICATE, registration.list_own),
+    Route(ANY, "/applications", _BOTH, Auth.CERTIFICATE, registration.not_allowed),
+    Route("GET", "/applications/{id}", _BOTH, Auth.CERTIFICATE, registration.show),
+    Route("PUT", "/applications/{id}", _BOTH, Auth.CERTIFICATE, registration.update),
+    Route("DELETE", "/applications/{id}", _BOTH, Auth.CERTIFICATE, registration.delete),
+    Route(ANY, "/applications/{id}", _BOTH, Auth.CERTIFICATE, registration.not_allowed_on_own),
+    Route("POST", "/applications/{id}/renewSecret", _BOTH, Auth.CERTIFICATE,
+          registration.renew_secret),
+    Route(ANY, "/applications/{id}/{rest*}", _BOTH, Auth.CERTIFICATE,
+          registration.not_supported),
+    # AISP
+    Route("GET", "/my/accounts", _BOTH, Auth.AISP, aisp.accounts),
+    Route("GET", "/my/accounts/{id}/balance", _BOTH, Auth.AISP, aisp.balance),
+    Route("GET", "/my/accounts/{id}/transactions", _BOTH, Auth.AISP, aisp.transactions),
+    Route(ANY, "/my/accounts", _BOTH, Auth.AISP, aisp.no_account_id),
+    Route(ANY, "/my/accounts/{id}/{rest*}", _BOTH, Auth.AISP, aisp.other_account_path),
+    Route("GET", "/my/standingorders", _BOTH, Auth.AISP, aisp.standing_orders),
+    # PISP
+    Route("POST", "/my/standingorders", _V5, Auth.PISP, pisp.new_standing_order),
+    Route("POST", "/my/payments/balanceCheck", _BOTH, Auth.PISP, pisp.balance_check),
+    Route("POST", "/my/payments", _BOTH, Auth.PISP, pisp.new_payment),
+    Route("GET", "/my/payments/{id}/status", _V5, Auth.PISP, pisp.payment_status),
+    Route("GET", "/payments/{id}/status", _V2, Auth.ROLE_PSP_PI, pisp.payment_status_v2),
+    Route("GET", "/my/payments/{id}", _BOTH, Auth.PISP, pisp.payment),
+)
+
+
+def is_registration(path: str) -> bool:
+    """Whether ``path`` (relative to ``/cobs/{version}``, as received) is registration.
+
+    Example:
+        >>> is_registration("/applications/x"), is_registration("//applications")
+        (True, False)
+    """
+    return path == REGISTRATION or path.startswith(REGISTRATION + "/")
+
+
+def cobs_segments(path: str) -> list[str]:
+    """The non-empty segments of a path relative to ``/cobs/{version}``.
+
+    Example:
+        >>> cobs_segments("/my//accounts/")
+        ['my', 'accounts']
+    """
+    return [segment for segment in path.split("/") if segment]
+
+
+def find_route(method: str, path: str,
+               version: str | None = None) -> tuple[Route, dict[str, str]] | None:
+    """The first route for ``method`` and ``path`` with its path parameters, or None.
+
+    With ``version``, ``path`` is relative to ``/cobs/{version}`` and only routes of that
+    version in the same area (registration or not, see :func:`is_registration`) are tried;
+    without, ``path`` is absolute and only the routes outside ``/cobs/`` are.
+    """
+    if version is None:
+        segments = path.split("/")[1:]
+        candidates = [route for route in ROUTES if not route.is_cobs]
+    else:
+        segments = cobs_segments(path)
+        area = is_registration(path)
+        candidates = [route for route in ROUTES if version in route.versions
+                      and is_registration(route.pattern) == area]
+    for route in candidates:
+        params = route.captures(method, segments)
+        if params is not None:
+            return route, params
+    return None
+

@@ -1,0 +1,121 @@
+"""The COBS sandbox's shared state: stores, their lock, settings and the test switches.
+
+The server answers each connection on its own thread, so every read and write of a store
+happens under :attr:`SandboxState.lock`. The stores are plain dicts of plain dicts:
+
+* ``applications``: client_id -> registered application (with ``owner``, the
+  ``organizationIdentifier`` of the certificate that registered it, and ``client_secret``);
+* ``codes``, ``access``, ``refresh``: authorization codes, access and refresh tokens, each an
+  entry with ``client_id`` and ``scope`` (codes and access tokens also ``expires``);
+* ``payments``: payment id -> ``{"client_id", "owner", "body"}``;
+* ``created_standing_orders``: the standing orders created through the API, in order;
+* ``scope_limits``, ``paging_quirks``: the test switches, by client_id;
+* ``seen``: the recorded headers of the latest API requests.
+
+Example:
+    >>> state = SandboxState(SandboxBank())
+    >>> state.revoke_access_tokens()
+    0
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from cnbkit.sandbox.cobs.data import SandboxBank
+from cnbkit.sandbox.httpserver import Request
+
+__all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "SandboxState"]
+
+#: Paging misbehaviours a test can switch on per client (see
+#: :meth:`SandboxState.set_paging_quirk`).
+PAGING_QUIRKS = ("no_next_page", "next_page_zero", "next_page_text", "total_too_high")
+#: Headers kept by :meth:`SandboxState.seen_headers` (credentials are never kept).
+RECORDED_HEADERS = ("X-Request-ID", "Date", "TPP-Name", "Content-Type", "Accept")
+#: How many API requests :meth:`SandboxState.seen_headers` remembers.
+_SEEN_SIZE = 500
+
+_Store = dict[str, dict[str, Any]]
+
+
+@dataclass(eq=False)
+class SandboxState:
+    """Everything the routes share: the bank's data, the settings and the stores.
+
+    Attributes:
+        bank: the accounts, transactions and standing orders served.
+        token_lifetime: seconds an access token lives.
+        max_page_size: the largest page the API serves.
+        lock: guards every store below.
+    """
+
+    bank: SandboxBank
+    token_lifetime: int = 3600
+    max_page_size: int = 100
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    applications: _Store = field(default_factory=dict, repr=False)
+    codes: _Store = field(default_factory=dict, repr=False)
+    access: _Store = field(default_factory=dict, repr=False)
+    refresh: _Store = field(default_factory=dict, repr=False)
+    payments: _Store = field(default_factory=dict, repr=False)
+    created_standing_orders: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    scope_limits: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    paging_quirks: dict[str, str] = field(default_factory=dict, repr=False)
+    seen: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=_SEEN_SIZE),
+                                        repr=False)
+
+    # -- test switches -----------------------------------------------------------------------
+    def revoke_access_tokens(self) -> int:
+        """Invalidate every access token (refresh tokens stay valid); returns how many."""
+        with self.lock:
+            count = len(self.access)
+            self.access.clear()
+        return count
+
+    def limit_scopes(self, client_id: str, scopes: list[str] | tuple[str, ...] | None) -> None:
+        """Grant ``client_id`` at most ``scopes`` from now on (None lifts the limit)."""
+        with self.lock:
+            if scopes is None:
+                self.scope_limits.pop(client_id, None)
+            else:
+                self.scope_limits[client_id] = list(scopes)
+
+    def set_paging_quirk(self, client_id: str, quirk: str | None) -> None:
+        """Make the paged lists misbehave for ``client_id``'s tokens (None lifts it).
+
+        Raises:
+            ValueError: ``quirk`` is not one of :data:`PAGING_QUIRKS`.
+        """
+        if quirk is not None and quirk not in PAGING_QUIRKS:
+            raise ValueError(f"quirk must be one of {PAGING_QUIRKS}")
+        with self.lock:
+            if quirk is None:
+                self.paging_quirks.pop(client_id, None)
+            else:
+                self.paging_quirks[client_id] = quirk
+
+    def paging_quirk(self, client_id: str) -> str | None:
+        """The paging quirk switched on for ``client_id``, if any."""
+        with self.lock:
+            return self.paging_quirks.get(client_id)
+
+    # -- request log ---------------------------------------------------------------------------
+    def record(self, request: Request) -> None:
+        """Remember an API request's method, path and :data:`RECORDED_HEADERS`, and whether an
+        Authorization header came (never its value)."""
+        entry: dict[str, Any] = {"method": request.method, "path": request.path,
+                                 "authorization": "Authorization" in request.headers}
+        for name in RECORDED_HEADERS:
+            value = request.headers.get(name)
+            if value is not None:
+                entry[name] = value
+        with self.lock:
+            self.seen.append(entry)
+
+    def seen_headers(self) -> list[dict[str, Any]]:
+        """Copies of the recorded API requests, newest last (see :meth:`record`)."""
+        with self.lock:
+            return [dict(entry) for entry in self.seen]
