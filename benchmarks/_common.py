@@ -62,6 +62,41 @@ def sandbox_process(*args: str) -> Iterator[str]:
         process.wait(timeout=10)
 
 
+@contextmanager
+def redis_process() -> Iterator[str]:
+    """Debian's ``redis-server`` on a unix socket in a temporary directory, no persistence;
+    yields a cnbkit cache URL for it."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    import redis
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("redis-server is missing: apt-get install redis-server")
+    folder = Path(tempfile.mkdtemp(prefix="cnbkit-bench-redis-"))
+    socket = folder / "redis.sock"
+    process = subprocess.Popen(
+        [binary, "--port", "0", "--unixsocket", str(socket), "--save", "", "--appendonly", "no",
+         "--dir", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if redis.Redis(unix_socket_path=str(socket)).ping():
+                    break
+            except redis.RedisError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.05)
+        yield f"unix://{socket}?db=0&prefix=bench"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def verdict(ratio: float, limit: float, *, at_least: bool = False) -> str:
     ok = ratio >= limit if at_least else ratio <= limit
     sign = ">=" if at_least else "<="

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: creates .venv, installs cnbkit with its test extras
-# from PyPI, installs the Debian packages the tests start (Chromium) when they are missing
+# from PyPI, installs the Debian packages the tests start (Chromium, redis-server) when they are missing
 # (as root, with apt-get), then runs ruff, mypy --strict and pytest in a random order: pytest-randomly prints
 # "Using --randomly-seed=N" at the top; `bash scripts/test.sh --randomly-seed=N` repeats that
 # order. Extra arguments go to pytest.
@@ -15,7 +15,7 @@ python=${PYTHON:-python3}
 .venv/bin/python -m pip install --quiet -e ".[test]"
 
 # Debian packages the tests start: command -> package
-declare -A parts=([chromium]=chromium)
+declare -A parts=([chromium]=chromium [redis-server]=redis-server)
 missing=()
 for command in "${!parts[@]}"; do
   command -v "$command" >/dev/null 2>&1 || missing+=("${parts[$command]}")

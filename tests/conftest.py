@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from cnbkit.cache import CacheLocation
 from cnbkit.client import Client
 from cnbkit.clock import PRAGUE, ManualClock
 from cnbkit.settings import SANDBOX_CLOCK
+
+from .redis_server import RedisServer
 
 DATA = Path(__file__).parent / "data"
 CNBAPI = DATA / "cnbapi"
@@ -54,15 +57,40 @@ def sandbox(sandbox_url):
     sandbox_url.set_faults()
 
 
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A real redis-server for this session (this xdist worker), on a unix socket."""
+    server = RedisServer().start()
+    yield server
+    server.close()
+
+
 @pytest.fixture
-def make_client(tmp_path) -> Iterator:
-    """Build clients on a private cache dir with quick retries and their own clock, standing at
-    noon on the sandbox's day (``client.clock.advance(...)`` moves it); closes them afterwards."""
+def cache_url(request, tmp_path) -> str:
+    """The cache of this test's clients: SQLite in the test's own directory by default;
+    ``@pytest.mark.parametrize("cache_url", ["sqlite", "redis"], indirect=True)`` runs a test
+    on both backends (Redis with a key prefix of the test's own)."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
+        return CacheLocation.sqlite_in(tmp_path / "cache").url
+    if kind == "redis":
+        return request.getfixturevalue("redis_server").url()
+    if kind == "memory":
+        return "memory://"
+    raise ValueError(kind)
+
+
+@pytest.fixture
+def make_client(cache_url) -> Iterator:
+    """Build clients on this test's cache (``cache_url``) with quick retries and their own
+    clock, standing at noon on the sandbox's day (``client.clock.advance(...)`` moves it);
+    closes them afterwards."""
     made: list[Client] = []
 
     def make(base_url: str, **options) -> Client:
         options.setdefault("clock", ManualClock(SANDBOX_NOON))
-        options.setdefault("cache_dir", tmp_path / "cache")
+        if "cache_dir" not in options and options.get("cache", True):
+            options.setdefault("cache_url", cache_url)
         options.setdefault("backoff_factor", 0.0)
         options.setdefault("retries", 3)
         options.setdefault("progress", False)

@@ -4,10 +4,9 @@ raw query sent as another wrapper might send it (no parameter checks)."""
 from __future__ import annotations
 
 import pandas as pd
-from requests_cache.backends.sqlite import SQLiteCache
 from requests_cache.models.response import CachedResponse
 
-from cnbkit.cache import CACHE_FILE
+from cnbkit.cache import open_storage
 from cnbkit.calls import Call, Query
 from cnbkit.catalog import operation
 from cnbkit.client import Client
@@ -15,9 +14,11 @@ from cnbkit.errors import ChunkError
 
 
 def stored(client: Client) -> dict[str, CachedResponse]:
-    """URL -> the stored answer, for every answer in ``client``'s cache."""
-    assert client.cache_dir is not None, "the client has no cache"
-    storage = SQLiteCache(client.cache_dir / CACHE_FILE)
+    """URL -> the stored answer, for every answer in ``client``'s cache (SQLite or Redis; a
+    memory cache belongs to its client and cannot be seen from outside)."""
+    location = client.settings.cache
+    assert location is not None and location.kind != "memory", "no cache to look into"
+    storage = open_storage(location)
     try:
         return {response.url: response for response in storage.responses.values()}
     finally:

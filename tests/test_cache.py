@@ -1,4 +1,8 @@
-"""The HTTP cache against the sandbox: requests are counted in the sandbox's own log."""
+"""The HTTP cache against the sandbox: requests are counted in the sandbox's own log.
+
+The tests marked ``BOTH`` run on SQLite and on a real Redis (each test with a key prefix of its
+own); the expiry policy and the rules of what is stored are the same on every backend.
+"""
 
 from __future__ import annotations
 
@@ -18,11 +22,14 @@ from .conftest import SANDBOX_NOON
 from .helpers import send_raw, stored
 from .test_operations import _reference_fixing
 
+BOTH = pytest.mark.parametrize("cache_url", ["sqlite", "redis"], indirect=True)
+
 
 def _entries(client) -> dict[str, object]:
     return stored(client)
 
 
+@BOTH
 def test_a_second_identical_call_makes_no_request(client, sandbox):
     first = cnbkit.exrates.daily_year(2019, client=client)
     assert sandbox.count("/exrates/daily-year") == 1
@@ -32,6 +39,7 @@ def test_a_second_identical_call_makes_no_request(client, sandbox):
     assert first.attrs["from_cache"] is False and second.attrs["from_cache"] is True
 
 
+@BOTH
 def test_a_past_period_never_expires_and_an_open_one_gets_the_ttl(client):
     before = client.clock.now()
     cnbkit.exrates.daily_year(2019, client=client)
@@ -70,6 +78,7 @@ def test_the_expiry_policy_follows_the_period_and_the_settling_days():
     assert ttl(daily, {}, today) == 60  # the server's "now"
 
 
+@BOTH
 def test_errors_are_never_cached(client, sandbox):
     op = operation("exrates.daily")
     with pytest.raises(cnbkit.ValidationError):
@@ -83,6 +92,7 @@ def test_errors_are_never_cached(client, sandbox):
     assert not any("year=2018" in url for url in _entries(client))
 
 
+@BOTH
 def test_truncated_bodies_are_never_cached_nor_returned(client, sandbox):
     sandbox.set_faults(truncate_rate=1.0)
     with pytest.raises((InvalidResponse, ConnectionFailed)):
@@ -96,6 +106,7 @@ def test_truncated_bodies_are_never_cached_nor_returned(client, sandbox):
     assert sandbox.count("year=2017") == truncated + 1
 
 
+@BOTH
 def test_stale_answers_are_served_with_a_warning_when_the_api_is_down(make_client, tmp_path):
     with serve() as url:
         client = make_client(url, ttl=60, retries=1)
@@ -107,6 +118,7 @@ def test_stale_answers_are_served_with_a_warning_when_the_api_is_down(make_clien
                                   check_like=True)
 
 
+@BOTH
 def test_offline_mode_answers_from_the_cache_and_names_what_is_missing(
         sandbox, make_client, monkeypatch):
     online = make_client(sandbox)
@@ -122,6 +134,7 @@ def test_offline_mode_answers_from_the_cache_and_names_what_is_missing(
     assert sandbox.log == []
 
 
+@BOTH
 def test_offline_mode_serves_expired_answers_with_a_warning(sandbox, make_client):
     clock = ManualClock(SANDBOX_NOON)
     online = make_client(sandbox, ttl=60, clock=clock)
@@ -135,12 +148,14 @@ def test_offline_mode_serves_expired_answers_with_a_warning(sandbox, make_client
     assert sandbox.log == []
 
 
+@BOTH
 def test_cache_info_and_clear(client, sandbox):
     cnbkit.exrates.daily_year(2019, client=client)
     cnbkit.exrates.daily(client=client)
     info = client.cache_info()
     assert info.responses == 2 and info.final == 1 and info.size_bytes > 0
-    assert str(info.path).startswith(str(client.cache_dir))
+    if client.cache_dir is not None:
+        assert str(info.path).startswith(str(client.cache_dir))
     client.clear_cache()
     assert client.cache_info().responses == 0
     cnbkit.exrates.daily_year(2019, client=client)
@@ -159,8 +174,116 @@ def test_cache_commands(tmp_path, sandbox, capsys):
     assert "cleared 1" in capsys.readouterr().out
 
 
+@BOTH
 def test_no_warnings_on_a_plain_cached_call(client):
     cnbkit.exrates.daily_year(2019, client=client)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cnbkit.exrates.daily_year(2019, client=client)
+
+
+# -- the cache's location ---------------------------------------------------------------------
+@pytest.mark.parametrize(("url", "message"), [
+    ("redis//host", "write sqlite:///"),
+    ("ftp://host/cache", "unknown scheme"),
+    ("sqlite://relative.sqlite", "absolute path"),
+    ("redis://host:6379/0?prefix=a:b", "prefix"),
+])
+def test_a_bad_cache_url_is_refused_at_configuration(url, message):
+    with pytest.raises(cnbkit.ConfigError, match=message):
+        cnbkit.Client(cache_url=url)
+
+
+def test_an_unreachable_redis_is_refused_at_configuration(tmp_path, monkeypatch):
+    monkeypatch.setenv("CNBKIT_CACHE_URL", f"unix://{tmp_path}/no-redis.sock?db=0")
+    with pytest.raises(cnbkit.ConfigError, match=r"Redis does not answer.*CNBKIT_CACHE_URL"):
+        cnbkit.Client()
+
+
+def test_the_cache_settings_take_precedence_in_order(tmp_path, monkeypatch, redis_server):
+    monkeypatch.setenv("CNBKIT_CACHE_URL", "memory://")
+    monkeypatch.setenv("CNBKIT_CACHE_DIR", str(tmp_path / "env-dir"))
+    assert cnbkit.Client().settings.cache.kind == "memory"  # the URL beats the directory
+    assert cnbkit.Client(cache_dir=tmp_path / "arg").cache_dir == tmp_path / "arg"  # arguments
+    on_redis = cnbkit.Client(cache_url=redis_server.url("desk"), cache_dir=None)
+    assert on_redis.settings.cache.prefix == "desk" and on_redis.cache_dir is None
+    on_redis.close()
+    with pytest.raises(cnbkit.ConfigError, match="not both"):
+        cnbkit.Client(cache_url="memory://", cache_dir=tmp_path)
+    monkeypatch.delenv("CNBKIT_CACHE_URL")
+    assert cnbkit.Client().cache_dir == tmp_path / "env-dir"
+
+
+def test_a_redis_password_never_shows(redis_server):
+    location = cnbkit.cache.CacheLocation.parse("redis://:s3cret-pw@127.0.0.1:1/0?prefix=x")
+    assert "s3cret-pw" not in location.display
+    client = cnbkit.Client(cache_url=redis_server.url("shown"))
+    assert "prefix shown" in repr(client)
+    client.close()
+
+
+def test_a_memory_cache_lives_with_its_client(sandbox, make_client):
+    client = make_client(sandbox, cache_url="memory://")
+    cnbkit.exrates.daily_year(2019, client=client)
+    again = cnbkit.exrates.daily_year(2019, client=client)
+    assert sandbox.count("daily-year") == 1 and again.attrs["from_cache"]
+    assert client.cache_info().responses == 1
+    other = make_client(sandbox, cache_url="memory://")
+    cnbkit.exrates.daily_year(2019, client=other)
+    assert sandbox.count("daily-year") == 2  # a throwaway cache of its own
+
+
+def test_clear_removes_only_its_own_prefix(sandbox, make_client, redis_server):
+    mine = make_client(sandbox, cache_url=redis_server.url("team-a"))
+    theirs = make_client(sandbox, cache_url=redis_server.url("team-b"))
+    cnbkit.exrates.daily_year(2019, client=mine)
+    cnbkit.exrates.daily_year(2018, client=theirs)
+    cnbkit.czeonia.daily_year(2018, client=theirs)
+    mine.clear_cache()
+    assert mine.cache_info().responses == 0
+    assert theirs.cache_info().responses == 2
+    sandbox.clear_log()
+    cnbkit.exrates.daily_year(2018, client=theirs)
+    assert sandbox.log == []  # still served from team-b's cache
+
+
+def test_a_redis_that_dies_mid_run_means_uncached_calls_and_nothing_wrong_stored(
+        sandbox, make_client, tmp_path):
+    from .redis_server import RedisServer
+
+    server = RedisServer().start()
+    try:
+        client = make_client(sandbox, cache_url=server.url("crash"))
+        cnbkit.exrates.daily_year(2019, client=client)  # cached
+        server.kill()
+        with pytest.warns(cnbkit.errors.CacheUnavailableWarning, match="did not answer"):
+            frame = cnbkit.exrates.history(2015, 2018, client=client)
+        assert frame["valid_for"].dt.year.nunique() == 4  # the calls went on, from the API
+        server.start()  # a new, empty server on the same socket
+        sandbox.clear_log()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            again = cnbkit.exrates.history(2015, 2018, client=client)
+        pd.testing.assert_frame_equal(frame, again, check_like=True)
+        assert sandbox.count("daily-year") == 4  # nothing was stored while it was down
+        assert set(stored(client)) == {f"{sandbox}/exrates/daily-year?year={y}"
+                                       for y in range(2015, 2019)}
+        sandbox.clear_log()
+        cnbkit.exrates.history(2015, 2018, client=client)
+        assert sandbox.log == []  # and now it is cached
+    finally:
+        server.close()
+
+
+def test_cache_commands_on_redis(sandbox, redis_server, capsys):
+    from cnbkit.cli import main
+
+    url = redis_server.url("cli")
+    client = cnbkit.Client(base_url=sandbox, cache_url=url)
+    cnbkit.exrates.daily_year(2019, client=client)
+    client.close()
+    assert main(["cache", "info", "--cache-url", url]) == 0
+    out = capsys.readouterr().out
+    assert "1 answers (1 final" in out and "prefix cli" in out
+    assert main(["cache", "clear", "--cache-url", url]) == 0
+    assert "cleared 1" in capsys.readouterr().out

@@ -11,8 +11,17 @@ The live API sends no ETag or Cache-Control, so cnbkit decides on the client:
 
 Expiry is an absolute moment computed from the client's clock when the answer is stored, and
 freshness is judged against the same clock, so a client whose clock is moved (tests, the
-sandbox's day) sees its cache age accordingly. Storage is requests-cache's SQLite backend
-(WAL, 30 s busy timeout); each thread opens its own connection to the one file.
+sandbox's day) sees its cache age accordingly. The policy is the same on every backend.
+
+Where the cache lives is one URL (:class:`CacheLocation`), stored with requests-cache's backends:
+
+* ``sqlite:///path/to/cnbkit-http.sqlite``: one file (WAL, 30 s busy timeout; each thread opens
+  its own connection). The default, in the user cache dir.
+* ``redis://[:password@]host:port/db?prefix=NAME`` (also ``rediss://`` and
+  ``unix:///path/to/redis.sock?db=0&prefix=NAME``): a Redis server that a whole team shares;
+  every key starts with ``NAME:`` (default ``cnbkit``), so several projects can share one
+  Redis and ``cnbkit cache clear`` removes only its own prefix. Needs ``cnbkit[redis]``.
+* ``memory://``: a throwaway cache that lives as long as the client.
 
 Example:
     >>> import datetime as dt
@@ -27,18 +36,123 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-from requests_cache.backends.sqlite import SQLiteCache
+from typing import TYPE_CHECKING, Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from .catalog import Operation
 from .clock import PRAGUE
+from .errors import ConfigError
 
-__all__ = ["CACHE_FILE", "CacheInfo", "cache_info", "expires_at", "open_storage", "period_end"]
+if TYPE_CHECKING:  # requests-cache is imported when a cache is opened, not when settings load
+    from requests_cache.backends.base import BaseCache
+
+__all__ = [
+    "CACHE_FILE",
+    "DEFAULT_PREFIX",
+    "CacheInfo",
+    "CacheLocation",
+    "cache_info",
+    "expires_at",
+    "open_storage",
+    "period_end",
+]
 
 CACHE_FILE = "cnbkit-http.sqlite"
+#: The key prefix on a shared Redis, unless the URL names another (``?prefix=NAME``).
+DEFAULT_PREFIX = "cnbkit"
+_PREFIX = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_SCHEMES = ("sqlite", "redis", "rediss", "unix", "memory")
+
+
+@dataclass(frozen=True)
+class CacheLocation:
+    """Where a client's cache lives, parsed and checked from its URL.
+
+    Attributes:
+        kind: ``sqlite``, ``redis`` or ``memory``.
+        url: the URL as given (it may hold a Redis password: show :attr:`display` instead).
+        path: the SQLite file (None for the other kinds).
+        prefix: the key prefix on Redis (None for the other kinds).
+
+    Example:
+        >>> CacheLocation.parse("redis://:s3cret@cache.example:6379/2?prefix=desk").display
+        'redis://:***@cache.example:6379/2 (prefix desk)'
+        >>> CacheLocation.parse("sqlite:///tmp/c/cnbkit-http.sqlite").path
+        PosixPath('/tmp/c/cnbkit-http.sqlite')
+    """
+
+    kind: Literal["sqlite", "redis", "memory"]
+    url: str
+    path: Path | None = None
+    prefix: str | None = None
+
+    @classmethod
+    def parse(cls, url: str) -> CacheLocation:
+        """Check a cache URL.
+
+        Raises:
+            ConfigError: an unknown scheme, a relative or missing SQLite path, a bad prefix.
+        """
+        if not isinstance(url, str) or "://" not in url:
+            raise ConfigError("cache_url", url, "write sqlite:///path/to/file.sqlite, "
+                              "redis://host:6379/0 or memory://")
+        parts = urlsplit(url.strip())
+        scheme = parts.scheme.lower()
+        if scheme not in _SCHEMES:
+            raise ConfigError("cache_url", url, "unknown scheme: use sqlite:///path, "
+                              "redis://host:port/db (or rediss://, unix://) or memory://")
+        if scheme == "memory":
+            return cls("memory", url)
+        if scheme == "sqlite":
+            if not parts.path or not parts.path.startswith("/") or parts.netloc:
+                raise ConfigError("cache_url", url, "give an absolute path after "
+                                  "sqlite:/// (three slashes), e.g. "
+                                  "sqlite:///home/me/.cache/cnbkit/cnbkit-http.sqlite")
+            return cls("sqlite", url, path=Path(parts.path))
+        query = dict(parse_qsl(parts.query))
+        prefix = query.pop("prefix", DEFAULT_PREFIX)
+        if not _PREFIX.fullmatch(prefix):
+            raise ConfigError("cache_url", prefix, "the prefix takes letters, digits, '_', '.' "
+                              "and '-' (at most 64), e.g. ?prefix=research")
+        if scheme == "unix" and not parts.path:
+            raise ConfigError("cache_url", url, "give the socket path: unix:///path/redis.sock")
+        if scheme != "unix" and not parts.hostname:
+            raise ConfigError("cache_url", url, "give the Redis host: redis://host:6379/0")
+        return cls("redis", url, prefix=prefix)
+
+    @classmethod
+    def sqlite_in(cls, directory: Path) -> CacheLocation:
+        """The SQLite file ``cnbkit-http.sqlite`` in ``directory``."""
+        path = Path(directory).expanduser().absolute() / CACHE_FILE
+        return cls("sqlite", f"sqlite:///{path.as_posix().lstrip('/')}", path=path)
+
+    @property
+    def redis_url(self) -> str:
+        """The URL redis-py connects to (the ``prefix`` parameter removed)."""
+        parts = urlsplit(self.url)
+        query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k != "prefix"])
+        # built by hand: urlunsplit drops the "//" of unix:///path (an empty host)
+        return f"{parts.scheme}://{parts.netloc}{parts.path}" + (f"?{query}" if query else "")
+
+    @property
+    def display(self) -> str:
+        """The location without any password, for messages and reprs."""
+        if self.kind == "sqlite":
+            return str(self.path)
+        if self.kind == "memory":
+            return "memory://"
+        parts = urlsplit(self.redis_url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            credentials, host = netloc.rsplit("@", 1)
+            user = credentials.split(":", 1)[0]
+            netloc = f"{user}:***@{host}"
+        shown = f"{parts.scheme}://{netloc}{parts.path}"
+        return f"{shown} (prefix {self.prefix})"
 
 
 def period_end(op: Operation, query: Mapping[str, str]) -> dt.date | None:
@@ -69,10 +183,43 @@ def expires_at(
     return now + dt.timedelta(seconds=ttl)
 
 
-def open_storage(cache_dir: Path) -> SQLiteCache:
-    """The cache file ``cache_dir/cnbkit-http.sqlite`` (created if missing), one connection."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    return SQLiteCache(cache_dir / CACHE_FILE, wal=True, busy_timeout=30_000)
+def open_storage(location: CacheLocation) -> BaseCache:
+    """A storage object for ``location``: a new SQLite connection, a Redis client (checked
+    with a PING) or an empty in-memory store.
+
+    Raises:
+        ConfigError: Redis is not installed (``cnbkit[redis]``) or does not answer.
+    """
+    from requests_cache.backends.base import BaseCache
+    from requests_cache.backends.sqlite import SQLiteCache
+
+    if location.kind == "memory":
+        return BaseCache()
+    if location.kind == "sqlite":
+        path = location.path
+        if path is None:  # pragma: no cover - parse() always sets it for sqlite
+            raise ConfigError("cache_url", location.url, "give the SQLite file's path")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return SQLiteCache(path, wal=True, busy_timeout=30_000)
+    try:
+        import redis
+        from requests_cache.backends.redis import RedisCache
+    except ImportError:
+        raise ConfigError("cache_url", location.display, "a Redis cache needs the redis "
+                          "package: pip install 'cnbkit[redis]'") from None
+    connection = redis.Redis.from_url(location.redis_url, socket_timeout=10,
+                                      socket_connect_timeout=5)
+    try:
+        connection.ping()
+    except redis.RedisError as exc:
+        connection.close()
+        raise ConfigError("cache_url", location.display, f"Redis does not answer "
+                          f"({exc.__class__.__name__}: {exc}); start it, fix CNBKIT_CACHE_URL, "
+                          "or use a local cache (unset CNBKIT_CACHE_URL)") from None
+    # no Redis TTL: freshness is judged by the client's clock, and expired answers stay for
+    # stale-if-error and offline use
+    return RedisCache(namespace=location.prefix or DEFAULT_PREFIX, connection=connection,
+                      ttl=False)
 
 
 @dataclass(frozen=True)
@@ -80,40 +227,56 @@ class CacheInfo:
     """What the cache holds.
 
     Attributes:
-        path: the SQLite file.
+        location: where it is (:attr:`CacheLocation.display`: no password).
         responses: stored answers.
         final: answers that never expire (closed periods).
         expired: answers past their expiry (served only when the API is down or offline).
-        size_bytes: the size of the database files on disk (with its WAL).
+        size_bytes: the stored size (SQLite: the files on disk with the WAL; Redis and
+            memory: the stored answers).
+        path: the SQLite file (None for the other backends).
     """
 
-    path: Path
+    location: str
     responses: int
     final: int
     expired: int
     size_bytes: int
+    path: Path | None = None
 
     def __str__(self) -> str:
         return (
-            f"cache {self.path}: {self.responses} answers ({self.final} final, "
+            f"cache {self.location}: {self.responses} answers ({self.final} final, "
             f"{self.expired} expired), {self.size_bytes / 1e6:.1f} MB"
         )
 
 
-def cache_info(storage: SQLiteCache, now: dt.datetime) -> CacheInfo:
+def cache_info(storage: BaseCache, location: CacheLocation, now: dt.datetime) -> CacheInfo:
     """Summarize a cache as of ``now``.
 
-    Counts come from one SQL query on the indexed ``expires`` column (epoch seconds; NULL for
-    answers that never expire), so this stays fast on large caches.
+    On SQLite the counts come from one SQL query on the indexed ``expires`` column (epoch
+    seconds; NULL for answers that never expire), so this stays fast on large caches; the
+    other backends read every answer under their prefix.
     """
-    path = Path(storage.db_path)
-    table = storage.responses.table_name
-    with storage.responses.connection() as connection:
-        row = connection.execute(
-            "SELECT COUNT(*), COUNT(*) - COUNT(expires), "  # noqa: S608 - the backend's own name
-            f"COALESCE(SUM(expires IS NOT NULL AND expires < ?), 0) FROM {table}",
-            (int(now.timestamp()),),
-        ).fetchone()
-    total, final, expired = (int(value) for value in row)
-    size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
-    return CacheInfo(path, total, final, expired, size)
+    from requests_cache.backends.sqlite import SQLiteCache
+
+    if isinstance(storage, SQLiteCache):
+        path = Path(storage.db_path)
+        table = storage.responses.table_name
+        with storage.responses.connection() as connection:
+            row = connection.execute(
+                "SELECT COUNT(*), COUNT(*) - COUNT(expires), "  # noqa: S608 - the backend's name
+                f"COALESCE(SUM(expires IS NOT NULL AND expires < ?), 0) FROM {table}",
+                (int(now.timestamp()),),
+            ).fetchone()
+        total, final, expired = (int(value) for value in row)
+        size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
+        return CacheInfo(location.display, total, final, expired, size, path=path)
+    total = final = expired = size = 0
+    for response in storage.responses.values():
+        total += 1
+        size += len(response.content or b"")
+        if response.expires is None:
+            final += 1
+        elif response.expires < now:
+            expired += 1
+    return CacheInfo(location.display, total, final, expired, size)

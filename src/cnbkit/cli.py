@@ -83,13 +83,14 @@ def _cmd_sandbox(args: argparse.Namespace) -> int:
 def _cmd_cache(args: argparse.Namespace) -> int:
     from .client import Client
 
-    client = Client(cache_dir=args.cache_dir)
+    client = Client(cache_url=args.cache_url, cache_dir=args.cache_dir)
     if args.action == "info":
         print(client.cache_info())
     else:
         info = client.cache_info()
         client.clear_cache()
-        print(f"cleared {info.responses if info else 0} answers from {client.cache_dir}")
+        where = info.location if info else "no cache"
+        print(f"cleared {info.responses if info else 0} answers from {where}")
     client.close()
     return 0
 
@@ -212,8 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     cache = commands.add_parser("cache", help="inspect or clear the HTTP cache")
     cache.add_argument("action", choices=["info", "clear"])
-    cache.add_argument("--cache-dir", default=None, help="default: $CNBKIT_CACHE_DIR or the "
-                       "user cache dir")
+    cache.add_argument("--cache-url", default=None, help="sqlite:///..., redis://host:port/db"
+                       "?prefix=NAME or memory:// (default: $CNBKIT_CACHE_URL)")
+    cache.add_argument("--cache-dir", default=None, help="a SQLite cache's directory "
+                       "(default: $CNBKIT_CACHE_DIR or the user cache dir)")
     cache.set_defaults(func=_cmd_cache)
     return parser
 

@@ -47,7 +47,10 @@ class Client:
     Args:
         base_url: the API root; default ``$CNBKIT_BASE_URL`` or the live
             ``https://api.cnb.cz/cnbapi``.
-        cache_dir: where the SQLite cache lives; default ``$CNBKIT_CACHE_DIR`` or the user
+        cache_url: where the cache lives: ``sqlite:///path/file.sqlite``,
+            ``redis://host:port/db?prefix=NAME`` (a cache a team shares; needs
+            ``cnbkit[redis]``) or ``memory://``; default ``$CNBKIT_CACHE_URL``.
+        cache_dir: a directory for the SQLite cache; default ``$CNBKIT_CACHE_DIR`` or the user
             cache dir. ``cache=False`` turns caching off.
         ttl: seconds before an answer about a still-open period expires (default one hour).
         offline: answer from the cache only, never touch the network; default
@@ -72,6 +75,7 @@ class Client:
         self,
         base_url: str | None = None,
         *,
+        cache_url: str | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         cache: bool = True,
         ttl: int | None = None,
@@ -85,7 +89,8 @@ class Client:
         clock: ClockLike = None,
     ) -> None:
         settings = Settings.from_env(
-            base_url=base_url, cache_dir=cache_dir, ttl=ttl, offline=offline, timeout=timeout,
+            base_url=base_url, cache_url=cache_url, cache_dir=cache_dir, ttl=ttl,
+            offline=offline, timeout=timeout,
             retries=retries, backoff_factor=backoff_factor, backoff_max=backoff_max,
             workers=workers, progress=progress,
         )
@@ -93,7 +98,7 @@ class Client:
             if settings.offline:
                 raise ConfigError("offline", True, "offline mode answers from the cache: it "
                                   "needs cache=True")
-            settings = settings.replace(cache_dir=None)
+            settings = settings.replace(cache_url=None)
         self.settings = settings
         self.clock: Clock = make_clock(clock if clock is not None else settings.today)
         self._transport = Transport(settings, self.clock)
@@ -107,6 +112,7 @@ class Client:
 
     @property
     def cache_dir(self) -> Path | None:
+        """The directory of a SQLite cache (None for Redis, memory or no cache)."""
         return self.settings.cache_dir
 
     @property
@@ -126,7 +132,8 @@ class Client:
         return clock_today(self.clock)
 
     def __repr__(self) -> str:
-        cache = self.cache_dir if self.cache_dir is not None else "off"
+        location = self.settings.cache
+        cache = location.display if location is not None else "off"
         mode = ", offline" if self.offline else ""
         return f"Client(base_url={self.base_url!r}, cache={str(cache)!r}{mode})"
 
@@ -174,7 +181,7 @@ class Client:
         return self._transport.cache_info()
 
     def clear_cache(self) -> None:
-        """Delete every cached answer."""
+        """Delete every cached answer (on a shared Redis: only those under this prefix)."""
         self._transport.clear_cache()
 
     # -- lifetime ---------------------------------------------------------------------------------

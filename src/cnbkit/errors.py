@@ -18,6 +18,9 @@ subclass them, so ``except cnbkit.ServerError`` catches a 5xx of either API::
     ├── OfflineCacheMiss                offline, and the cache has no answer
     └── ChunkError                      some chunks of a history failed
 
+Warnings derive from :class:`CnbkitWarning`: :class:`StaleDataWarning` (an expired answer
+served), :class:`CacheUnavailableWarning` (the cache stopped answering; calls go on without it).
+
 Messages always say what to change. Secrets (tokens, passwords, client secrets) never appear
 in messages.
 
@@ -37,6 +40,7 @@ from typing import Any
 
 __all__ = [
     "ApiError",
+    "CacheUnavailableWarning",
     "ChunkError",
     "CnbError",
     "CnbkitWarning",
@@ -64,6 +68,11 @@ class CnbkitWarning(UserWarning):
 
 class StaleDataWarning(CnbkitWarning):
     """An expired cached answer was served because the API could not be reached."""
+
+
+class CacheUnavailableWarning(CnbkitWarning):
+    """The cache (a Redis that stopped, a SQLite file that cannot be written) did not answer:
+    calls go on without it, from the API, and nothing is stored."""
 
 
 class InvalidParameter(CnbError, ValueError):

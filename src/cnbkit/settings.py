@@ -4,7 +4,11 @@
 variable            setting
 ==================  ==================================================================
 CNBKIT_BASE_URL     ``base_url``: the API root (default: the live API)
-CNBKIT_CACHE_DIR    ``cache_dir``: where the HTTP cache lives (default: the user cache dir)
+CNBKIT_CACHE_URL    ``cache_url``: where the HTTP cache lives: ``sqlite:///path``,
+                    ``redis://host:port/db?prefix=NAME`` (a team's shared cache) or
+                    ``memory://`` (see :mod:`cnbkit.cache`)
+CNBKIT_CACHE_DIR    ``cache_dir``: a directory for the SQLite cache (a shorthand for
+                    ``sqlite:///<dir>/cnbkit-http.sqlite``)
 CNBKIT_OFFLINE      ``offline``: ``1``/``true`` answers from the cache only
 CNBKIT_TODAY        ``today``: the day the client takes for today (``cnbkit lab`` sets the
                     sandbox's clock here); default the real date
@@ -16,10 +20,15 @@ CNBKIT_SOURCE       ``source``: what ``cnbkit lab`` chose (``live``, ``sandbox``
 :class:`Settings` (or a client that holds one). A bad value raises
 :class:`~cnbkit.errors.ConfigError` naming the setting and what to write instead.
 
+Where the cache lives, first match wins: the ``cache_url`` argument, the ``cache_dir`` argument,
+``CNBKIT_CACHE_URL``, ``CNBKIT_CACHE_DIR``, then the user cache dir. ``cache=False`` turns
+caching off.
+
 Example:
-    >>> s = Settings.from_env({"CNBKIT_BASE_URL": "http://127.0.0.1:8000/cnbapi/"})
-    >>> s.base_url, s.offline
-    ('http://127.0.0.1:8000/cnbapi', False)
+    >>> s = Settings.from_env({"CNBKIT_BASE_URL": "http://127.0.0.1:8000/cnbapi/",
+    ...                        "CNBKIT_CACHE_URL": "memory://"})
+    >>> s.base_url, s.offline, s.cache.kind
+    ('http://127.0.0.1:8000/cnbapi', False, 'memory')
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from urllib.parse import urlsplit
 
 import platformdirs
 
+from .cache import CacheLocation
 from .errors import ConfigError
 
 __all__ = ["LIVE_URL", "LOOPBACK_HOSTS", "SANDBOX_CLOCK", "Settings", "default_cache_dir"]
@@ -72,7 +82,8 @@ class Settings:
     Attributes:
         base_url: the API root, ``https://`` (or ``http://`` on a loopback host, for a local
             sandbox), without a trailing slash.
-        cache_dir: the directory of the HTTP cache; None turns caching off.
+        cache_url: where the HTTP cache lives (see :mod:`cnbkit.cache`); None turns caching
+            off.
         offline: answer from the cache only.
         ttl: seconds before an answer about a still-open period expires.
         timeout: (connect, read) seconds.
@@ -86,7 +97,8 @@ class Settings:
     """
 
     base_url: str = LIVE_URL
-    cache_dir: Path | None = dataclasses.field(default_factory=default_cache_dir)
+    cache_url: str | None = dataclasses.field(
+        default_factory=lambda: CacheLocation.sqlite_in(default_cache_dir()).url)
     offline: bool = False
     ttl: int = 3600
     timeout: tuple[float, float] = (10.0, 60.0)
@@ -108,7 +120,9 @@ class Settings:
             )
         if self.base_url.endswith("/"):
             raise ConfigError("base_url", self.base_url, "drop the trailing slash")
-        if self.offline and self.cache_dir is None:
+        if self.cache_url is not None:
+            CacheLocation.parse(self.cache_url)
+        if self.offline and self.cache_url is None:
             raise ConfigError("offline", True, "offline mode answers from the cache: it needs "
                               "the cache (cache=True)")
         _whole("ttl", self.ttl, 1, "whole seconds")
@@ -131,8 +145,17 @@ class Settings:
         values: dict[str, Any] = {}
         if env.get("CNBKIT_BASE_URL"):
             values["base_url"] = env["CNBKIT_BASE_URL"]
-        if env.get("CNBKIT_CACHE_DIR"):
-            values["cache_dir"] = Path(env["CNBKIT_CACHE_DIR"])
+        cache_url, cache_dir = given.pop("cache_url", None), given.pop("cache_dir", None)
+        if cache_url is not None and cache_dir is not None:
+            raise ConfigError("cache_dir", str(cache_dir), "give cache_url or cache_dir, not both")
+        if cache_url is not None:
+            values["cache_url"] = cache_url
+        elif cache_dir is not None:
+            values["cache_url"] = CacheLocation.sqlite_in(Path(cache_dir)).url
+        elif env.get("CNBKIT_CACHE_URL"):
+            values["cache_url"] = env["CNBKIT_CACHE_URL"].strip()
+        elif env.get("CNBKIT_CACHE_DIR"):
+            values["cache_url"] = CacheLocation.sqlite_in(Path(env["CNBKIT_CACHE_DIR"])).url
         values["offline"] = _flag("CNBKIT_OFFLINE", env.get("CNBKIT_OFFLINE", ""))
         if env.get("CNBKIT_TODAY"):
             values["today"] = _day("CNBKIT_TODAY", env["CNBKIT_TODAY"])
@@ -143,8 +166,6 @@ class Settings:
             values["base_url"] = values["base_url"].strip().rstrip("/")
         elif "base_url" in values:
             raise ConfigError("base_url", values["base_url"], "give the API root as text")
-        if "cache_dir" in values and values["cache_dir"] is not None:
-            values["cache_dir"] = Path(values["cache_dir"])
         timeout = values.get("timeout")
         if isinstance(timeout, int | float) and not isinstance(timeout, bool):
             values["timeout"] = (float(timeout), float(timeout))
@@ -159,6 +180,17 @@ class Settings:
     def replace(self, **changes: Any) -> Settings:
         """A copy with ``changes`` (checked again)."""
         return dataclasses.replace(self, **changes)
+
+    @property
+    def cache(self) -> CacheLocation | None:
+        """Where the cache lives (None: caching is off)."""
+        return None if self.cache_url is None else CacheLocation.parse(self.cache_url)
+
+    @property
+    def cache_dir(self) -> Path | None:
+        """The directory of a SQLite cache (None for the other backends or no cache)."""
+        cache = self.cache
+        return cache.path.parent if cache is not None and cache.path is not None else None
 
     @property
     def is_loopback(self) -> bool:

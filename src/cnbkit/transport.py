@@ -17,13 +17,17 @@ For each call the transport
 5. when the budget runs out and an expired answer is cached, serves it with a warning
    (stale-if-error); otherwise raises the last failure, typed.
 
-Each thread has its own HTTP session and its own connection to the cache file; the
-``history()`` pool threads only wait on the network while the caller converts frames.
+Each thread has its own HTTP session and, on SQLite, its own connection to the cache file
+(Redis and memory caches are shared by the threads); the ``history()`` pool threads only wait
+on the network while the caller converts frames. A cache that stops answering mid-run (a Redis
+that was stopped, a SQLite file that cannot be written) is skipped with a
+:class:`~cnbkit.errors.CacheUnavailableWarning`: calls go on from the API and nothing is
+stored.
 
 Example:
     >>> from cnbkit.settings import Settings
     >>> from cnbkit.clock import SystemClock
-    >>> transport = Transport(Settings(cache_dir=None), SystemClock())
+    >>> transport = Transport(Settings(cache_url=None), SystemClock())
     >>> transport.retries
     5
     >>> transport.close()
@@ -34,6 +38,7 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import logging
+import sqlite3
 import threading
 import time
 import warnings
@@ -43,7 +48,7 @@ from typing import Any
 import orjson
 import requests
 from requests.adapters import HTTPAdapter
-from requests_cache.backends.sqlite import SQLiteCache
+from requests_cache.backends.base import BaseCache
 from requests_cache.models.response import CachedResponse
 from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError, SSLError
 
@@ -53,6 +58,7 @@ from .calls import Call
 from .clock import Clock
 from .errors import (
     ApiError,
+    CacheUnavailableWarning,
     CnbError,
     ConnectionFailed,
     InvalidResponse,
@@ -186,13 +192,24 @@ class Transport:
     """Sessions, cache storage and the retry loop of one client (thread-safe)."""
 
     def __init__(self, settings: Settings, clock: Clock) -> None:
+        """Raises :class:`~cnbkit.errors.ConfigError` when a Redis cache does not answer."""
         self.settings = settings
         self.clock = clock
+        self.location = settings.cache
         self.user_agent = f"cnbkit/{__version__} (+python-requests/{requests.__version__})"
         self._local = threading.local()
         self._lock = threading.Lock()
         self._sessions: list[requests.Session] = []
-        self._storages: list[SQLiteCache] = []
+        self._storages: list[BaseCache] = []
+        self._cache_errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
+        #: Redis and memory caches: one store for every thread, opened (and pinged) now
+        self._shared: BaseCache | None = None
+        if self.location is not None and self.location.kind != "sqlite":
+            self._shared = open_storage(self.location)
+            if self.location.kind == "redis":
+                import redis
+
+                self._cache_errors += (redis.RedisError,)
 
     @property
     def retries(self) -> int:
@@ -213,18 +230,28 @@ class Transport:
                 self._sessions.append(session)
         return session
 
-    def _storage(self) -> SQLiteCache | None:
-        """This thread's connection to the cache file: WAL lets threads read side by side
-        while one writes, where a shared connection would make each wait on the others."""
-        if self.settings.cache_dir is None:
-            return None
-        storage: SQLiteCache | None = getattr(self._local, "storage", None)
+    def _storage(self) -> BaseCache | None:
+        """The cache store for this thread: the shared one (Redis, memory), or this thread's
+        own connection to the SQLite file (WAL lets threads read side by side while one
+        writes, where a shared connection would make each wait on the others)."""
+        if self.location is None or self._shared is not None:
+            return self._shared
+        storage: BaseCache | None = getattr(self._local, "storage", None)
         if storage is None:
-            storage = open_storage(self.settings.cache_dir)
+            storage = open_storage(self.location)
             self._local.storage = storage
             with self._lock:
                 self._storages.append(storage)
         return storage
+
+    def _unavailable(self, exc: BaseException) -> None:
+        where = self.location.display if self.location else "the cache"
+        warnings.warn(
+            CacheUnavailableWarning(
+                f"the cache at {where} did not answer ({exc.__class__.__name__}): going on "
+                "without it (answers come from the API and are not stored)"),
+            stacklevel=5,
+        )
 
     def close(self) -> None:
         """Close every session and cache connection (the transport stays usable: new ones
@@ -237,9 +264,13 @@ class Transport:
             session.close()
         for storage in storages:
             storage.close()  # type: ignore[no-untyped-call]  # requests-cache has no hint here
+        if self._shared is not None and self.location is not None \
+                and self.location.kind == "redis":
+            self._shared.responses.close()  # type: ignore[no-untyped-call]  # as above
+            # (redis-py reconnects on the next command: the transport stays usable)
 
     # -- the cache -----------------------------------------------------------------------------
-    def _key(self, storage: SQLiteCache, url: str) -> str:
+    def _key(self, storage: BaseCache, url: str) -> str:
         return storage.create_key(requests.Request("GET", url).prepare())
 
     def _lookup(self, url: str) -> tuple[Answer | None, bool, str | None]:
@@ -248,12 +279,16 @@ class Transport:
         if storage is None:
             return None, False, None
         key = self._key(storage, url)
-        cached = storage.get_response(key)
+        try:
+            cached = storage.get_response(key)
+        except self._cache_errors as exc:
+            self._unavailable(exc)
+            return None, False, None  # no key: nothing will be stored for this call
         if not isinstance(cached, CachedResponse):
             return None, False, key
         payload = _json_object(cached.content or b"")
         if payload is None:  # stored by something else, or damaged: never serve it
-            storage.delete(key)
+            self._delete(storage, key)
             return None, False, key
         fresh = cached.expires is None or cached.expires > self.clock.now()
         answer = Answer(payload, url, from_cache=True, stale=not fresh,
@@ -265,16 +300,24 @@ class Transport:
         answer, fresh, _ = self._lookup(call.url(self.settings.base_url))
         return answer if fresh else None
 
+    def _delete(self, storage: BaseCache, key: str) -> None:
+        try:
+            storage.delete(key)
+        except self._cache_errors as exc:
+            self._unavailable(exc)
+
     def discard(self, answer: Answer) -> None:
         """Remove an answer from the cache (its content turned out not to be the documented
         shape), so it is never served again."""
         storage = self._storage()
         if storage is not None and answer.key:
-            storage.delete(answer.key)
+            self._delete(storage, answer.key)
 
     def cache_info(self) -> CacheInfo | None:
         storage = self._storage()
-        return None if storage is None else cache_info(storage, self.clock.now())
+        if storage is None or self.location is None:
+            return None
+        return cache_info(storage, self.location, self.clock.now())
 
     def clear_cache(self) -> None:
         storage = self._storage()
@@ -364,9 +407,11 @@ class Transport:
             now = self.clock.now()
             storage = self._storage()
             if storage is not None and key is not None:
-                ttl = settings.ttl
-                storage.save_response(response, key,
-                                      expires_at(call.op, call.query, ttl=ttl, now=now))
+                expires = expires_at(call.op, call.query, ttl=settings.ttl, now=now)
+                try:
+                    storage.save_response(response, key, expires)
+                except self._cache_errors as exc:
+                    self._unavailable(exc)
             return Answer(payload, url, from_cache=False, stale=False,
                           retrieved_at=dt.datetime.now(dt.UTC), key=key)
         if last is None:  # pragma: no cover - every attempt returns, raises or sets it

@@ -1,10 +1,10 @@
 """A separate process for the concurrency tests (run as a script, not collected by pytest).
 
-``mixed BASE_URL CACHE_DIR OUT_DIR NAME``: one client on the shared cache, 4 threads, each
+``mixed BASE_URL CACHE_URL OUT_DIR NAME``: one client on the shared cache, 4 threads, each
 running every mixed history twice (first round mostly writes, second mostly reads); frames are
 pickled to ``OUT_DIR/NAME-t<thread>-<history>.pkl`` and errors to ``OUT_DIR/NAME-errors.json``.
 
-``writer BASE_URL CACHE_DIR``: writes cache entries in a loop until killed.
+``writer BASE_URL CACHE_URL``: writes cache entries in a loop until killed.
 """
 
 from __future__ import annotations
@@ -38,15 +38,15 @@ HISTORIES: dict[str, Callable[[cnbkit.Client], pd.DataFrame]] = {
 }
 
 
-def _client(base_url: str, cache_dir: str) -> cnbkit.Client:
-    return cnbkit.Client(base_url, cache_dir=cache_dir, backoff_factor=0.0, retries=3,
+def _client(base_url: str, cache_url: str) -> cnbkit.Client:
+    return cnbkit.Client(base_url, cache_url=cache_url, backoff_factor=0.0, retries=3,
                          progress=False, workers=4)
 
 
-def mixed(base_url: str, cache_dir: str, out_dir: str, name: str) -> int:
+def mixed(base_url: str, cache_url: str, out_dir: str, name: str) -> int:
     out = Path(out_dir)
     errors: list[str] = []
-    client = _client(base_url, cache_dir)
+    client = _client(base_url, cache_url)
 
     def thread(index: int) -> None:
         order = list(HISTORIES)
@@ -71,9 +71,9 @@ def mixed(base_url: str, cache_dir: str, out_dir: str, name: str) -> int:
     return 0
 
 
-def writer(base_url: str, cache_dir: str) -> int:
+def writer(base_url: str, cache_url: str) -> int:
     """Write many entries (big yearly answers and small daily ones) until killed."""
-    client = _client(base_url, cache_dir)
+    client = _client(base_url, cache_url)
     print("started", flush=True)
     while True:
         cnbkit.exrates.history(1993, 2025, client=client)

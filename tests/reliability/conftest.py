@@ -23,14 +23,15 @@ settings.register_profile(
 )
 
 
-def quick_client(base_url: str, cache_dir: Path, **options: object) -> Client:
-    """A client with a private cache, no backoff sleeps, no progress bar, and a clock standing
-    at noon on the sandbox's day."""
+def quick_client(base_url: str, cache: Path | str, **options: object) -> Client:
+    """A client with a private cache (a directory for SQLite, or a cache URL), no backoff
+    sleeps, no progress bar, and a clock standing at noon on the sandbox's day."""
     options.setdefault("clock", ManualClock(SANDBOX_NOON))
     options.setdefault("backoff_factor", 0.0)
     options.setdefault("retries", 3)
     options.setdefault("progress", False)
-    return Client(base_url=str(base_url), cache_dir=cache_dir, **options)  # type: ignore[arg-type]
+    where = {"cache_url": cache} if isinstance(cache, str) else {"cache_dir": cache}
+    return Client(base_url=str(base_url), **where, **options)  # type: ignore[arg-type]
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import cnbkit
+from cnbkit.cache import CacheLocation
 from cnbkit.errors import (
     ChunkError,
     ConnectionFailed,
@@ -43,10 +44,14 @@ def _cached_urls(client: cnbkit.Client) -> list[str]:
     return list(stored(client))
 
 
-def test_thirty_percent_faults_lose_nothing(tmp_path, reference):
+BOTH = pytest.mark.parametrize("cache_url", ["sqlite", "redis"], indirect=True)
+
+
+@BOTH
+def test_thirty_percent_faults_lose_nothing(cache_url, reference):
     needed = len(cnbkit.plan("exrates", START, END))
     with serve(faults=THIRTY_PERCENT) as url, \
-            quick_client(url, tmp_path / "cache", retries=6) as client:
+            quick_client(url, cache_url, retries=6) as client:
         frame = cnbkit.exrates.history(START, END, client=client)
         log = url.log
     outcomes = Counter(e.fault or str(e.status) for e in log)
@@ -56,7 +61,7 @@ def test_thirty_percent_faults_lose_nothing(tmp_path, reference):
     pd.testing.assert_frame_equal(frame, reference)
     assert frame.attrs["calls"] == needed
     failed = len(log) - outcomes["200"]
-    record("faults", "history_33y_30pct", {
+    record("faults", f"history_33y_30pct_{client.settings.cache.kind}", {
         "fault_rate": f"{failed / len(log):.0%} of answers (plan: 30 %)",
         "requests_made": len(log),
         "requests_needed": needed,
@@ -66,11 +71,12 @@ def test_thirty_percent_faults_lose_nothing(tmp_path, reference):
     })
 
 
-def test_a_permanently_failing_chunk_is_named_and_alone_refetched(fresh_sandbox, tmp_path,
+@BOTH
+def test_a_permanently_failing_chunk_is_named_and_alone_refetched(fresh_sandbox, cache_url,
                                                                   reference):
     sandbox = fresh_sandbox
     sandbox.set_faults(Faults(fail_paths=("year=2004",)))
-    with quick_client(sandbox, tmp_path / "cache", retries=2) as client:
+    with quick_client(sandbox, cache_url, retries=2) as client:
         with pytest.raises(ChunkError) as info:
             cnbkit.exrates.history(START, END, client=client)
         err = info.value
@@ -86,7 +92,7 @@ def test_a_permanently_failing_chunk_is_named_and_alone_refetched(fresh_sandbox,
         frame = cnbkit.exrates.history(START, END, client=client)
         assert [e.target for e in sandbox.log] == ["/cnbapi/exrates/daily-year?year=2004"]
         pd.testing.assert_frame_equal(frame, reference)
-    record("faults", "chunk_2004_permanent", {
+    record("faults", f"chunk_2004_permanent_{CacheLocation.parse(cache_url).kind}", {
         "fault_rate": "1 of 33 chunks always 500",
         "requests_made": f"{first_run} (first run) + {1} (re-run)",
         "requests_needed": "33 + 1",
@@ -147,11 +153,12 @@ def test_a_bad_200_body_is_never_cached_nor_returned(tmp_path, body):
         pd.testing.assert_frame_equal(frame, again)
 
 
-def test_truncated_transfers_never_reach_the_cache(fresh_sandbox, tmp_path):
+@BOTH
+def test_truncated_transfers_never_reach_the_cache(fresh_sandbox, tmp_path, cache_url):
     """Bodies cut mid-transfer (Content-Length kept): every cached body is complete JSON."""
     sandbox = fresh_sandbox
     sandbox.set_faults(truncate_rate=0.5, seed=5)
-    with quick_client(sandbox, tmp_path / "c", retries=8) as client:
+    with quick_client(sandbox, cache_url, retries=8) as client:
         frame = cnbkit.exrates.history(2010, 2019, client=client)
         truncated = sum(e.fault == "truncate" for e in sandbox.log)
         bodies = [r.content for r in stored(client).values()]
@@ -171,10 +178,11 @@ def test_truncated_transfers_never_reach_the_cache(fresh_sandbox, tmp_path):
 
 
 # -- API down, offline -------------------------------------------------------------------------
+@BOTH
 @pytest.mark.parametrize("outage", ["server stopped", "503 on every answer"])
-def test_stale_if_error_serves_an_expired_answer_with_a_warning(tmp_path, outage):
+def test_stale_if_error_serves_an_expired_answer_with_a_warning(cache_url, outage):
     with serve() as url:
-        client = quick_client(url, tmp_path / "c", ttl=60, retries=1)
+        client = quick_client(url, cache_url, ttl=60, retries=1)
         fresh = cnbkit.exrates.daily(client=client)  # today's fixing: an open period, 60 s TTL
         client.clock.advance(61)
         if outage == "server stopped":
