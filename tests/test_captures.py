@@ -12,7 +12,7 @@ import pytest
 
 from cnbkit.catalog import operation
 from cnbkit.clock import ManualClock
-from cnbkit.errors import ValidationError
+from cnbkit.errors import CnbkitWarning, ValidationError
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply
 
 from .conftest import CNBAPI
@@ -108,7 +108,9 @@ def test_every_capture_parses_into_its_typed_frame(replay_client, name):
 
 
 def test_the_empty_object_answer_is_a_zero_row_frame(replay_client):
-    frame = replay_client.get("exrates.daily_currency_month", currency="xyz", year_month="2019-05")
+    with pytest.warns(CnbkitWarning, match="XYZ: unknown"):
+        frame = replay_client.get("exrates.daily_currency_month", currency="xyz",
+                                  year_month="2019-05")
     assert frame.empty
     assert list(frame.columns) == operation("exrates.daily_currency_month").column_names
     assert pd.api.types.is_datetime64_any_dtype(frame["valid_for"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 
 import pytest
@@ -11,6 +12,7 @@ from cnbkit.errors import (
     ApiError,
     CnbError,
     ConnectionFailed,
+    HostUnreachable,
     InvalidParameter,
     NotFoundError,
     ServerError,
@@ -108,15 +110,43 @@ def test_a_wrong_shaped_answer_is_not_kept_in_the_cache(make_client):
     assert frame["rate"].tolist() == [25.0] and len(server.log) == 2
 
 
-def test_a_refused_connection_is_connection_failed(make_client):
+@pytest.fixture
+def refused_url():
+    """A loopback URL whose port is bound but not listening: connections are refused, and no
+    other process can take the port meanwhile."""
     import socket
 
-    with socket.socket() as bound:  # bound but not listening: connections are refused, and
-        bound.bind(("127.0.0.1", 0))  # no other process can take the port meanwhile
-        port = bound.getsockname()[1]
-        client = make_client(f"http://127.0.0.1:{port}/cnbapi", retries=1)
-        with pytest.raises(ConnectionFailed, match="CNBKIT_OFFLINE"):
-            cnbkit.exrates.daily(client=client)
+    with socket.socket() as bound:
+        bound.bind(("127.0.0.1", 0))
+        yield f"http://127.0.0.1:{bound.getsockname()[1]}/cnbapi"
+
+
+def _attempts(caplog) -> int:
+    return sum("GET " in r.getMessage() for r in caplog.records if r.name == "cnbkit")
+
+
+def test_a_refused_connection_is_not_retried_and_says_what_to_do(make_client, refused_url,
+                                                                 caplog):
+    caplog.set_level(logging.DEBUG, logger="cnbkit")
+    client = make_client(refused_url, retries=5)
+    with pytest.raises(HostUnreachable) as info:
+        cnbkit.exrates.daily(client=client)
+    message = str(info.value)
+    assert "127.0.0.1 refuses connections" in message
+    assert "cnbkit sandbox" in message and "CNBKIT_BASE_URL" in message
+    assert "CNBKIT_OFFLINE=1" in message and len(message.splitlines()) == 1
+    assert isinstance(info.value, ConnectionFailed) and info.value.host == "127.0.0.1"
+    assert _attempts(caplog) == 1  # not retried: nothing changes by trying again
+
+
+def test_a_history_stops_at_the_first_unreachable_host_with_one_message(make_client,
+                                                                         refused_url, caplog):
+    caplog.set_level(logging.DEBUG, logger="cnbkit")
+    client = make_client(refused_url, retries=5, workers=4)
+    with pytest.raises(HostUnreachable) as info:  # one error, not a ChunkError of ten lines
+        cnbkit.exrates.history(2010, 2019, client=client)
+    assert len(str(info.value).splitlines()) == 1
+    assert _attempts(caplog) <= 4  # at most the calls already in flight; the rest never sent
 
 
 def test_retry_after_is_honoured(make_client):

@@ -165,10 +165,12 @@ def test_averages_match_the_daily_fixing(client):
 
 
 def test_unknown_currency_is_a_zero_row_frame_with_the_right_dtypes(client):
-    frame = cnbkit.exrates.daily_currency_month("XYZ", "2019-05", client=client)
+    with pytest.warns(cnbkit.CnbkitWarning, match="no exrates.daily_currency_month data for XYZ"):
+        frame = cnbkit.exrates.daily_currency_month("XYZ", "2019-05", client=client)
     known = cnbkit.exrates.daily_currency_month("EUR", "2019-05", client=client)
     assert frame.empty and frame.dtypes.equals(known.dtypes)
-    assert cnbkit.exrates.quarterly_averages_currency("XYZ", client=client).empty
+    with pytest.warns(cnbkit.CnbkitWarning, match="XYZ"):
+        assert cnbkit.exrates.quarterly_averages_currency("XYZ", client=client).empty
 
 
 def test_years_without_data_are_zero_row_frames(client):

@@ -1,41 +1,71 @@
 """cnbkit: typed pandas DataFrames from the Czech National Bank's public APIs.
 
-Market data (22 operations, one function each) lives in the group modules::
+Market data, one function per API operation, in seven groups: ``cnbkit.czeonia``,
+``exrates`` (the fixing and its averages), ``forward``, ``fxrates`` (other currencies),
+``omo`` (open market operations), ``pribor``, ``skd`` (short-term bonds)::
 
-    import cnbkit
-    cnbkit.exrates.daily("2019-05-17", lang="EN")
-    cnbkit.pribor.daily_year_term("THREE_MONTH", 2019)
-    cnbkit.to_wide(cnbkit.exrates.daily_year(2024))
+    cnbkit.exrates.daily("2019-05-17", lang="EN")          # one answer, one frame
+    cnbkit.exrates.history("1993-01-01", "2025-12-31")     # any range: planned, cached calls
+    cnbkit.plan("exrates", 2010, 2019, currency="EUR")     # the calls, without making them
+    cnbkit.to_wide(frame)                                  # date x currency (or tenor...)
 
-``cnbkit.configure(base_url=..., cache_dir=..., offline=...)`` replaces the default client;
-the PSD2 (COBS) helper is :mod:`cnbkit.cobs`.
+Settings: ``cnbkit.configure(base_url=..., cache_url=..., offline=..., clock=...)`` or the
+environment (``CNBKIT_BASE_URL``, ``CNBKIT_CACHE_URL``, ``CNBKIT_OFFLINE``; see
+:mod:`cnbkit.settings`). Offline: ``cnbkit sandbox`` serves both APIs locally
+(:mod:`cnbkit.sandbox`). PSD2 accounts and payments: :mod:`cnbkit.cobs`. Errors:
+:mod:`cnbkit.errors`. Notebooks: ``cnbkit lab``.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from . import czeonia, exrates, forward, fxrates, omo, pribor, skd
-from .catalog import OPERATIONS
-from .client import LIVE_URL, Client, configure, default_client
-from .errors import (
-    ApiError,
-    ChunkError,
-    CnbError,
-    CnbkitWarning,
-    ConfigError,
-    ConnectionFailed,
-    InvalidParameter,
-    InvalidResponse,
-    NotFoundError,
-    OfflineCacheMiss,
-    RequestError,
-    ServerError,
-    StaleDataWarning,
-    ValidationError,
-)
-from .history import plan
-from .wide import to_wide
+if TYPE_CHECKING:  # what the lazy attributes below resolve to
+    from . import czeonia, exrates, forward, fxrates, omo, pribor, skd
+    from .catalog import OPERATIONS
+    from .client import Client, configure, default_client
+    from .errors import (
+        ApiError,
+        ChunkError,
+        CnbError,
+        CnbkitWarning,
+        ConfigError,
+        ConnectionFailed,
+        HostUnreachable,
+        InvalidParameter,
+        InvalidResponse,
+        NotFoundError,
+        OfflineCacheMiss,
+        RequestError,
+        ServerError,
+        StaleDataWarning,
+        ValidationError,
+    )
+    from .history import plan
+    from .settings import LIVE_URL
+    from .wide import to_wide
+
+#: Where each public name lives; imported on first use, so that ``cnbkit --version`` and
+#: ``--help`` start without pandas.
+_LAZY = {
+    **{group: "" for group in ("czeonia", "exrates", "forward", "fxrates", "omo", "pribor",
+                               "skd")},
+    "OPERATIONS": ".catalog",
+    "Client": ".client",
+    "configure": ".client",
+    "default_client": ".client",
+    **{name: ".errors" for name in (
+        "ApiError", "ChunkError", "CnbError", "CnbkitWarning", "ConfigError", "ConnectionFailed",
+        "HostUnreachable", "InvalidParameter", "InvalidResponse", "NotFoundError",
+        "OfflineCacheMiss", "RequestError", "ServerError", "StaleDataWarning",
+        "ValidationError")},
+    "plan": ".history",
+    "LIVE_URL": ".settings",
+    "to_wide": ".wide",
+}
 
 __all__ = [
     "LIVE_URL",
@@ -47,6 +77,7 @@ __all__ = [
     "CnbkitWarning",
     "ConfigError",
     "ConnectionFailed",
+    "HostUnreachable",
     "InvalidParameter",
     "InvalidResponse",
     "NotFoundError",
@@ -68,3 +99,17 @@ __all__ = [
     "skd",
     "to_wide",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'cnbkit' has no attribute {name!r}")
+    module = importlib.import_module(f".{name}" if where == "" else where, __name__)
+    value = module if where == "" else getattr(module, name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

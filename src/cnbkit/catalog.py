@@ -101,6 +101,8 @@ class Column:
         unit: what the numbers mean (``% p.a.``, ``CZK per `amount` units``...), shown in
             ``df.attrs["units"]`` and the documentation.
         numbers_as_text: the API sends this number as a JSON string (``"100000.0"``).
+        order: the codes' natural order (PRIBOR tenors, shortest first): the column is then
+            an ordered categorical in that order (a code the API adds later goes last).
     """
 
     field: str
@@ -108,6 +110,7 @@ class Column:
     dtype: Dtype
     unit: str = ""
     numbers_as_text: bool = False
+    order: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -340,7 +343,7 @@ PRIBOR = Schema(
     "pribor",
     columns=(
         Column("validFor", "valid_for", "date"),
-        Column("period", "period", "str", "tenor, ONE_DAY .. ONE_YEAR"),
+        Column("period", "period", "str", "tenor, ONE_DAY .. ONE_YEAR", order=PRIBOR_PERIODS),
         Column("pribid", "pribid", "float", "% p.a.; null in recent years"),
         Column("pribor", "pribor", "float", "% p.a."),
     ),

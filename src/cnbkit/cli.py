@@ -95,6 +95,10 @@ def _cmd_cache(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What ``cnbkit fetch`` writes, by the output file's suffix.
+_FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+
+
 def _year_or_date(text: str | None) -> str | int | None:
     return int(text) if text and text.strip().isdigit() and len(text.strip()) == 4 else text
 
@@ -106,6 +110,17 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
     from .history import history
     from .planners import PLANNERS
 
+    out = Path(args.output)
+    fmt = args.format or _FORMATS.get(out.suffix.lower())
+    if fmt is None:  # refused before any request
+        raise SystemExit(f"cnbkit fetch: cannot write {out.name!r}: the output file must end "
+                         f"in {', '.join(_FORMATS)} (or give --format csv|parquet)")
+    if fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise SystemExit("cnbkit fetch: Parquet needs pyarrow (pip install pyarrow), or "
+                             "write CSV with -o FILE.csv") from None
     planner = PLANNERS[args.group]
     takes = {option.name for option in planner.options}
     options: dict[str, Any] = {}
@@ -124,18 +139,12 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
                         client=client, **options)
     finally:
         client.close()
-    out = Path(args.output)
-    fmt = args.format or ("parquet" if out.suffix.lower() in (".parquet", ".pq") else "csv")
     if fmt == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise SystemExit("cnbkit fetch: Parquet needs pyarrow (pip install pyarrow), or "
-                             "write CSV with -o FILE.csv") from None
         frame.to_parquet(out, index=False)
     else:
         frame.to_csv(out, index=False)
-    print(f"{len(frame)} rows from {frame.attrs.get('calls')} calls -> {out} ({fmt})",
+    calls, cached = frame.attrs.get("calls"), frame.attrs.get("from_cache")
+    print(f"{len(frame)} rows from {calls} calls ({cached} from the cache) -> {out} ({fmt})",
           file=sys.stderr)
     return 0
 
@@ -184,8 +193,11 @@ def build_parser() -> argparse.ArgumentParser:
         "fetch", help="write a history to CSV or Parquet",
         epilog="groups: " + "; ".join(f"{p.group}: {p.summary}" for p in PLANNERS.values()))
     fetch.add_argument("group", choices=list(PLANNERS))
-    fetch.add_argument("--start", required=True, help="yyyy-MM-dd or a year")
-    fetch.add_argument("--end", default=None, help="yyyy-MM-dd or a year (default: today)")
+    fetch.add_argument("--start", required=True,
+                       help="yyyy-MM-dd, or a year (a year alone is that whole year)")
+    fetch.add_argument("--end", default=None,
+                       help="yyyy-MM-dd or a year (default: today; the start's year's end "
+                       "when the start is a year)")
     described: set[str] = set()
     for planner in PLANNERS.values():
         for option in planner.options:
@@ -196,7 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
             fetch.add_argument("--" + option.name.replace("_", "-"), dest=option.name,
                                action="append" if option.many else "store", default=None,
                                help=f"{option.help} [{takers}]")
-    fetch.add_argument("-o", "--output", required=True, help="FILE.csv or FILE.parquet")
+    fetch.add_argument("-o", "--output", required=True,
+                       help="FILE.csv or FILE.parquet (no other suffix is written)")
     fetch.add_argument("--format", choices=["csv", "parquet"], default=None,
                        help="default: from the file's suffix")
     fetch.add_argument("--base-url", default=None, help="default: $CNBKIT_BASE_URL or live")

@@ -31,6 +31,8 @@ from .catalog import Operation, operation
 from .clock import Clock, ClockLike, make_clock
 from .clock import today as clock_today
 from .errors import ConfigError
+from .execute import watched
+from .notices import check_answer
 from .params import build_query
 from .settings import LIVE_URL, Settings
 from .transport import Transport
@@ -61,7 +63,8 @@ class Client:
         backoff_factor: exponential backoff base in seconds (0.5 -> 0.5, 1, 2, 4 ...), capped
             at ``backoff_max``; a Retry-After header is honoured.
         workers: threads used by ``history()``.
-        progress: draw a progress bar on long histories.
+        progress: draw a progress bar on long histories: True always, False never, None
+            (default) only where someone watches (a terminal, or a Jupyter kernel).
         clock: what "today" is: None (the real date, or ``$CNBKIT_TODAY``), a date or
             ``'yyyy-MM-dd'`` (the real time on that day), or a :class:`~cnbkit.clock.Clock`
             such as :class:`~cnbkit.clock.ManualClock`. It decides the default end of a
@@ -141,12 +144,19 @@ class Client:
     def get(self, op: Operation | str, **params: Any) -> pd.DataFrame:
         """Check the arguments, fetch (or read from the cache) and convert to a typed frame.
 
+        Warns (:class:`~cnbkit.errors.CnbkitWarning`) when a currency has no data (the API
+        answers an unknown code with no error) and when a date after today was asked for (the
+        answer is the last valid data: the warning names its day).
+
         Example:
             >>> client.get("pribor.daily_year", year=2019)  # doctest: +SKIP
         """
         op = operation(op) if isinstance(op, str) else op
-        call = Call(op, Query(build_query(op, params, self.today())))
-        return execute.get(call, self._transport)
+        today = self.today()
+        call = Call(op, Query(build_query(op, params, today)))
+        frame = execute.get(call, self._transport)
+        check_answer(op, call.query, frame, today)
+        return frame
 
     def run(self, calls: Sequence[Call], *, workers: int | None = None,
             progress: bool | None = None, desc: str = "cnbkit") -> list[pd.DataFrame]:
@@ -162,7 +172,8 @@ class Client:
         ):
             raise ConfigError("workers", workers, "a whole number of threads, at least 1")
         count = min(workers or self.settings.workers, len(calls) or 1)
-        show = (self.settings.progress if progress is None else progress) and len(calls) > 4
+        wanted = self.settings.progress if progress is None else progress
+        show = (watched() if wanted is None else wanted) and len(calls) > 4
         return execute.run(calls, self._transport, self._pool(count), progress=show, desc=desc)
 
     def _pool(self, workers: int) -> ThreadPoolExecutor:

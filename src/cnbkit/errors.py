@@ -10,11 +10,13 @@ subclass them, so ``except cnbkit.ServerError`` catches a 5xx of either API::
     │   └── ConfigError                 a bad setting: Client, configure(), CobsConfig
     ├── RequestError                    no answer came back
     │   └── ConnectionFailed            refused, dropped or timed-out connection, DNS, TLS
+    │       └── HostUnreachable         the name does not resolve, or connections are refused
     ├── ApiError                        the API answered with an error status
     │   ├── ValidationError             400
     │   ├── NotFoundError               404
     │   └── ServerError                 5xx (and 429) after retries
     ├── InvalidResponse                 a 200 whose body is not the documented JSON
+    ├── MissingDependency (ImportError) an optional extra is not installed
     ├── OfflineCacheMiss                offline, and the cache has no answer
     └── ChunkError                      some chunks of a history failed
 
@@ -46,8 +48,10 @@ __all__ = [
     "CnbkitWarning",
     "ConfigError",
     "ConnectionFailed",
+    "HostUnreachable",
     "InvalidParameter",
     "InvalidResponse",
+    "MissingDependency",
     "NotFoundError",
     "OfflineCacheMiss",
     "RequestError",
@@ -229,6 +233,24 @@ class ServerError(ApiError):
 
 class ConnectionFailed(RequestError):
     """The API could not be reached (DNS, refused or dropped connection, timeout, TLS)."""
+
+
+class HostUnreachable(ConnectionFailed):
+    """The API's host name does not resolve, or its host refuses connections: nothing will
+    change by trying again, so it is not retried, and a history stops at the first one.
+
+    Attributes:
+        host: the host that could not be reached.
+    """
+
+    def __init__(self, message: str, *, host: str) -> None:
+        super().__init__(message)
+        self.host = host
+
+
+class MissingDependency(CnbError, ImportError):
+    """A feature needs a package that is not installed; the message gives the pip line
+    (``pip install 'cnbkit[sandbox]'``...)."""
 
 
 class InvalidResponse(CnbError):

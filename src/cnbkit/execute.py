@@ -24,6 +24,7 @@ Example:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from functools import partial
@@ -32,11 +33,18 @@ from typing import Any
 import pandas as pd
 
 from .calls import Call
-from .errors import ChunkError, CnbError, FailedChunk, InvalidParameter, InvalidResponse
+from .errors import (
+    ChunkError,
+    CnbError,
+    FailedChunk,
+    HostUnreachable,
+    InvalidParameter,
+    InvalidResponse,
+)
 from .frames import to_frame
 from .transport import Answer, Transport
 
-__all__ = ["frame_of", "get", "run"]
+__all__ = ["frame_of", "get", "run", "watched"]
 
 
 def frame_of(call: Call, answer: Answer, transport: Transport) -> pd.DataFrame:
@@ -71,6 +79,8 @@ def run(
         ChunkError: naming every chunk that still failed after retries, with its cause. The
             chunks that succeeded are cached, so running the same calls again fetches only the
             failed ones.
+        HostUnreachable: the host does not resolve or refuses connections: the run stops at
+            the first such failure (the calls not yet sent are cancelled).
     """
     frames: list[pd.DataFrame | None] = [None] * len(calls)
     failed: list[FailedChunk] = []
@@ -79,23 +89,36 @@ def run(
     def settle(index: int, work: Callable[[], pd.DataFrame]) -> None:
         try:
             frames[index] = work()
-        except InvalidParameter:
-            raise
+        except (InvalidParameter, HostUnreachable):
+            raise  # an unreachable host fails every chunk alike: one error, at once
         except CnbError as exc:  # a failed chunk: reported with its typed cause
             failed.append(FailedChunk(calls[index].label, exc))
         if bar is not None:
             bar.update(1)
+
+    stop = threading.Event()  # set at the first unreachable host: later calls are not sent
+
+    def fetch(call: Call) -> Answer:
+        if stop.is_set():
+            raise _Skipped()
+        try:
+            return transport.fetch(call)
+        except HostUnreachable:
+            stop.set()
+            raise
 
     futures: dict[Future[Answer], int] = {}
     try:
         for index, call in enumerate(calls):
             answer = transport.cached(call)  # a fresh hit is converted here, one at a time
             if answer is None:
-                futures[pool.submit(transport.fetch, call)] = index
+                futures[pool.submit(fetch, call)] = index
             else:
                 settle(index, partial(frame_of, call, answer, transport))
         for future in as_completed(futures):
             index = futures[future]
+            if isinstance(future.exception(), _Skipped):
+                continue  # the unreachable host's error is raised by the call that met it
             settle(index, partial(_frame_of_future, calls[index], future, transport))
     finally:
         for future in futures:
@@ -108,8 +131,28 @@ def run(
     return [frame for frame in frames if frame is not None]
 
 
+class _Skipped(Exception):
+    """A call not sent because an earlier one found the host unreachable."""
+
+
 def _frame_of_future(call: Call, future: Future[Answer], transport: Transport) -> pd.DataFrame:
     return frame_of(call, future.result(), transport)
+
+
+def watched() -> bool:
+    """Whether someone watches this process's output: a terminal on standard error, or a
+    Jupyter kernel (where tqdm draws a widget). Logs, pipes and CI get no progress bar."""
+    import sys
+
+    if "ipykernel" in sys.modules:
+        try:
+            from IPython import get_ipython
+        except ImportError:  # pragma: no cover - ipykernel brings IPython
+            return False
+        shell = get_ipython()
+        return shell is not None and hasattr(shell, "kernel")
+    stream = sys.stderr
+    return stream is not None and hasattr(stream, "isatty") and stream.isatty()
 
 
 def _progress_bar(total: int, desc: str) -> Any:

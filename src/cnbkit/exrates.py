@@ -168,8 +168,8 @@ def history(
     currency_code, amount, rate (CZK per ``amount``), rate_per_unit (CZK per unit).
 
     ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
-    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
+    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
     ``cnbkit.plan("exrates", start, end, ...)`` shows the calls without making them. Raises
     ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
@@ -209,3 +209,8 @@ def averages(
         first = last = year
     return _history("averages", first, last, kind=kind, currency=currency, client=client,
                     workers=workers, progress=progress)
+
+
+def __dir__() -> list[str]:
+    """Tab completion shows the functions of this group, nothing it imports."""
+    return list(__all__)

@@ -77,8 +77,8 @@ def history(
     """Forward points over any range: one range call per calendar year.
 
     ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
-    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
+    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
     ``cnbkit.plan("forward", start, end, ...)`` shows the calls without making them. Raises
     ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
@@ -87,3 +87,8 @@ def history(
     """
     return _history("forward", start, end, currency_pair=currency_pair, maturity=maturity,
                     client=client, workers=workers, progress=progress)
+
+
+def __dir__() -> list[str]:
+    """Tab completion shows the functions of this group, nothing it imports."""
+    return list(__all__)

@@ -5,6 +5,7 @@ Conversion rules (the same for all 22 operations):
 * columns are snake_case, in the schema's order, then the derived ones;
 * dates are ``datetime64`` (pandas' default unit), floats ``float64``, integers the nullable
   ``Int64`` (a missing value is ``<NA>``, never a crash), text pandas' default string dtype;
+  codes with a natural order (PRIBOR's ``period``) are an ordered categorical in that order;
 * derived columns: :class:`~cnbkit.catalog.PerUnit` (``rate_per_unit = rate / amount``, CZK
   per one unit of the currency) and :class:`~cnbkit.catalog.PeriodBound` (the first and last
   day of an averages code);
@@ -13,8 +14,7 @@ Conversion rules (the same for all 22 operations):
   belongs, a malformed date) raises :class:`~cnbkit.errors.InvalidResponse` rather than
   producing a silently wrong column; a column declared ``numbers_as_text`` accepts numbers
   sent as JSON strings.
-* ``df.attrs`` holds the operation, the source URL(s), the retrieval time, whether the answer
-  came from the cache, and ``units`` (column -> unit).
+* ``df.attrs`` has one shape for every frame cnbkit returns (:func:`provenance`).
 
 Example:
     >>> from cnbkit.catalog import operation
@@ -37,7 +37,7 @@ import pandas as pd
 from .catalog import AVERAGE_MONTH_CODES, Column, Operation, PeriodBound, PerUnit, Schema
 from .errors import InvalidResponse
 
-__all__ = ["DATE_DTYPE", "empty_frame", "period_bounds", "to_frame"]
+__all__ = ["DATE_DTYPE", "empty_frame", "period_bounds", "provenance", "to_frame"]
 
 _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 
@@ -138,6 +138,11 @@ def _convert(column: Column, values: pd.Series) -> pd.Series:
             return values.astype("Int64")
         if inferred not in ("string", "empty"):
             raise TypeError(f"{inferred} values where text belongs")
+        if column.order:
+            known = set(column.order)
+            later = sorted({v for v in values.dropna() if v not in known})
+            kind_of = pd.CategoricalDtype([*column.order, *later], ordered=True)
+            return values.astype(kind_of)
         return values.astype("str")
     except (TypeError, ValueError, OverflowError) as exc:
         raise _bad(column, values, exc) from exc
@@ -206,14 +211,55 @@ def to_frame(
             {column.name: _convert(column, raw[column.field]) for column in schema.columns}
         )
         _add_derived(schema, frame)
-    frame.attrs.update(
-        operation=op.name,
-        source=[source] if isinstance(source, str) else list(source),
-        retrieved_at=(retrieved_at or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds"),
-        from_cache=from_cache,
-        units=schema.units,
-    )
+    moment = (retrieved_at or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds")
+    frame.attrs.clear()
+    frame.attrs.update(provenance(op, [source] if isinstance(source, str) else list(source),
+                                  calls=1, from_cache=1 if from_cache else 0,
+                                  retrieved_at=moment))
     return frame
+
+
+def provenance(
+    op: Operation,
+    sources: list[str],
+    *,
+    calls: int,
+    from_cache: int,
+    retrieved_at: str | None,
+    start: str | None = None,
+    end: str | None = None,
+) -> dict[str, Any]:
+    """``df.attrs`` of every frame cnbkit returns, single call or history, in one shape.
+
+    ====================  =================================================================
+    key                   value
+    ====================  =================================================================
+    ``operation``         the operation whose schema the frame has (``exrates.daily_year``)
+    ``source``            every URL the rows came from (a list)
+    ``calls``             how many answers were used
+    ``from_cache``        how many of them came from the cache (0 .. calls)
+    ``retrieved_at``      the oldest answer's download time (UTC, ISO 8601): the frame is
+                          at least as fresh as this
+    ``start``, ``end``    the range a history was trimmed to (None for a single call)
+    ``units``             column -> unit (``% p.a.``, ``CZK per 1 unit``...)
+    ====================  =================================================================
+
+    Example:
+        >>> from cnbkit.catalog import operation
+        >>> sorted(provenance(operation("czeonia.daily"), [], calls=1, from_cache=0,
+        ...                   retrieved_at=None))
+        ['calls', 'end', 'from_cache', 'operation', 'retrieved_at', 'source', 'start', 'units']
+    """
+    return {
+        "operation": op.name,
+        "source": sources,
+        "calls": calls,
+        "from_cache": from_cache,
+        "retrieved_at": retrieved_at,
+        "start": start,
+        "end": end,
+        "units": op.schema.units,
+    }
 
 
 def _add_derived(schema: Schema, frame: pd.DataFrame) -> None:

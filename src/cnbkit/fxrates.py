@@ -95,8 +95,8 @@ def history(
     ``daily-month``, whichever is cheaper.
 
     ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
-    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
+    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
     ``cnbkit.plan("fxrates", start, end, ...)`` shows the calls without making them. Raises
     ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
@@ -105,3 +105,8 @@ def history(
     """
     return _history("fxrates", start, end, currency=currency, lang=lang, client=client,
                     workers=workers, progress=progress)
+
+
+def __dir__() -> list[str]:
+    """Tab completion shows the functions of this group, nothing it imports."""
+    return list(__all__)

@@ -18,14 +18,13 @@ Example:
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import pandas as pd
 
 from .calls import Call
 from .client import Client, default_client
-from .errors import CnbkitWarning
+from .notices import missing_currencies
 from .planners import make_plan
 from .ranges import DateArg
 from .stitch import stitch
@@ -74,13 +73,5 @@ def history(
     frame = stitch(frames, chosen)
     wanted = chosen.filters.get("currency_code")
     if wanted:
-        missing = sorted(set(wanted) - set(frame["currency_code"].unique()))
-        if missing:
-            warnings.warn(
-                CnbkitWarning(
-                    f"no {group} data for {', '.join(missing)} in the range: unknown or "
-                    f"not quoted then (the API answers such queries with no error)"
-                ),
-                stacklevel=3,
-            )
+        missing_currencies(frame, wanted, group, " in the range")
     return frame

@@ -15,6 +15,11 @@ The notebooks are found in this order: ``notebooks_dir``; ``notebooks/`` of the 
 cnbkit is installed from (editable installs); ``./notebooks``. Outside a checkout, clone the
 repository or pass ``--notebooks-dir``.
 
+The lab opens a notebook in its own kernel without asking: cnbkit adds a default setting
+(``autoStartDefaultKernel`` of JupyterLab's notebook tracker) through ``JUPYTER_CONFIG_PATH``,
+so JupyterLab's "Select Kernel" dialog does not stop a newcomer when the server is slow to list
+its kernels. It is a default: a user's own JupyterLab settings still win.
+
 Example:
     >>> from cnbkit.lab import run_lab
     >>> run_lab("sandbox", open_browser=False)  # doctest: +SKIP
@@ -23,7 +28,6 @@ Example:
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -33,11 +37,14 @@ from typing import Any
 
 import requests
 
+from .errors import InvalidParameter, MissingDependency
 from .settings import LIVE_URL, SANDBOX_CLOCK
 
 __all__ = ["SOURCES", "LabSetup", "find_notebooks", "prepare", "probe_live", "run_lab"]
 
 SOURCES = ("auto", "live", "sandbox")
+#: A Jupyter config directory with cnbkit's default lab settings (see the module docstring).
+LAB_CONFIG = Path(__file__).resolve().parent / "labconfig"
 
 
 def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> bool:
@@ -54,14 +61,15 @@ def find_notebooks(notebooks_dir: str | os.PathLike[str] | None = None) -> Path:
     if notebooks_dir is not None:
         path = Path(notebooks_dir)
         if not path.is_dir():
-            raise FileNotFoundError(f"no notebooks directory at {path}")
+            raise InvalidParameter("notebooks_dir", str(path), "no such directory")
         return path.resolve()
     checkout = Path(__file__).resolve().parents[2] / "notebooks"
     for path in (checkout, Path.cwd() / "notebooks"):
         if path.is_dir() and any(path.glob("*.ipynb")):
             return path
-    raise FileNotFoundError(
-        "cnbkit lab: no notebooks/ found; run it in a cnbkit checkout or pass --notebooks-dir")
+    raise InvalidParameter(
+        "notebooks_dir", None,
+        "no notebooks/ found: run cnbkit lab in a cnbkit checkout or pass --notebooks-dir")
 
 
 @dataclass
@@ -89,8 +97,10 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
         'http://127.0.0.1:41234/cnbapi'
     """
     if source not in SOURCES:
-        raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
+        raise InvalidParameter("source", source, "where the data comes from", allowed=SOURCES)
     env = dict(os.environ if environ is None else environ)
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+        p for p in (str(LAB_CONFIG), env.get("JUPYTER_CONFIG_PATH", "")) if p)
     fallback = False
     if source == "auto":
         if probe():
@@ -146,9 +156,8 @@ def run_lab(source: str = "auto", port: int | None = None,
     ``say`` reports the decision (default: standard error).
     """
     tell = say or (lambda text: sys.stderr.write(text + "\n"))
+    require_notebook_extras()
     notebooks = find_notebooks(notebooks_dir)
-    if shutil.which("jupyter") is None and not _has_jupyterlab():
-        raise RuntimeError("JupyterLab is not installed: pip install 'cnbkit[notebooks]'")
     setup = prepare(source)
     tell(setup.message)
     tell(f"cnbkit lab: notebooks in {notebooks}")
@@ -163,7 +172,18 @@ def run_lab(source: str = "auto", port: int | None = None,
         setup.stop()
 
 
-def _has_jupyterlab() -> bool:
+#: What the notebooks need beyond cnbkit (module -> what it is), from ``cnbkit[notebooks]``.
+NOTEBOOK_MODULES = {"jupyterlab": "JupyterLab", "ipywidgets": "ipywidgets",
+                    "matplotlib": "matplotlib", "cnb_rates": "the sandbox's data (cnb-rates)"}
+
+
+def require_notebook_extras() -> None:
+    """Raise :class:`~cnbkit.errors.MissingDependency` naming what the notebooks lack and the
+    install line, before anything starts."""
     import importlib.util
 
-    return importlib.util.find_spec("jupyterlab") is not None
+    missing = [what for module, what in NOTEBOOK_MODULES.items()
+               if importlib.util.find_spec(module) is None]
+    if missing:
+        raise MissingDependency(
+            f"cnbkit lab needs {', '.join(missing)}: pip install 'cnbkit[notebooks]'")

@@ -61,8 +61,8 @@ def history(
     """Open market operations over any range: one ``daily-year`` call per calendar year.
 
     ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
-    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
+    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
     ``cnbkit.plan("omo", start, end, ...)`` shows the calls without making them. Raises
     ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
@@ -70,3 +70,8 @@ def history(
         >>> cnbkit.omo.history(2020, 2024)  # doctest: +SKIP
     """
     return _history("omo", start, end, client=client, workers=workers, progress=progress)
+
+
+def __dir__() -> list[str]:
+    """Tab completion shows the functions of this group, nothing it imports."""
+    return list(__all__)

@@ -1,15 +1,19 @@
 """Date ranges and year ranges of a history, checked against the client's "today".
 
 ``start``/``end`` take ``'yyyy-MM-dd'``, a date, datetime or pandas Timestamp, or an int year
-(a whole year: ``2019`` is 2019-01-01 as a start and 2019-12-31 as an end). ``end=None`` means
-today. An end in the future is trimmed to today and a start before the series exists is
-moved up, each with a :class:`~cnbkit.errors.CnbkitWarning`; a start after the end is an
-error.
+(a whole year: ``2019`` is 2019-01-01 as a start and 2019-12-31 as an end). A year alone
+(``history(2020)``) is that whole year; a date alone (``history("2020-01-01")``) runs to today.
+An end in the future is trimmed to today and a start before the series exists is moved up, each
+with a :class:`~cnbkit.errors.CnbkitWarning`; a start after the end is an error.
 
 Example:
     >>> import datetime as dt
     >>> resolve_span(2015, 2017, today=dt.date(2025, 12, 31))
     Span(start=datetime.date(2015, 1, 1), end=datetime.date(2017, 12, 31))
+    >>> resolve_span(2020, None, today=dt.date(2025, 12, 31))
+    Span(start=datetime.date(2020, 1, 1), end=datetime.date(2020, 12, 31))
+    >>> resolve_span("2020-01-01", None, today=dt.date(2025, 12, 31)).end
+    datetime.date(2025, 12, 31)
     >>> resolve_years(None, 2019, today=dt.date(2025, 12, 31))
     Years(first=2019, last=2019, given=True)
 """
@@ -17,9 +21,9 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
-import warnings
 from dataclasses import dataclass
 
+from ._warn import warn
 from .errors import CnbkitWarning, InvalidParameter
 from .params import FIRST_YEAR, check_year, to_date
 
@@ -81,25 +85,22 @@ def resolve_span(start: DateArg, end: DateArg, *, today: dt.date,
     if start is None:
         raise InvalidParameter("start", start, "give the first day, e.g. '2019-01-01' or 2019")
     first = _bound(start, "start", end=False) or dt.date(FIRST_YEAR, 1, 1)
+    if end is None and isinstance(start, int) and not isinstance(start, bool):
+        end = start  # a year alone is that whole year
     last = _bound(end, "end", end=True) or today
     if first > last:
         raise InvalidParameter("start", str(first), f"the start is after the end ({last})")
     if last > today:
-        warnings.warn(
-            CnbkitWarning(f"the range ends on {last}, in the future: trimmed to today ({today})"),
-            stacklevel=4,
-        )
+        warn(CnbkitWarning(f"the range ends on {last}, in the future: trimmed to today "
+                           f"({today})"))
         last = today
     series_start = first_day or dt.date(FIRST_YEAR, 1, 1)
     if first < series_start:
         if last < series_start:
             raise InvalidParameter("end", str(last), f"the {series} series starts on "
                                    f"{series_start}")
-        warnings.warn(
-            CnbkitWarning(f"the {series} series starts on {series_start}: the range now starts "
-                          "there"),
-            stacklevel=4,
-        )
+        warn(CnbkitWarning(f"the {series} series starts on {series_start}: the range now "
+                           "starts there"))
         first = series_start
     if first > last:
         raise InvalidParameter("start", str(first), f"the start is after today ({today})")

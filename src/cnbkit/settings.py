@@ -21,8 +21,10 @@ CNBKIT_SOURCE       ``source``: what ``cnbkit lab`` chose (``live``, ``sandbox``
 :class:`~cnbkit.errors.ConfigError` naming the setting and what to write instead.
 
 Where the cache lives, first match wins: the ``cache_url`` argument, the ``cache_dir`` argument,
-``CNBKIT_CACHE_URL``, ``CNBKIT_CACHE_DIR``, then the user cache dir. ``cache=False`` turns
-caching off.
+``CNBKIT_CACHE_URL``, ``CNBKIT_CACHE_DIR``, then the user cache dir, except that a client of a
+local sandbox (a loopback base URL) keeps its answers in memory (``memory://``) unless a cache
+was named: a sandbox's port changes every session, so its answers would only pile up in the
+user's cache beside the live ones. ``cache=False`` turns caching off.
 
 Example:
     >>> s = Settings.from_env({"CNBKIT_BASE_URL": "http://127.0.0.1:8000/cnbapi/",
@@ -91,7 +93,8 @@ class Settings:
         backoff_factor, backoff_max: exponential back-off in seconds (0.5 -> 0.5, 1, 2 ...),
             capped at ``backoff_max``; a Retry-After header is honoured.
         workers: threads that download a ``history()``.
-        progress: draw a progress bar on long histories.
+        progress: draw a progress bar on long histories (None: only on a terminal or in a
+            Jupyter kernel).
         today: the day the client takes for today (None: the real date).
         source: what ``cnbkit lab`` chose as the data source, when it started this process.
     """
@@ -106,7 +109,7 @@ class Settings:
     backoff_factor: float = 0.5
     backoff_max: float = 30.0
     workers: int = 4
-    progress: bool = True
+    progress: bool | None = None
     today: dt.date | None = None
     source: str | None = None
 
@@ -156,6 +159,10 @@ class Settings:
             values["cache_url"] = env["CNBKIT_CACHE_URL"].strip()
         elif env.get("CNBKIT_CACHE_DIR"):
             values["cache_url"] = CacheLocation.sqlite_in(Path(env["CNBKIT_CACHE_DIR"])).url
+        base = given.get("base_url") or values.get("base_url")
+        if "cache_url" not in values and isinstance(base, str) \
+                and urlsplit(base.strip()).hostname in LOOPBACK_HOSTS:
+            values["cache_url"] = "memory://"  # a local sandbox: not in the user's cache
         values["offline"] = _flag("CNBKIT_OFFLINE", env.get("CNBKIT_OFFLINE", ""))
         if env.get("CNBKIT_TODAY"):
             values["today"] = _day("CNBKIT_TODAY", env["CNBKIT_TODAY"])

@@ -48,8 +48,8 @@ def history(
     (Monday to Friday; a holiday's repeat of the previous day is dropped). No data before 2000.
 
     ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year); ``end`` defaults to today. The range is fetched in calendar-aligned chunks by
-    up to ``workers`` threads, then stitched, sorted and trimmed to [start, end];
+    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
+    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
     ``cnbkit.plan("skd", start, end, ...)`` shows the calls without making them. Raises
     ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
@@ -57,3 +57,8 @@ def history(
         >>> cnbkit.skd.history("2024-01-01", "2024-03-31")  # doctest: +SKIP
     """
     return _history("skd", start, end, client=client, workers=workers, progress=progress)
+
+
+def __dir__() -> list[str]:
+    """Tab completion shows the functions of this group, nothing it imports."""
+    return list(__all__)

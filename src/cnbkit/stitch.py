@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from .frames import empty_frame
+from .frames import empty_frame, provenance
 from .planners import Plan
 
 __all__ = ["stitch"]
@@ -29,9 +29,7 @@ def stitch(frames: Sequence[pd.DataFrame], plan: Plan) -> pd.DataFrame:
     that a range ending mid-month keeps that month. Rows without a date (a malformed answer)
     are kept, never silently dropped.
 
-    ``df.attrs``: operation, source (every URL), calls, from_cache (how many calls came from
-    the cache), retrieved_at (the oldest chunk's: the frame is at least as fresh as this),
-    start, end and units.
+    ``df.attrs`` as every frame's (:func:`cnbkit.frames.provenance`).
     """
     schema, span = plan.op.schema, plan.span
     parts = [f for f in frames if len(f)]
@@ -52,14 +50,12 @@ def stitch(frames: Sequence[pd.DataFrame], plan: Plan) -> pd.DataFrame:
     frame = frame.reset_index(drop=True)
     sources = [s for f in frames for s in f.attrs.get("source", [])]
     retrieved = [str(f.attrs["retrieved_at"]) for f in frames if f.attrs.get("retrieved_at")]
-    frame.attrs = {
-        "operation": plan.op.name,
-        "source": sources,
-        "calls": len(frames),
-        "from_cache": sum(bool(f.attrs.get("from_cache")) for f in frames),
-        "retrieved_at": min(retrieved) if retrieved else None,
-        "start": span.start.isoformat() if span else None,
-        "end": span.end.isoformat() if span else None,
-        "units": schema.units,
-    }
+    frame.attrs.clear()
+    frame.attrs.update(provenance(
+        plan.op, sources, calls=len(frames),
+        from_cache=sum(int(f.attrs.get("from_cache") or 0) for f in frames),
+        retrieved_at=min(retrieved) if retrieved else None,
+        start=span.start.isoformat() if span else None,
+        end=span.end.isoformat() if span else None,
+    ))
     return frame

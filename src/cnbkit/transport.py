@@ -7,11 +7,14 @@ For each call the transport
 2. in offline mode returns the expired answer, if any (with a
    :class:`~cnbkit.errors.StaleDataWarning`), or raises
    :class:`~cnbkit.errors.OfflineCacheMiss`;
-3. otherwise sends the request, retrying **every** kind of failure from one budget of
-   ``retries`` attempts after the first: refused, dropped or timed-out connections, 429 and
-   5xx answers (honouring Retry-After), bodies cut off mid-way and 200 answers that are not a
+3. otherwise sends the request, retrying every kind of failure from one budget of
+   ``retries`` attempts after the first: dropped or timed-out connections, 429 and 5xx
+   answers (honouring Retry-After), bodies cut off mid-way and 200 answers that are not a
    JSON object. Back-off is exponential (``backoff_factor`` x 2^n, capped at
-   ``backoff_max``). 400 and 404 are answers, not failures: they are raised at once;
+   ``backoff_max``). 400 and 404 are answers, not failures: they are raised at once. A host
+   name that does not resolve, or a host that refuses connections, is not retried either
+   (nothing changes by trying again): it raises :class:`~cnbkit.errors.HostUnreachable` at
+   once, naming the host and the two ways to work without it;
 4. parses the body once and stores it (only whole JSON objects reach the cache, with an
    absolute expiry from :func:`~cnbkit.cache.expires_at`);
 5. when the budget runs out and an expired answer is cached, serves it with a warning
@@ -41,18 +44,26 @@ import logging
 import sqlite3
 import threading
 import time
-import warnings
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 import requests
 from requests.adapters import HTTPAdapter
 from requests_cache.backends.base import BaseCache
 from requests_cache.models.response import CachedResponse
-from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError, SSLError
+from urllib3.exceptions import (
+    DecodeError,
+    NameResolutionError,
+    NewConnectionError,
+    ProtocolError,
+    ReadTimeoutError,
+    SSLError,
+)
 
 from . import __version__
+from ._warn import warn
 from .cache import CacheInfo, cache_info, expires_at, open_storage
 from .calls import Call
 from .clock import Clock
@@ -61,6 +72,7 @@ from .errors import (
     CacheUnavailableWarning,
     CnbError,
     ConnectionFailed,
+    HostUnreachable,
     InvalidResponse,
     NotFoundError,
     OfflineCacheMiss,
@@ -150,6 +162,25 @@ def _retry_after(response: requests.Response) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, (moment - dt.datetime.now(dt.UTC)).total_seconds())
+
+
+def _unreachable(exc: requests.ConnectionError, url: str) -> HostUnreachable | None:
+    """The error to raise at once when ``exc`` means the host cannot be reached at all (the
+    name does not resolve, or the connection is refused); None for failures worth a retry."""
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    if not isinstance(reason, NewConnectionError):  # timeouts and dropped connections
+        return None
+    host = urlsplit(url).hostname or url
+    if isinstance(reason, NameResolutionError):
+        cause = f"the name {host} does not resolve (no network, or a wrong base URL?)"
+    else:
+        cause = f"{host} refuses connections (is the server running, and on this port?)"
+    return HostUnreachable(
+        f"cannot reach {host}: {cause}. To work without it: start the local sandbox "
+        f"(`cnbkit sandbox`) and set CNBKIT_BASE_URL to the URL it prints, or set "
+        f"CNBKIT_OFFLINE=1 to use the answers already cached.",
+        host=host,
+    )
 
 
 def _body_or_none(response: requests.Response) -> dict[str, Any] | None:
@@ -246,12 +277,9 @@ class Transport:
 
     def _unavailable(self, exc: BaseException) -> None:
         where = self.location.display if self.location else "the cache"
-        warnings.warn(
-            CacheUnavailableWarning(
-                f"the cache at {where} did not answer ({exc.__class__.__name__}): going on "
-                "without it (answers come from the API and are not stored)"),
-            stacklevel=5,
-        )
+        warn(CacheUnavailableWarning(
+            f"the cache at {where} did not answer ({exc.__class__.__name__}): going on "
+            "without it (answers come from the API and are not stored)"))
 
     def close(self) -> None:
         """Close every session and cache connection (the transport stays usable: new ones
@@ -352,13 +380,8 @@ class Transport:
             return self._stale(cached, "the API could not be reached")
 
     def _stale(self, answer: Answer, reason: str) -> Answer:
-        warnings.warn(
-            StaleDataWarning(
-                f"{reason}: serving an expired cached answer for {answer.url} "
-                f"(stored {answer.retrieved_at:%Y-%m-%d %H:%M} UTC)"
-            ),
-            stacklevel=4,
-        )
+        warn(StaleDataWarning(f"{reason}: serving an expired cached answer for {answer.url} "
+                              f"(stored {answer.retrieved_at:%Y-%m-%d %H:%M} UTC)"))
         return answer
 
     def _download(self, call: Call, url: str, key: str | None) -> Answer:
@@ -383,6 +406,11 @@ class Transport:
                 log.debug("GET %s: body cut off (attempt %d)", url, attempt + 1)
                 continue
             except (requests.ConnectionError, requests.Timeout) as exc:
+                unreachable = (_unreachable(exc, url)
+                               if isinstance(exc, requests.ConnectionError) else None)
+                if unreachable is not None:
+                    log.debug("GET %s: %s (not retried)", url, exc)
+                    raise unreachable from None  # one message: the cause is in it
                 last = ConnectionFailed(
                     f"could not get {url} (after {settings.retries} retries): {exc}; check "
                     f"the network and base_url, or set CNBKIT_OFFLINE=1 to use cached answers")

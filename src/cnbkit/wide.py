@@ -1,9 +1,32 @@
-"""Long cnbkit frames pivoted to wide: one row per date, one column per currency or tenor.
+"""Long cnbkit frames pivoted to wide: one row per date, one column per series.
+
+One shape for every frame cnbkit returns, whatever its group:
+
+* the index is a ``DatetimeIndex`` named ``date``, sorted: the frame's own date column
+  (``valid_for``, ``trade_date`` for open market operations, ``settlement_date`` for SKD,
+  ``period_end`` for averages);
+* the columns are the series: one per currency (``currency_code``), tenor (``period``, in
+  maturity order, shortest first), ISIN, currency pair and maturity, operation type and
+  maturity date; a frame without such keys (CZEONIA) gives one column named after its value
+  (``rate``);
+* the values are the frame's main number: ``rate_per_unit``, ``pribor``, ``forward_points``,
+  ``average_per_unit``, ``allotted_volume_czk_bn``, ``average_price_to_value``...
+
+Nothing is dropped silently: when a date and series hold several rows (several SKD trades of
+one ISIN on a day), pass ``aggfunc`` to say how to combine them.
 
 Example:
-    >>> import cnbkit
-    >>> wide = cnbkit.to_wide(cnbkit.exrates.daily_year(2019))  # doctest: +SKIP
-    >>> wide["EUR"].head()  # doctest: +SKIP
+    >>> import pandas as pd
+    >>> from cnbkit.frames import to_frame
+    >>> from cnbkit.catalog import operation
+    >>> long = to_frame(operation("czeonia.daily_year"), {"rates": [
+    ...     {"validFor": "2024-01-02", "rate": 6.7, "volumeInCZKmio": 9000},
+    ...     {"validFor": "2024-01-03", "rate": 6.6, "volumeInCZKmio": 8000}]})
+    >>> to_wide(long)
+                rate
+    date
+    2024-01-02   6.7
+    2024-01-03   6.6
 """
 
 from __future__ import annotations
@@ -26,14 +49,17 @@ def to_wide(
     index: str | None = None,
     aggfunc: Literal["mean", "sum", "last", "first", "min", "max", "median"] | None = None,
 ) -> pd.DataFrame:
-    """Pivot a long cnbkit frame to wide: one row per date, one column per currency or tenor.
+    """Pivot a long cnbkit frame to wide (see the module docstring for the shape).
 
-    Defaults come from the frame's operation (``df.attrs["operation"]``) and its schema: for
-    exchange rates ``rate_per_unit`` by ``currency_code``, for PRIBOR ``pribor`` by ``period``,
-    for averages ``average_per_unit`` by ``currency_code`` at each period's end, and so on.
-    When a date and column hold several rows (e.g. several SKD trades of one ISIN on one day)
-    nothing is dropped silently: pass ``aggfunc`` ("mean", "sum", "last"...) to say how to
-    combine them.
+    Args:
+        frame: any frame a cnbkit function returned (its ``df.attrs["operation"]`` names the
+            defaults below), or a long frame of your own with ``index``, ``columns`` and
+            ``values`` given.
+        values: the number to show; default the frame's main value.
+        columns: the column(s) that name the series; default the frame's keys.
+        index: the date column; default the frame's own.
+        aggfunc: how to combine several rows of one date and series ("mean", "sum", "last",
+            ...); without it such rows raise :class:`~cnbkit.errors.InvalidParameter`.
 
     Example:
         >>> import cnbkit
@@ -42,30 +68,35 @@ def to_wide(
     """
     name = frame.attrs.get("operation")
     schema = operation(str(name)).schema if name else None
-    index = index or (schema.date_column if schema else "valid_for")
+    index = index or (schema.date_column if schema else None)
+    values = values or (schema.value_column if schema else None)
     if columns is None:
-        columns = list(schema.key_columns) if schema and schema.key_columns else ["currency_code"]
+        keys = list(schema.key_columns) if schema else []
     elif isinstance(columns, str):
-        columns = [columns]
+        keys = [columns]
     else:
-        columns = list(columns)
-    if values is None:
-        values = schema.value_column if schema else "rate_per_unit"
-    missing = [c for c in [index, values, *columns] if c not in frame.columns]
+        keys = list(columns)
+    if index is None or values is None:
+        raise InvalidParameter("frame", name, "not a cnbkit frame (no df.attrs['operation']): "
+                               "give index=, columns= and values=")
+    missing = [c for c in [index, values, *keys] if c not in frame.columns]
     if missing:
         raise InvalidParameter(
             "columns", missing, f"to_wide: not in the frame, which has {list(frame.columns)}"
         )
-    if aggfunc is None:
-        repeated = frame.duplicated([index, *columns])
-        if repeated.any():
-            raise InvalidParameter(
-                "aggfunc", None,
-                f"{int(repeated.sum())} rows share a {index} and {'/'.join(columns)} with another "
-                f"row: pass aggfunc='mean', 'sum' or 'last' to combine them",
-            )
-        aggfunc = "last"
-    wide = frame.pivot_table(
-        index=index, columns=columns, values=values, aggfunc=aggfunc, dropna=False
-    )
+    repeated = frame.duplicated([index, *keys])
+    if aggfunc is None and repeated.any():
+        raise InvalidParameter(
+            "aggfunc", None,
+            f"{int(repeated.sum())} rows share a {index} and "
+            f"{'/'.join(keys) or 'value'} with another row: pass aggfunc='mean', 'sum' or "
+            "'last' to combine them",
+        )
+    if not keys:  # one series (CZEONIA): the value column, by date
+        grouped = frame.groupby(index, sort=True)[values]
+        wide = grouped.agg(aggfunc or "last").to_frame(values)
+    else:
+        wide = frame.pivot_table(index=index, columns=keys, values=values,
+                                 aggfunc=aggfunc or "last", dropna=False, observed=True)
+    wide.index = pd.DatetimeIndex(wide.index, name="date")
     return wide.sort_index()

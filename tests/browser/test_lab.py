@@ -138,6 +138,16 @@ def _wait_for_idle_kernel(page: Any) -> None:
         page.wait_for_selector(".jp-Dialog", state="detached")
 
 
+def test_the_lab_starts_the_notebooks_kernel_without_asking(lab: tuple[str, Path]) -> None:
+    base, _ = lab
+    settings = requests.get(f"{base}/lab/api/settings/@jupyterlab/notebook-extension:tracker",
+                            params={"token": TOKEN}, timeout=30).json()
+    # cnbkit's default (the schema's default as the server serves it), and no user setting
+    # overriding it: the lab starts the preferred kernel instead of asking "Select Kernel"
+    assert settings["schema"]["properties"]["autoStartDefaultKernel"]["default"] is True
+    assert "autoStartDefaultKernel" not in settings["settings"]
+
+
 def test_notebook_01_runs_and_a_widget_redraws_the_figure(lab: tuple[str, Path],
                                                           tmp_path: Path) -> None:
     base, log_path = lab

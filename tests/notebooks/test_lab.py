@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+import cnbkit
+
 from cnbkit import cli, lab
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +51,7 @@ def test_probe_is_false_when_nothing_answers() -> None:
 def test_notebooks_are_found_in_the_checkout(tmp_path: Path) -> None:
     assert lab.find_notebooks() == ROOT / "notebooks"
     assert lab.find_notebooks(tmp_path) == tmp_path
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(cnbkit.InvalidParameter, match="no such directory"):
         lab.find_notebooks(tmp_path / "missing")
     command = lab.lab_command(ROOT / "notebooks", port=8899, open_browser=False)
     assert command[1:3] == ["-m", "jupyterlab"]

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from cnbkit.errors import MissingDependency
 from cnbkit.sandbox.httpserver import Faults, LoggedRequest, LoopbackServer
 from cnbkit.sandbox.market import PREFIX, MarketApp, fault_reply
 from cnbkit.settings import SANDBOX_CLOCK
@@ -98,6 +99,19 @@ def _clock(clock: str | datetime.date) -> datetime.date:
         raise ValueError(f"clock must be a date or 'YYYY-MM-DD', got {clock!r}") from exc
 
 
+def _require_data() -> None:
+    """Refuse to start without the real fixing data (the ``sandbox`` extra), instead of
+    answering every call with a 500."""
+    from cnbkit.sandbox.data.fixing import locate
+
+    try:
+        locate()
+    except FileNotFoundError as exc:
+        raise MissingDependency(
+            f"the sandbox cannot start: {exc}. Install it with: pip install 'cnbkit[sandbox]'"
+        ) from None
+
+
 def start(
     *,
     port: int = 0,
@@ -118,8 +132,13 @@ def start(
 
     Returns:
         The base URL, e.g. ``http://127.0.0.1:8765/cnbapi``.
+
+    Raises:
+        MissingDependency: the ``sandbox`` extra (the ``cnb-rates`` package with the real
+            fixing) is not installed.
     """
     day = _clock(clock)
+    _require_data()
     server = LoopbackServer(MarketApp(day, seed), port=port, faults=faults,
                             fault_reply=fault_reply)  # fmt: skip
     server.start()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 import functools
 import importlib.metadata
+import importlib.util
 import lzma
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
@@ -77,6 +78,8 @@ def locate() -> str:
         FileNotFoundError: when ``cnb-rates`` (the ``sandbox`` extra) is not installed.
     """
     try:
+        if importlib.util.find_spec("cnb_rates") is None:
+            raise importlib.metadata.PackageNotFoundError("cnb-rates")
         files = importlib.metadata.files("cnb-rates") or []
     except importlib.metadata.PackageNotFoundError as exc:
         raise FileNotFoundError(

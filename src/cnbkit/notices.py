@@ -1,0 +1,58 @@
+"""What cnbkit says about an answer that is easy to misread: never an empty or substituted
+answer without a word.
+
+* **An unknown currency** (``"EUX"``): the API answers ``{}`` without an error, so the frame is
+  empty; every call that takes currencies (single calls and ``history()``) warns, naming them.
+* **A date after today** (``exrates.daily("2030-01-02")``): the API answers with the last valid
+  data; every ``daily(date)`` warns, naming the day the answer is valid for.
+
+Both are :class:`~cnbkit.errors.CnbkitWarning`; they never stop the call.
+
+Example:
+    >>> import warnings, pandas as pd
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     missing_currencies(pd.DataFrame({"currency_code": ["EUR"]}), ["EUR", "EUX"],
+    ...                        "exrates")
+    >>> str(caught[0].message).split(":")[0]
+    'no exrates data for EUX'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
+
+from ._warn import warn
+from .catalog import Operation
+from .errors import CnbkitWarning
+
+__all__ = ["check_answer", "missing_currencies"]
+
+
+def missing_currencies(frame: pd.DataFrame, wanted: Iterable[str], what: str,
+                       where: str = "") -> None:
+    """Warn about the currencies in ``wanted`` that have no row in ``frame``."""
+    have = set(frame["currency_code"].astype(str)) if "currency_code" in frame else set()
+    missing = sorted(set(wanted) - have)
+    if missing:
+        warn(CnbkitWarning(
+            f"no {what} data for {', '.join(missing)}{where}: unknown, or not quoted then "
+            "(the API answers such queries with no error)"))
+
+
+def check_answer(op: Operation, query: Mapping[str, str], frame: pd.DataFrame,
+                 today: dt.date) -> None:
+    """The notices for one answer of ``op`` to ``query`` (see the module docstring)."""
+    currency = query.get("currency")
+    if currency is not None:
+        missing_currencies(frame, [currency], op.name)
+    asked = query.get("date")
+    if asked is not None and dt.date.fromisoformat(asked) > today:
+        dates = frame[op.schema.date_column].dropna() if len(frame) else pd.Series([])
+        valid = f"valid for {dates.max().date()}" if len(dates) else "holding no data"
+        warn(CnbkitWarning(
+            f"{op.name}: {asked} is after today ({today}); the API answers a date in the "
+            f"future with the last data it has, so this answer is {valid}"))
