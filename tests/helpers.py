@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 from requests_cache.models.response import CachedResponse
 
+from cnbkit.backends import to_pandas
 from cnbkit.cache import open_storage
 from cnbkit.calls import Call, Query
 from cnbkit.catalog import operation
@@ -29,6 +30,14 @@ def send_raw(client: Client, name: str, **query: str) -> pd.DataFrame:
     """Send ``query`` to operation ``name`` without cnbkit's parameter checks; a failure raises
     its own typed error (not the ChunkError of a plan)."""
     try:
-        return client.run([Call(operation(name), Query(query))])[0]
+        columns = client.fetch_columns([Call(operation(name), Query(query))])[0]
     except ChunkError as exc:
         raise exc.failed[0].cause from None
+    return to_pandas(columns)
+
+
+def kinds(frame: pd.DataFrame) -> list[str]:
+    """The frame's column types by kind: ``category`` whatever the categories (a frame's codes
+    are the ones it holds), ``Int32`` and ``int32`` alike (``Int32`` is the nullable form an
+    answer with an empty integer takes)."""
+    return [str(t).lower() for t in frame.dtypes]

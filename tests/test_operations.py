@@ -18,6 +18,7 @@ import cnbkit
 from cnbkit.catalog import OPERATIONS, operation
 
 from .conftest import CNBAPI
+from .helpers import kinds
 
 CALLS = {
     "czeonia.daily": (cnbkit.czeonia.daily, {"date": "2024-05-17"}),
@@ -86,7 +87,7 @@ def test_function_returns_the_typed_long_frame(client, sandbox, name):
         elif column.dtype == "int":
             assert pd.api.types.is_integer_dtype(series)
         else:
-            assert pd.api.types.is_string_dtype(series)
+            assert isinstance(series.dtype, pd.CategoricalDtype)  # codes
     # the same values as the raw JSON, row by row
     from cnbkit.params import build_query
 
@@ -168,7 +169,7 @@ def test_unknown_currency_is_a_zero_row_frame_with_the_right_dtypes(client):
     with pytest.warns(cnbkit.CnbkitWarning, match="no exrates.daily_currency_month data for XYZ"):
         frame = cnbkit.exrates.daily_currency_month("XYZ", "2019-05", client=client)
     known = cnbkit.exrates.daily_currency_month("EUR", "2019-05", client=client)
-    assert frame.empty and frame.dtypes.equals(known.dtypes)
+    assert frame.empty and kinds(frame) == kinds(known)
     with pytest.warns(cnbkit.CnbkitWarning, match="XYZ"):
         assert cnbkit.exrates.quarterly_averages_currency("XYZ", client=client).empty
 

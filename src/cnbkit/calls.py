@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 from .catalog import Operation
 
 if TYPE_CHECKING:
-    import pandas as pd
+    from .columns import Columns
 
 __all__ = ["Call", "Query", "RowFilter"]
 
@@ -84,11 +84,11 @@ class RowFilter:
     column: str
     value: dt.date
 
-    def apply(self, frame: pd.DataFrame) -> pd.DataFrame:
-        """The rows of ``frame`` that pass the filter."""
-        import pandas as pd
+    def apply(self, columns: Columns) -> Columns:
+        """The rows that pass the filter."""
+        import numpy as np
 
-        return frame[frame[self.column] == pd.Timestamp(self.value)]
+        return columns.where(columns.column(self.column).data == np.datetime64(self.value))
 
 
 @dataclass(frozen=True)

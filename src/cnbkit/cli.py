@@ -106,6 +106,7 @@ def _year_or_date(text: str | None) -> str | int | None:
 def _cmd_fetch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from .backends import as_pandas, provenance
     from .client import Client
     from .history import history
     from .planners import PLANNERS
@@ -117,10 +118,10 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
                          f"in {', '.join(_FORMATS)} (or give --format csv|parquet)")
     if fmt == "parquet":
         try:
-            import pyarrow  # noqa: F401
+            import pyarrow.parquet as parquet
         except ImportError:
-            raise SystemExit("cnbkit fetch: Parquet needs pyarrow (pip install pyarrow), or "
-                             "write CSV with -o FILE.csv") from None
+            raise SystemExit("cnbkit fetch: Parquet needs pyarrow (pip install "
+                             "'cnbkit[arrow]'), or write CSV with -o FILE.csv") from None
     planner = PLANNERS[args.group]
     takes = {option.name for option in planner.options}
     options: dict[str, Any] = {}
@@ -136,15 +137,20 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
     client = Client(base_url=args.base_url, workers=args.workers)
     try:
         frame = history(args.group, _year_or_date(args.start), _year_or_date(args.end),
-                        client=client, **options)
+                        client=client, backend="pyarrow" if fmt == "parquet" else "pandas",
+                        **options)
     finally:
         client.close()
-    if fmt == "parquet":
-        frame.to_parquet(out, index=False)
+    about = provenance(frame)
+    if fmt == "parquet":  # straight from Arrow: dictionary-encoded codes, provenance kept
+        parquet.write_table(frame, out)
+        rows = len(frame)
     else:
-        frame.to_csv(out, index=False)
-    calls, cached = frame.attrs.get("calls"), frame.attrs.get("from_cache")
-    print(f"{len(frame)} rows from {calls} calls ({cached} from the cache) -> {out} ({fmt})",
+        table = as_pandas(frame)
+        table.to_csv(out, index=False)
+        rows = len(table)
+    calls, cached = about.get("calls"), about.get("from_cache")
+    print(f"{rows} rows from {calls} calls ({cached} from the cache) -> {out} ({fmt})",
           file=sys.stderr)
     return 0
 

@@ -22,15 +22,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from . import execute
+from .backends import Backend, Frame, check_backend, to_backend
 from .cache import CacheInfo
 from .calls import Call, Query
 from .catalog import Operation, operation
 from .clock import Clock, ClockLike, make_clock
 from .clock import today as clock_today
-from .errors import ConfigError
+from .columns import Columns
+from .errors import ConfigError, InvalidParameter
 from .execute import watched
 from .notices import check_answer
 from .params import build_query
@@ -65,6 +65,9 @@ class Client:
         workers: threads used by ``history()``.
         progress: draw a progress bar on long histories: True always, False never, None
             (default) only where someone watches (a terminal, or a Jupyter kernel).
+        backend: what calls return: ``"pandas"`` (default) DataFrames, ``"polars"``
+            DataFrames or ``"pyarrow"`` Tables (``$CNBKIT_BACKEND``; polars and pyarrow are the
+            ``polars`` and ``arrow`` extras). Every call takes ``backend=`` too.
         clock: what "today" is: None (the real date, or ``$CNBKIT_TODAY``), a date or
             ``'yyyy-MM-dd'`` (the real time on that day), or a :class:`~cnbkit.clock.Clock`
             such as :class:`~cnbkit.clock.ManualClock`. It decides the default end of a
@@ -90,12 +93,13 @@ class Client:
         workers: int | None = None,
         progress: bool | None = None,
         clock: ClockLike = None,
+        backend: Backend | None = None,
     ) -> None:
         settings = Settings.from_env(
             base_url=base_url, cache_url=cache_url, cache_dir=cache_dir, ttl=ttl,
             offline=offline, timeout=timeout,
             retries=retries, backoff_factor=backoff_factor, backoff_max=backoff_max,
-            workers=workers, progress=progress,
+            workers=workers, progress=progress, backend=backend,
         )
         if not cache:
             if settings.offline:
@@ -141,7 +145,8 @@ class Client:
         return f"Client(base_url={self.base_url!r}, cache={str(cache)!r}{mode})"
 
     # -- calls ----------------------------------------------------------------------------------
-    def get(self, op: Operation | str, **params: Any) -> pd.DataFrame:
+    def get(self, op: Operation | str, *, backend: Backend | None = None,
+            **params: Any) -> Frame:
         """Check the arguments, fetch (or read from the cache) and convert to a typed frame.
 
         Warns (:class:`~cnbkit.errors.CnbkitWarning`) when a currency has no data (the API
@@ -152,16 +157,18 @@ class Client:
             >>> client.get("pribor.daily_year", year=2019)  # doctest: +SKIP
         """
         op = operation(op) if isinstance(op, str) else op
+        chosen = check_backend(backend or self.settings.backend)
         today = self.today()
         call = Call(op, Query(build_query(op, params, today)))
-        frame = execute.get(call, self._transport)
-        check_answer(op, call.query, frame, today)
-        return frame
+        columns = execute.get(call, self._transport)
+        check_answer(op, call.query, columns, today)
+        return to_backend(columns, chosen)
 
-    def run(self, calls: Sequence[Call], *, workers: int | None = None,
-            progress: bool | None = None, desc: str = "cnbkit") -> list[pd.DataFrame]:
+    def fetch_columns(self, calls: Sequence[Call], *, workers: int | None = None,
+                      progress: bool | None = None, desc: str = "cnbkit") -> list[Columns]:
         """Fetch planned calls (:func:`cnbkit.plan`) with up to ``workers`` requests in flight
-        and return their frames in plan order. This is what ``history()`` runs.
+        and return their typed columns in plan order: what ``history()`` stitches and hands to
+        its backend (:mod:`cnbkit.columns`, :mod:`cnbkit.backends`).
 
         Raises:
             ChunkError: naming every call that failed after retries; the others are cached,
@@ -170,7 +177,7 @@ class Client:
         if workers is not None and (
             isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
         ):
-            raise ConfigError("workers", workers, "a whole number of threads, at least 1")
+            raise InvalidParameter("workers", workers, "a whole number of threads, at least 1")
         count = min(workers or self.settings.workers, len(calls) or 1)
         wanted = self.settings.progress if progress is None else progress
         show = (watched() if wanted is None else wanted) and len(calls) > 4

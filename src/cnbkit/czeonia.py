@@ -9,9 +9,8 @@ Example:
 
 from __future__ import annotations
 
-import pandas as pd
-
 from ._call import call
+from .backends import Backend, Frame
 from .client import Client
 from .history import history as _history
 from .params import DateLike
@@ -24,7 +23,9 @@ __all__ = [
 ]
 
 
-def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def daily(date: DateLike | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """CZEONIA for one day (the last valid data on or before ``date``; default today).
 
     Columns: valid_for (date), rate (% p.a.), volume_czk_mio (CZK millions). One row.
@@ -32,10 +33,12 @@ def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.D
     Example:
         >>> cnbkit.czeonia.daily("2024-05-17")  # doctest: +SKIP
     """
-    return call("czeonia.daily", client, date=date)
+    return call("czeonia.daily", client, backend, date=date)
 
 
-def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def daily_year(year: int | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """CZEONIA for every business day of ``year`` (default: this year).
 
     Columns: valid_for (date), rate (% p.a.), volume_czk_mio (CZK millions).
@@ -43,7 +46,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.D
     Example:
         >>> cnbkit.czeonia.daily_year(2024)["rate"].describe()  # doctest: +SKIP
     """
-    return call("czeonia.daily_year", client, year=year)
+    return call("czeonia.daily_year", client, backend, year=year)
 
 
 def history(
@@ -53,7 +56,8 @@ def history(
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """CZEONIA over any range: one ``daily-year`` call per calendar year.
 
     ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
@@ -65,7 +69,8 @@ def history(
     Example:
         >>> cnbkit.czeonia.history("2020-01-01", "2024-12-31")  # doctest: +SKIP
     """
-    return _history("czeonia", start, end, client=client, workers=workers, progress=progress)
+    return _history("czeonia", start, end, client=client, workers=workers, progress=progress,
+                    backend=backend)
 
 
 def __dir__() -> list[str]:

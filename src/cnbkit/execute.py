@@ -1,9 +1,11 @@
-"""Running calls: one call to one frame, and many calls in a bounded thread pool.
+"""Running calls: one call to its typed columns, and many calls in a bounded thread pool.
 
 The path of every call, single or planned::
 
     Call -> Transport.fetch (cache, network, one retry budget) -> Answer
-         -> frames.to_frame (typed columns) -> the call's row filter -> DataFrame
+         -> columns.to_columns (typed columns, checked) -> the call's row filter -> Columns
+
+and the caller hands the columns (stitched, for a history) to its backend at the end.
 
 An answer that is valid JSON but not the operation's documented shape raises
 :class:`~cnbkit.errors.InvalidResponse` and is removed from the cache, so it is never served
@@ -19,7 +21,7 @@ Example:
     >>> from cnbkit.calls import Call, Query
     >>> from cnbkit.catalog import operation
     >>> with cnbkit.Client(base_url=url) as client:  # doctest: +SKIP
-    ...     client.run([Call(operation("czeonia.daily_year"), Query(year="2019"))])
+    ...     client.fetch_columns([Call(operation("czeonia.daily_year"), Query(year="2019"))])
 """
 
 from __future__ import annotations
@@ -30,37 +32,31 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from functools import partial
 from typing import Any
 
-import pandas as pd
-
 from .calls import Call
+from .columns import Columns, from_records
 from .errors import (
     ChunkError,
     CnbError,
     FailedChunk,
     HostUnreachable,
     InvalidParameter,
-    InvalidResponse,
 )
-from .frames import to_frame
+from .frames import annotate
 from .transport import Answer, Transport
 
-__all__ = ["frame_of", "get", "run", "watched"]
+__all__ = ["columns_of", "get", "run", "watched"]
 
 
-def frame_of(call: Call, answer: Answer, transport: Transport) -> pd.DataFrame:
-    """Convert an answer of ``call``; a wrong-shaped one is evicted from the cache and raised."""
-    try:
-        frame = to_frame(call.op, answer.payload, source=answer.url,
-                         retrieved_at=answer.retrieved_at, from_cache=answer.from_cache)
-    except InvalidResponse:
-        transport.discard(answer)
-        raise
-    return frame if call.keep is None else call.keep.apply(frame)
+def columns_of(call: Call, answer: Answer, transport: Transport) -> Columns:
+    """The typed columns of an answer of ``call`` (its records were checked when decoded)."""
+    columns = annotate(from_records(call.op, answer.records), [answer.url],
+                       from_cache=answer.from_cache, retrieved_at=answer.retrieved_at)
+    return columns if call.keep is None else call.keep.apply(columns)
 
 
-def get(call: Call, transport: Transport) -> pd.DataFrame:
+def get(call: Call, transport: Transport) -> Columns:
     """Fetch one call and convert it."""
-    return frame_of(call, transport.fetch(call), transport)
+    return columns_of(call, transport.fetch(call), transport)
 
 
 def run(
@@ -70,8 +66,8 @@ def run(
     *,
     progress: bool = False,
     desc: str = "cnbkit",
-) -> list[pd.DataFrame]:
-    """Fetch and convert every call; frames come back in plan order.
+) -> list[Columns]:
+    """Fetch and convert every call; their columns come back in plan order.
 
     ``pool`` bounds how many requests are in flight; ``progress`` draws a tqdm bar.
 
@@ -82,11 +78,11 @@ def run(
         HostUnreachable: the host does not resolve or refuses connections: the run stops at
             the first such failure (the calls not yet sent are cancelled).
     """
-    frames: list[pd.DataFrame | None] = [None] * len(calls)
+    frames: list[Columns | None] = [None] * len(calls)
     failed: list[FailedChunk] = []
     bar = _progress_bar(len(calls), desc) if progress else None
 
-    def settle(index: int, work: Callable[[], pd.DataFrame]) -> None:
+    def settle(index: int, work: Callable[[], Columns]) -> None:
         try:
             frames[index] = work()
         except (InvalidParameter, HostUnreachable):
@@ -114,7 +110,7 @@ def run(
             if answer is None:
                 futures[pool.submit(fetch, call)] = index
             else:
-                settle(index, partial(frame_of, call, answer, transport))
+                settle(index, partial(columns_of, call, answer, transport))
         for future in as_completed(futures):
             index = futures[future]
             if isinstance(future.exception(), _Skipped):
@@ -135,8 +131,8 @@ class _Skipped(Exception):
     """A call not sent because an earlier one found the host unreachable."""
 
 
-def _frame_of_future(call: Call, future: Future[Answer], transport: Transport) -> pd.DataFrame:
-    return frame_of(call, future.result(), transport)
+def _frame_of_future(call: Call, future: Future[Answer], transport: Transport) -> Columns:
+    return columns_of(call, future.result(), transport)
 
 
 def watched() -> bool:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pandas as pd
-
 from ._call import call
+from .backends import Backend, Frame
 from .client import Client
 from .errors import InvalidParameter
 from .history import history as _history
@@ -37,8 +36,9 @@ __all__ = [
 
 
 def daily(
-    date: DateLike | None = None, lang: str = "CZ", *, client: Client | None = None
-) -> pd.DataFrame:
+    date: DateLike | None = None, lang: str = "CZ", *, client: Client | None = None,
+    backend: Backend | None = None,
+) -> Frame:
     """The fixing of every currency on ``date`` (the last valid one on or before it).
 
     Columns: valid_for, order (fixing number in the year), country, currency, currency_code,
@@ -48,12 +48,13 @@ def daily(
     Example:
         >>> cnbkit.exrates.daily("2019-05-17", lang="EN")  # doctest: +SKIP
     """
-    return call("exrates.daily", client, date=date, lang=lang)
+    return call("exrates.daily", client, backend, date=date, lang=lang)
 
 
 def daily_currency_month(
-    currency: str, year_month: str | None = None, *, client: Client | None = None
-) -> pd.DataFrame:
+    currency: str, year_month: str | None = None, *, client: Client | None = None,
+    backend: Backend | None = None,
+) -> Frame:
     """The fixing of one currency on every business day of a month (``'yyyy-MM'``).
 
     An unknown currency gives an empty frame (the API answers ``{}``).
@@ -62,10 +63,13 @@ def daily_currency_month(
     Example:
         >>> cnbkit.exrates.daily_currency_month("usd", "2019-05")  # doctest: +SKIP
     """
-    return call("exrates.daily_currency_month", client, currency=currency, year_month=year_month)
+    return call("exrates.daily_currency_month", client, backend, currency=currency,
+                year_month=year_month)
 
 
-def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def daily_year(year: int | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """The fixing of every currency on every business day of ``year`` (about 8,000 rows).
 
     Columns: valid_for, currency_code, amount, rate (CZK per ``amount``), rate_per_unit.
@@ -73,10 +77,12 @@ def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.D
     Example:
         >>> cnbkit.to_wide(cnbkit.exrates.daily_year(2019))["EUR"]  # doctest: +SKIP
     """
-    return call("exrates.daily_year", client, year=year)
+    return call("exrates.daily_year", client, backend, year=year)
 
 
-def monthly_averages_currency(currency: str, *, client: Client | None = None) -> pd.DataFrame:
+def monthly_averages_currency(currency: str, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """Monthly averages of the fixing for one currency, every year.
 
     Columns: year, month (code: JAN..DEC), currency_code, amount, average (CZK per
@@ -86,10 +92,12 @@ def monthly_averages_currency(currency: str, *, client: Client | None = None) ->
     Example:
         >>> cnbkit.exrates.monthly_averages_currency("EUR")  # doctest: +SKIP
     """
-    return call("exrates.monthly_averages_currency", client, currency=currency)
+    return call("exrates.monthly_averages_currency", client, backend, currency=currency)
 
 
-def monthly_averages_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def monthly_averages_year(year: int | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """Monthly averages of the fixing for every currency in ``year`` (default: this year).
 
     Columns as :func:`monthly_averages_currency`.
@@ -97,12 +105,13 @@ def monthly_averages_year(year: int | None = None, *, client: Client | None = No
     Example:
         >>> cnbkit.exrates.monthly_averages_year(2024)  # doctest: +SKIP
     """
-    return call("exrates.monthly_averages_year", client, year=year)
+    return call("exrates.monthly_averages_year", client, backend, year=year)
 
 
 def monthly_cumulative_averages_currency(
-    currency: str, *, client: Client | None = None
-) -> pd.DataFrame:
+    currency: str, *, client: Client | None = None,
+    backend: Backend | None = None,
+) -> Frame:
     """Cumulative averages from January of the fixing for one currency, every year.
 
     Columns as :func:`monthly_averages_currency`; month codes JAN, JAN_TO_FEB .. JAN_TO_DEC.
@@ -110,12 +119,13 @@ def monthly_cumulative_averages_currency(
     Example:
         >>> cnbkit.exrates.monthly_cumulative_averages_currency("EUR")  # doctest: +SKIP
     """
-    return call("exrates.monthly_cumulative_averages_currency", client, currency=currency)
+    return call("exrates.monthly_cumulative_averages_currency", client, backend, currency=currency)
 
 
 def monthly_cumulative_averages_year(
-    year: int | None = None, *, client: Client | None = None
-) -> pd.DataFrame:
+    year: int | None = None, *, client: Client | None = None,
+    backend: Backend | None = None,
+) -> Frame:
     """Cumulative averages from January of the fixing for every currency in ``year``
     (default: this year).
 
@@ -124,10 +134,12 @@ def monthly_cumulative_averages_year(
     Example:
         >>> cnbkit.exrates.monthly_cumulative_averages_year(2024)  # doctest: +SKIP
     """
-    return call("exrates.monthly_cumulative_averages_year", client, year=year)
+    return call("exrates.monthly_cumulative_averages_year", client, backend, year=year)
 
 
-def quarterly_averages_currency(currency: str, *, client: Client | None = None) -> pd.DataFrame:
+def quarterly_averages_currency(currency: str, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """Quarterly averages of the fixing for one currency, every year.
 
     Columns as :func:`monthly_averages_currency`; month codes JAN_TO_MAR .. OCT_TO_DEC.
@@ -135,12 +147,13 @@ def quarterly_averages_currency(currency: str, *, client: Client | None = None) 
     Example:
         >>> cnbkit.exrates.quarterly_averages_currency("EUR")  # doctest: +SKIP
     """
-    return call("exrates.quarterly_averages_currency", client, currency=currency)
+    return call("exrates.quarterly_averages_currency", client, backend, currency=currency)
 
 
 def quarterly_averages_year(
-    year: int | None = None, *, client: Client | None = None
-) -> pd.DataFrame:
+    year: int | None = None, *, client: Client | None = None,
+    backend: Backend | None = None,
+) -> Frame:
     """Quarterly averages of the fixing for every currency in ``year`` (default: this year).
 
     Columns as :func:`monthly_averages_currency`; month codes JAN_TO_MAR .. OCT_TO_DEC.
@@ -148,7 +161,7 @@ def quarterly_averages_year(
     Example:
         >>> cnbkit.exrates.quarterly_averages_year(2024)  # doctest: +SKIP
     """
-    return call("exrates.quarterly_averages_year", client, year=year)
+    return call("exrates.quarterly_averages_year", client, backend, year=year)
 
 
 def history(
@@ -159,7 +172,8 @@ def history(
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """The fixing over any range, for one currency, several, or all (``None``).
 
     The planner picks the cheapest calls: ``daily-year`` for long ranges or many currencies,
@@ -178,7 +192,7 @@ def history(
         >>> cnbkit.exrates.history(2015, 2017, currency="EUR")  # doctest: +SKIP
     """
     return _history("exrates", start, end, currency=currency, client=client, workers=workers,
-                    progress=progress)
+                    progress=progress, backend=backend)
 
 
 def averages(
@@ -189,7 +203,8 @@ def averages(
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """Averages of the fixing over several years or currencies.
 
     ``kind`` is "monthly", "cumulative" or "quarterly"; ``year`` one year or an inclusive
@@ -208,7 +223,7 @@ def averages(
     else:
         first = last = year
     return _history("averages", first, last, kind=kind, currency=currency, client=client,
-                    workers=workers, progress=progress)
+                    workers=workers, progress=progress, backend=backend)
 
 
 def __dir__() -> list[str]:

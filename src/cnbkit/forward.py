@@ -10,9 +10,8 @@ Example:
 
 from __future__ import annotations
 
-import pandas as pd
-
 from ._call import call
+from .backends import Backend, Frame
 from .client import Client
 from .history import history as _history
 from .params import DateLike
@@ -25,7 +24,9 @@ __all__ = [
 ]
 
 
-def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def daily(date: DateLike | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """Forward points of every pair and maturity on ``date`` (last valid data; default today).
 
     Columns: valid_for, currency_pair (EUR_TO_CZK, USD_TO_CZK), maturity (THREE_MONTH,
@@ -34,7 +35,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.D
     Example:
         >>> cnbkit.forward.daily("2024-05-17")  # doctest: +SKIP
     """
-    return call("forward.daily", client, date=date)
+    return call("forward.daily", client, backend, date=date)
 
 
 def daily_range_currency_pair_maturity(
@@ -44,7 +45,8 @@ def daily_range_currency_pair_maturity(
     maturity: str = "ALL",
     *,
     client: Client | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """Forward points from ``date_from`` to ``date_to`` (default today) for one pair and
     maturity ("ALL" for every one).
 
@@ -57,6 +59,7 @@ def daily_range_currency_pair_maturity(
     return call(
         "forward.daily_range_currency_pair_maturity",
         client,
+        backend,
         date_from=date_from,
         date_to=date_to,
         currency_pair=currency_pair,
@@ -73,7 +76,8 @@ def history(
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """Forward points over any range: one range call per calendar year.
 
     ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
@@ -86,7 +90,7 @@ def history(
         >>> cnbkit.forward.history(2015, 2024, currency_pair="EUR_TO_CZK")  # doctest: +SKIP
     """
     return _history("forward", start, end, currency_pair=currency_pair, maturity=maturity,
-                    client=client, workers=workers, progress=progress)
+                    client=client, workers=workers, progress=progress, backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pandas as pd
-
 from ._call import call
+from .backends import Backend, Frame
 from .client import Client
 from .history import history as _history
 from .ranges import DateArg
@@ -28,8 +27,9 @@ __all__ = [
 
 
 def daily_month(
-    year_month: str | None = None, lang: str = "CZ", *, client: Client | None = None
-) -> pd.DataFrame:
+    year_month: str | None = None, lang: str = "CZ", *, client: Client | None = None,
+    backend: Backend | None = None,
+) -> Frame:
     """Every other-currency rate of one month (``'yyyy-MM'``; default this month).
 
     Columns: valid_for, order, country, currency, currency_code, amount, rate (CZK per
@@ -38,7 +38,7 @@ def daily_month(
     Example:
         >>> cnbkit.fxrates.daily_month("2024-05", lang="EN")  # doctest: +SKIP
     """
-    return call("fxrates.daily_month", client, year_month=year_month, lang=lang)
+    return call("fxrates.daily_month", client, backend, year_month=year_month, lang=lang)
 
 
 def daily_range_currency(
@@ -48,7 +48,8 @@ def daily_range_currency(
     lang: str = "CZ",
     *,
     client: Client | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """One other currency from ``year_month_from`` to ``year_month_to`` (``'yyyy-MM'``).
 
     Columns as :func:`daily_month`. An unknown currency gives an empty frame.
@@ -67,8 +68,9 @@ def daily_range_currency(
 
 
 def daily_year(
-    year: int | None = None, lang: str = "CZ", *, client: Client | None = None
-) -> pd.DataFrame:
+    year: int | None = None, lang: str = "CZ", *, client: Client | None = None,
+    backend: Backend | None = None,
+) -> Frame:
     """Every other-currency rate of ``year`` (about 1,500 rows: 12 months x ~124 currencies).
 
     Columns as :func:`daily_month`.
@@ -76,7 +78,7 @@ def daily_year(
     Example:
         >>> cnbkit.fxrates.daily_year(2024, lang="EN")  # doctest: +SKIP
     """
-    return call("fxrates.daily_year", client, year=year, lang=lang)
+    return call("fxrates.daily_year", client, backend, year=year, lang=lang)
 
 
 def history(
@@ -88,7 +90,8 @@ def history(
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """Other-currency rates over any range (monthly data; ``valid_for`` is a month's last day).
 
     One currency: ``daily-range-currency`` a calendar year at a time; all: ``daily-year`` or
@@ -104,7 +107,7 @@ def history(
         >>> cnbkit.fxrates.history("2020-01-01", "2024-12-31", currency="AMD")  # doctest: +SKIP
     """
     return _history("fxrates", start, end, currency=currency, lang=lang, client=client,
-                    workers=workers, progress=progress)
+                    workers=workers, progress=progress, backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
+from .backends import Backend, Frame, to_backend
 from .calls import Call
 from .client import Client, default_client
-from .notices import missing_currencies
+from .notices import currencies_in, missing_currencies
 from .planners import make_plan
 from .ranges import DateArg
 from .stitch import stitch
@@ -56,9 +55,11 @@ def history(
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
+    backend: Backend | None = None,
     **options: Any,
-) -> pd.DataFrame:
-    """Plan, fetch and stitch a history of ``group`` (see each group's ``history()``).
+) -> Frame:
+    """Plan, fetch and stitch a history of ``group`` (see each group's ``history()``),
+    returned as a frame of ``backend`` (default: the client's).
 
     Warns (:class:`~cnbkit.errors.CnbkitWarning`) when a currency asked for has no rows: the
     API answers an unknown code with no error.
@@ -68,10 +69,11 @@ def history(
     """
     client = client or default_client()
     chosen = make_plan(group, start, end, today=client.today(), options=options)
-    frames = client.run(chosen.calls, workers=workers, progress=progress,
-                        desc=f"{group} history")
-    frame = stitch(frames, chosen)
+    parts = client.fetch_columns(chosen.calls, workers=workers, progress=progress,
+                                 desc=f"{group} history")
+    table = stitch(parts, chosen)
     wanted = chosen.filters.get("currency_code")
     if wanted:
-        missing_currencies(frame, wanted, group, " in the range")
-    return frame
+        missing_currencies(currencies_in(table), [str(c) for c in wanted], group,
+                           " in the range")
+    return to_backend(table, backend or client.settings.backend)

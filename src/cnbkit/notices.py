@@ -9,11 +9,10 @@ answer without a word.
 Both are :class:`~cnbkit.errors.CnbkitWarning`; they never stop the call.
 
 Example:
-    >>> import warnings, pandas as pd
+    >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     missing_currencies(pd.DataFrame({"currency_code": ["EUR"]}), ["EUR", "EUX"],
-    ...                        "exrates")
+    ...     missing_currencies({"EUR"}, ["EUR", "EUX"], "exrates")
     >>> str(caught[0].message).split(":")[0]
     'no exrates data for EUX'
 """
@@ -23,19 +22,28 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 
-import pandas as pd
+import numpy as np
 
 from ._warn import warn
 from .catalog import Operation
+from .columns import Columns
 from .errors import CnbkitWarning
 
-__all__ = ["check_answer", "missing_currencies"]
+__all__ = ["check_answer", "currencies_in", "missing_currencies"]
 
 
-def missing_currencies(frame: pd.DataFrame, wanted: Iterable[str], what: str,
+def currencies_in(columns: Columns) -> set[str]:
+    """The currency codes that have at least one row."""
+    try:
+        column = columns.column("currency_code")
+    except KeyError:
+        return set()
+    return {column.categories[i] for i in np.unique(column.data) if i >= 0}
+
+
+def missing_currencies(have: set[str], wanted: Iterable[str], what: str,
                        where: str = "") -> None:
-    """Warn about the currencies in ``wanted`` that have no row in ``frame``."""
-    have = set(frame["currency_code"].astype(str)) if "currency_code" in frame else set()
+    """Warn about the currencies in ``wanted`` that are not in ``have``."""
     missing = sorted(set(wanted) - have)
     if missing:
         warn(CnbkitWarning(
@@ -43,16 +51,17 @@ def missing_currencies(frame: pd.DataFrame, wanted: Iterable[str], what: str,
             "(the API answers such queries with no error)"))
 
 
-def check_answer(op: Operation, query: Mapping[str, str], frame: pd.DataFrame,
+def check_answer(op: Operation, query: Mapping[str, str], columns: Columns,
                  today: dt.date) -> None:
     """The notices for one answer of ``op`` to ``query`` (see the module docstring)."""
     currency = query.get("currency")
     if currency is not None:
-        missing_currencies(frame, [currency], op.name)
+        missing_currencies(currencies_in(columns), [currency], op.name)
     asked = query.get("date")
     if asked is not None and dt.date.fromisoformat(asked) > today:
-        dates = frame[op.schema.date_column].dropna() if len(frame) else pd.Series([])
-        valid = f"valid for {dates.max().date()}" if len(dates) else "holding no data"
+        dates = columns.column(op.schema.date_column).data
+        dates = dates[~np.isnat(dates)]
+        valid = f"valid for {dates.max()}" if len(dates) else "holding no data"
         warn(CnbkitWarning(
             f"{op.name}: {asked} is after today ({today}); the API answers a date in the "
             f"future with the last data it has, so this answer is {valid}"))

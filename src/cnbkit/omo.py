@@ -12,9 +12,8 @@ Example:
 
 from __future__ import annotations
 
-import pandas as pd
-
 from ._call import call
+from .backends import Backend, Frame
 from .client import Client
 from .history import history as _history
 from .params import DateLike
@@ -27,7 +26,9 @@ __all__ = [
 ]
 
 
-def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def daily(date: DateLike | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """The operations of one day (last valid data on or before ``date``; default today).
 
     Columns: trade_date, settlement_date, maturity_date, operation_type, liquidity_impact,
@@ -38,16 +39,18 @@ def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.D
     Example:
         >>> cnbkit.omo.daily("2024-06-05")  # doctest: +SKIP
     """
-    return call("omo.daily", client, date=date)
+    return call("omo.daily", client, backend, date=date)
 
 
-def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def daily_year(year: int | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """Every operation of ``year`` (default: this year). Columns as :func:`daily`.
 
     Example:
         >>> cnbkit.omo.daily_year(2024)  # doctest: +SKIP
     """
-    return call("omo.daily_year", client, year=year)
+    return call("omo.daily_year", client, backend, year=year)
 
 
 def history(
@@ -57,7 +60,8 @@ def history(
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """Open market operations over any range: one ``daily-year`` call per calendar year.
 
     ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
@@ -69,7 +73,8 @@ def history(
     Example:
         >>> cnbkit.omo.history(2020, 2024)  # doctest: +SKIP
     """
-    return _history("omo", start, end, client=client, workers=workers, progress=progress)
+    return _history("omo", start, end, client=client, workers=workers, progress=progress,
+                    backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pandas as pd
-
 from ._call import call
+from .backends import Backend, Frame
 from .catalog import PRIBOR_PERIODS
 from .client import Client
 from .history import history as _history
@@ -34,7 +33,9 @@ __all__ = [
 PERIODS = PRIBOR_PERIODS
 
 
-def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def daily(date: DateLike | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """Every tenor on one day (last valid data on or before ``date``; default today).
 
     Columns: valid_for, period (tenor), pribid, pribor (% p.a.).
@@ -42,10 +43,12 @@ def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.D
     Example:
         >>> cnbkit.pribor.daily("2024-05-17")  # doctest: +SKIP
     """
-    return call("pribor.daily", client, date=date)
+    return call("pribor.daily", client, backend, date=date)
 
 
-def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def daily_year(year: int | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """Every tenor on every business day of ``year`` (2,268 rows in 2024: 252 x 9).
 
     Columns as :func:`daily`.
@@ -53,12 +56,13 @@ def daily_year(year: int | None = None, *, client: Client | None = None) -> pd.D
     Example:
         >>> cnbkit.pribor.daily_year(2024)  # doctest: +SKIP
     """
-    return call("pribor.daily_year", client, year=year)
+    return call("pribor.daily_year", client, backend, year=year)
 
 
 def daily_year_term(
-    period: str, year: int | None = None, *, client: Client | None = None
-) -> pd.DataFrame:
+    period: str, year: int | None = None, *, client: Client | None = None,
+    backend: Backend | None = None,
+) -> Frame:
     """One tenor (``period``, e.g. "THREE_MONTH") on every business day of ``year``.
 
     Columns as :func:`daily`.
@@ -66,7 +70,7 @@ def daily_year_term(
     Example:
         >>> cnbkit.pribor.daily_year_term("THREE_MONTH", 2019)  # doctest: +SKIP
     """
-    return call("pribor.daily_year_term", client, period=period, year=year)
+    return call("pribor.daily_year_term", client, backend, period=period, year=year)
 
 
 def history(
@@ -77,7 +81,8 @@ def history(
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """PRIBOR over any range, for one tenor, several, or all (``None``).
 
     One tenor: ``daily-year-term`` per year; many: ``daily-year`` per year.
@@ -92,7 +97,7 @@ def history(
         >>> cnbkit.pribor.history(2000, 2024, period="THREE_MONTH")  # doctest: +SKIP
     """
     return _history("pribor", start, end, period=period, client=client, workers=workers,
-                    progress=progress)
+                    progress=progress, backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -12,6 +12,7 @@ CNBKIT_CACHE_DIR    ``cache_dir``: a directory for the SQLite cache (a shorthand
 CNBKIT_OFFLINE      ``offline``: ``1``/``true`` answers from the cache only
 CNBKIT_TODAY        ``today``: the day the client takes for today (``cnbkit lab`` sets the
                     sandbox's clock here); default the real date
+CNBKIT_BACKEND      ``backend``: ``pandas`` (default), ``polars`` or ``pyarrow``
 CNBKIT_SOURCE       ``source``: what ``cnbkit lab`` chose (``live``, ``sandbox``,
                     ``sandbox-fallback``), shown by the notebooks' banner
 ==================  ==================================================================
@@ -41,7 +42,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import platformdirs
@@ -49,7 +50,12 @@ import platformdirs
 from .cache import CacheLocation
 from .errors import ConfigError
 
-__all__ = ["LIVE_URL", "LOOPBACK_HOSTS", "SANDBOX_CLOCK", "Settings", "default_cache_dir"]
+__all__ = ["BACKENDS", "LIVE_URL", "LOOPBACK_HOSTS", "SANDBOX_CLOCK", "Backend", "Settings",
+           "default_cache_dir"]
+
+#: What calls return: pandas DataFrames, polars DataFrames or pyarrow Tables.
+Backend = Literal["pandas", "polars", "pyarrow"]
+BACKENDS: tuple[Backend, ...] = ("pandas", "polars", "pyarrow")
 
 #: The live market-data API.
 LIVE_URL = "https://api.cnb.cz/cnbapi"
@@ -96,6 +102,7 @@ class Settings:
         progress: draw a progress bar on long histories (None: only on a terminal or in a
             Jupyter kernel).
         today: the day the client takes for today (None: the real date).
+        backend: what calls return: ``pandas``, ``polars`` or ``pyarrow``.
         source: what ``cnbkit lab`` chose as the data source, when it started this process.
     """
 
@@ -112,6 +119,7 @@ class Settings:
     progress: bool | None = None
     today: dt.date | None = None
     source: str | None = None
+    backend: Backend = "pandas"
 
     def __post_init__(self) -> None:  # checks only: the fields are set by the constructor
         url = urlsplit(self.base_url)
@@ -131,6 +139,9 @@ class Settings:
         _whole("ttl", self.ttl, 1, "whole seconds")
         _whole("workers", self.workers, 1, "a whole number of threads")
         _whole("retries", self.retries, 0, "a whole number")
+        if self.backend not in BACKENDS:
+            raise ConfigError("backend", self.backend, "which frame library calls return",
+                              allowed=BACKENDS)
         _seconds("backoff_factor", self.backoff_factor)
         _seconds("backoff_max", self.backoff_max)
         if (not isinstance(self.timeout, tuple) or len(self.timeout) != 2
@@ -166,6 +177,8 @@ class Settings:
         values["offline"] = _flag("CNBKIT_OFFLINE", env.get("CNBKIT_OFFLINE", ""))
         if env.get("CNBKIT_TODAY"):
             values["today"] = _day("CNBKIT_TODAY", env["CNBKIT_TODAY"])
+        if env.get("CNBKIT_BACKEND"):
+            values["backend"] = env["CNBKIT_BACKEND"].strip().lower()
         if env.get("CNBKIT_SOURCE"):
             values["source"] = env["CNBKIT_SOURCE"].strip().lower()
         values.update({k: v for k, v in given.items() if v is not None})

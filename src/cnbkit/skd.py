@@ -10,9 +10,8 @@ Example:
 
 from __future__ import annotations
 
-import pandas as pd
-
 from ._call import call
+from .backends import Backend, Frame
 from .client import Client
 from .history import history as _history
 from .params import DateLike
@@ -24,7 +23,9 @@ __all__ = [
 ]
 
 
-def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.DataFrame:
+def daily(date: DateLike | None = None, *, client: Client | None = None,
+    backend: Backend | None = None
+) -> Frame:
     """The SKD trades settled on one day (last valid data on or before ``date``).
 
     Columns: settlement_date, isin, issue_code, issue_name, nominal_value_czk (CZK),
@@ -33,7 +34,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None) -> pd.D
     Example:
         >>> cnbkit.skd.daily("2024-05-17")  # doctest: +SKIP
     """
-    return call("skd.daily", client, date=date)
+    return call("skd.daily", client, backend, date=date)
 
 
 def history(
@@ -43,7 +44,8 @@ def history(
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """SKD over any range: the API has only a daily operation, so one call per business day
     (Monday to Friday; a holiday's repeat of the previous day is dropped). No data before 2000.
 
@@ -56,7 +58,8 @@ def history(
     Example:
         >>> cnbkit.skd.history("2024-01-01", "2024-03-31")  # doctest: +SKIP
     """
-    return _history("skd", start, end, client=client, workers=workers, progress=progress)
+    return _history("skd", start, end, client=client, workers=workers, progress=progress,
+                    backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -1,11 +1,14 @@
-"""Stitching the frames of a plan's calls into one: concatenate, filter, trim, sort.
+"""Stitching the typed columns of a plan's calls into one: concatenate, filter, trim, sort.
+
+It works on :class:`~cnbkit.columns.Columns`, before any frame library is involved, so a
+history is stitched the same way whatever backend it is returned in.
 
 Example:
     >>> import datetime as dt
     >>> from cnbkit.planners import plan_czeonia
     >>> from cnbkit.ranges import Span
     >>> p = plan_czeonia(Span(dt.date(2019, 1, 1), dt.date(2019, 6, 30)))
-    >>> stitch([], p).columns.tolist()
+    >>> [c.name for c in stitch([], p).columns]
     ['valid_for', 'rate', 'volume_czk_mio']
 """
 
@@ -13,49 +16,57 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pandas as pd
+import numpy as np
 
-from .frames import empty_frame, provenance
+from .columns import Columns, TypedColumn
+from .frames import provenance
 from .planners import Plan
 
 __all__ = ["stitch"]
 
 
-def stitch(frames: Sequence[pd.DataFrame], plan: Plan) -> pd.DataFrame:
-    """Concatenate the chunk frames of ``plan``, keep the rows its filters ask for, trim to its
-    span, sort by date and key.
+def _keep(column: TypedColumn, allowed: Sequence[object]) -> np.ndarray:
+    if column.kind == "code":
+        wanted = [i for i, name in enumerate(column.categories) if name in set(allowed)]
+        return np.isin(column.data, wanted)
+    return np.isin(column.data, np.array(allowed))
+
+
+def stitch(parts: Sequence[Columns], plan: Plan) -> Columns:
+    """The columns of ``plan``'s calls as one: rows its filters keep, trimmed to its span,
+    sorted by date (then by the schema's keys).
 
     Monthly series (other-currency rates, dated the month's last day) are trimmed by month, so
     that a range ending mid-month keeps that month. Rows without a date (a malformed answer)
-    are kept, never silently dropped.
-
-    ``df.attrs`` as every frame's (:func:`cnbkit.frames.provenance`).
+    are kept, never silently dropped. The provenance is every frame's
+    (:func:`cnbkit.frames.provenance`).
     """
     schema, span = plan.op.schema, plan.span
-    parts = [f for f in frames if len(f)]
-    frame = pd.concat(parts, ignore_index=True) if parts else empty_frame(schema)
-    for column, allowed in plan.filters.items():
-        frame = frame[frame[column].isin(allowed)]
-    date = schema.date_column
-    if span is not None and len(frame):
-        first, last = pd.Timestamp(span.start), pd.Timestamp(span.end)
+    table = Columns.concat([p for p in parts if p.length], plan.op)
+    keep = np.ones(table.length, dtype=bool)
+    for name, allowed in plan.filters.items():
+        keep &= _keep(table.column(name), allowed)
+    dates = table.column(schema.date_column).data
+    if span is not None and table.length:
+        first = np.datetime64(span.start, "D")
+        last = np.datetime64(span.end, "D")
         if schema.monthly:
-            first, last = first.to_period("M").start_time, last.to_period("M").end_time
-        stamps = frame[date]
-        if not (stamps.min() >= first and stamps.max() <= last):  # else nothing to trim
-            frame = frame[((stamps >= first) & (stamps <= last)) | stamps.isna()]
-    keys = [date, *[k for k in schema.key_columns if k in frame.columns]]
-    if len(frame) and not frame[date].is_monotonic_increasing:
-        frame = frame.sort_values(keys, kind="stable")
-    frame = frame.reset_index(drop=True)
-    sources = [s for f in frames for s in f.attrs.get("source", [])]
-    retrieved = [str(f.attrs["retrieved_at"]) for f in frames if f.attrs.get("retrieved_at")]
-    frame.attrs.clear()
-    frame.attrs.update(provenance(
-        plan.op, sources, calls=len(frames),
-        from_cache=sum(int(f.attrs.get("from_cache") or 0) for f in frames),
+            first = first.astype("datetime64[M]").astype("datetime64[D]")
+            last = (last.astype("datetime64[M]") + 1).astype("datetime64[D]") - 1
+        keep &= ((dates >= first) & (dates <= last)) | np.isnat(dates)
+    if not keep.all():
+        table = table.where(keep)
+        dates = table.column(schema.date_column).data
+    if table.length > 1 and not (dates[1:] >= dates[:-1]).all():
+        keys = [table.column(k).data for k in reversed(schema.key_columns)]
+        table = table.take(np.lexsort((*keys, dates)))  # by date, then by the keys
+    sources = [s for p in parts for s in p.provenance.get("source", [])]
+    retrieved = [str(p.provenance["retrieved_at"]) for p in parts
+                 if p.provenance.get("retrieved_at")]
+    return table.with_provenance(provenance(
+        plan.op, sources, calls=len(parts),
+        from_cache=sum(int(p.provenance.get("from_cache") or 0) for p in parts),
         retrieved_at=min(retrieved) if retrieved else None,
         start=span.start.isoformat() if span else None,
         end=span.end.isoformat() if span else None,
     ))
-    return frame

@@ -15,8 +15,9 @@ For each call the transport
    name that does not resolve, or a host that refuses connections, is not retried either
    (nothing changes by trying again): it raises :class:`~cnbkit.errors.HostUnreachable` at
    once, naming the host and the two ways to work without it;
-4. parses the body once and stores it (only whole JSON objects reach the cache, with an
-   absolute expiry from :func:`~cnbkit.cache.expires_at`);
+4. decodes the body once into typed records (:mod:`cnbkit.decode`) and only then stores it:
+   an answer that is not the documented JSON never reaches the cache (it is retried, within
+   the same budget); the expiry is absolute, from :func:`~cnbkit.cache.expires_at`;
 5. when the budget runs out and an expired answer is cached, serves it with a warning
    (stale-if-error); otherwise raises the last failure, typed.
 
@@ -48,7 +49,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import orjson
 import requests
 from requests.adapters import HTTPAdapter
 from requests_cache.backends.base import BaseCache
@@ -67,6 +67,7 @@ from ._warn import warn
 from .cache import CacheInfo, cache_info, expires_at, open_storage
 from .calls import Call
 from .clock import Clock
+from .decode import decode
 from .errors import (
     ApiError,
     CacheUnavailableWarning,
@@ -95,7 +96,7 @@ class Answer:
     """One parsed answer and where it came from.
 
     Attributes:
-        payload: the JSON object.
+        records: the answer's typed records (:func:`cnbkit.decode.decode`).
         url: the URL it answers.
         from_cache: it came from the cache.
         stale: it came from the cache although expired (API down, or offline mode).
@@ -103,7 +104,7 @@ class Answer:
         key: its cache key (None when caching is off).
     """
 
-    payload: dict[str, Any]
+    records: list[Any]
     url: str
     from_cache: bool
     stale: bool
@@ -138,17 +139,6 @@ class _WholeBodyAdapter(HTTPAdapter):
             raise requests.exceptions.SSLError(exc) from exc
         response._content_consumed = True  # type: ignore[attr-defined]  # requests' own flag
         return response
-
-
-def _json_object(body: bytes) -> dict[str, Any] | None:
-    """The body parsed, when it is one whole JSON object; else None."""
-    if body.lstrip()[:1] != b"{" or body.rstrip()[-1:] != b"}":
-        return None  # cut off, empty, HTML...: no need to parse
-    try:
-        payload = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return None
-    return payload if isinstance(payload, dict) else None
 
 
 def _retry_after(response: requests.Response) -> float | None:
@@ -301,7 +291,7 @@ class Transport:
     def _key(self, storage: BaseCache, url: str) -> str:
         return storage.create_key(requests.Request("GET", url).prepare())
 
-    def _lookup(self, url: str) -> tuple[Answer | None, bool, str | None]:
+    def _lookup(self, call: Call, url: str) -> tuple[Answer | None, bool, str | None]:
         """(the cached answer or None, whether it is fresh, its key)."""
         storage = self._storage()
         if storage is None:
@@ -314,18 +304,19 @@ class Transport:
             return None, False, None  # no key: nothing will be stored for this call
         if not isinstance(cached, CachedResponse):
             return None, False, key
-        payload = _json_object(cached.content or b"")
-        if payload is None:  # stored by something else, or damaged: never serve it
+        try:
+            records = decode(call.op, cached.content or b"")
+        except InvalidResponse:  # stored by something else, or damaged: never serve it
             self._delete(storage, key)
             return None, False, key
         fresh = cached.expires is None or cached.expires > self.clock.now()
-        answer = Answer(payload, url, from_cache=True, stale=not fresh,
+        answer = Answer(records, url, from_cache=True, stale=not fresh,
                         retrieved_at=cached.created_at, key=key)
         return answer, fresh, key
 
     def cached(self, call: Call) -> Answer | None:
         """The fresh cached answer of ``call``, without touching the network; else None."""
-        answer, fresh, _ = self._lookup(call.url(self.settings.base_url))
+        answer, fresh, _ = self._lookup(call, call.url(self.settings.base_url))
         return answer if fresh else None
 
     def _delete(self, storage: BaseCache, key: str) -> None:
@@ -333,13 +324,6 @@ class Transport:
             storage.delete(key)
         except self._cache_errors as exc:
             self._unavailable(exc)
-
-    def discard(self, answer: Answer) -> None:
-        """Remove an answer from the cache (its content turned out not to be the documented
-        shape), so it is never served again."""
-        storage = self._storage()
-        if storage is not None and answer.key:
-            self._delete(storage, answer.key)
 
     def cache_info(self) -> CacheInfo | None:
         storage = self._storage()
@@ -362,7 +346,7 @@ class Transport:
             InvalidResponse, OfflineCacheMiss.
         """
         url = call.url(self.settings.base_url)
-        cached, fresh, key = self._lookup(url)
+        cached, fresh, key = self._lookup(call, url)
         if cached is not None and fresh:
             return cached
         if self.settings.offline:
@@ -426,11 +410,11 @@ class Transport:
                 continue
             if status != 200:
                 raise error_for(response, url)
-            payload = _json_object(response.content)
-            if payload is None:
-                last = InvalidResponse(
-                    f"{url} answered 200 with a body that is not a JSON object "
-                    f"({len(response.content)} bytes, {attempts} attempts); it was not cached")
+            try:
+                records = decode(call.op, response.content)
+            except InvalidResponse as exc:  # checked before anything is stored
+                last = exc
+                log.debug("GET %s: %s (attempt %d)", url, exc, attempt + 1)
                 continue
             now = self.clock.now()
             storage = self._storage()
@@ -440,7 +424,7 @@ class Transport:
                     storage.save_response(response, key, expires)
                 except self._cache_errors as exc:
                     self._unavailable(exc)
-            return Answer(payload, url, from_cache=False, stale=False,
+            return Answer(records, url, from_cache=False, stale=False,
                           retrieved_at=dt.datetime.now(dt.UTC), key=key)
         if last is None:  # pragma: no cover - every attempt returns, raises or sets it
             raise ConnectionFailed(f"no attempt was made to get {url}")

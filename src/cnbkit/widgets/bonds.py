@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .. import analysis
+from ..backends import as_pandas
 from ..client import Client
 from ._base import Panel
 
@@ -29,7 +30,7 @@ class BondsPanel(Panel):
         if skd is None:
             from .. import skd as sk
 
-            skd = sk.history(start, end, client=client, progress=False)
+            skd = as_pandas(sk.history(start, end, client=client, progress=False))
         self.skd = skd
         self.prices = analysis.skd_prices(skd)
         # issues ordered by maturity as their names end with the maturity date

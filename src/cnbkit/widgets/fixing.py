@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 
 from .. import analysis
+from ..backends import as_pandas
 from ..client import Client
 from ._base import Panel
 
@@ -21,7 +22,7 @@ def _default_loader(client: Client | None) -> Callable[[int, int], pd.DataFrame]
     from .. import exrates
 
     def load(first: int, last: int) -> pd.DataFrame:
-        return exrates.history(first, last, client=client, progress=False)
+        return as_pandas(exrates.history(first, last, client=client, progress=False))
 
     return load
 
@@ -30,7 +31,8 @@ def _default_averages(client: Client | None) -> Callable[[str, str, tuple[int, i
     from .. import exrates
 
     def load(kind: str, currency: str, years: tuple[int, int]) -> pd.DataFrame:
-        return exrates.averages(kind, currency, years, client=client, progress=False)
+        return as_pandas(exrates.averages(kind, currency, years, client=client,
+                                          progress=False))
 
     return load
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .. import analysis
+from ..backends import as_pandas
 from ..client import Client
 from ._base import Panel
 
@@ -60,10 +61,11 @@ class ForwardPanel(Panel):
             from .. import forward as fw
             from .. import pribor as pr
 
-            points = fw.history(start, end, client=client, progress=False)
-            rates = exrates.history(start, end, ["EUR", "USD"], client=client, progress=False)
-            pribor = pr.history(start, end, ["THREE_MONTH", "SIX_MONTH"], client=client,
-                                progress=False)
+            points = as_pandas(fw.history(start, end, client=client, progress=False))
+            rates = as_pandas(exrates.history(start, end, ["EUR", "USD"], client=client,
+                                              progress=False))
+            pribor = as_pandas(pr.history(start, end, ["THREE_MONTH", "SIX_MONTH"], client=client,
+                                progress=False))
         self.points, self.rates, self.pribor_frame = points, rates, pribor
         self.pair = w.Dropdown(options=list(_SPOT), value="EUR_TO_CZK", description="Pair")
         self.maturity = w.Dropdown(options=list(analysis.MATURITY_DAYS), value="THREE_MONTH",

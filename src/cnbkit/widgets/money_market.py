@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from .. import analysis
+from ..backends import as_pandas
 from ..client import Client
 from ._base import Panel
 
@@ -46,8 +47,8 @@ class MoneyMarketPanel(Panel):
             from .. import czeonia as cz
             from .. import pribor as pr
 
-            pribor = pr.history(start, end, client=client, progress=False)
-            czeonia = cz.history(start, end, client=client, progress=False)
+            pribor = as_pandas(pr.history(start, end, client=client, progress=False))
+            czeonia = as_pandas(cz.history(start, end, client=client, progress=False))
         self.pribor_frame = pribor
         self.czeonia_frame = czeonia
         tenors = [t for t in analysis.TENOR_DAYS if t in set(pribor["period"])]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .. import analysis
+from ..backends import as_pandas
 from ..client import Client
 from ._base import Panel
 
@@ -33,7 +34,7 @@ class OmoPanel(Panel):
         if omo is None:
             from .. import omo as om
 
-            omo = om.history(start, end, client=client, progress=False)
+            omo = as_pandas(om.history(start, end, client=client, progress=False))
         self.omo = omo
         types = sorted(set(omo["operation_type"]))
         self.types = w.SelectMultiple(options=types, value=tuple(types), description="Types",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .. import analysis
+from ..backends import as_pandas
 from ..client import Client
 from ._base import Panel
 
@@ -53,8 +54,9 @@ class OtherCurrenciesPanel(Panel):
         if fx is None or fixing is None:
             from .. import exrates, fxrates
 
-            fx = fxrates.history(start, end, lang="EN", client=client, progress=False)
-            fixing = exrates.history(start, end, ["EUR", "USD"], client=client, progress=False)
+            fx = as_pandas(fxrates.history(start, end, lang="EN", client=client, progress=False))
+            fixing = as_pandas(exrates.history(start, end, ["EUR", "USD"], client=client,
+                                               progress=False))
         self.fx, self.fixing = fx, fixing
         names = fx.drop_duplicates("currency_code", keep="last").set_index("currency_code")
         self.labels = {code: f"{code} - {row.currency}, {row.country}"

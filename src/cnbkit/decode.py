@@ -1,0 +1,150 @@
+"""Answers decoded once, straight into typed records, checked as they are decoded.
+
+Every operation's answer is decoded by msgspec into records whose types come from the
+catalog's schema: dates are calendar days written ``yyyy-MM-dd`` (2019-02-31 is refused), integers
+fit 32 bits, floats are finite numbers, codes are text; a missing key or ``null`` is a missing
+value; unknown keys are ignored. Anything else (a body cut off, an HTML page, a number sent as
+text, a list where an object belongs) raises :class:`~cnbkit.errors.InvalidResponse` naming the
+field, so a wrong answer never reaches the cache nor a frame. Decoding into typed records (in C)
+is faster than decoding into dicts and then checking each value in Python, which is what lets
+a cached call beat building a frame from ``json.loads``.
+
+Example:
+    >>> from cnbkit.catalog import operation
+    >>> op = operation("exrates.daily_year")
+    >>> records = decode(op, b'{"rates": [{"validFor": "2019-01-02", "currencyCode": "EUR",'
+    ...                      b' "amount": 1, "rate": 25.725}]}')
+    >>> records[0].validFor, records[0].rate
+    ('2019-01-02', 25.725)
+    >>> decode(op, b'{}')
+    []
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+import sys
+from typing import Annotated, Any
+
+import msgspec
+
+from .catalog import Column, Operation, Schema
+from .errors import InvalidResponse
+
+__all__ = ["convert", "decode", "record_type"]
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_INT32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
+_FINITE = Annotated[float, msgspec.Meta(ge=-sys.float_info.max, le=sys.float_info.max)]
+_NUMBER_TEXT = Annotated[str, msgspec.Meta(pattern=r"^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$")]
+
+
+def _type_of(column: Column) -> Any:
+    if column.dtype == "date":
+        return str  # yyyy-MM-dd: form and calendar are checked on the distinct values
+    if column.dtype == "int":
+        return _INT32
+    if column.dtype == "float":
+        return _FINITE | _NUMBER_TEXT if column.numbers_as_text else _FINITE
+    return str
+
+
+@functools.cache
+def record_type(schema: Schema) -> type[msgspec.Struct]:
+    """The msgspec record type of ``schema``: every field optional (``None`` when missing)."""
+    fields = [(c.field, _type_of(c) | None, None) for c in schema.columns]
+    return msgspec.defstruct(f"Record_{schema.name.replace('.', '_')}", fields)
+
+
+@functools.cache
+def _answer_type(op: Operation) -> type[msgspec.Struct]:
+    record = record_type(op.schema)
+    payload = record | None if op.single else list[record] | None  # type: ignore[valid-type]  # built at run time
+    return msgspec.defstruct(f"Answer_{op.name.replace('.', '_')}", [(op.result_key, payload)])
+
+
+@functools.cache
+def _decoder(op: Operation) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(_answer_type(op))
+
+
+def _records(op: Operation, answer: Any) -> list[Any]:
+    records = getattr(answer, op.result_key)
+    if records is None:
+        return []
+    if op.single:  # one object; an empty one means no data
+        empty = all(getattr(records, c.field) is None for c in op.schema.columns)
+        records = [] if empty else [records]
+    records = list(records)
+    for column in op.schema.columns:
+        if column.dtype == "date" and records:
+            _check_calendar(op, column, {getattr(r, column.field) for r in records})
+    return records
+
+
+def _check_calendar(op: Operation, column: Column, days: set[str | None]) -> None:
+    """Refuse dates not written ``yyyy-MM-dd`` or not in the calendar (2019-02-31), checking
+    each distinct value once."""
+    for day in sorted(d for d in days if d is not None):
+        try:
+            if not _ISO_DAY.fullmatch(day):
+                raise ValueError("not written yyyy-MM-dd")
+            dt.date.fromisoformat(day)
+        except ValueError as exc:
+            raise InvalidResponse(
+                f"{op.path} answered 200 with a body that is not the documented format (the "
+                f"date {day[:40]!r} {exc} - at `{column.field}`); it was not cached, nothing "
+                "from it was kept") from None
+
+
+def _invalid(op: Operation, exc: msgspec.MsgspecError, size: int | None) -> InvalidResponse:
+    text = str(exc)
+    nested = " - at `$." in text  # msgspec names the place of a wrong value
+    malformed = not isinstance(exc, msgspec.ValidationError)  # (a subclass of DecodeError)
+    if malformed or (not nested and text.startswith("Expected")):
+        what = f"{size} bytes" if size is not None else "the payload"
+        return InvalidResponse(f"{op.path} answered 200 with a body that is not a JSON object "
+                               f"({what}: {text}); it was not cached")
+    if not nested:  # an object without the result key
+        return InvalidResponse(f"{op.path} answered without the {op.result_key!r} key "
+                               f"({text}); it was not cached, nothing from it was kept")
+    return InvalidResponse(f"{op.path} answered 200 with a body that is not the documented "
+                           f"format ({text}); it was not cached, nothing from it was kept")
+
+
+def decode(op: Operation, body: bytes) -> list[Any]:
+    """The typed records of an answer of ``op`` (``{}`` and ``null`` results are no data).
+
+    Raises:
+        InvalidResponse: the body is not the operation's documented JSON.
+    """
+    try:
+        answer = _decoder(op).decode(body)
+    except msgspec.ValidationError as exc:
+        if str(exc).startswith("Object missing required field") and body.strip() == b"{}":
+            return []  # {}: the API's "no data" (e.g. an unknown currency)
+        raise _invalid(op, exc, len(body)) from None
+    except msgspec.DecodeError as exc:
+        raise _invalid(op, exc, len(body)) from None
+    except UnicodeDecodeError as exc:  # text that is not UTF-8
+        raise InvalidResponse(f"{op.path} answered 200 with a body that is not a JSON object "
+                              f"({len(body)} bytes: {exc.reason}); it was not cached") from None
+    return _records(op, answer)
+
+
+def convert(op: Operation, payload: object) -> list[Any]:
+    """The typed records of an answer already decoded into Python objects (dicts and lists,
+    e.g. by ``json.loads``), checked by the same rules as :func:`decode`.
+
+    Raises:
+        InvalidResponse: the payload is not the operation's documented shape.
+    """
+    if payload == {}:
+        return []
+    try:
+        answer = msgspec.convert(payload, _answer_type(op))
+    except msgspec.ValidationError as exc:
+        raise _invalid(op, exc, None) from None
+    return _records(op, answer)
