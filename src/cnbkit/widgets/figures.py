@@ -221,8 +221,8 @@ def forward_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame) -> Sta
         for row in curve.itertuples(index=False):
             ax.annotate(f"{row.value_date:%d %b %Y}", (row.days, row.foreign_implied_pct),
                         textcoords="offset points", xytext=(4, 4), fontsize=7)
-        ax.set_xscale("log")
-        ax.set_xlabel("days from spot to the value date (log scale)")
+        ax.set_xlim(left=0)
+        ax.set_xlabel("days from spot to the value date (PRIBOR: to the deposit's maturity)")
         ax.set_ylabel("% p.a.")
         ax.legend(loc="best")
 
