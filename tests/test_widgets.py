@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("ipywidgets", reason="ipywidgets is missing: pip install -e '.[notebooks]'")
 pytest.importorskip("matplotlib", reason="matplotlib is missing: pip install -e '.[notebooks]'")
 
+from cnbkit import analysis
 from cnbkit.widgets import (
     BondsPanel,
     FixingExplorer,
@@ -107,17 +108,29 @@ def _pribor() -> pd.DataFrame:
 
 
 def test_money_market_panel() -> None:
+    from cnbkit.widgets.money_market import SPREAD_LABEL
+
     czeonia = pd.DataFrame({"valid_for": DAYS[:40], "rate": 0.4})
     panel = MoneyMarketPanel(pribor=_pribor(), czeonia=czeonia)
-    assert panel.plotted["spread (bp)"].iloc[0] == pytest.approx(30.0)  # 0.7 - 0.4
+    assert panel.plotted[SPREAD_LABEL].iloc[0] == pytest.approx(30.0)  # 0.7 - 0.4
     panel.tenor.value = "ONE_YEAR"
-    assert panel.plotted["spread (bp)"].iloc[0] == pytest.approx(40.0)
+    assert panel.plotted[SPREAD_LABEL].iloc[0] == pytest.approx(40.0)
     panel.date.value = dt.date(2015, 1, 1)
     assert panel.plotted["PRIBOR curve"].tolist() == pytest.approx([0.5, 0.6, 0.7, 0.8])
     assert panel.plotted["PRIBOR curve"].index.tolist()[0] == "ONE_DAY"
 
 
-def test_forward_panel_implied_differential() -> None:
+def test_money_market_panel_shows_units_on_every_axis_and_the_spread_in_the_legend() -> None:
+    czeonia = pd.DataFrame({"valid_for": DAYS[:40], "rate": 0.4})
+    panel = MoneyMarketPanel(pribor=_pribor(), czeonia=czeonia)
+    left, right, twin = panel.figure.axes
+    assert "% p.a." in left.get_ylabel() and "bp" in twin.get_ylabel()
+    assert "% p.a." in right.get_ylabel() and "days" in right.get_xlabel()
+    legend = [text.get_text() for text in left.get_legend().get_texts()]
+    assert any("CZEONIA" in label and "bp" in label for label in legend), legend
+
+
+def test_forward_panel_exact_cip_on_value_dates() -> None:
     days = DAYS[:30]
     points = pd.concat([pd.DataFrame({"valid_for": days, "currency_pair": pair,
                                       "maturity": mat, "forward_points": pts})
@@ -131,13 +144,24 @@ def test_forward_panel_implied_differential() -> None:
     pribor = pd.concat([pd.DataFrame({"valid_for": days, "period": p, "pribor": 4.0})
                         for p in ("THREE_MONTH", "SIX_MONTH")])
     panel = ForwardPanel(points=points, rates=rates, pribor=pribor)
-    diff = (25.1 / 25 - 1) * 360 / 91 * 100
-    assert panel.plotted["implied differential"].iloc[0] == pytest.approx(diff)
-    assert panel.plotted["implied foreign rate"].iloc[0] == pytest.approx(4.0 - diff)
+    # traded Friday 2 Jan 2015: spot Tuesday 6 Jan, 3 months later Monday 6 Apr is Easter
+    # Monday, so the forward settles on Tuesday 7 Apr: 91 days
+    days = (analysis.value_date("2015-01-02", "THREE_MONTH")
+            - analysis.spot_date("2015-01-02")).days
+    assert days == 91
+    eur = (1 + 0.04 * days / 360) * 25 / 25.1
+    assert panel.plotted["implied EUR rate"].iloc[1] == pytest.approx((eur - 1) * 360 / days
+                                                                      * 100)
+    assert panel.plotted["differential (CZK - foreign)"].iloc[1] == pytest.approx(
+        4.0 - panel.plotted["implied EUR rate"].iloc[1])
     panel.pair.value = "USD_TO_CZK"
     panel.maturity.value = "SIX_MONTH"
-    assert panel.plotted["implied differential"].iloc[0] == pytest.approx(
-        (20.09 / 20 - 1) * 360 / 182 * 100)
+    table = panel.table()
+    usd = (1 + 0.04 * table["days"] / 360) * 20 / 20.09
+    assert panel.plotted["implied USD rate"].tolist() == pytest.approx(
+        ((usd - 1) * 360 / table["days"] * 100).tolist())
+    top, bottom = panel.figure.axes
+    assert "CZK/1000" in top.get_ylabel() and "% p.a." in bottom.get_ylabel()
 
 
 def test_other_currencies_search_and_cross() -> None:
@@ -152,6 +176,7 @@ def test_other_currencies_search_and_cross() -> None:
                            "currency_code": "EUR", "rate_per_unit": 25.0})
     panel = OtherCurrenciesPanel(fx=fx, fixing=fixing, currency="AMD", base="EUR")
     assert panel.plotted["AMD per EUR"].tolist() == pytest.approx([500.0] * 6)
+    assert panel.plotted["CZK per AMD"].tolist() == pytest.approx([0.05] * 6)
     panel.search.value = "peso"
     assert [code for _, code in panel.currency.options] == ["ARS", "MXN"]
     assert panel.currency.value == "ARS"
@@ -162,18 +187,29 @@ def test_other_currencies_search_and_cross() -> None:
 
 
 def test_omo_panel_types_and_frequency() -> None:
+    trade = pd.to_datetime(["2024-01-03", "2024-02-10", "2024-05-01", "2024-05-02",
+                            "2024-12-31"])
     omo = pd.DataFrame({
-        "trade_date": pd.to_datetime(["2024-01-03", "2024-02-10", "2024-05-01", "2024-05-02"]),
-        "operation_type": ["Repo", "Repo", "Repo", "Depozitní facilita"],
-        "allotted_volume_czk_bn": [100.0, 300.0, 50.0, 10.0],
-        "avg_allotted_rate_pct": [4.0, 5.0, 6.0, 3.0]})
+        "trade_date": trade, "settlement_date": trade,
+        "maturity_date": trade + pd.to_timedelta([14, 14, 14, 1, 14], unit="D"),
+        "operation_type": ["Repo", "Repo", "Repo", "Depozitní facilita", "Repo"],
+        "allotted_volume_czk_bn": [100.0, 300.0, 50.0, 10.0, 91.0],
+        "avg_allotted_rate_pct": [4.0, 5.0, 6.0, 3.0, 4.0]})
     panel = OmoPanel(omo=omo, freq="quarter")
-    assert panel.plotted["Repo volume"].tolist() == [400.0, 50.0]
+    # Q1 starts before the first repo + 14 days: not whole, left out and said so
+    assert panel.plotted["Repo turnover"].tolist() == [50.0, 0.0, 91.0]
+    assert panel.plotted["Repo outstanding"].tolist() == pytest.approx(
+        [50 * 14 / 91, 0.0, 91.0 / 92])  # the last repo is out on 31 Dec only
+    assert "1 quarter(s)" in panel.status.value
     panel.types.value = ("Depozitní facilita",)
-    assert list(panel.plotted) == ["Depozitní facilita volume", "Depozitní facilita rate"]
+    assert list(panel.plotted) == ["Depozitní facilita outstanding",
+                                   "Depozitní facilita turnover", "Depozitní facilita rate"]
     panel.types.value = ("Repo",)
     panel.freq.value = "year"
-    assert panel.plotted["Repo volume"].tolist() == [450.0]
+    assert panel.plotted == {}  # one year, not covered whole
+    outstanding, turnover, rate = panel.figure.axes
+    assert "CZK bn" in outstanding.get_ylabel() and "CZK bn per year" in turnover.get_ylabel()
+    assert "% p.a." in rate.get_ylabel()
 
 
 def test_bonds_panel_issue_picker() -> None:
@@ -263,3 +299,59 @@ def test_accounts_panel_months_and_categories() -> None:
     panel.account.value = "B"
     assert panel.plotted["income"].tolist() == [100.0]
     assert fetched == ["A", "B"]
+
+
+UNITS = ("% p.a.", "bp", "CZK", "index", "days")
+
+
+def _static_figures(client) -> dict:
+    """Every static figure of cnbkit.widgets.figures, drawn from the sandbox's data."""
+    from cnbkit.widgets import figures
+
+    czeonia = cnbkit_czeonia(client)
+    pribor = _sandbox("pribor", client, 2024, 2025)
+    omo = _sandbox("omo", client, "2023-12-01", 2025)
+    eur = _sandbox("exrates", client, 2013, 2017, ["EUR"]).set_index("valid_for")[
+        "rate_per_unit"]
+    points = _sandbox("forward", client, 2025, 2025)
+    rates = _sandbox("exrates", client, 2025, 2025, ["EUR", "USD", "PLN"])
+    wide = rates.pivot_table(index="valid_for", columns="currency_code", values="rate_per_unit")
+    yields = analysis.tbill_yields(_sandbox("skd", client, "2025-12-01", "2025-12-31"))
+    return {
+        "floor": figures.floor_figure(eur, analysis.floor_phases(eur)),
+        "czeonia": figures.czeonia_figure(czeonia, analysis.czeonia_averages(czeonia)),
+        "term premium": figures.term_premium_figure(
+            analysis.term_premium(pribor, czeonia), analysis.repo_rate(omo)),
+        "forward curve": figures.forward_curve_figure(
+            analysis.implied_yield_curve(points, rates, pribor, "2025-12-31"),
+            analysis.term_structure(pribor, "2025-12-31")),
+        "cross rates": figures.cross_rates_figure(
+            analysis.cross_rate_series(wide, ["EUR/USD", "EUR/PLN"])),
+        "omo": figures.omo_figure(analysis.omo_by_type(omo, "YE")),
+        "T-bill curve": figures.tbill_curve_figure(analysis.tbill_curve(yields, "2025-12-31"),
+                                                   analysis.term_structure(pribor,
+                                                                           "2025-12-31")),
+    }
+
+
+def cnbkit_czeonia(client) -> pd.Series:
+    return _sandbox("czeonia", client, 2024, 2025).set_index("valid_for")["rate"]
+
+
+def _sandbox(group: str, client, start, end, *args) -> pd.DataFrame:
+    import cnbkit
+
+    return getattr(cnbkit, group).history(start, end, *args, client=client)
+
+
+def test_static_figures_have_a_title_and_units_on_every_axis(client) -> None:
+    for name, figure in _static_figures(client).items():
+        assert figure.title and repr(figure).startswith(f"<figure: {figure.title} (")
+        for ax in figure.axes:
+            if not ax.get_ylabel():  # a panel sharing its neighbour's y axis
+                assert ax.get_shared_y_axes().get_siblings(ax) != [ax], name
+                continue
+            assert any(unit in ax.get_ylabel() for unit in UNITS), (name, ax.get_ylabel())
+        assert any(ax.get_xlabel() for ax in figure.axes), name
+        png = figure.png()
+        assert png.startswith(b"\x89PNG") and png == figure.png(), name  # no timestamp

@@ -185,6 +185,13 @@ def test_notebook_01_runs_and_a_widget_redraws_the_figure(lab: tuple[str, Path],
                 f"{FIGURE!r}); return img && img.src !== old; }}", arg=before)
             after = _figure_src(page)
             assert after.startswith("data:image/png") and after != before
+            # JupyterLab skips rendering cells far from the viewport (content-visibility), and
+            # their text with them: bring the first cells, with the data-source banner, into
+            # view and wait until the browser has rendered them
+            page.locator(".jp-Notebook .jp-Cell").nth(1).scroll_into_view_if_needed()
+            page.wait_for_function(
+                "text => document.querySelector('.jp-Notebook').innerText.includes(text)",
+                arg="sandbox data (clock 2025-12-31)")
             text = page.inner_text(".jp-Notebook")
             assert "sandbox data (clock 2025-12-31)" in text
             page.locator(".widget-output").first.scroll_into_view_if_needed()

@@ -10,14 +10,19 @@ import pandas as pd
 from .. import analysis
 from ..backends import as_pandas
 from ..client import Client
+from ..errors import InvalidParameter
 from ._base import Panel
 
-__all__ = ["MoneyMarketPanel"]
+__all__ = ["SPREAD_LABEL", "MoneyMarketPanel"]
+
+#: The legend label of the spread line (right axis).
+SPREAD_LABEL = "PRIBOR - CZEONIA, bp (right axis)"
 
 
 class MoneyMarketPanel(Panel):
-    """Left: CZEONIA and one PRIBOR tenor over time with their spread (bp). Right: the PRIBOR
-    term structure on the picked date.
+    """Left: CZEONIA and one PRIBOR tenor over time (% p.a.) with their spread (bp, right
+    axis). Right: the PRIBOR term structure on the picked date (% p.a. against the deposit's
+    days, log scale).
 
     Controls: ``tenor`` (Dropdown of PRIBOR tenors), ``date`` (DatePicker). The data of the
     whole range is fetched once when the panel is built; the controls cost no request.
@@ -75,18 +80,20 @@ class MoneyMarketPanel(Panel):
         pribor = self._pribor_series()
         self._plot(left, self._czeonia_series(), "CZEONIA", linewidth=0.8)
         self._plot(left, pribor, str(pribor.name), linewidth=0.8)
-        left.set_ylabel("% p.a.")
+        left.set_ylabel("rate, % p.a.")
         left.grid(alpha=0.3)
         twin = left.twinx()
         spread = self.spread()
-        self._plot(twin, spread, "spread (bp)", color="grey", linewidth=0.5, alpha=0.6)
+        self._plot(twin, spread, SPREAD_LABEL, color="grey", linewidth=0.5, alpha=0.6)
         twin.set_ylabel("spread, bp")
-        left.legend(loc="upper left", fontsize="small")
+        handles = left.get_lines() + twin.get_lines()
+        left.legend(handles, [h.get_label() for h in handles], loc="upper left",
+                    fontsize="small")
         left.set_title(f"CZEONIA vs PRIBOR {self.tenor.value}")
         when = pd.Timestamp(self.date.value or self.pribor_frame["valid_for"].max())
         try:
             curve = analysis.term_structure(self.pribor_frame, when)
-        except ValueError as exc:
+        except InvalidParameter as exc:
             self.status.value = str(exc)
             return
         self.status.value = ""
@@ -96,5 +103,8 @@ class MoneyMarketPanel(Panel):
         right.set_xscale("log")
         right.set_xticks(series.index, curve["period"].str.replace("_", " ").str.lower(),
                          rotation=60, fontsize="small")
+        right.minorticks_off()
+        right.set_ylabel("PRIBOR, % p.a.")
+        right.set_xlabel("tenor (deposit days, log scale)")
         right.set_title(f"PRIBOR curve {curve['valid_for'].iloc[0]:%Y-%m-%d}")
         right.grid(alpha=0.3)

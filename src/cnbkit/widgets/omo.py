@@ -1,4 +1,5 @@
-"""OmoPanel: CNB open market operations, volumes and rates by type over time."""
+"""OmoPanel: CNB open market operations by type over time: the average amount outstanding,
+the turnover beside it, and the rate."""
 
 from __future__ import annotations
 
@@ -15,17 +16,21 @@ _FREQ = {"month": "ME", "quarter": "QE", "year": "YE"}
 
 
 class OmoPanel(Panel):
-    """Allotted volume (CZK bn) and volume-weighted rate (% p.a.) by operation type.
+    """By operation type: the average amount outstanding (CZK bn, log scale: the liquidity the
+    type absorbed or provided on an average day), the turnover (allotments summed, CZK bn per
+    period) and the allotted rate weighted by amount outstanding (% p.a.); see
+    :func:`cnbkit.analysis.omo_by_type`. Periods the data does not cover whole (at the edges of
+    the range) are left out and counted in the status line.
 
     Controls: ``types`` (SelectMultiple of operation types), ``freq`` (month, quarter, year).
     Data is fetched once for the range.
 
     Example:
-        >>> panel = OmoPanel(2020, 2025)  # doctest: +SKIP
+        >>> panel = OmoPanel("2019-12-01", 2025)  # doctest: +SKIP
         >>> panel.freq.value = "year"  # doctest: +SKIP
     """
 
-    figsize = (9.0, 5.0)
+    figsize = (9.0, 6.5)
 
     def __init__(self, start: str | int = 2020, end: str | int = 2025, freq: str = "quarter",
                  *, client: Client | None = None, omo: pd.DataFrame | None = None) -> None:
@@ -44,23 +49,38 @@ class OmoPanel(Panel):
         self._finish()
 
     def table(self) -> pd.DataFrame:
-        """:func:`cnbkit.analysis.omo_by_type` of the chosen types and frequency."""
-        frame = self.omo[self.omo["operation_type"].isin(list(self.types.value))]
-        return analysis.omo_by_type(frame, _FREQ[self.freq.value])
+        """:func:`cnbkit.analysis.omo_by_type` at the chosen frequency, for the chosen types
+        (all periods, with their ``complete`` flag: computed on all the data fetched, so the
+        coverage is the fetch's, whatever types are picked)."""
+        table = analysis.omo_by_type(self.omo, _FREQ[self.freq.value])
+        kinds = table.index.get_level_values("operation_type")
+        return table[kinds.isin(list(self.types.value))]
 
     def draw(self) -> None:
         table = self.table()
-        top, bottom = self.figure.subplots(2, 1, sharex=True)
+        whole = table[table["complete"]]
+        left_out = table.index[~table["complete"]].get_level_values("period_end").nunique()
+        self.status.value = (f"{left_out} {self.freq.value}(s) at the edges of the data left "
+                             "out: the data does not cover them whole" if left_out else "")
+        outstanding, turnover, rate = self.figure.subplots(3, 1, sharex=True)
         for kind in self.types.value:
-            if kind not in table.index.get_level_values("operation_type"):
+            if kind not in whole.index.get_level_values("operation_type"):
                 continue
-            part = table.xs(kind, level="operation_type")
-            self._plot(top, part["volume_czk_bn"], f"{kind} volume", drawstyle="steps-mid")
-            self._plot(bottom, part["avg_rate_pct"], f"{kind} rate", drawstyle="steps-mid")
-        top.set_ylabel(f"CZK bn per {self.freq.value}")
-        bottom.set_ylabel("% p.a. (volume-weighted)")
-        top.set_title("Open market operations by type")
-        for ax in (top, bottom):
+            part = whole.xs(kind, level="operation_type")
+            self._plot(outstanding, part["avg_outstanding_czk_bn"], f"{kind} outstanding",
+                       drawstyle="steps-mid")
+            self._plot(turnover, part["turnover_czk_bn"], f"{kind} turnover",
+                       drawstyle="steps-mid")
+            self._plot(rate, part["avg_rate_pct"], f"{kind} rate", drawstyle="steps-mid")
+        if outstanding.lines:
+            outstanding.set_yscale("log")
+        outstanding.set_ylabel("average outstanding,\nCZK bn (log)")
+        turnover.set_ylabel(f"turnover,\nCZK bn per {self.freq.value}")
+        rate.set_ylabel("rate, % p.a.")
+        rate.set_xlabel(f"{self.freq.value} end")
+        outstanding.set_title("Open market operations by type: average outstanding amount, "
+                              "turnover, rate")
+        for ax in (outstanding, turnover, rate):
             ax.grid(alpha=0.3)
             if ax.lines:
-                ax.legend(loc="best", fontsize="small")
+                ax.legend(loc="best", fontsize="x-small")

@@ -1,5 +1,13 @@
 """OtherCurrenciesPanel: a searchable picker over the monthly other-currency rates and
-cross rates through CZK."""
+cross rates through CZK.
+
+The CNB sets its rates of other currencies on the last working day of each month (CNB,
+*Methodology - rates of other currencies*,
+https://www.cnb.cz/en/financial-markets/foreign-exchange-market/methodology-rates-of-other-currencies),
+and the API dates them (``validFor``) on the month's last day. A cross rate through CZK
+therefore pairs each month's rate with the fixing of that month's last business day
+(:func:`cnbkit.analysis.month_end_fixing`), never with a later or an earlier one.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +18,30 @@ from ..backends import as_pandas
 from ..client import Client
 from ._base import Panel
 
-__all__ = ["OtherCurrenciesPanel", "cross_history"]
+__all__ = ["OtherCurrenciesPanel", "cross_history", "quoted_amount"]
+
+
+def quoted_amount(fx: pd.DataFrame, currency: str) -> int:
+    """The number of units the CNB quotes ``currency`` for in its latest rate (1, 100 or 1000).
+
+    Example:
+        >>> fx = pd.DataFrame({"currency_code": ["VND", "VND"], "amount": [1000, 1000]})
+        >>> quoted_amount(fx, "VND")
+        1000
+    """
+    rows = fx[fx["currency_code"] == currency]
+    return int(rows["amount"].iloc[-1]) if len(rows) and "amount" in rows else 1
 
 
 def cross_history(fx: pd.DataFrame, fixing: pd.DataFrame, currency: str,
                   base: str) -> pd.Series:
     """Units of ``currency`` per one ``base`` by month, through CZK.
 
-    ``fx`` is an fxrates.history frame (monthly, ``valid_for`` = month end), ``fixing`` an
-    exrates.history frame of the base currency (its month-end fixing is used; base "CZK" is 1).
+    ``fx`` is an fxrates.history frame (monthly, ``valid_for`` = the month's last day),
+    ``fixing`` an exrates.history frame of the base currency. Each monthly rate is paired with
+    the base's fixing on the month's last business day, the fixing the CNB sets the monthly
+    rates from (see the module); a month whose last business day has no fixing in ``fixing``
+    gives NaN. Base "CZK" is 1.
 
     Example:
         >>> cross_history(fx, fixing, "AMD", "EUR").tail()  # doctest: +SKIP
@@ -28,7 +51,7 @@ def cross_history(fx: pd.DataFrame, fixing: pd.DataFrame, currency: str,
         base_rate = pd.Series(1.0, index=other.index)
     else:
         daily = fixing[fixing["currency_code"] == base].set_index("valid_for")["rate_per_unit"]
-        base_rate = daily.resample("ME").last().reindex(other.index)
+        base_rate = analysis.month_end_fixing(daily).reindex(other.index)
     cross = pd.Series(
         [analysis.cross_rates(pd.Series({currency: o, base: b}), base)[currency]
          if pd.notna(b) else float("nan") for o, b in zip(other, base_rate, strict=True)],
@@ -38,7 +61,9 @@ def cross_history(fx: pd.DataFrame, fixing: pd.DataFrame, currency: str,
 
 class OtherCurrenciesPanel(Panel):
     """Type in ``search`` (code, currency or country), pick in ``currency``; ``base`` is the
-    currency of the cross rate (CZK, EUR, USD). Data is fetched once for the range.
+    currency of the cross rate (CZK, EUR, USD). The rate is drawn in CZK per the amount the
+    CNB quotes the currency for (per 1000 VND, per 100 AMD), so small rates keep their digits.
+    Data is fetched once for the range.
 
     Example:
         >>> panel = OtherCurrenciesPanel(2024, 2025)  # doctest: +SKIP
@@ -94,15 +119,18 @@ class OtherCurrenciesPanel(Panel):
         if code is None:
             ax.set_title("no currency matches the search")
             return
-        left = ax
-        czk = self.fx[self.fx["currency_code"] == code].set_index("valid_for")["rate_per_unit"]
-        self._plot(left, czk, f"CZK per {code}", marker=".")
-        left.set_ylabel(f"CZK per {code}")
+        amount = quoted_amount(self.fx, code)
+        per_unit = self.fx[self.fx["currency_code"] == code].set_index("valid_for")[
+            "rate_per_unit"]
+        label = f"CZK per {amount} {code}" if amount != 1 else f"CZK per {code}"
+        self._plot(ax, per_unit * amount, label, marker=".")
+        ax.set_ylabel(label)
+        ax.set_xlabel("month (rate set on its last business day)")
         if self.base.value != "CZK":
             right = ax.twinx()
             cross = cross_history(self.fx, self.fixing, code, self.base.value)
             self._plot(right, cross, str(cross.name), color="C1", marker=".")
-            right.set_ylabel(str(cross.name))
+            right.set_ylabel(f"{code} per 1 {self.base.value}")
         ax.set_title(self.labels.get(code, code))
         ax.grid(alpha=0.3)
         self.figure.legend(loc="outside lower center", ncols=2, fontsize="small")

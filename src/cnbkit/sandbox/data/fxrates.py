@@ -2,10 +2,17 @@
 
 124 real ISO currencies that the daily fixing does not quote, with Czech and English country and
 currency names. One row per currency and month from :data:`START` (2004-01) on; ``validFor`` is
-the month's last day and ``order`` is the month number (1..12). Level: the real USD/CZK fixing of
-the previous month's last business day divided by the currency's units per USD (a late-2025
-level), times a per-currency log-normal random walk anchored at 1 in 2025-12 (seeded by currency
-code). ``amount`` is 1, 100 or 1000 so that quotes have useful digits. VEF is ``0.000`` from
+the month's last day and ``order`` is the month number (1..12).
+
+The CNB sets these rates "every last working day in a month" (CNB, *Methodology - rates of
+other currencies*,
+https://www.cnb.cz/en/financial-markets/foreign-exchange-market/methodology-rates-of-other-currencies),
+and the API dates them on the month's last day (``validFor``). So the rate of month M is built
+from the real USD/CZK fixing of **M's last business day** (the day it is set), divided by the
+currency's units per USD (a late-2025 level), times a per-currency log-normal random walk
+anchored at 1 in 2025-12 (seeded by currency code). The currencies in :data:`PEGGED_TO_USD`
+keep their peg: no walk, so for BMD, BSD and PAB (1:1) the rate per unit is that day's USD
+fixing. ``amount`` is 1, 100 or 1000 so that quotes have useful digits. VEF is ``0.000`` from
 2019-01 and ZWL from 2024-05, as in the live data.
 
 Example:
@@ -25,7 +32,7 @@ from dataclasses import dataclass
 
 from cnbkit.sandbox.data.fixing import load
 
-__all__ = ["CURRENCIES", "START", "FxRow", "month_rows", "names"]
+__all__ = ["CURRENCIES", "PEGGED_TO_USD", "START", "FxRow", "month_rows", "names"]
 
 #: The first month of the series.
 START = (2004, 1)
@@ -164,6 +171,9 @@ CURRENCIES: tuple[tuple[str, str, str, str, str, float], ...] = (
     ("SHP", "Svatá Helena", "libra", "Saint Helena", "pound", 0.75),
 )
 _BY_CODE = {row[0]: row for row in CURRENCIES}
+#: Currencies with a fixed rate to the US dollar (their units per USD in :data:`CURRENCIES`).
+PEGGED_TO_USD = frozenset({"AED", "BBD", "BHD", "BMD", "BSD", "BZD", "CUC", "JOD", "OMR",
+                           "PAB", "QAR", "SAR", "XCD"})
 _ZERO_FROM = {"VEF": (2019, 1), "ZWL": (2024, 5)}
 
 
@@ -198,8 +208,9 @@ def _table(seed: int) -> dict[tuple[int, int], tuple[FxRow, ...]]:
     months = _months()
     usd = {}
     for year, month in months:
-        day = load().last_valid(datetime.date(year, month, 1) - datetime.timedelta(days=1))
-        usd[(year, month)] = day.rates["USD"][1] if day else 25.0
+        last_day = datetime.date(year, month, _calendar.monthrange(year, month)[1])
+        day = load().last_valid(last_day)  # the month's last business day: the rates' day
+        usd[(year, month)] = day.rates["USD"][1] / day.rates["USD"][0] if day else 25.0
     walks: dict[str, list[float]] = {}
     for code, *_rest in CURRENCIES:
         rng = random.Random(f"{seed}:fxrates:{code}")
@@ -215,7 +226,8 @@ def _table(seed: int) -> dict[tuple[int, int], tuple[FxRow, ...]]:
         for code, _cc, _cu, _ec, _eu, per_usd in CURRENCIES:
             per_unit = 25.0 / per_usd
             amount = 1 if per_unit >= 1 else (100 if per_unit >= 0.01 else 1000)
-            rate = usd[(year, month)] / per_usd * walks[code][i] * amount
+            walk = 1.0 if code in PEGGED_TO_USD else walks[code][i]
+            rate = usd[(year, month)] / per_usd * walk * amount
             if code in _ZERO_FROM and (year, month) >= _ZERO_FROM[code]:
                 rate = 0.0
             rows.append(FxRow(valid_for, month, code, amount, round(rate, 3)))

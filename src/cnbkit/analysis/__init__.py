@@ -1,0 +1,145 @@
+"""Pure DataFrame functions behind the notebooks and the widget panels, with the market
+conventions a rates and FX desk expects.
+
+Every function takes and returns pandas objects, makes no request and draws nothing, so it can
+be used on its own and is tested without widgets. Units are stated per function: exchange rates
+in CZK per unit, interest rates and differentials in % p.a. (CZK money market: ACT/360),
+spreads and premia in basis points, OMO amounts in CZK bn. The functions live in small modules
+and are all importable from here (``cnbkit.analysis.<name>``):
+
+======================  ===============================================================
+module                  what
+======================  ===============================================================
+``conventions``         Prague business days, spot and value dates, day counts
+``fixing``              returns, volatility, correlation, averages, cross rates, statistics
+``floor``               the EUR/CZK floor 2013-2017: phases and band statistics
+``forwards``            outright forwards on value dates, exact covered interest parity
+``money_market``        CZEONIA compounded, PRIBOR curve, term premium, repo rate, spreads
+``operations``          open market operations: average outstanding and turnover
+``bills``               SKD prices, T-bill yields and the T-bill curve
+``spending``            PSD2 transactions per month
+======================  ===============================================================
+
+Example:
+    >>> from cnbkit import analysis
+    >>> analysis.spot_date("2025-12-29"), analysis.value_date("2025-12-29", "THREE_MONTH")
+    (Timestamp('2025-12-31 00:00:00'), Timestamp('2026-03-31 00:00:00'))
+    >>> wide = cnbkit.to_wide(cnbkit.exrates.history(2015, 2017, ["EUR", "USD"]))  # doctest: +SKIP
+    >>> analysis.rolling_volatility(analysis.log_returns(wide), window=21)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from .bills import maturity_from_name, skd_prices, tbill_curve, tbill_yield, tbill_yields
+from .conventions import (
+    DAY_COUNT_DENOMINATOR,
+    MONEY_MARKET_BASIS,
+    TENORS,
+    add_business_days,
+    add_tenor,
+    business_days,
+    is_business_day,
+    money_market_basis,
+    next_business_day,
+    prague_holidays,
+    roll_modified_following,
+    spot_date,
+    value_date,
+    year_fraction,
+)
+from .fixing import (
+    cross_rate_series,
+    cross_rates,
+    fixing_against_averages,
+    log_returns,
+    month_end_fixing,
+    return_statistics,
+    rolling_correlation,
+    rolling_volatility,
+)
+from .floor import (
+    EURCZK_FLOOR,
+    FLOOR_DECIDED,
+    FLOOR_ENDED,
+    floor_phases,
+    floor_summary,
+    floor_table,
+)
+from .forwards import (
+    FORWARD_MATURITIES,
+    PAIRS,
+    forward_table,
+    implied_czk_rate,
+    implied_differential_approx,
+    implied_foreign_rate,
+    implied_forward,
+    implied_yield_curve,
+)
+from .money_market import (
+    DAY_COUNT_BASIS,
+    TENOR_DAYS,
+    compounded_rate,
+    czeonia_averages,
+    czeonia_index,
+    repo_rate,
+    spread_bp,
+    term_premium,
+    term_structure,
+)
+from .operations import omo_by_type
+from .spending import monthly_spending
+
+__all__ = [
+    "DAY_COUNT_BASIS",
+    "DAY_COUNT_DENOMINATOR",
+    "EURCZK_FLOOR",
+    "FLOOR_DECIDED",
+    "FLOOR_ENDED",
+    "FORWARD_MATURITIES",
+    "MONEY_MARKET_BASIS",
+    "PAIRS",
+    "TENORS",
+    "TENOR_DAYS",
+    "add_business_days",
+    "add_tenor",
+    "business_days",
+    "compounded_rate",
+    "cross_rate_series",
+    "cross_rates",
+    "czeonia_averages",
+    "czeonia_index",
+    "fixing_against_averages",
+    "floor_phases",
+    "floor_summary",
+    "floor_table",
+    "forward_table",
+    "implied_czk_rate",
+    "implied_differential_approx",
+    "implied_foreign_rate",
+    "implied_forward",
+    "implied_yield_curve",
+    "is_business_day",
+    "log_returns",
+    "maturity_from_name",
+    "money_market_basis",
+    "month_end_fixing",
+    "monthly_spending",
+    "next_business_day",
+    "omo_by_type",
+    "prague_holidays",
+    "repo_rate",
+    "return_statistics",
+    "roll_modified_following",
+    "rolling_correlation",
+    "rolling_volatility",
+    "skd_prices",
+    "spot_date",
+    "spread_bp",
+    "tbill_curve",
+    "tbill_yield",
+    "tbill_yields",
+    "term_premium",
+    "term_structure",
+    "value_date",
+    "year_fraction",
+]
