@@ -1,4 +1,10 @@
-"""Fixtures: one mutual-TLS COBS sandbox per session, and configs/clients bound to it."""
+"""Fixtures: one mutual-TLS COBS sandbox per session, and configs/clients bound to it.
+
+Every exchange with the session's sandbox is judged against the OpenAPI files
+(:mod:`tests.cobs.judge`): the autouse fixture :func:`verdicts` fails the test whose calls left
+the files (outside the allow-list). A test that sends requests off the files on purpose says so
+with ``verdicts.deliberate("request", why)``.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,8 @@ import pytest
 from cnbkit.cobs import CobsClient, CobsConfig
 from cnbkit.sandbox.cobs import CobsSandbox
 
+from .judge import Judge, Verdicts
+
 REDIRECT = "https://tpp.example/callback"
 
 
@@ -16,6 +24,21 @@ REDIRECT = "https://tpp.example/callback"
 def sandbox() -> Iterator[CobsSandbox]:
     with CobsSandbox() as sb:
         yield sb
+
+
+@pytest.fixture(scope="session")
+def judge() -> Judge:
+    """The OpenAPI files as judge (loaded once per worker)."""
+    return Judge.load()
+
+
+@pytest.fixture(autouse=True)
+def verdicts(sandbox: CobsSandbox, judge: Judge) -> Iterator[Verdicts]:
+    """Judge every exchange of this test with the session's sandbox; fail the test on any
+    finding outside the allow-list."""
+    with judge.watch(sandbox.app) as found:
+        yield found
+    found.check()
 
 
 @pytest.fixture(autouse=True)

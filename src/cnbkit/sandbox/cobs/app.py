@@ -22,6 +22,11 @@ Example:
 
 from __future__ import annotations
 
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from cnbkit.sandbox.cobs.access import authorize
@@ -32,9 +37,14 @@ from cnbkit.sandbox.cobs.routes import VERSIONS, find_route, is_registration
 from cnbkit.sandbox.cobs.state import PAGING_QUIRKS, RECORDED_HEADERS, SandboxState
 from cnbkit.sandbox.httpserver import Reply, Request
 
-__all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "VERSIONS", "CobsApp"]
+__all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "VERSIONS", "CobsApp", "Observer"]
+
+log = logging.getLogger("cnbkit.sandbox")
 
 _COBS = "/cobs/"
+
+#: Called with every request and the reply the app gives it (see :meth:`CobsApp.watch`).
+Observer = Callable[[Request, Reply], None]
 
 
 class CobsApp:
@@ -54,6 +64,8 @@ class CobsApp:
                  max_page_size: int = 100) -> None:
         self.state = SandboxState(bank or SandboxBank(), token_lifetime=token_lifetime,
                                   max_page_size=max_page_size)
+        self._observers: list[Observer] = []
+        self._observers_lock = threading.Lock()
 
     # -- settings and stores --------------------------------------------------------------------
     @property
@@ -121,16 +133,51 @@ class CobsApp:
         never kept)."""
         return self.state.seen_headers()
 
+    # -- observers ------------------------------------------------------------------------------
+    @contextmanager
+    def watch(self, observer: Observer) -> Iterator[Observer]:
+        """Call ``observer(request, reply)`` for every exchange while the block runs.
+
+        The observer runs on the server's thread before the reply is sent, so by the time a
+        client has its answer, the observer has seen the exchange. An observer that raises is
+        logged and does not change the reply.
+
+        Example:
+            >>> app, seen = CobsApp(), []
+            >>> with app.watch(lambda request, reply: seen.append(reply.status)):
+            ...     pass
+        """
+        with self._observers_lock:
+            self._observers.append(observer)
+        try:
+            yield observer
+        finally:
+            with self._observers_lock:
+                self._observers.remove(observer)
+
+    def _notify(self, request: Request, reply: Reply) -> None:
+        with self._observers_lock:
+            observers = list(self._observers)
+        for observer in observers:
+            try:
+                observer(request, reply)
+            except Exception:  # an observer's bug must not change the answer
+                log.exception("a COBS sandbox observer failed on %s", request.target)
+
     # -- dispatch -----------------------------------------------------------------------------
     def __call__(self, request: Request) -> Reply:
-        """Answer ``request``; errors become their replies, ``X-Request-ID`` is echoed."""
+        """Answer ``request``; errors become their replies.
+
+        ``X-Request-ID`` is echoed (the files require it on every answer); a request without
+        one gets a fresh id of the sandbox's own.
+        """
         try:
             reply = self._dispatch(request)
         except Fail as fail:
             reply = fail.reply
-        request_id = request.headers.get("X-Request-ID")
-        if request_id:
-            reply.headers.setdefault("X-Request-ID", request_id)
+        request_id = request.headers.get("X-Request-ID") or str(uuid.uuid4())
+        reply.headers.setdefault("X-Request-ID", request_id)
+        self._notify(request, reply)
         return reply
 
     def _dispatch(self, request: Request) -> Reply:
