@@ -18,6 +18,8 @@ from cnbkit.sandbox.cobs import CobsSandbox
 from .judge import Judge, Verdicts
 
 REDIRECT = "https://tpp.example/callback"
+#: The legal name the test configs send as TPP-Name.
+TPP_NAME = "Star Corporation, a.s."
 
 
 @pytest.fixture(scope="session")
@@ -42,9 +44,12 @@ def verdicts(sandbox: CobsSandbox, judge: Judge) -> Iterator[Verdicts]:
 
 
 @pytest.fixture(autouse=True)
-def _reset_lifetime(sandbox: CobsSandbox) -> Iterator[None]:
+def _reset_switches(sandbox: CobsSandbox) -> Iterator[None]:
+    """Every test starts with the sandbox's default settings (the sandbox is shared)."""
     yield
     sandbox.app.token_lifetime = 3600
+    state = sandbox.app.state
+    state.answer_shape, state.expired_token_status, state.issue_api_keys = "files", 401, False
 
 
 @pytest.fixture(params=["2.0", "5.0"])
@@ -56,7 +61,8 @@ def make_config(sandbox: CobsSandbox, version: str = "5.0", **kw: object) -> Cob
     values: dict[str, object] = dict(
         base_url=sandbox.base_url, version=version, p12_file=sandbox.client_p12_path,
         p12_password=sandbox.client_p12_password, ca_bundle=sandbox.ca_path,
-        redirect_uri=REDIRECT, scopes=("aisp", "pisp"),
+        authorize_url=sandbox.authorize_url, token_url=sandbox.token_url,
+        redirect_uri=REDIRECT, scopes=("aisp", "pisp"), tpp_name=TPP_NAME,
     )
     if "cert_file" in kw:
         values.pop("p12_file")

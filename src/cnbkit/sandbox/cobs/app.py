@@ -32,8 +32,9 @@ from typing import Any
 from cnbkit.sandbox.cobs.access import authorize
 from cnbkit.sandbox.cobs.call import Call, peer_of
 from cnbkit.sandbox.cobs.data import SandboxBank
-from cnbkit.sandbox.cobs.replies import Fail, check_headers, cobs_error, not_in_cobs
-from cnbkit.sandbox.cobs.routes import VERSIONS, find_route, is_registration
+from cnbkit.sandbox.cobs.replies import Fail, cobs_error, not_in_cobs
+from cnbkit.sandbox.cobs.routes import VERSIONS, find_route
+from cnbkit.sandbox.cobs.standard import StandardRules, check_request
 from cnbkit.sandbox.cobs.state import PAGING_QUIRKS, RECORDED_HEADERS, SandboxState
 from cnbkit.sandbox.httpserver import Reply, Request
 
@@ -64,6 +65,8 @@ class CobsApp:
                  max_page_size: int = 100) -> None:
         self.state = SandboxState(bank or SandboxBank(), token_lifetime=token_lifetime,
                                   max_page_size=max_page_size)
+        #: the request rules copied out of the COBS OpenAPI files
+        self.rules = StandardRules.load()
         self._observers: list[Observer] = []
         self._observers_lock = threading.Lock()
 
@@ -184,8 +187,10 @@ class CobsApp:
         """Find the route, check headers and authorization as it needs, run its handler.
 
         Every request needs a client certificate. A ``/cobs/…`` request is recorded (see
-        :meth:`seen_headers`) and needs a served version; outside registration its COBS
-        request headers are checked before anything else, even on unknown paths.
+        :meth:`seen_headers`) and needs a served version and a route (404 otherwise). A route
+        of the COBS files is checked against the files' request rules
+        (:mod:`~cnbkit.sandbox.cobs.standard`: headers, query, body) before its authorization
+        (401/403) and its handler.
         """
         peer = peer_of(request)
         path = request.path.rstrip("/") or "/"
@@ -201,12 +206,13 @@ class CobsApp:
                 raise cobs_error(404, {"error": "NOT_FOUND",
                                        "message": f"unknown COBS version {version}"})
             path = "/" + tail
-            if not is_registration(path):
-                check_headers(request)
             found = find_route(request.method, path, version)
             if found is None:
                 raise not_in_cobs(request.method, path, version)
         route, params = found
+        standard = route.standard_for(version) if version else None
+        if standard is not None:
+            check_request(self.rules, version, standard, request)
         token = authorize(route.auth, self.state, request, peer)
         call = Call(request, peer, version, path, params, token)
         return route.handler(self.state, call)
