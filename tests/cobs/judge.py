@@ -82,7 +82,7 @@ def load_file(version: str) -> dict[str, Any]:
     """The parsed OpenAPI file of ``version`` (``"2.0"`` or ``"5.0"``)."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     with FILES[version].open(encoding="utf-8") as handle:
-        data: dict[str, Any] = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
+        data: dict[str, Any] = yaml.load(handle, Loader=loader)  # a safe loader (C or Python)
     return data
 
 
@@ -310,7 +310,7 @@ class Judge:
     def _judge(self, version: str, path: str, request: Request, reply: Reply,
                expected_invalid: bool) -> list[Finding]:
         spec = self._spec(version)
-        params_v, body_v, security_v, response_v = self._validators_for(version)
+        params_v, body_v, security_v, _ = self._validators_for(version)
         judged_path = path
         findings: list[Finding] = []
         alias = self.allowlist.judged_as(version, request.method, path)
@@ -388,7 +388,6 @@ class Judge:
             return self._error_shape(version, name, None, reply)
         _, _, _, response_v = self._validators_for(version)
         out: list[Finding] = []
-        base = Finding(version, "answer", name, "answer", "", "")
         for error in response_v.iter_errors(spec_request, response):
             if isinstance(error, ResponseNotFound):
                 refused = reply.status >= 400 and any(f.allowed_by is None
@@ -417,7 +416,6 @@ class Judge:
             else:
                 out.append(Finding(version, "answer", name, "answer", type(error).__name__,
                                    str(error)[:300]))
-        del base
         return out
 
     def _error_shape(self, version: str, name: str, operation: str | None,
