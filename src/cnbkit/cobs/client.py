@@ -233,11 +233,13 @@ class CobsClient:
             return True
         return self.user_involved
 
-    def _headers(self, user_involved: bool) -> dict[str, str]:
-        headers = {
+    def _headers(self, user_involved: bool) -> dict[str, str | bytes]:
+        name = str(self._config.tpp_name)
+        headers: dict[str, str | bytes] = {
             "X-Request-ID": str(uuid.uuid4()),
             "Date": formatdate(usegmt=True),
-            "TPP-Name": str(self._config.tpp_name),
+            # a legal name with diacritics travels as UTF-8 (HTTP headers are bytes)
+            "TPP-Name": name if name.isascii() else name.encode("utf-8"),
             "Accept": "application/json",
             "Content-Type": "application/json",
             "User-Involved": "true" if user_involved else "false",
@@ -273,7 +275,7 @@ class CobsClient:
                 )
             except requests.RequestException as exc:
                 raise connection_error(exc, method, url) from None
-            request_id = headers["X-Request-ID"]
+            request_id = str(headers["X-Request-ID"])
             log.debug("%s %s -> %s [X-Request-ID %s]", method, urlsplit(response.url).path,
                       response.status_code, request_id)
             # 401, or 403 (the standard allows it for an expired token): refresh once, retry;
