@@ -83,3 +83,13 @@ def authorized(sandbox: CobsSandbox, version: str) -> Iterator[CobsClient]:
     client.authorize_without_browser()
     yield client
     client.close()
+
+
+@pytest.fixture
+def authorized_5(sandbox: CobsSandbox) -> Iterator[CobsClient]:
+    """An authorized COBS 5.0 client (for what only 5.0 has, e.g. standing-order initiation)."""
+    client = CobsClient(make_config(sandbox, "5.0"))
+    client.register("fixture app 5.0")
+    client.authorize_without_browser()
+    yield client
+    client.close()

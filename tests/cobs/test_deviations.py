@@ -111,9 +111,8 @@ def test_balance_check_sends_the_currency_and_a_short_string_id(authorized, sand
 
 
 # -- standing orders -----------------------------------------------------------------------------
-def test_standing_orders_send_the_standards_wire_values(authorized, sandbox, version):
-    if version == "2.0":
-        pytest.skip("COBS 2.0 has no standing-order initiation (a test covers the refusal)")
+def test_standing_orders_send_the_standards_wire_values(authorized_5, sandbox):
+    authorized = authorized_5  # COBS 2.0 has no standing-order initiation (test_flow: refusal)
     iban = authorized.accounts().iban[0]
     order = dict(debtor_iban=iban, creditor_iban=CREDITOR, amount=500, currency="CZK",
                  first_date="2026-01-15")
@@ -144,9 +143,8 @@ def test_standing_orders_send_the_standards_wire_values(authorized, sandbox, ver
 
 
 def test_the_sandbox_takes_the_standards_mode_due_and_refuses_the_cnbs_name(
-        authorized, sandbox, version, verdicts):
-    if version == "2.0":
-        pytest.skip("COBS 2.0 has no standing-order initiation")
+        authorized_5, sandbox, verdicts):
+    authorized = authorized_5
     iban = authorized.accounts().iban[0]
     body = {"standingOrderIdentification": {"instructionIdentification": "so-1"},
             "amount": {"instructedAmount": {"value": 5.0, "currency": "CZK"}},

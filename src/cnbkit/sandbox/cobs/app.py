@@ -43,6 +43,8 @@ __all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "VERSIONS", "CobsApp", "Observer
 log = logging.getLogger("cnbkit.sandbox")
 
 _COBS = "/cobs/"
+#: The files' maxLength of X-Request-ID.
+_REQUEST_ID_LENGTH = 60
 
 #: Called with every request and the reply the app gives it (see :meth:`CobsApp.watch`).
 Observer = Callable[[Request, Reply], None]
@@ -172,13 +174,15 @@ class CobsApp:
         """Answer ``request``; errors become their replies.
 
         ``X-Request-ID`` is echoed (the files require it on every answer); a request without
-        one gets a fresh id of the sandbox's own.
+        one, or with one longer than the files allow (60), gets a fresh id of the sandbox's own.
         """
         try:
             reply = self._dispatch(request)
         except Fail as fail:
             reply = fail.reply
-        request_id = request.headers.get("X-Request-ID") or str(uuid.uuid4())
+        request_id = request.headers.get("X-Request-ID") or ""
+        if not 0 < len(request_id) <= _REQUEST_ID_LENGTH:
+            request_id = str(uuid.uuid4())
         reply.headers.setdefault("X-Request-ID", request_id)
         self._notify(request, reply)
         return reply
