@@ -8,6 +8,7 @@ with ``verdicts.deliberate("request", why)``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -29,9 +30,17 @@ def sandbox() -> Iterator[CobsSandbox]:
 
 
 @pytest.fixture(scope="session")
-def judge() -> Judge:
-    """The OpenAPI files as judge (loaded once per worker)."""
-    return Judge.load()
+def judge() -> Iterator[Judge]:
+    """The OpenAPI files as judge (loaded once per worker). At the end of the session its
+    counts are recorded under ``artifacts/reliability/cobs_spec/`` (one file per worker)."""
+    found = Judge.load()
+    yield found
+    from ..reliability.figures import record
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    record("cobs_spec", f"suite_{worker}", {
+        **found.counts, "operations": {v: sorted(ops) for v, ops in found.operations.items()},
+        "allow_list_uses": dict(sorted(found.used.items()))})
 
 
 @pytest.fixture(autouse=True)
