@@ -38,7 +38,9 @@ def test_pem_and_p12(sandbox, make_config):
 
 def test_the_config_is_plain_data_and_reads_no_file(tmp_path):
     missing = tmp_path / "nowhere.p12"
-    config = CobsConfig(base_url="https://bank.example", p12_file=missing, p12_password="pw")
+    config = CobsConfig(base_url="https://bank.example", p12_file=missing, p12_password="pw",
+                        authorize_url="https://bank.example/auth",
+                        token_url="https://bank.example/token", tpp_name="Star, a.s.")
     assert config.p12_file == missing and config.replace(version="2.0").version == "2.0"
     with pytest.raises(CertificateError, match="does not exist"):
         load_identity(config)  # the files are read in their own step
@@ -90,6 +92,9 @@ def test_env_and_toml(sandbox, tmp_path):
         "CNBKIT_COBS_P12_PASSWORD": sandbox.client_p12_password,
         "CNBKIT_COBS_CA_BUNDLE": str(sandbox.ca_path),
         "CNBKIT_COBS_SCOPES": "aisp,pisp",
+        "CNBKIT_COBS_AUTHORIZE_URL": sandbox.authorize_url,
+        "CNBKIT_COBS_TOKEN_URL": sandbox.token_url,
+        "CNBKIT_COBS_TPP_NAME": "Star Corporation, a.s.",
     }
     cfg = CobsConfig.from_env(env)
     assert cfg.api_url == sandbox.api_url("2.0") and cfg.scopes == ("aisp", "pisp")
@@ -97,7 +102,9 @@ def test_env_and_toml(sandbox, tmp_path):
     toml.write_text(
         f'[cobs]\nbase_url = "{sandbox.base_url}"\nversion = "5.0"\n'
         f'cert_file = "{sandbox.client_cert_path}"\nkey_file = "{sandbox.client_key_path}"\n'
-        f'ca_bundle = "{sandbox.ca_path}"\nscopes = ["aisp"]\nclient_id = "abc"\n',
+        f'ca_bundle = "{sandbox.ca_path}"\nscopes = ["aisp"]\nclient_id = "abc"\n'
+        f'authorize_url = "{sandbox.authorize_url}"\ntoken_url = "{sandbox.token_url}"\n'
+        'tpp_name = "Star Corporation, a.s."\n',
         encoding="utf-8",
     )
     cfg = CobsConfig.from_toml(toml, client_secret="from-keyring-123")
@@ -106,7 +113,7 @@ def test_env_and_toml(sandbox, tmp_path):
     with pytest.raises(ConfigError, match="unknown"):
         CobsConfig.from_mapping({"base_url": sandbox.base_url, "colour": "red"})
     with pytest.raises(ConfigError, match="https"):
-        CobsConfig(base_url="http://insecure", cert_file="x", key_file="y")
+        CobsConfig(base_url="http://insecure", cert_file="x", key_file="y", tpp_name="T")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         load_identity(CobsConfig.from_env(env))

@@ -203,17 +203,20 @@ def test_headers_sent(sandbox, version, make_config):
         assert RFC7231_DATE.match(h["Date"]), h["Date"]
         assert parsedate_to_datetime(h["Date"]).utcoffset().total_seconds() == 0
         assert h["Accept"] == "application/json"
-        if h["method"] in ("POST", "PUT"):
-            assert h["Content-Type"] == "application/json"
-        else:
-            assert "Content-Type" not in h
+        # required on every operation by both files and the 2.0 PDF (p.51), GETs included
+        assert h["Content-Type"] == "application/json"
+        assert h["User-Involved"] == "false"  # background calls by default
     assert all(h["authorization"] for h in api)  # user calls carry the token
     assert not seen[0]["authorization"]  # registration is certificate-only
 
 
-def test_sandbox_refuses_calls_without_cobs_headers(authorized, sandbox, version):
-    response = authorized.session.get(sandbox.api_url(version) + "/my/accounts",
-                                      withhold_token=True)
+def test_sandbox_refuses_calls_without_cobs_headers(authorized, sandbox, version, verdicts):
+    token = authorized.token.access_token
+    with verdicts.deliberate("request", "no COBS request headers"):
+        response = authorized.session.get(sandbox.api_url(version) + "/my/accounts",
+                                          withhold_token=True,
+                                          headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 400
-    assert {e["scope"] for e in response.json()["errors"]} == {"X-Request-ID", "Date",
-                                                                 "TPP-Name"}
+    assert {e["scope"] for e in response.json()["errors"]} == {
+        "X-Request-ID", "Date", "TPP-Name", "User-Involved", "Content-Type"}
+    assert {e["error"] for e in response.json()["errors"]} == {"FIELD_MISSING"}

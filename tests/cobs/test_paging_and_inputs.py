@@ -40,10 +40,15 @@ def test_missing_next_page_follows_page_count(authorized, sandbox, version):
     ("next_page_text", r"paging field 'nextPage' is not a whole number \(got 'next'\)"),
     ("total_too_high", r"5 item\(s\), fewer than the totalCount 8"),
 ])
-def test_inconsistent_paging_raises(authorized, sandbox, quirk, match):
+def test_inconsistent_paging_raises(authorized, sandbox, quirk, match, verdicts):
     sandbox.app.set_paging_quirk(authorized.config.client_id, quirk)
-    with pytest.raises(CobsError, match=match):
-        authorized.accounts(page_size=2)
+    if quirk == "next_page_text":  # a provider breaking the files' integer nextPage
+        with verdicts.deliberate("answer", "nextPage sent as text"), \
+                pytest.raises(CobsError, match=match):
+            authorized.accounts(page_size=2)
+    else:
+        with pytest.raises(CobsError, match=match):
+            authorized.accounts(page_size=2)
     sandbox.app.set_paging_quirk(authorized.config.client_id, None)
     assert len(authorized.accounts(page_size=2)) == 5
 
@@ -84,8 +89,11 @@ def _dead_origin() -> str:
 
 
 def test_server_down_is_a_typed_error_without_query_or_secrets(sandbox, make_config):
-    client = CobsClient(make_config(sandbox, base_url=_dead_origin(), client_id="cid-1234567",
-                                    client_secret="dead-server-secret-1"))
+    dead = _dead_origin()
+    client = CobsClient(make_config(sandbox, base_url=dead, client_id="cid-1234567",
+                                    client_secret="dead-server-secret-1",
+                                    authorize_url=dead + "/oauth/authorize",
+                                    token_url=dead + "/oauth/token"))
     secret = "access-token-for-a-dead-server"
     client.oauth.token = Token(access_token=secret, refresh_token="refresh-for-a-dead-server",
                                expires_at=4e9, scopes=("aisp",))

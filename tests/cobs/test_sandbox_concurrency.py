@@ -13,9 +13,11 @@ from cnbkit.sandbox.cobs import CobsSandbox
 
 
 @pytest.fixture
-def busy_sandbox() -> Iterator[CobsSandbox]:
-    with CobsSandbox() as sb:
+def busy_sandbox(judge) -> Iterator[CobsSandbox]:
+    """A sandbox of this test's own, its exchanges judged against the OpenAPI files too."""
+    with CobsSandbox() as sb, judge.watch(sb.app) as verdicts:
         yield sb
+        verdicts.check()
 
 
 def test_listing_applications_while_others_register(busy_sandbox, make_config):

@@ -30,6 +30,7 @@ from cnbkit.cobs.identity import load_identity
 from cnbkit.errors import ConfigError
 from cnbkit.sandbox.cobs import CobsSandbox
 
+from ..cobs.judge import Judge
 from .figures import record
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cnbkit"
@@ -39,16 +40,30 @@ REDIRECT = "https://tpp.example/callback"
 
 
 @pytest.fixture(scope="module")
-def cobs() -> Iterator[CobsSandbox]:
+def cobs_sandbox() -> Iterator[CobsSandbox]:
     with CobsSandbox() as sandbox:
         yield sandbox
+
+
+@pytest.fixture(scope="module")
+def judge() -> Judge:
+    return Judge.load()
+
+
+@pytest.fixture
+def cobs(cobs_sandbox: CobsSandbox, judge: Judge) -> Iterator[CobsSandbox]:
+    """The module's COBS sandbox, every exchange judged against the OpenAPI files."""
+    with judge.watch(cobs_sandbox.app) as verdicts:
+        yield cobs_sandbox
+    verdicts.check()
 
 
 def config(sandbox: CobsSandbox, **changes: object) -> CobsConfig:
     values: dict[str, object] = dict(
         base_url=sandbox.base_url, version="5.0", p12_file=sandbox.client_p12_path,
         p12_password=sandbox.client_p12_password, ca_bundle=sandbox.ca_path,
-        redirect_uri=REDIRECT, scopes=("aisp", "pisp"))
+        authorize_url=sandbox.authorize_url, token_url=sandbox.token_url,
+        redirect_uri=REDIRECT, scopes=("aisp", "pisp"), tpp_name="Star Corporation, a.s.")
     if "cert_file" in changes:
         values.pop("p12_file"), values.pop("p12_password")
     values.update(changes)
@@ -121,6 +136,16 @@ def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
         secrets += [client.refresh().access_token, client.token.refresh_token]
         cobs.app.revoke_access_tokens()
         client.balances(account)  # 401, refresh, retry
+        cobs.app.state.issue_api_keys = True  # an issued API key must not leak either
+        keyed = CobsClient(config(cobs))
+        keyed_app = keyed.register("api key leak check", [REDIRECT])
+        cobs.app.state.issue_api_keys = False
+        assert keyed_app.api_key
+        secrets.append(keyed_app.api_key)
+        keyed.authorize_without_browser()
+        produced.append(repr(keyed.accounts()))  # sends API-key
+        produced += [repr(keyed_app), str(keyed_app), repr(keyed.config)]
+        keyed.close()
         secrets += [client.token.access_token, client.token.refresh_token]
         renewed = client.renew_secret()
         secrets.append(renewed.client_secret)
@@ -192,7 +217,8 @@ def test_connections_are_refused(cobs, tmp_path):
     with pytest.raises(requests.exceptions.ConnectionError):
         requests.get(url, verify=str(cobs.ca_path), timeout=10)
     with pytest.raises(ConfigError, match="client certificate is required"):
-        CobsConfig(base_url=cobs.base_url, ca_bundle=cobs.ca_path)
+        CobsConfig(base_url=cobs.base_url, ca_bundle=cobs.ca_path, tpp_name="Star, a.s.",
+                   authorize_url=cobs.authorize_url, token_url=cobs.token_url)
     refused["no certificate"] = True
     # a certificate from a foreign CA: the server refuses the handshake
     with pytest.raises(requests.exceptions.ConnectionError):

@@ -5,27 +5,53 @@ COBS pages are 0-based (``page``), sized by ``size``; answers carry ``pageNumber
 :func:`fetch_all_pages` follows ``nextPage`` (or, when a provider omits it, ``pageCount``)
 until the last page, returns every item and checks the count against ``totalCount``.
 
-Transactions are flattened: the amount gets its sign from ``creditDebitIndicator`` (DBIT is
-negative), dates are datetime64 (COBS dates such as ``2017-01-31T00:00:00.000+01`` keep their
-calendar day), and the Czech payment symbols VS/KS/SS are parsed from the structured reference
-(``"VS:1,KS:2"`` or ``["VS:1", "KS:2"]``) or from the unstructured text (``/VS/1/SS/3``).
+Transactions are flattened into what a bookkeeper needs (:data:`TRANSACTION_COLUMNS`): the
+amount gets its sign from ``creditDebitIndicator`` (DBIT is negative); the counterparty is the
+creditor of a debit and the debtor of a credit, or the only party the bank filled in (the
+standard's own example fills only ``debtor`` on a debit); its account is the IBAN or the local
+number (``other.identification``) with the bank code from ``relatedAgents``
+(``clearingSystemMemberIdentification.memberIdentification``, or the code inside a Czech IBAN)
+and BIC; ``instructed_amount``/``instructed_currency``/``exchange_rate`` keep a card payment
+abroad in its own currency (``amountDetails``), signed like ``amount``; ``reversal`` is the
+``reversalIndicator``; the Czech payment symbols VS/KS/SS are read from the structured
+reference (``"VS:1,KS:2"`` or ``["VS:1", "KS:2"]``), the unstructured text (``/VS/1/SS/3``) and
+the references (``VS0250117002/SS0000000000/KS0000``).
+
+The details are read where either source puts them: the OpenAPI files put ``amountDetails``,
+``relatedParties``, ``relatedAgents``, ``remittanceInformation``, ``purpose`` and
+``additionalTransactionInformation`` beside ``entryDetails.transactionDetails``; the
+standard's JSON examples nest them inside it. Both are read.
+
+Dates follow one rule: **a day is a day, an instant is an instant.** ``booking_date`` and
+``value_date`` are the bank's calendar days (the standard: "ISODate, or ISODateTime"): the day
+as written, whatever the time and offset after it (``2025-06-30T00:00:00.000+02`` and
+``2025-06-30`` are both 30 June; nothing is shifted through UTC), as datetime64 without a time
+zone. A balance's ``date.dateTime`` is a moment ("Date or date and time ... ISO 8601"): a
+timezone-aware UTC timestamp (a date alone is its midnight in Prague). A date in any other form
+raises :class:`~cnbkit.cobs.errors.MalformedAnswer`.
 
 Example:
     >>> parse_symbols(["VS:501", "KS:9", "SS:1005"])
     {'vs': '501', 'ks': '9', 'ss': '1005'}
     >>> parse_symbols("/VS/7418529630/SS/1234567890")
     {'vs': '7418529630', 'ks': None, 'ss': '1234567890'}
+    >>> parse_symbols("VS0250117002/SS0000000000/KS0000")
+    {'vs': '0250117002', 'ks': '0000', 'ss': '0000000000'}
+    >>> calendar_day("2017-01-31T00:00:00.000+01"), calendar_day("2025-06-30")
+    ('2017-01-31', '2025-06-30')
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pandas as pd
 
-from cnbkit.cobs.errors import CobsError
+from cnbkit.clock import PRAGUE
+from cnbkit.cobs.errors import CobsError, MalformedAnswer
 
 __all__ = [
     "ACCOUNT_COLUMNS",
@@ -34,7 +60,9 @@ __all__ = [
     "TRANSACTION_COLUMNS",
     "accounts_frame",
     "balances_frame",
+    "calendar_day",
     "fetch_all_pages",
+    "instant",
     "parse_symbols",
     "standing_orders_frame",
     "transactions_frame",
@@ -44,13 +72,21 @@ ACCOUNT_COLUMNS = ["id", "iban", "other", "currency", "name", "product", "bank_c
 BALANCE_COLUMNS = ["account_id", "type", "amount", "currency", "credit_debit", "date",
                    "credit_line_included", "credit_line_amount"]
 TRANSACTION_COLUMNS = ["entry_reference", "booking_date", "value_date", "amount", "currency",
-                       "credit_debit", "status", "counterparty_name", "counterparty_account",
+                       "credit_debit", "status", "reversal", "counterparty_name",
+                       "counterparty_account", "counterparty_bank_code", "counterparty_bic",
+                       "instructed_amount", "instructed_currency", "exchange_rate",
                        "remittance", "vs", "ks", "ss", "bank_transaction_code"]
 STANDING_ORDER_COLUMNS = ["transaction_id", "instruction_id", "alias", "amount", "currency",
                           "interval", "interval_due", "mode", "mode_due", "debtor_iban",
                           "creditor_iban", "remittance"]
 
-_SYMBOL = re.compile(r"(?:^|[/\s,;\"'])(VS|KS|SS)\s*[:/]\s*(\d{1,10})", re.IGNORECASE)
+_SYMBOL = re.compile(r"(?:^|[/\s,;\"'])(VS|KS|SS)\s*[:/]?\s*(\d{1,10})(?!\d)", re.IGNORECASE)
+#: ISODate or ISODateTime as the standard writes them (offsets as +01, +0100 or +01:00).
+_ISO = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?"
+                  r"(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$")
+#: Details the files put beside transactionDetails and the examples inside it.
+_DETAILS = ("amountDetails", "charges", "relatedParties", "relatedAgents", "purpose",
+            "remittanceInformation", "additionalTransactionInformation")
 MAX_PAGES = 10_000
 
 
@@ -141,9 +177,51 @@ def _get(item: Any, *path: str) -> Any:
     return item
 
 
-def _date(values: Iterable[Any]) -> pd.Series:
-    days = [str(v)[:10] if v else None for v in values]
-    return pd.to_datetime(pd.Series(days, dtype="object"), format="%Y-%m-%d", errors="coerce")
+def _parse_iso(value: Any, field: str) -> tuple[str, dt.datetime]:
+    """(the day as written, the moment) of an ISODate/ISODateTime; MalformedAnswer else."""
+    text = value.strip() if isinstance(value, str) else None
+    match = _ISO.match(text) if text else None
+    if match is None or text is None:
+        raise MalformedAnswer(f"the answer's {field} {str(value)[:40]!r} is not an ISO date or "
+                              "date-time (yyyy-MM-dd or yyyy-MM-ddThh:mm:ss.sTZD)")
+    try:
+        moment = dt.datetime.fromisoformat(text.replace("z", "Z"))
+        dt.date.fromisoformat(match["day"])
+    except ValueError:
+        raise MalformedAnswer(f"the answer's {field} {text[:40]!r} is not a real date") \
+            from None
+    return match["day"], moment
+
+
+def calendar_day(value: Any, field: str = "date") -> str | None:
+    """The calendar day of a COBS booking or value date, as written (``yyyy-MM-dd``); None
+    when absent. See the module doc for the rule."""
+    if value is None or value == "":
+        return None
+    return _parse_iso(value, field)[0]
+
+
+def instant(value: Any, field: str = "dateTime") -> pd.Timestamp | None:
+    """A COBS moment (balance ``dateTime``) as a UTC timestamp; a date alone is its midnight
+    in Prague; None when absent.
+
+    Example:
+        >>> instant("2017-02-17T12:32:41.0Z")
+        Timestamp('2017-02-17 12:32:41+0000', tz='UTC')
+        >>> instant("2025-12-31")
+        Timestamp('2025-12-30 23:00:00+0000', tz='UTC')
+    """
+    if value is None or value == "":
+        return None
+    _, moment = _parse_iso(value, field)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=PRAGUE)
+    return pd.Timestamp(moment).tz_convert("UTC")
+
+
+def _days(values: Iterable[Any]) -> pd.Series:
+    days = list(values)
+    return pd.to_datetime(pd.Series(days, dtype="object"), format="%Y-%m-%d")
 
 
 def _signed(value: Any, indicator: Any) -> float | None:
@@ -182,62 +260,137 @@ def balances_frame(account_id: str, items: list[dict[str, Any]]) -> pd.DataFrame
             "amount": _signed(_get(b, "amount", "value"), indicator),
             "currency": _get(b, "amount", "currency"),
             "credit_debit": indicator,
-            "date": _get(b, "date", "dateTime") or _get(b, "date", "date"),
+            "date": instant(_get(b, "date", "dateTime") or _get(b, "date", "date"),
+                            "balances[].date.dateTime"),
             "credit_line_included": _get(b, "creditLine", "included"),
             "credit_line_amount": None if line is None else float(line),
         })
     frame = pd.DataFrame(rows, columns=BALANCE_COLUMNS)
-    frame["date"] = pd.to_datetime(frame["date"], utc=True, errors="coerce", format="ISO8601")
+    frame["date"] = pd.to_datetime(frame["date"], utc=True)
     frame["amount"] = frame["amount"].astype("float64")
     frame["credit_line_amount"] = frame["credit_line_amount"].astype("float64")
     return frame
 
 
+def _signed_or_none(value: Any, indicator: Any) -> float | None:
+    try:
+        return _signed(value, indicator)
+    except (TypeError, ValueError):
+        raise MalformedAnswer(f"the answer's amount {str(value)[:40]!r} is not a number") \
+            from None
+
+
+def _party_account(account: Any) -> str | None:
+    ident = _get(account, "identification")
+    if not isinstance(ident, Mapping):
+        return None
+    iban = ident.get("iban")
+    other = ident.get("other")
+    if isinstance(other, Mapping):
+        other = other.get("identification")
+    return str(iban or other) if (iban or other) else None
+
+
+def _bank_code(agent: Any, account: str | None) -> str | None:
+    """The counterparty's bank code: from the agent, else from inside a Czech IBAN."""
+    institution = _get(agent, "financialInstitutionIdentification")
+    code = (_get(institution, "clearingSystemMemberIdentification", "memberIdentification")
+            or _get(institution, "other", "identification"))
+    if code:
+        return str(code)
+    if account and re.fullmatch(r"CZ\d{22}", account):
+        return account[4:8]
+    return None
+
+
+def _counterparty(indicator: Any, parties: Mapping[str, Any],
+                  agents: Mapping[str, Any]) -> dict[str, Any]:
+    """Name, account, bank code and BIC of the other side of a transaction."""
+    side = "creditor" if indicator == "DBIT" else "debtor"
+    other = "debtor" if side == "creditor" else "creditor"
+
+    def filled(name: str) -> bool:
+        return bool(parties.get(name) or parties.get(f"{name}Account")
+                    or parties.get(f"ultimate{name.title()}"))
+
+    if not filled(side) and filled(other):
+        side = other  # the bank filled only the other party: that is the counterparty
+    account = _party_account(parties.get(f"{side}Account"))
+    agent = agents.get(f"{side}Agent")
+    return {
+        "counterparty_name": _get(parties, side, "name")
+        or _get(parties, f"ultimate{side.title()}", "name"),
+        "counterparty_account": account,
+        "counterparty_bank_code": _bank_code(agent, account),
+        "counterparty_bic": _get(agent, "financialInstitutionIdentification", "bic"),
+    }
+
+
 def _transaction_row(t: Mapping[str, Any]) -> dict[str, Any]:
     indicator = t.get("creditDebitIndicator")
-    details = _get(t, "entryDetails", "transactionDetails") or {}
-    parties = details.get("relatedParties") or {}
-    # the counterparty is the creditor of a debit and the debtor of a credit
-    side = "creditor" if indicator == "DBIT" else "debtor"
-    name = _get(parties, side, "name") or _get(parties, f"ultimate{side.title()}", "name")
-    account = _get(parties, f"{side}Account", "identification")
-    account_text = None
-    if isinstance(account, Mapping):
-        account_text = account.get("iban") or _get(account, "other", "identification")
-    remittance = details.get("remittanceInformation") or {}
+    entry = t.get("entryDetails") or {}
+    entry = entry if isinstance(entry, Mapping) else {}
+    nested = entry.get("transactionDetails") or {}
+    nested = nested if isinstance(nested, Mapping) else {}
+
+    def detail(name: str) -> Any:  # the files: beside transactionDetails; examples: inside
+        value = entry.get(name)
+        return value if value not in (None, "", {}) else nested.get(name)
+
+    parties = detail("relatedParties") or {}
+    agents = detail("relatedAgents") or {}
+    remittance = detail("remittanceInformation") or {}
+    amounts = detail("amountDetails") or {}
     unstructured = remittance.get("unstructured")
     reference = _get(remittance, "structured", "creditorReferenceInformation", "reference")
-    refs = details.get("references") or {}
-    symbols = parse_symbols(reference, unstructured, refs.get("endToEndIdentification"))
+    refs = nested.get("references") or entry.get("references") or {}
+    extra = detail("additionalTransactionInformation")
+    symbols = parse_symbols(reference, unstructured, refs.get("endToEndIdentification"),
+                            refs.get("paymentInformationIdentification"), extra)
     code = _get(t, "bankTransactionCode", "proprietary", "code")
     text = unstructured if unstructured and unstructured.strip("`") else None
+    instructed = _get(amounts, "instructedAmount", "amount") or {}
+    rate = _get(amounts, "counterValueAmount", "currencyExchange", "exchangeRate")
+    reversal = t.get("reversalIndicator")
     return {
         "entry_reference": t.get("entryReference"),
-        "booking_date": _get(t, "bookingDate", "date") or _get(t, "bookingDate", "dateTime"),
-        "value_date": _get(t, "valueDate", "date") or _get(t, "valueDate", "dateTime"),
-        "amount": _signed(_get(t, "amount", "value"), indicator),
+        "booking_date": calendar_day(_get(t, "bookingDate", "date")
+                                     or _get(t, "bookingDate", "dateTime"),
+                                     "bookingDate.date"),
+        "value_date": calendar_day(_get(t, "valueDate", "date")
+                                   or _get(t, "valueDate", "dateTime"), "valueDate.date"),
+        "amount": _signed_or_none(_get(t, "amount", "value"), indicator),
         "currency": _get(t, "amount", "currency"),
         "credit_debit": indicator,
         "status": t.get("status"),
-        "counterparty_name": name,
-        "counterparty_account": account_text,
-        "remittance": text or details.get("additionalTransactionInformation"),
+        "reversal": reversal if isinstance(reversal, bool) else None,
+        **_counterparty(indicator, parties if isinstance(parties, Mapping) else {},
+                        agents if isinstance(agents, Mapping) else {}),
+        "instructed_amount": _signed_or_none(instructed.get("value"), indicator)
+        if isinstance(instructed, Mapping) else None,
+        "instructed_currency": instructed.get("currency")
+        if isinstance(instructed, Mapping) else None,
+        "exchange_rate": None if rate is None else float(rate),
+        "remittance": text or extra,
         **symbols,
         "bank_transaction_code": None if code is None else str(code),
     }
 
 
 def transactions_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
-    """One row per transaction with the columns of :data:`TRANSACTION_COLUMNS`."""
+    """One row per transaction with the columns of :data:`TRANSACTION_COLUMNS` (see the
+    module doc for where each comes from and the date rule)."""
     frame = pd.DataFrame([_transaction_row(t) for t in items], columns=TRANSACTION_COLUMNS)
-    frame["booking_date"] = _date(frame["booking_date"])
-    frame["value_date"] = _date(frame["value_date"])
-    frame["amount"] = frame["amount"].astype("float64")
+    frame["booking_date"] = _days(frame["booking_date"])
+    frame["value_date"] = _days(frame["value_date"])
+    for name in ("amount", "instructed_amount", "exchange_rate"):
+        frame[name] = frame[name].astype("float64")
+    frame["reversal"] = frame["reversal"].astype("boolean")
     return frame
 
 
 def standing_orders_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
-    """One row per standing order."""
+    """One row per standing order (``interval_due`` a number, whichever form it came in)."""
     rows = []
     for s in items:
         execution = _get(s, "standingOrder", "execution") or {}
@@ -248,7 +401,7 @@ def standing_orders_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
             "amount": _get(s, "amount", "instructedAmount", "value"),
             "currency": _get(s, "amount", "instructedAmount", "currency"),
             "interval": execution.get("interval"),
-            "interval_due": execution.get("intervalDue"),
+            "interval_due": _whole(execution.get("intervalDue")),
             "mode": execution.get("mode"),
             "mode_due": execution.get("modeDue"),
             "debtor_iban": _get(s, "debtorAccount", "identification", "iban"),
@@ -257,4 +410,19 @@ def standing_orders_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
         })
     frame = pd.DataFrame(rows, columns=STANDING_ORDER_COLUMNS)
     frame["amount"] = frame["amount"].astype("float64")
+    frame["interval_due"] = frame["interval_due"].astype("Int64")
     return frame
+
+
+def _whole(value: Any) -> int | None:
+    """``intervalDue``: a number in the files, a numeric string in the examples."""
+    if value is None or value == "":
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise MalformedAnswer(f"the answer's intervalDue {str(value)[:20]!r} is not a "
+                              "number") from None
+    if not number.is_integer():
+        raise MalformedAnswer(f"the answer's intervalDue {value!r} is not a whole number")
+    return int(number)

@@ -2,29 +2,48 @@
 
 Every call presents the client certificate (a :class:`~cnbkit.cobs.tls.MutualTlsAdapter`
 mounted on a plain, uncached :class:`requests_oauthlib.OAuth2Session`), verifies the provider
-(``ca_bundle`` or the system store) and sends the COBS headers: a fresh ``X-Request-ID`` UUID,
-``Date`` (RFC 7231), ``TPP-Name``, ``Content-Type`` and, on user calls, ``Authorization``.
-The access token is refreshed shortly before it expires and once when a call answers 401.
-Error answers become typed :class:`~cnbkit.cobs.errors.CobsError` subclasses.
+(``ca_bundle`` or the system store) and sends the headers both COBS OpenAPI files require on
+every operation: a fresh ``X-Request-ID`` UUID, ``Date`` (RFC 7231), ``TPP-Name`` (the
+provider's legal name from the config), ``Content-Type: application/json`` (GETs included: the
+2.0 standard lists it as required on every call, PDF p.51), ``User-Involved`` and, on user
+calls, ``Authorization``; plus ``API-key`` when the registration issued one.
+
+``User-Involved`` says whether the user is at the screen and asked for the call. PSD2 lets an
+AISP read an account without the user at most four times a day (RTS Art. 36(5)); banks count
+``User-Involved: false`` calls against that limit, and a ``true`` the user did not cause breaks
+the rule. So it is ``false`` by default (background), ``true`` inside
+:meth:`CobsClient.interactive` (the user just authorized, or asked for the data now), and every
+call takes ``user_involved=`` to say it for that call alone.
+
+The access token is refreshed shortly before it expires and once when a call answers 401 or
+403 (the standard allows 403 for an expired token, PDF p.51). Error answers become typed
+:class:`~cnbkit.cobs.errors.CobsError` subclasses.
 
 Example:
     >>> from cnbkit.sandbox.cobs import CobsSandbox  # doctest: +SKIP
     >>> with CobsSandbox() as sb:  # doctest: +SKIP
     ...     cfg = CobsConfig(base_url=sb.base_url, version="5.0", p12_file=sb.client_p12_path,
     ...                      p12_password=sb.client_p12_password, ca_bundle=sb.ca_path,
-    ...                      redirect_uri="https://tpp.example/cb", scopes=("aisp", "pisp"))
+    ...                      authorize_url=sb.authorize_url, token_url=sb.token_url,
+    ...                      redirect_uri="https://tpp.example/cb", scopes=("aisp", "pisp"),
+    ...                      tpp_name="Star Corporation, a.s.")
     ...     with CobsClient(cfg) as cobs:
     ...         cobs.register("My app")
-    ...         cobs.authorize_without_browser()
-    ...         accounts = cobs.accounts()
+    ...         with cobs.interactive():           # the user is at the screen
+    ...             cobs.authorize_without_browser()
+    ...             accounts = cobs.accounts()     # User-Involved: true
+    ...         cobs.balances(accounts.id[0])      # later, unattended: User-Involved: false
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
+import threading
 import uuid
 import weakref
+from collections.abc import Iterator
 from decimal import Decimal
 from email.utils import formatdate
 from pathlib import Path
@@ -35,6 +54,7 @@ import pandas as pd
 import requests
 from requests_oauthlib import OAuth2Session
 
+from cnbkit.clock import PRAGUE
 from cnbkit.cobs import redact
 from cnbkit.cobs.accounts import (
     accounts_frame,
@@ -46,6 +66,7 @@ from cnbkit.cobs.accounts import (
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.errors import (
     CobsError,
+    MalformedAnswer,
     OAuthError,
     Unauthorized,
     UnsupportedOperation,
@@ -65,7 +86,7 @@ from cnbkit.cobs.tls import MutualTlsAdapter
 from cnbkit.errors import ConfigError
 from cnbkit.params import to_date
 
-__all__ = ["CobsClient"]
+__all__ = ["CobsClient", "range_bound"]
 
 log = logging.getLogger("cnbkit.cobs")
 redact.install()
@@ -73,11 +94,29 @@ redact.install()
 DEFAULT_PAGE_SIZE = 50
 
 
-def _date_text(value: dt.date | str | None, arg: str) -> str | None:
-    """yyyy-MM-dd, or :class:`~cnbkit.errors.InvalidParameter` naming ``arg``."""
+#: Whether a call needs the user's token: always, never, or when the client has one.
+NEEDED, NONE, IF_ANY = "needed", "none", "if_any"
+
+
+def range_bound(value: dt.date | str | None, arg: str, *, end: bool) -> str | None:
+    """A day as the standard's ``fromDate``/``toDate``: a date-time with the Prague offset
+    of that day, its first millisecond (``end=False``) or its last (``end=True``).
+
+    The files call both "Date and time ... [inclusive]"; a date alone leaves open whether the
+    last day counts, so cnbkit sends the whole of it. :class:`~cnbkit.errors.InvalidParameter`
+    names ``arg`` when the value is no date.
+
+    Example:
+        >>> range_bound("2025-06-30", "to_date", end=True)
+        '2025-06-30T23:59:59.999+02:00'
+        >>> range_bound("2025-02-01", "from_date", end=False)
+        '2025-02-01T00:00:00.000+01:00'
+    """
     if value is None:
         return None
-    return to_date(value, arg).isoformat()
+    day = to_date(value, arg)
+    moment = dt.time(23, 59, 59, 999_000) if end else dt.time(0)
+    return dt.datetime.combine(day, moment, tzinfo=PRAGUE).isoformat(timespec="milliseconds")
 
 
 class CobsClient:
@@ -89,12 +128,16 @@ class CobsClient:
         refresh_leeway: refresh the access token this many seconds before it expires.
         timeout: seconds per HTTP call.
         page_size: default ``size`` for paged lists.
+        user_involved: the ``User-Involved`` of calls outside :meth:`interactive` when a call
+            does not say (default False: background calls; see the module doc).
     """
 
     def __init__(self, config: CobsConfig, *, token_file: str | Path | TokenFile | None = None,
                  refresh_leeway: float = 30.0, timeout: float = 30.0,
-                 page_size: int = DEFAULT_PAGE_SIZE) -> None:
+                 page_size: int = DEFAULT_PAGE_SIZE, user_involved: bool = False) -> None:
         self._config = config
+        self.user_involved = user_involved
+        self._interactive = threading.local()
         #: the client certificate, loaded and checked now (files read once, kept in memory)
         self.identity = load_identity(config)
         self.refresh_leeway = refresh_leeway
@@ -102,7 +145,8 @@ class CobsClient:
         self.page_size = page_size
         # this client's secrets, masked in logs while the client is open (see cnbkit.cobs.redact)
         self.secrets = redact.SecretRegistry()
-        for secret in (config.client_secret, config.p12_password, config.key_password):
+        for secret in (config.client_secret, config.p12_password, config.key_password,
+                       config.api_key):
             self.secrets.add(secret, pin=True)
         redact.attach(self.secrets)
         self._detach = weakref.finalize(self, redact.detach, self.secrets)
@@ -147,26 +191,61 @@ class CobsClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _use_credentials(self, client_id: str, client_secret: str | None) -> None:
+    def _use_credentials(self, client_id: str, client_secret: str | None,
+                         api_key: str | None = None) -> None:
         # never reloads the certificate: after renewSecret the provider has already dropped
         # the old secret, so nothing may fail between its answer and keeping the new one
         self.secrets.add(client_secret, pin=True)
+        self.secrets.add(api_key, pin=True)
         changes = {"client_id": client_id}
         if client_secret is not None:
             changes["client_secret"] = client_secret
+        if api_key is not None:
+            changes["api_key"] = api_key
         self._config = self._config.replace(**changes)
         self.oauth.config = self._config
         self.session.client_id = client_id
 
-    def _headers(self, body: bool) -> dict[str, str]:
-        headers = {
+    @contextlib.contextmanager
+    def interactive(self) -> Iterator[CobsClient]:
+        """Calls in the block (on this thread) say ``User-Involved: true``: the user is at the
+        screen and asked for them, e.g. right after authorizing.
+
+        Example:
+            >>> with cobs.interactive():  # doctest: +SKIP
+            ...     cobs.fetch_token(input("redirect URL: "))
+            ...     accounts = cobs.accounts()
+        """
+        depth = getattr(self._interactive, "depth", 0)
+        self._interactive.depth = depth + 1
+        try:
+            yield self
+        finally:
+            self._interactive.depth = depth
+
+    def _user_involved(self, value: bool | None) -> bool:
+        if value is not None:
+            if not isinstance(value, bool):
+                raise ConfigError("user_involved", value, "True or False (or None: the "
+                                  "client's setting)")
+            return value
+        if getattr(self._interactive, "depth", 0):
+            return True
+        return self.user_involved
+
+    def _headers(self, user_involved: bool) -> dict[str, str | bytes]:
+        name = str(self._config.tpp_name)
+        headers: dict[str, str | bytes] = {
             "X-Request-ID": str(uuid.uuid4()),
             "Date": formatdate(usegmt=True),
-            "TPP-Name": self._config.tpp_name,
+            # a legal name with diacritics travels as UTF-8 (HTTP headers are bytes)
+            "TPP-Name": name if name.isascii() else name.encode("utf-8"),
             "Accept": "application/json",
+            "Content-Type": "application/json",
+            "User-Involved": "true" if user_involved else "false",
         }
-        if body:
-            headers["Content-Type"] = "application/json"
+        if self._config.sends_api_key:
+            headers["API-key"] = str(self._config.api_key)
         return headers
 
     def _fresh_token(self) -> Token:
@@ -180,12 +259,14 @@ class CobsClient:
         return token
 
     def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
-              body: Any = None, user: bool = True) -> Any:
+              body: Any = None, user: str = NEEDED, user_involved: bool | None = None) -> Any:
         url = self._config.api_url + path
         clean = {k: v for k, v in (params or {}).items() if v is not None}
+        involved = self._user_involved(user_involved)
+        with_token = user == NEEDED or (user == IF_ANY and self.oauth.token is not None)
         for attempt in (0, 1):
-            headers = self._headers(body is not None)
-            if user:
+            headers = self._headers(involved)
+            if with_token:
                 headers["Authorization"] = f"Bearer {self._fresh_token().access_token}"
             try:
                 response = self.session.request(
@@ -194,12 +275,15 @@ class CobsClient:
                 )
             except requests.RequestException as exc:
                 raise connection_error(exc, method, url) from None
-            request_id = headers["X-Request-ID"]
+            request_id = str(headers["X-Request-ID"])
             log.debug("%s %s -> %s [X-Request-ID %s]", method, urlsplit(response.url).path,
                       response.status_code, request_id)
-            if response.status_code == 401 and user and attempt == 0 and self.oauth.token \
-                    and self.oauth.token.refresh_token:
-                log.debug("401 on %s: refreshing the token once and retrying", path)
+            # 401, or 403 (the standard allows it for an expired token): refresh once, retry;
+            # a 403 that is about scope or role comes back and is raised as Forbidden
+            if response.status_code in (401, 403) and with_token and attempt == 0 \
+                    and self.oauth.token and self.oauth.token.refresh_token:
+                log.debug("%s on %s: refreshing the token once and retrying",
+                          response.status_code, path)
                 try:
                     self.oauth.refresh()
                 except OAuthError:
@@ -238,15 +322,16 @@ class CobsClient:
             raise ConfigError("redirect_uris", None, "required (or set redirect_uri in the config)")
         body = registration_body(client_name, uris, list(scopes or self._config.scopes),
                                  application_type)
-        app = Application.from_json(self._call("POST", "/applications", body=body, user=False))
+        app = Application.from_json(self._call("POST", "/applications", body=body, user=NONE))
         self.secrets.add(app.client_secret)
+        self.secrets.add(app.api_key)
         if use:
-            self._use_credentials(app.client_id, app.client_secret)
+            self._use_credentials(app.client_id, app.client_secret, app.api_key)
         return app
 
     def applications(self) -> pd.DataFrame:
         """Every application registered with this certificate, as a DataFrame."""
-        data = self._call("GET", "/applications", user=False)
+        data = self._call("GET", "/applications", user=NONE)
         items = data.get("applications", []) if isinstance(data, dict) else data or []
         return applications_frame([Application.from_json(a) for a in items])
 
@@ -259,7 +344,7 @@ class CobsClient:
     def application(self, client_id: str | None = None) -> Application:
         """One application (this client's by default)."""
         return Application.from_json(
-            self._call("GET", f"/applications/{self._client_id(client_id)}", user=False))
+            self._call("GET", f"/applications/{self._client_id(client_id)}", user=NONE))
 
     def update_application(self, client_id: str | None = None, *, client_name: str | None = None,
                            redirect_uris: list[str] | None = None,
@@ -268,13 +353,13 @@ class CobsClient:
         """Change an application's name, redirect URIs, scopes or type."""
         body = registration_body(client_name, redirect_uris, scopes, application_type)
         return Application.from_json(self._call(
-            "PUT", f"/applications/{self._client_id(client_id)}", body=body, user=False))
+            "PUT", f"/applications/{self._client_id(client_id)}", body=body, user=NONE))
 
     def renew_secret(self, client_id: str | None = None, *, use: bool = True) -> Application:
         """Get a new client_secret (the old one stops working at once)."""
         target = self._client_id(client_id)
         app = Application.from_json(self._call(
-            "POST", f"/applications/{target}/renewSecret", body={}, user=False))
+            "POST", f"/applications/{target}/renewSecret", body={}, user=NONE))
         self.secrets.add(app.client_secret)
         if use and app.client_id == self._config.client_id:
             self._use_credentials(app.client_id, app.client_secret)
@@ -282,7 +367,7 @@ class CobsClient:
 
     def delete_application(self, client_id: str | None = None) -> None:
         """Delete an application (its tokens stop working)."""
-        self._call("DELETE", f"/applications/{self._client_id(client_id)}", user=False)
+        self._call("DELETE", f"/applications/{self._client_id(client_id)}", user=NONE)
         if client_id in (None, self._config.client_id):
             self.oauth.forget()
 
@@ -318,12 +403,14 @@ class CobsClient:
         return self.oauth.refresh()
 
     # -- AISP -----------------------------------------------------------------------------------
-    def _paged(self, path: str, key: str, params: dict[str, Any], page_size: int | None
-               ) -> list[dict[str, Any]]:
+    def _paged(self, path: str, key: str, params: dict[str, Any], page_size: int | None,
+               user_involved: bool | None) -> list[dict[str, Any]]:
         size = page_size or self.page_size
+        involved = self._user_involved(user_involved)  # one answer for every page
 
         def fetch(page: int) -> dict[str, Any]:
-            data = self._call("GET", path, params={**params, "page": page, "size": size})
+            data = self._call("GET", path, params={**params, "page": page, "size": size},
+                              user_involved=involved)
             if not isinstance(data, dict):
                 raise CobsError(f"the answer of {path} is not a JSON object")
             return data
@@ -332,84 +419,137 @@ class CobsClient:
         log.debug("%s: %d item(s) in %d page(s)", path, len(items), pages)
         return items
 
-    def accounts(self, *, page_size: int | None = None) -> pd.DataFrame:
-        """The user's payment accounts (all pages)."""
-        return accounts_frame(self._paged("/my/accounts", "accounts", {}, page_size))
+    def accounts(self, *, page_size: int | None = None,
+                 user_involved: bool | None = None) -> pd.DataFrame:
+        """The user's payment accounts (all pages).
 
-    def balances(self, account_id: str, currency: str | None = None) -> pd.DataFrame:
-        """The balances of one account (signed amounts)."""
+        ``user_involved`` (every call takes it): ``User-Involved`` for this call; None uses
+        :meth:`interactive` or the client's setting.
+
+        Example: ``cobs.accounts(user_involved=True)``.
+        """
+        return accounts_frame(self._paged("/my/accounts", "accounts", {}, page_size,
+                                          user_involved))
+
+    def balances(self, account_id: str, currency: str | None = None, *,
+                 user_involved: bool | None = None) -> pd.DataFrame:
+        """The balances of one account (signed amounts; ``date`` is a UTC instant).
+
+        Example: ``cobs.balances(acc_id)``.
+        """
         data = self._call("GET", f"/my/accounts/{quote(account_id, safe='')}/balance",
-                          params={"currency": currency})
+                          params={"currency": currency}, user_involved=user_involved)
         return balances_frame(account_id, (data or {}).get("balances") or [])
 
     def transactions(self, account_id: str, from_date: dt.date | str | None = None,
                      to_date: dt.date | str | None = None, currency: str | None = None, *,
-                     page_size: int | None = None) -> pd.DataFrame:
-        """Transactions of one account between two dates (inclusive), all pages.
+                     page_size: int | None = None,
+                     user_involved: bool | None = None) -> pd.DataFrame:
+        """Transactions of one account from the first to the last day given, both whole
+        (``fromDate``/``toDate`` go out as date-times with the Prague offset: see
+        :func:`range_bound`), all pages.
 
         Example: ``cobs.transactions(acc_id, "2025-01-01", "2025-03-31")``.
         """
-        params = {"fromDate": _date_text(from_date, "from_date"),
-                  "toDate": _date_text(to_date, "to_date"), "currency": currency}
+        params = {"fromDate": range_bound(from_date, "from_date", end=False),
+                  "toDate": range_bound(to_date, "to_date", end=True), "currency": currency}
         items = self._paged(f"/my/accounts/{quote(account_id, safe='')}/transactions",
-                            "transactions", params, page_size)
+                            "transactions", params, page_size, user_involved)
         return transactions_frame(items)
 
-    def standing_orders(self, *, page_size: int | None = None) -> pd.DataFrame:
-        """The user's standing orders (all pages)."""
+    def standing_orders(self, *, page_size: int | None = None,
+                        user_involved: bool | None = None) -> pd.DataFrame:
+        """The user's standing orders (all pages).
+
+        Example: ``cobs.standing_orders()``.
+        """
         return standing_orders_frame(
-            self._paged("/my/standingorders", "standingOrders", {}, page_size))
+            self._paged("/my/standingorders", "standingOrders", {}, page_size, user_involved))
 
     # -- PISP -----------------------------------------------------------------------------------
     def initiate_payment(self, *, debtor_iban: str, creditor_iban: str,
-                         amount: float | str | Decimal, currency: str, **details: Any) -> Payment:
+                         amount: float | str | Decimal, currency: str,
+                         user_involved: bool | None = None, **details: Any) -> Payment:
         """Send a payment order (``POST /my/payments``); returns it with its id and status.
 
-        ``details``: message, vs, ks, ss, execution_date, instruction_id, priority,
-        creditor_name (see :func:`cnbkit.cobs.payments.payment_body`).
+        ``details``: message, vs, ks, ss, execution_date, instruction_id (at most 35
+        characters), priority, creditor_name (see :func:`cnbkit.cobs.payments.payment_body`).
+
+        Example: ``cobs.initiate_payment(debtor_iban=..., creditor_iban=..., amount="12.50",
+        currency="CZK", vs=2025001)``.
         """
         body = payment_body(debtor_iban=debtor_iban, creditor_iban=creditor_iban,
                             amount=amount, currency=currency, **details)
-        return Payment.from_json(self._call("POST", "/my/payments", body=body))
+        return Payment.from_json(self._call("POST", "/my/payments", body=body,
+                                            user_involved=user_involved))
 
-    def payment(self, payment_id: str) -> Payment:
-        """The payment order as the provider holds it."""
-        return Payment.from_json(
-            self._call("GET", f"/my/payments/{quote(payment_id, safe='')}"))
+    def payment(self, payment_id: str, *, user_involved: bool | None = None) -> Payment:
+        """The payment order as the provider holds it (``GET /my/payments/{id}``).
 
-    def payment_status(self, payment_id: str) -> str:
+        Example: ``cobs.payment(payment.payment_id).status``.
+        """
+        return Payment.from_json(self._call("GET", f"/my/payments/{quote(payment_id, safe='')}",
+                                            user_involved=user_involved))
+
+    def payment_status(self, payment_id: str, *, user_involved: bool | None = None) -> str:
         """``instructionStatus`` (ACTC, ACSC, RJCT...). COBS 2.0 serves it at
-        ``/payments/{id}/status``, authorised by the client certificate alone (no user token
-        needed); later versions at ``/my/payments/{id}/status`` with the user's token."""
+        ``/payments/{id}/status``, authorised by the client certificate (the user's token is
+        sent when the client has one); later versions at ``/my/payments/{id}/status`` with the
+        user's token.
+
+        Example: ``cobs.payment_status(payment.payment_id)``.
+        """
         legacy = self.version == "2.0"
         prefix = "/payments" if legacy else "/my/payments"
         data = self._call("GET", f"{prefix}/{quote(payment_id, safe='')}/status",
-                          user=not legacy)
-        return str((data or {}).get("instructionStatus"))
+                          user=IF_ANY if legacy else NEEDED, user_involved=user_involved)
+        status = (data or {}).get("instructionStatus") if isinstance(data, dict) else None
+        if not isinstance(status, str) or not status:
+            raise MalformedAnswer("the payment status answer carries no instructionStatus")
+        return status
 
-    def check_balance(self, iban: str, amount: float | str | Decimal,
-                      currency: str | None = None, *, exchange_id: int | None = None
-                      ) -> BalanceCheck:
-        """Funds availability (``POST /my/payments/balanceCheck``): are ``amount`` available?
+    def check_balance(self, iban: str, amount: float | str | Decimal, currency: str, *,
+                      exchange_id: str | None = None,
+                      user_involved: bool | None = None) -> BalanceCheck:
+        """Funds availability (``POST /my/payments/balanceCheck``): are ``amount`` of
+        ``currency`` available on the account ``iban``?
 
-        ``amount``, ``iban`` and ``currency`` are checked as for a payment first
-        (:class:`~cnbkit.cobs.errors.InvalidPaymentOrder`, nothing sent)."""
+        ``amount``, ``iban`` and ``currency`` (required: the standard's
+        ``transactionDetails.currency``) are checked as for a payment first
+        (:class:`~cnbkit.cobs.errors.InvalidPaymentOrder`, nothing sent); ``exchange_id`` is
+        the query's id, at most 18 characters (a fresh one by default).
+
+        Example: ``cobs.check_balance(iban, "1500.00", "CZK").available``.
+        """
         body = balance_check_body(iban, amount, currency, exchange_id)
-        data = self._call("POST", "/my/payments/balanceCheck", body=body) or {}
-        response = str(data.get("response"))
+        data = self._call("POST", "/my/payments/balanceCheck", body=body,
+                          user_involved=user_involved) or {}
+        response = data.get("response") if isinstance(data, dict) else None
+        if not isinstance(response, str) or not response:
+            raise MalformedAnswer("the balance check answer carries no response code")
+        echoed = data.get("exchangeIdentification")
         return BalanceCheck(available=response == "APPR", response=response,
-                            exchange_id=data.get("exchangeIdentification"))
+                            exchange_id=str(echoed if echoed is not None
+                                            else body["exchangeIdentification"]))
 
-    def create_standing_order(self, **order: Any) -> dict[str, Any]:
+    def create_standing_order(self, *, user_involved: bool | None = None,
+                              **order: Any) -> dict[str, Any]:
         """Create a standing order (COBS 5.0), checked against the provider's limits first.
 
-        Arguments as :func:`cnbkit.cobs.payments.standing_order_body`.
+        Arguments as :func:`cnbkit.cobs.payments.standing_order_body` (``mode_due`` takes the
+        CNB's "DUE_DAY" as an alias of ``DUE_DAY_OF_MONTH``, the value sent).
+
+        Example: ``cobs.create_standing_order(debtor_iban=..., creditor_iban=..., amount=500,
+        currency="CZK", interval="MONTHLY", interval_due=15, first_date="2026-01-15")``.
         """
         body = standing_order_body(**order)
         if self.version == "2.0":
             raise UnsupportedOperation("COBS 2.0 has no standing-order initiation; use "
                                        "version 5.0")
-        created: dict[str, Any] = self._call("POST", "/my/standingorders", body=body)
+        created = self._call("POST", "/my/standingorders", body=body,
+                             user_involved=user_involved)
+        if not isinstance(created, dict):
+            raise MalformedAnswer("the standing order answer is not a JSON object")
         return created
 
     def create_direct_debit(self, *args: Any, **kwargs: Any) -> None:

@@ -3,17 +3,31 @@
 A :class:`CobsConfig` comes from keyword arguments, environment variables
 (:meth:`CobsConfig.from_env`, prefix ``CNBKIT_COBS_``) or a TOML file
 (:meth:`CobsConfig.from_toml`, table ``[cobs]``). It holds values only: building one checks
-their form (an https:// base URL, a known version, scopes, one kind of certificate) and reads
-no file. The certificate files are loaded and checked in their own step,
+their form (an https:// base URL, a known version, scopes, one kind of certificate, the
+provider's legal name for ``TPP-Name``) and reads no file.
+
+OAuth endpoints are never guessed from the base URL: a provider serves them where it likes
+(the CNB at ``https://aboktpp.cnb.cz/powerauth-webflow/oauth/{authorize,token}``, beside its
+API at ``/psd2-cobs``). A base URL with a preset (:data:`OAUTH_PRESETS`: the CNB's, however the
+config was built: keywords, :meth:`~CobsConfig.cnb`, :meth:`~CobsConfig.from_env`,
+:meth:`~CobsConfig.from_toml`) gets the preset's endpoints; any other base URL needs
+``authorize_url`` and ``token_url``, or the config refuses to be built.
+
+The certificate files are loaded and checked in their own step,
 :func:`cnbkit.cobs.identity.load_identity`, which :class:`~cnbkit.cobs.client.CobsClient` runs
 when it is created. Secrets (client_secret, passwords) never appear in repr or str.
 
 Example:
     >>> cfg = CobsConfig(base_url="https://127.0.0.1:8443", version="5.0",
+    ...                  authorize_url="https://127.0.0.1:8443/oauth/authorize",
+    ...                  token_url="https://127.0.0.1:8443/oauth/token",
     ...                  cert_file="client.crt", key_file="client.key", ca_bundle="ca.crt",
-    ...                  client_id="abc", client_secret="s3cret", scopes=("aisp",))
+    ...                  client_id="abc", client_secret="s3cret", scopes=("aisp",),
+    ...                  tpp_name="Star Corporation, a.s.")
     >>> "s3cret" in repr(cfg), cfg.api_url
     (False, 'https://127.0.0.1:8443/cobs/5.0')
+    >>> CobsConfig.cnb(p12_file="qwac.p12", tpp_name="Star Corporation, a.s.").token_endpoint
+    'https://aboktpp.cnb.cz/powerauth-webflow/oauth/token'
 """
 
 from __future__ import annotations
@@ -24,19 +38,25 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from cnbkit.errors import ConfigError
 
-__all__ = ["CNB_AUTHORIZE_URL", "CNB_BASE_URL", "CNB_TOKEN_URL", "CobsConfig"]
+__all__ = ["CNB_AUTHORIZE_URL", "CNB_BASE_URL", "CNB_TOKEN_URL", "OAUTH_PRESETS", "CobsConfig"]
 
 CNB_BASE_URL = "https://aboktpp.cnb.cz/psd2-cobs"
 CNB_AUTHORIZE_URL = "https://aboktpp.cnb.cz/powerauth-webflow/oauth/authorize"
 CNB_TOKEN_URL = "https://aboktpp.cnb.cz/powerauth-webflow/oauth/token"  # noqa: S105 - a URL
+#: Base URL (without a trailing /) -> (authorization URL, token URL) of providers whose OAuth
+#: endpoints are known; a config with one of these base URLs gets them.
+OAUTH_PRESETS: Mapping[str, tuple[str, str]] = MappingProxyType({
+    CNB_BASE_URL: (CNB_AUTHORIZE_URL, CNB_TOKEN_URL),
+})
 VERSIONS = ("2.0", "5.0")
 SCOPES = ("aisp", "pisp")
 ENV_PREFIX = "CNBKIT_COBS_"
-_SECRET_FIELDS = ("client_secret", "key_password", "p12_password")
+_SECRET_FIELDS = ("client_secret", "key_password", "p12_password", "api_key")
 _PATH_FIELDS = ("cert_file", "key_file", "p12_file", "ca_bundle", "token_file")
 
 PathLike = str | os.PathLike[str]
@@ -50,19 +70,23 @@ class CobsConfig:
         base_url: the provider's base, e.g. ``https://aboktpp.cnb.cz/psd2-cobs``; the API is
             at ``{base_url}/cobs/{version}``.
         version: ``"2.0"`` or ``"5.0"``.
-        authorize_url, token_url: OAuth endpoints; default ``{base_url}/oauth/authorize`` and
-            ``{base_url}/oauth/token`` (use :meth:`cnb` for the CNB's own URLs).
+        authorize_url, token_url: the provider's OAuth endpoints. Preset for the base URLs of
+            :data:`OAUTH_PRESETS` (the CNB's); required for any other provider.
         cert_file, key_file, key_password: a PEM certificate (chain) and key.
         p12_file, p12_password: or a PKCS#12 bundle with password.
         ca_bundle: CA certificates to verify the provider with (system default when None).
         client_id, client_secret: from the registration API.
         redirect_uri: the registered redirect URI.
         scopes: ``("aisp",)``, ``("pisp",)`` or both.
-        tpp_name: sent as ``TPP-Name``.
+        tpp_name: your legal name as a payment service provider (``"Star Corporation,
+            a.s."``), sent as ``TPP-Name`` on every call; required.
+        api_key: the ``api_key`` the registration answer carried, sent as ``API-key``
+            (``None`` or ``"NOT_PROVIDED"``: not sent). Hidden in repr.
         token_file: where to keep tokens (mode 0600); None keeps them in memory.
 
     Raises:
-        ConfigError: a value has the wrong form (the message says what to give instead).
+        ConfigError: a value has the wrong form, or the OAuth endpoints of a provider
+            without a preset are missing (the message says what to give instead).
 
     Example:
         >>> CobsConfig.from_env().api_url  # doctest: +SKIP
@@ -83,13 +107,19 @@ class CobsConfig:
     client_secret: str | None = field(default=None, repr=False)
     redirect_uri: str | None = None
     scopes: tuple[str, ...] = ("aisp",)
-    tpp_name: str = "cnbkit"
+    tpp_name: str | None = None
+    api_key: str | None = field(default=None, repr=False)
     token_file: PathLike | None = None
 
-    def __post_init__(self) -> None:  # checks the values; sets nothing
+    def __post_init__(self) -> None:  # checks the values; sets only the preset OAuth URLs
         if not isinstance(self.base_url, str) or not self.base_url.startswith("https://"):
             raise ConfigError("base_url", self.base_url, "give an https:// URL: PSD2 APIs are "
                               "only served over mutual TLS")
+        if not isinstance(self.tpp_name, str) or not self.tpp_name.strip():
+            raise ConfigError("tpp_name", self.tpp_name,
+                              "required: your legal name as a payment service provider, as in "
+                              "your licence (e.g. 'Star Corporation, a.s.'); it is sent as "
+                              f"TPP-Name on every call ({ENV_PREFIX}TPP_NAME)")
         if self.version not in VERSIONS:
             raise ConfigError("version", self.version, "which COBS version", allowed=VERSIONS)
         if (not isinstance(self.scopes, tuple) or not self.scopes
@@ -100,6 +130,7 @@ class CobsConfig:
             url = getattr(self, name)
             if url is not None and not (isinstance(url, str) and url.startswith("https://")):
                 raise ConfigError(name, url, "give an https:// URL")
+        self._apply_oauth_preset()
         if self.p12_file is not None and (self.cert_file or self.key_file):
             raise ConfigError("p12_file", str(self.p12_file),
                               "give either p12_file or cert_file + key_file, not both")
@@ -111,6 +142,27 @@ class CobsConfig:
                 f"({ENV_PREFIX}P12_FILE, {ENV_PREFIX}P12_PASSWORD)",
             )
 
+    def _apply_oauth_preset(self) -> None:
+        """Fill the OAuth endpoints of a preset base URL; refuse to guess any other's."""
+        preset = OAUTH_PRESETS.get(self.base_url.rstrip("/"))
+        if preset is not None:
+            for name, url in zip(("authorize_url", "token_url"), preset, strict=True):
+                given = getattr(self, name)
+                if given is None:
+                    object.__setattr__(self, name, url)  # frozen: the preset is the value
+                elif given.rstrip("/") != url:
+                    raise ConfigError(name, given, f"the provider at {self.base_url} serves "
+                                      f"OAuth at {url}; leave {name} out to use it")
+            return
+        missing = [n for n in ("authorize_url", "token_url") if getattr(self, n) is None]
+        if missing:
+            raise ConfigError(
+                missing[0], None,
+                f"the OAuth endpoints of {self.base_url} are not known: give authorize_url "
+                f"and token_url ({ENV_PREFIX}AUTHORIZE_URL, {ENV_PREFIX}TOKEN_URL) as the "
+                "provider documents them (they need not lie under the base URL: the CNB "
+                f"serves {CNB_AUTHORIZE_URL}); CobsConfig.cnb() presets the CNB's")
+
     # -- derived --------------------------------------------------------------------------------
     @property
     def api_url(self) -> str:
@@ -119,11 +171,18 @@ class CobsConfig:
 
     @property
     def authorization_endpoint(self) -> str:
-        return self.authorize_url or f"{self.base_url.rstrip('/')}/oauth/authorize"
+        """The OAuth authorization URL (given, or the preset's)."""
+        return str(self.authorize_url)
 
     @property
     def token_endpoint(self) -> str:
-        return self.token_url or f"{self.base_url.rstrip('/')}/oauth/token"
+        """The OAuth token URL (given, or the preset's)."""
+        return str(self.token_url)
+
+    @property
+    def sends_api_key(self) -> bool:
+        """Whether calls carry ``API-key`` (an api_key other than ``NOT_PROVIDED``)."""
+        return bool(self.api_key) and self.api_key != "NOT_PROVIDED"
 
     def path(self, name: str) -> Path | None:
         """One of the file settings (``cert_file``, ``ca_bundle``...) as a Path, or None."""
@@ -149,10 +208,14 @@ class CobsConfig:
     # -- constructors ---------------------------------------------------------------------------
     @classmethod
     def cnb(cls, version: str = "5.0", **kwargs: Any) -> CobsConfig:
-        """The CNB's production deployment (base, authorize and token URLs preset)."""
+        """The CNB's production deployment: base URL ``https://aboktpp.cnb.cz/psd2-cobs`` and
+        its OAuth endpoints (``/powerauth-webflow/oauth/authorize`` and ``/token``).
+
+        Example:
+            >>> CobsConfig.cnb("2.0", p12_file="q.p12", tpp_name="Star, a.s.").api_url
+            'https://aboktpp.cnb.cz/psd2-cobs/cobs/2.0'
+        """
         kwargs.setdefault("base_url", CNB_BASE_URL)
-        kwargs.setdefault("authorize_url", CNB_AUTHORIZE_URL)
-        kwargs.setdefault("token_url", CNB_TOKEN_URL)
         return cls(version=version, **kwargs)
 
     @classmethod

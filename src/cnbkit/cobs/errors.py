@@ -33,6 +33,7 @@ from cnbkit.errors import (
     CnbkitWarning,
     ConfigError,
     ConnectionFailed,
+    InvalidResponse,
     NotFoundError,
     ServerError,
     ValidationError,
@@ -54,6 +55,7 @@ __all__ = [
     "InvalidGrant",
     "InvalidPaymentOrder",
     "InvalidScope",
+    "MalformedAnswer",
     "NotFound",
     "OAuthError",
     "PageNotFound",
@@ -184,8 +186,12 @@ class NotFound(CobsError, NotFoundError):
     :class:`cnbkit.NotFoundError`."""
 
 
-class PageNotFound(NotFound):
-    """``PAGE_NOT_FOUND``: a page past the end (400 on accounts, 404 on transactions)."""
+class PageNotFound(CobsError, ApiError):
+    """``PAGE_NOT_FOUND``: a page past the end (400 on accounts, 404 on transactions).
+
+    Not a :class:`NotFound`: the account or list exists, only the page number is past its
+    end, so ``except cnbkit.NotFoundError`` (an unknown account or payment) does not catch it.
+    """
 
 
 class CobsServerError(CobsError, ServerError):
@@ -315,6 +321,12 @@ class ScopeChangedWarning(CnbkitWarning):
 class TokenFileError(CobsError):
     """The token file cannot be used safely (permissions wider than 0600, a symbolic link,
     unreadable)."""
+
+
+class MalformedAnswer(CobsError, InvalidResponse):
+    """A COBS answer lacks what the standard requires of it (e.g. a payment answer without
+    ``transactionIdentification``); nothing from it is returned (a
+    :class:`cnbkit.InvalidResponse`)."""
 
 
 class InvalidPaymentOrder(CobsError, ValueError):

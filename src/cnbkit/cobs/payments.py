@@ -1,10 +1,21 @@
 """PISP basics: payment orders, standing orders (checked against the provider's limits before
-anything is sent), and the refusal of direct debits.
+anything is sent), balance checks, and the refusal of direct debits.
+
+Bodies follow the COBS OpenAPI files: ``instructionIdentification`` has at most 35 characters,
+a balance check's ``exchangeIdentification`` is a string of at most 18 and its
+``transactionDetails`` carry ``currency`` and ``totalAmount``; a standing order's execution
+sends the standard's wire values (``modeDue`` one of :data:`MODE_DUE_VALUES`, ``intervalDue`` a
+number).
 
 The CNB's COBS deployment accepts standing orders only with intervals DAILY, WEEKLY, MONTHLY,
 QUARTERLY, HALFYEARLY, YEARLY; a weekly ``intervalDue`` of 1-5 (Monday-Friday); modes
-UNTIL_DATE (with ``lastExecutionDate``) and UNTIL_CANCELLATION; execution ``modeDue`` DUE_DAY.
-It offers no direct debits.
+UNTIL_DATE (with ``lastExecutionDate``) and UNTIL_CANCELLATION; and execution "DUE_DAY". The
+CNB says its differences change no format in transit, so "DUE_DAY" is the standard's
+``DUE_DAY_OF_MONTH`` on the wire: cnbkit sends that, and takes ``"DUE_DAY"`` as an input alias
+with the same meaning. ``intervalDue`` is checked per interval (:data:`INTERVAL_DUE`): weekly
+1-5 (the CNB), monthly a day 1-31, quarterly a month of the quarter 1-3, half-yearly 1-6,
+yearly 1-12; a daily order has no due day (the standard still requires ``intervalDue``: cnbkit
+sends 1, the only day of a one-day period). It offers no direct debits.
 
 Example:
     >>> try:
@@ -12,6 +23,13 @@ Example:
     ... except InvalidPaymentOrder as err:
     ...     "allowed: DAILY, WEEKLY" in str(err)
     True
+    >>> standing_order_body(debtor_iban="CZ6508000000192000145399",
+    ...     creditor_iban="CZ6330300000000000000123", amount=500, currency="CZK",
+    ...     interval="MONTHLY", interval_due=15, first_date="2026-01-15",
+    ...     mode_due="DUE_DAY")["standingOrder"]["execution"]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'interval': 'MONTHLY', 'intervalDue': 15, 'mode': 'UNTIL_CANCELLATION',
+     'modeDue': 'DUE_DAY_OF_MONTH'}
 """
 
 from __future__ import annotations
@@ -23,14 +41,17 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from cnbkit.cobs.errors import InvalidPaymentOrder, UnsupportedOperation
+from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer, UnsupportedOperation
 from cnbkit.errors import InvalidParameter
 from cnbkit.params import to_date
 
 __all__ = [
     "INTERVALS",
+    "INTERVAL_DUE",
     "MODES",
     "MODE_DUE",
+    "MODE_DUE_ALIASES",
+    "MODE_DUE_VALUES",
     "BalanceCheck",
     "Payment",
     "balance_check_body",
@@ -38,18 +59,48 @@ __all__ = [
     "payment_body",
     "refuse_direct_debit",
     "standing_order_body",
+    "wire_mode_due",
 ]
 
 INTERVALS = ("DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "HALFYEARLY", "YEARLY")
 MODES = ("UNTIL_DATE", "UNTIL_CANCELLATION")
-MODE_DUE = ("DUE_DAY",)
+#: The standard's ``modeDue`` values (the OpenAPI files' enum).
+MODE_DUE_VALUES = ("DUE_DAY_OF_MONTH", "DUE_OR_BEFORE_DAY_OF_MONTH", "DUE_OR_NEXT_DAY_OF_MONTH",
+                   "DUE_LAST_DAY_OF_MONTH")
+#: What the CNB accepts: its "execution DUE_DAY", which is DUE_DAY_OF_MONTH in transit.
+MODE_DUE = ("DUE_DAY_OF_MONTH",)
+#: Input aliases: the CNB's own name -> the wire value.
+MODE_DUE_ALIASES = {"DUE_DAY": "DUE_DAY_OF_MONTH"}
+#: interval -> the allowed ``intervalDue`` range (inclusive); None: the interval has no due day.
+INTERVAL_DUE: dict[str, tuple[int, int] | None] = {
+    "DAILY": None,
+    "WEEKLY": (1, 5),
+    "MONTHLY": (1, 31),
+    "QUARTERLY": (1, 3),
+    "HALFYEARLY": (1, 6),
+    "YEARLY": (1, 12),
+}
+#: Lengths the OpenAPI files allow.
+INSTRUCTION_ID_LENGTH = 35
+EXCHANGE_ID_LENGTH = 18
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
 _SYMBOL_LIMIT = {"vs": 10, "ks": 10, "ss": 10}
 
 
 @dataclass(frozen=True)
 class Payment:
-    """A payment order as the provider accepted it."""
+    """A payment order as the provider accepted it.
+
+    ``payment_id`` is the provider's ``transactionIdentification``, read from where either
+    OpenAPI file puts it: top level (both files' POST answer) or inside
+    ``paymentIdentification`` (the examples, and the files' payment detail).
+
+    Example:
+        >>> Payment.from_json({"transactionIdentification": "048885570000001020045",
+        ...                    "paymentIdentification": {"instructionIdentification": "x"},
+        ...                    "signInfo": {"state": "OPEN"}}).payment_id
+        '048885570000001020045'
+    """
 
     payment_id: str
     instruction_id: str | None
@@ -61,10 +112,23 @@ class Payment:
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> Payment:
+        """Read a payment answer; :class:`MalformedAnswer` when it carries no id."""
+        if not isinstance(body, dict):
+            raise MalformedAnswer("the payment answer is not a JSON object")
         ident = body.get("paymentIdentification") or {}
+        if not isinstance(ident, dict):
+            ident = {}
+        payment_id = ident.get("transactionIdentification") or body.get(
+            "transactionIdentification")
+        if not isinstance(payment_id, str | int) or isinstance(payment_id, bool) \
+                or str(payment_id).strip() == "":
+            raise MalformedAnswer(
+                "the provider's payment answer carries no transactionIdentification (neither "
+                "at top level nor in paymentIdentification): the payment cannot be followed; "
+                "check its state with the provider before sending it again")
         amount = ((body.get("amount") or {}).get("instructedAmount")) or {}
         return cls(
-            payment_id=str(ident.get("transactionIdentification") or ""),
+            payment_id=str(payment_id),
             instruction_id=ident.get("instructionIdentification"),
             status=body.get("instructionStatus"),
             sign_id=(body.get("signInfo") or {}).get("signId"),
@@ -80,7 +144,7 @@ class BalanceCheck:
 
     available: bool
     response: str
-    exchange_id: Any
+    exchange_id: str
 
 
 def _number(value: float | str | Decimal) -> Decimal:
@@ -134,6 +198,18 @@ def _remittance(message: str | None, vs: str | int | None, ks: str | int | None,
     return {"unstructured": text} if text else None
 
 
+def _instruction_id(value: str | None) -> str:
+    """The given instruction id (checked: 1-35 characters), or a fresh one."""
+    if value is None:
+        return uuid.uuid4().hex[:INSTRUCTION_ID_LENGTH]
+    if not isinstance(value, str) or not 1 <= len(value) <= INSTRUCTION_ID_LENGTH:
+        got = f"{len(value)} characters" if isinstance(value, str) else repr(value)[:40]
+        raise InvalidPaymentOrder(f"instruction_id must be a string of 1-"
+                                  f"{INSTRUCTION_ID_LENGTH} characters (the standard's "
+                                  f"instructionIdentification), got {got}")
+    return value
+
+
 def _account(iban: str, currency: str | None = None) -> dict[str, Any]:
     compact = (iban if isinstance(iban, str) else "").replace(" ", "").upper()
     if not re.match(r"^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$", compact):
@@ -164,7 +240,7 @@ def payment_body(
         raise InvalidPaymentOrder("priority must be NORM or HIGH")
     body: dict[str, Any] = {
         "paymentIdentification": {
-            "instructionIdentification": instruction_id or uuid.uuid4().hex[:35],
+            "instructionIdentification": _instruction_id(instruction_id),
         },
         "paymentTypeInformation": {"instructionPriority": priority},
         "amount": _amount(amount, currency),
@@ -181,31 +257,52 @@ def payment_body(
     return body
 
 
-def balance_check_body(iban: str, amount: float | str | Decimal, currency: str | None = None,
-                       exchange_id: int | None = None) -> dict[str, Any]:
+def balance_check_body(iban: str, amount: float | str | Decimal, currency: str,
+                       exchange_id: str | None = None) -> dict[str, Any]:
     """The body of a funds check (``POST /my/payments/balanceCheck``), checked like a payment:
-    a positive amount with at most two decimals, an IBAN and an ISO 4217 currency."""
+    a positive amount with at most two decimals, an IBAN and an ISO 4217 currency (required:
+    the standard's ``transactionDetails`` need it). ``exchange_id`` is the query's own id, a
+    string of at most 18 characters (a fresh one when None).
+
+    Example:
+        >>> body = balance_check_body("CZ6508000000192000145399", "10.5", "CZK", "q-1")
+        >>> body["transactionDetails"], body["exchangeIdentification"]
+        ({'currency': 'CZK', 'totalAmount': 10.5}, 'q-1')
+    """
     number = _number(amount)
-    if currency is not None:
-        _currency(currency)
-    body: dict[str, Any] = {
-        "exchangeIdentification": exchange_id or uuid.uuid4().int % 10**9,
+    _currency(currency)
+    if exchange_id is None:
+        exchange_id = uuid.uuid4().hex[:EXCHANGE_ID_LENGTH]
+    if not isinstance(exchange_id, str) or not 1 <= len(exchange_id) <= EXCHANGE_ID_LENGTH:
+        raise InvalidPaymentOrder(f"exchange_id must be a string of 1-{EXCHANGE_ID_LENGTH} "
+                                  f"characters (the standard's exchangeIdentification), got "
+                                  f"{str(exchange_id)[:40]!r}")
+    return {
+        "exchangeIdentification": exchange_id,
         "debtorAccount": _account(iban, currency),
-        "transactionDetails": {"totalAmount": float(number)},
+        "transactionDetails": {"currency": currency, "totalAmount": float(number)},
     }
-    if currency:
-        body["transactionDetails"]["currency"] = currency
-    return body
+
+
+def wire_mode_due(mode_due: str) -> str:
+    """The standard's ``modeDue`` for ``mode_due`` (``"DUE_DAY"`` is ``DUE_DAY_OF_MONTH``).
+
+    Example:
+        >>> wire_mode_due("DUE_DAY"), wire_mode_due("DUE_DAY_OF_MONTH")
+        ('DUE_DAY_OF_MONTH', 'DUE_DAY_OF_MONTH')
+    """
+    return MODE_DUE_ALIASES.get(mode_due, mode_due)
 
 
 def check_standing_order(
     interval: str,
-    interval_due: int | str,
+    interval_due: int | str | None,
     mode: str,
-    mode_due: str = "DUE_DAY",
+    mode_due: str = "DUE_DAY_OF_MONTH",
     last_execution_date: dt.date | str | None = None,
-) -> None:
-    """Raise :class:`InvalidPaymentOrder` when the provider would refuse these settings."""
+) -> int:
+    """Raise :class:`InvalidPaymentOrder` when the provider would refuse these settings;
+    returns the ``intervalDue`` to send (a number)."""
     if interval not in INTERVALS:
         raise InvalidPaymentOrder(
             f"interval {interval!r} is not accepted by the provider; allowed: "
@@ -215,27 +312,43 @@ def check_standing_order(
         raise InvalidPaymentOrder(
             f"mode {mode!r} is not accepted by the provider; allowed: {', '.join(MODES)}"
         )
-    if mode_due not in MODE_DUE:
+    wire = wire_mode_due(mode_due) if isinstance(mode_due, str) else mode_due
+    if wire not in MODE_DUE:
+        known = wire in MODE_DUE_VALUES
         raise InvalidPaymentOrder(
-            f"execution {mode_due!r} is not accepted by the provider; allowed: "
-            f"{', '.join(MODE_DUE)}"
+            f"execution {mode_due!r} is "
+            + ("a COBS value the CNB does not accept (it executes on the due day only)"
+               if known else "not a COBS modeDue value")
+            + f"; allowed: {', '.join(MODE_DUE)} (alias: DUE_DAY)"
         )
-    try:
-        due = int(interval_due)
-    except (TypeError, ValueError):
-        raise InvalidPaymentOrder(f"interval_due must be a number (got {interval_due!r})") \
-            from None
-    if interval == "WEEKLY" and not 1 <= due <= 5:
-        raise InvalidPaymentOrder(
-            f"a weekly standing order needs interval_due 1-5 (Monday-Friday), got {due}"
-        )
-    if interval != "WEEKLY" and not 1 <= due <= 31:
-        raise InvalidPaymentOrder(f"interval_due must be a day 1-31, got {due}")
+    allowed = INTERVAL_DUE[interval]
+    if allowed is None:
+        if interval_due not in (None, 1, "1"):
+            raise InvalidPaymentOrder(f"a {interval.lower()} standing order has no due day: "
+                                      f"leave interval_due out (got {interval_due!r})")
+        due = 1
+    else:
+        if isinstance(interval_due, bool):
+            interval_due = None
+        try:
+            due = int(interval_due)  # type: ignore[arg-type]  # None is refused just below
+        except (TypeError, ValueError):
+            raise InvalidPaymentOrder(f"interval_due must be a whole number (got "
+                                      f"{interval_due!r})") from None
+        low, high = allowed
+        if not low <= due <= high:
+            what = {"WEEKLY": "a weekday (Monday-Friday, as the CNB allows)",
+                    "MONTHLY": "a day of the month", "QUARTERLY": "a month of the quarter",
+                    "HALFYEARLY": "a month of the half-year",
+                    "YEARLY": "a month of the year"}[interval]
+            raise InvalidPaymentOrder(f"a {interval.lower()} standing order needs interval_due "
+                                      f"{low}-{high} ({what}), got {due}")
     if mode == "UNTIL_DATE" and not last_execution_date:
         raise InvalidPaymentOrder("mode UNTIL_DATE needs last_execution_date")
     if mode == "UNTIL_CANCELLATION" and last_execution_date:
         raise InvalidPaymentOrder("mode UNTIL_CANCELLATION takes no last_execution_date; use "
                                   "UNTIL_DATE")
+    return due
 
 
 def standing_order_body(
@@ -245,8 +358,9 @@ def standing_order_body(
     amount: float | str | Decimal,
     currency: str,
     interval: str,
-    interval_due: int | str,
+    interval_due: int | str | None = None,
     mode: str = "UNTIL_CANCELLATION",
+    mode_due: str = "DUE_DAY_OF_MONTH",
     first_date: dt.date | str,
     last_execution_date: dt.date | str | None = None,
     alias: str | None = None,
@@ -255,21 +369,22 @@ def standing_order_body(
     ks: str | int | None = None,
     ss: str | int | None = None,
 ) -> dict[str, Any]:
-    """The COBS 5.0 body of a standing order, checked with :func:`check_standing_order`."""
-    check_standing_order(interval, interval_due, mode, "DUE_DAY", last_execution_date)
+    """The COBS 5.0 body of a standing order, checked with :func:`check_standing_order`
+    (``mode_due`` takes the CNB's ``"DUE_DAY"`` as an alias of ``DUE_DAY_OF_MONTH``)."""
+    due = check_standing_order(interval, interval_due, mode, mode_due, last_execution_date)
     first = _date(first_date, "first_date")
     last = None if not last_execution_date else _date(last_execution_date,
                                                       "last_execution_date")
     if last is not None and last < first:
         raise InvalidPaymentOrder(f"last_execution_date {last} is before first_date {first}")
     body: dict[str, Any] = {
-        "standingOrderIdentification": {"instructionIdentification": uuid.uuid4().hex[:35]},
+        "standingOrderIdentification": {"instructionIdentification": _instruction_id(None)},
         "amount": _amount(amount, currency),
         "requestedExecutionDate": first,
         "standingOrder": {
             "alias": alias or "",
-            "execution": {"interval": interval, "intervalDue": str(int(interval_due)),
-                          "mode": mode, "modeDue": "DUE_DAY"},
+            "execution": {"interval": interval, "intervalDue": due, "mode": mode,
+                          "modeDue": wire_mode_due(mode_due)},
         },
         "debtorAccount": _account(debtor_iban, currency),
         "creditorAccount": _account(creditor_iban),

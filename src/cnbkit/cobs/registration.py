@@ -4,8 +4,8 @@ Example:
     >>> app = Application.from_json({"client_id": "c1", "client_secret": "very-secret-1",
     ...                              "client_name": "Demo", "redirect_uris": ["https://x/cb"],
     ...                              "scopes": ["aisp"]})
-    >>> "very-secret" in repr(app)
-    False
+    >>> "very-secret" in repr(app), app.api_key
+    (False, None)
 """
 
 from __future__ import annotations
@@ -23,7 +23,11 @@ APPLICATION_COLUMNS = ["client_id", "client_name", "application_type", "redirect
 
 @dataclass(frozen=True, repr=False)
 class Application:
-    """A registered application. ``client_secret`` is only set by create and renewSecret."""
+    """A registered application. ``client_secret`` is only set by create and renewSecret.
+
+    ``api_key`` is the key the provider issued with the application (the standard's
+    ``"NOT_PROVIDED"`` becomes None); a client sends it as ``API-key``. Both are hidden in repr.
+    """
 
     client_id: str
     client_name: str | None = None
@@ -32,6 +36,7 @@ class Application:
     scopes: tuple[str, ...] = ()
     client_secret: str | None = field(default=None, repr=False, compare=False)
     client_secret_expires_at: int | None = None
+    api_key: str | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> Application:
@@ -43,15 +48,24 @@ class Application:
             scopes=tuple(body.get("scopes") or ()),
             client_secret=body.get("client_secret"),
             client_secret_expires_at=body.get("client_secret_expires_at"),
+            api_key=_api_key(body.get("api_key")),
         )
 
     def __repr__(self) -> str:
         return (f"Application(client_id={self.client_id!r}, client_name={self.client_name!r}, "
                 f"application_type={self.application_type!r}, "
                 f"redirect_uris={self.redirect_uris!r}, scopes={self.scopes!r}, client_secret="
-                f"{'<hidden>' if self.client_secret else None})")
+                f"{'<hidden>' if self.client_secret else None}, api_key="
+                f"{'<hidden>' if self.api_key else None})")
 
     __str__ = __repr__
+
+
+def _api_key(value: Any) -> str | None:
+    """The issued API key, or None when the answer has none (``"NOT_PROVIDED"``)."""
+    if value in (None, "", "NOT_PROVIDED"):
+        return None
+    return str(value)
 
 
 def registration_body(

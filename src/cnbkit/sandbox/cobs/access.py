@@ -4,9 +4,11 @@ Every request needs a client certificate from the sandbox's CA (the TLS handshak
 :func:`~cnbkit.sandbox.cobs.call.peer_of` see to that). On top of it a route declares one of
 the :class:`Auth` kinds; :func:`authorize` checks it before the handler runs.
 
-A bearer token must be known, unexpired and issued to an application of the certificate's
-organisation (401 otherwise), must carry the route's scope, and the certificate must hold the
-PSD2 role that scope needs (403 otherwise): ``aisp`` needs ``PSP_AI``, ``pisp`` ``PSP_PI``.
+A bearer token must be present (401 otherwise), known and unexpired (401, or 403 when the
+test switch ``expired_token_status`` says so: the standard allows both for an expired token,
+PDF p.51), issued to an application of the certificate's organisation (401), must carry the
+route's scope, and the certificate must hold the PSD2 role that scope needs (403 otherwise):
+``aisp`` needs ``PSP_AI``, ``pisp`` ``PSP_PI``.
 
 Example:
     >>> ROLE_FOR_SCOPE["pisp"]
@@ -57,11 +59,15 @@ def bearer(state: SandboxState, request: Request, peer: Peer, scope: str) -> dic
     """The entry of the request's bearer token, checked for ``scope`` (see the module doc)."""
     auth = request.headers.get("Authorization") or ""
     token = auth[7:] if auth.startswith("Bearer ") else ""
+    if not token:
+        raise cobs_error(401, {"error": "UNAUTHORISED", "message": "no access token"})
     with state.lock:
         entry = state.access.get(token)
+        status = state.expired_token_status
     if entry is None or entry["expires"] < time.time():
-        raise cobs_error(401, {"error": "UNAUTHORISED",
-                               "message": "the access token is missing, invalid or expired"})
+        code = "FORBIDDEN" if status == 403 else "UNAUTHORISED"
+        raise cobs_error(status, {"error": code,
+                                  "message": "the access token is invalid or expired"})
     if entry["owner"] != peer.organization_id:
         raise cobs_error(401, {"error": "UNAUTHORISED",
                                "message": "the token was issued to another certificate"})

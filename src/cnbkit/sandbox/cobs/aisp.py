@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from typing import Any
 
 from cnbkit.sandbox.cobs.call import Call
-from cnbkit.sandbox.cobs.data import CLOCK, SandboxBank
+from cnbkit.sandbox.cobs.data import CLOCK, PRAGUE, SandboxBank
 from cnbkit.sandbox.cobs.replies import cobs_error, not_in_cobs
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply, Request
@@ -32,12 +33,32 @@ __all__ = [
     "other_account_path",
     "page_body",
     "paged",
+    "parse_bound",
     "standing_orders",
     "transactions",
 ]
 
 #: The credit line shown on the first account's available balance.
 _CREDIT_LINE = 20000.0
+#: fromDate/toDate: "Date and time" (the files), as an ISO date or date-time.
+_BOUND = re.compile(r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?"
+                    r"(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$")
+
+
+def parse_bound(text: str) -> dt.datetime:
+    """A ``fromDate``/``toDate`` as a moment: a date alone is its midnight in Prague, a
+    date-time without an offset is Prague time (ValueError for anything else).
+
+    Example:
+        >>> parse_bound("2025-06-30T23:59:59.999+02:00").isoformat()
+        '2025-06-30T23:59:59.999000+02:00'
+        >>> parse_bound("2025-06-30").isoformat()
+        '2025-06-30T00:00:00+02:00'
+    """
+    if not _BOUND.match(text):
+        raise ValueError(text)
+    moment = dt.datetime.fromisoformat(text)
+    return moment if moment.tzinfo else moment.replace(tzinfo=PRAGUE)
 
 
 # -- paging ---------------------------------------------------------------------------------------
@@ -158,22 +179,27 @@ def balance(state: SandboxState, call: Call) -> Reply:
 def transactions(state: SandboxState, call: Call) -> Reply:
     """``GET /my/accounts/{id}/transactions``: filtered, sorted and paged (404 past the end).
 
-    Query: ``fromDate``/``toDate`` (ISO dates, inclusive), ``currency`` (must be the
-    account's), ``sort`` (``bookingDate`` or ``valueDate``), ``order`` (``ASC``/``DESC``,
-    default newest first); invalid values fail with 400 naming each one.
+    Query: ``fromDate``/``toDate`` ("Date and time", both inclusive: a transaction is listed
+    when its booking moment lies between them, to the millisecond; a date alone is its
+    midnight, so ``toDate=2025-06-30`` leaves out what was booked later that day),
+    ``currency`` (must be the account's), ``sort`` (``bookingDate`` or ``valueDate``),
+    ``order`` (``ASC``/``DESC``, default newest first). Invalid values fail with 400 naming
+    each one (``PARAMETER_INVALID``; ``DT01`` when ``fromDate`` is after ``toDate``).
+    Transactions are written in the state's ``answer_shape``.
     """
     account = account_or_404(state, call.params["id"])
     quirk = state.paging_quirk(call.client_id)
     request = call.request
     errors = []
-    bounds = {}
+    bounds: dict[str, dt.datetime] = {}
     for name in ("fromDate", "toDate"):
         text = request.arg(name)
         if text:
             try:
-                bounds[name] = dt.date.fromisoformat(text[:10]).isoformat()
+                bounds[name] = parse_bound(text)
             except ValueError:
-                errors.append({"error": "PARAMETER_INVALID", "scope": name})
+                errors.append({"error": "PARAMETER_INVALID", "scope": name,
+                               "message": "an ISO date or date-time"})
     currency = request.arg("currency")
     if currency and currency != account["currency"]:
         errors.append({"error": "PARAMETER_INVALID", "scope": "currency"})
@@ -185,16 +211,19 @@ def transactions(state: SandboxState, call: Call) -> Reply:
         errors.append({"error": "PARAMETER_INVALID", "scope": "order"})
     if (not errors and "fromDate" in bounds and "toDate" in bounds
             and bounds["fromDate"] > bounds["toDate"]):
-        errors.append({"error": "PARAMETER_INVALID", "scope": "fromDate",
+        errors.append({"error": "DT01", "scope": "fromDate",
                        "message": "fromDate is after toDate"})
     if errors:
         raise cobs_error(400, *errors)
+    low = bounds.get("fromDate")
+    high = bounds.get("toDate")
     items = [t for t in state.bank.transactions[account["id"]]
-             if bounds.get("fromDate", "0000") <= t["_day"] <= bounds.get("toDate", "9999")]
-    items.sort(key=lambda t: (t["_day"] if sort == "bookingDate"
-                              else t["valueDate"]["date"][:10], t["entryReference"]),
+             if (low is None or low <= t["_at"]) and (high is None or t["_at"] <= high)]
+    items.sort(key=lambda t: (t["_at"] if sort == "bookingDate"
+                              else dt.datetime.combine(t["_value_day"], dt.time(0),
+                                                       tzinfo=PRAGUE), t["entryReference"]),
                reverse=order == "DESC")
-    wire = [SandboxBank.public(t, call.version) for t in items]
+    wire = [SandboxBank.public(t, call.version, state.answer_shape) for t in items]
     return paged(state, request, wire, "transactions", 404, quirk=quirk)
 
 

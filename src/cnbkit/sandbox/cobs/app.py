@@ -22,19 +22,32 @@ Example:
 
 from __future__ import annotations
 
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from cnbkit.sandbox.cobs.access import authorize
 from cnbkit.sandbox.cobs.call import Call, peer_of
 from cnbkit.sandbox.cobs.data import SandboxBank
-from cnbkit.sandbox.cobs.replies import Fail, check_headers, cobs_error, not_in_cobs
-from cnbkit.sandbox.cobs.routes import VERSIONS, find_route, is_registration
+from cnbkit.sandbox.cobs.replies import Fail, cobs_error, not_in_cobs
+from cnbkit.sandbox.cobs.routes import VERSIONS, find_route
+from cnbkit.sandbox.cobs.standard import StandardRules, check_request
 from cnbkit.sandbox.cobs.state import PAGING_QUIRKS, RECORDED_HEADERS, SandboxState
 from cnbkit.sandbox.httpserver import Reply, Request
 
-__all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "VERSIONS", "CobsApp"]
+__all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "VERSIONS", "CobsApp", "Observer"]
+
+log = logging.getLogger("cnbkit.sandbox")
 
 _COBS = "/cobs/"
+#: The files' maxLength of X-Request-ID.
+_REQUEST_ID_LENGTH = 60
+
+#: Called with every request and the reply the app gives it (see :meth:`CobsApp.watch`).
+Observer = Callable[[Request, Reply], None]
 
 
 class CobsApp:
@@ -54,6 +67,10 @@ class CobsApp:
                  max_page_size: int = 100) -> None:
         self.state = SandboxState(bank or SandboxBank(), token_lifetime=token_lifetime,
                                   max_page_size=max_page_size)
+        #: the request rules copied out of the COBS OpenAPI files
+        self.rules = StandardRules.load()
+        self._observers: list[Observer] = []
+        self._observers_lock = threading.Lock()
 
     # -- settings and stores --------------------------------------------------------------------
     @property
@@ -121,24 +138,63 @@ class CobsApp:
         never kept)."""
         return self.state.seen_headers()
 
+    # -- observers ------------------------------------------------------------------------------
+    @contextmanager
+    def watch(self, observer: Observer) -> Iterator[Observer]:
+        """Call ``observer(request, reply)`` for every exchange while the block runs.
+
+        The observer runs on the server's thread before the reply is sent, so by the time a
+        client has its answer, the observer has seen the exchange. An observer that raises is
+        logged and does not change the reply.
+
+        Example:
+            >>> app, seen = CobsApp(), []
+            >>> with app.watch(lambda request, reply: seen.append(reply.status)):
+            ...     pass
+        """
+        with self._observers_lock:
+            self._observers.append(observer)
+        try:
+            yield observer
+        finally:
+            with self._observers_lock:
+                self._observers.remove(observer)
+
+    def _notify(self, request: Request, reply: Reply) -> None:
+        with self._observers_lock:
+            observers = list(self._observers)
+        for observer in observers:
+            try:
+                observer(request, reply)
+            except Exception:  # an observer's bug must not change the answer
+                log.exception("a COBS sandbox observer failed on %s", request.target)
+
     # -- dispatch -----------------------------------------------------------------------------
     def __call__(self, request: Request) -> Reply:
-        """Answer ``request``; errors become their replies, ``X-Request-ID`` is echoed."""
+        """Answer ``request``; errors become their replies.
+
+        ``X-Request-ID`` is echoed (the files require it on every answer); a request without
+        one, or with one longer than the files allow (60), gets a fresh id of the sandbox's own.
+        """
         try:
             reply = self._dispatch(request)
         except Fail as fail:
             reply = fail.reply
-        request_id = request.headers.get("X-Request-ID")
-        if request_id:
-            reply.headers.setdefault("X-Request-ID", request_id)
+        request_id = request.headers.get("X-Request-ID") or ""
+        if not 0 < len(request_id) <= _REQUEST_ID_LENGTH:
+            request_id = str(uuid.uuid4())
+        reply.headers.setdefault("X-Request-ID", request_id)
+        self._notify(request, reply)
         return reply
 
     def _dispatch(self, request: Request) -> Reply:
         """Find the route, check headers and authorization as it needs, run its handler.
 
         Every request needs a client certificate. A ``/cobs/…`` request is recorded (see
-        :meth:`seen_headers`) and needs a served version; outside registration its COBS
-        request headers are checked before anything else, even on unknown paths.
+        :meth:`seen_headers`) and needs a served version and a route (404 otherwise). A route
+        of the COBS files is checked against the files' request rules
+        (:mod:`~cnbkit.sandbox.cobs.standard`: headers, query, body) before its authorization
+        (401/403) and its handler.
         """
         peer = peer_of(request)
         path = request.path.rstrip("/") or "/"
@@ -154,12 +210,13 @@ class CobsApp:
                 raise cobs_error(404, {"error": "NOT_FOUND",
                                        "message": f"unknown COBS version {version}"})
             path = "/" + tail
-            if not is_registration(path):
-                check_headers(request)
             found = find_route(request.method, path, version)
             if found is None:
                 raise not_in_cobs(request.method, path, version)
         route, params = found
+        standard = route.standard_for(version) if version else None
+        if standard is not None:
+            check_request(self.rules, version, standard, request)
         token = authorize(route.auth, self.state, request, peer)
         call = Call(request, peer, version, path, params, token)
         return route.handler(self.state, call)

@@ -2,15 +2,33 @@
 
 Five accounts in CZK, EUR and USD; the main CZK account has 420 transactions in 2025 and the
 others 120-180, so paging spans many pages. Czech payment symbols travel as COBS does: in
-``remittanceInformation.unstructured`` as ``/VS/…/SS/…`` or in the structured
-``creditorReferenceInformation.reference`` (a string ``"VS:…,KS:…"`` in 2.0, a list
-``["VS:…", "KS:…"]`` in 5.0). Booking dates use both date forms seen in the COBS examples
-(``2025-01-31T00:00:00.000+01`` and ``2025-01-31T00:00:00+01:00``).
+``remittanceInformation.unstructured`` as ``/VS/…/SS/…``, in the structured
+``creditorReferenceInformation.reference`` (a string ``"VS:…,KS:…"``, the files' type; in the
+examples' shape of 5.0 a list ``["VS:…", "KS:…"]`` as the payment example writes it) or in
+``endToEndIdentification`` as ``VS…/SS…/KS…``. Some
+counterparties have a local account number with the bank code in ``relatedAgents``; every 11th
+debit of the main account is a card payment abroad (instructed in EUR with the exchange rate,
+booked with its time of day); one transaction is a reversal.
+
+A transaction is kept in one canonical form; :meth:`SandboxBank.public` writes it in one of two
+shapes (:data:`SHAPES`):
+
+* ``"files"`` (the default): as the OpenAPI files define it: ``amountDetails``,
+  ``relatedParties``, ``relatedAgents``, ``remittanceInformation`` and
+  ``additionalTransactionInformation`` beside ``entryDetails.transactionDetails``;
+  ``bankTransactionCode.proprietary.code`` a string; booking and value dates RFC 3339
+  date-times with the Prague offset (``2025-01-31T00:00:00+01:00``).
+* ``"examples"``: as the standard's JSON examples write it: those details nested inside
+  ``transactionDetails``, the code a number, dates like ``2025-01-31T00:00:00.000+01``.
 
 Example:
     >>> bank = SandboxBank()
     >>> len(bank.accounts), len(bank.transactions[bank.accounts[0]["id"]])
     (5, 420)
+    >>> t = bank.transactions[bank.accounts[0]["id"]][0]
+    >>> SandboxBank.public(t, "5.0")["bookingDate"], SandboxBank.public(t, "5.0", "examples")[
+    ...     "bookingDate"]
+    ({'date': '2025-01-01T00:00:00+01:00'}, {'date': '2025-01-01T00:00:00.000+01'})
 """
 
 from __future__ import annotations
@@ -19,12 +37,18 @@ import datetime as dt
 import hashlib
 import random
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from cnbkit.settings import SANDBOX_CLOCK
 
-__all__ = ["CLOCK", "SandboxBank"]
+__all__ = ["CLOCK", "PRAGUE", "SHAPES", "SandboxBank", "rfc3339"]
 
 CLOCK = SANDBOX_CLOCK
+PRAGUE = ZoneInfo("Europe/Prague")
+#: The shapes :meth:`SandboxBank.public` writes transactions in (see the module doc).
+SHAPES = ("files", "examples")
+#: Codes other banks' local account numbers carry (memberIdentification).
+_LOCAL_BANKS = ("2700", "0300", "5500")
 
 _ACCOUNTS = [
     # (iban, currency, name, product, transactions, opening balance)
@@ -46,10 +70,19 @@ def _account_id(iban: str) -> str:
     return hashlib.sha1(iban.encode()).hexdigest().upper()  # noqa: S324 - an id, not security
 
 
-def _date_text(day: dt.date, style: int) -> str:
-    if style == 0:
-        return f"{day.isoformat()}T00:00:00.000+01"
-    return f"{day.isoformat()}T00:00:00+01:00"
+def rfc3339(moment: dt.datetime) -> str:
+    """An RFC 3339 date-time with its offset, seconds precision.
+
+    Example:
+        >>> rfc3339(dt.datetime(2025, 6, 30, 17, 42, tzinfo=PRAGUE))
+        '2025-06-30T17:42:00+02:00'
+    """
+    return moment.isoformat(timespec="seconds")
+
+
+def _examples_date(moment: dt.datetime) -> str:
+    """The examples' form: milliseconds and an offset of hours only (``+01``)."""
+    return f"{moment:%Y-%m-%dT%H:%M:%S}.000+01"
 
 
 class SandboxBank:
@@ -97,6 +130,7 @@ class SandboxBank:
         text = rng.choice(_TEXTS)
         remittance: dict[str, Any]
         style = i % 3
+        references: dict[str, Any] = {"endToEndIdentification": f"E2E{i:06d}"}
         if style == 0:
             remittance = {"unstructured": f"/VS/{vs}/SS/{ss}/KS/{ks} {text}"}
         elif style == 1:
@@ -104,29 +138,54 @@ class SandboxBank:
                 "creditorReferenceInformation": {"reference": f"VS:{vs},KS:{ks},SS:{ss}"}}}
         else:
             remittance = {"unstructured": text}
+            references = {"endToEndIdentification": f"VS{vs}/SS{ss}/KS{ks}"}
         party_key = "debtor" if credit else "creditor"
-        details: dict[str, Any] = {
-            "references": {"endToEndIdentification": f"E2E{i:06d}"},
-            "amountDetails": {"instructedAmount": {"amount": {"value": amount,
-                                                              "currency": currency}}},
-            "relatedParties": {
-                party_key: {"name": party},
-                f"{party_key}Account": {"identification": {"iban": party_iban}},
-            },
-            "remittanceInformation": remittance,
-            "additionalTransactionInformation": f"Domácí platba - {text}",
-        }
+        account: dict[str, Any] = {"identification": {"iban": party_iban}}
+        agents: dict[str, Any] | None = None
+        if i % 5 == 4:  # a local account number; the bank code comes with the agent
+            local_bank = _LOCAL_BANKS[i % len(_LOCAL_BANKS)]
+            account = {"identification": {"other": {"identification": party_iban[-10:]}}}
+            agents = {f"{party_key}Agent": {"financialInstitutionIdentification": {
+                "clearingSystemMemberIdentification": {"memberIdentification": local_bank}}}}
+        if not credit and style == 2 and i % 4 == 0:
+            party_key = "debtor"  # as in the standard's example: a debit naming only debtor
+            agents = None if agents is None else {"debtorAgent": next(iter(agents.values()))}
+        parties = {party_key: {"name": party}, f"{party_key}Account": account}
+        at = dt.datetime.combine(day, dt.time(0), tzinfo=PRAGUE)
+        amounts: dict[str, Any] = {"instructedAmount": {"amount": {"value": amount,
+                                                                   "currency": currency}}}
+        extra = f"Domácí platba - {text}"
+        card = not credit and currency == "CZK" and i % 11 == 7
+        if card:  # a card payment abroad, booked with its time of day
+            rate = round(24.2 + (i % 7) / 10, 3)
+            foreign = round(amount / rate, 2)
+            amount = round(foreign * rate, 2)
+            at = at.replace(hour=8 + i % 12, minute=(i * 7) % 60)
+            amounts = {
+                "instructedAmount": {"amount": {"value": foreign, "currency": "EUR"}},
+                "counterValueAmount": {
+                    "amount": {"value": amount, "currency": currency},
+                    "currencyExchange": {"sourceCurrency": currency, "targetCurrency": "EUR",
+                                         "exchangeRate": rate}},
+            }
+            references = {"chequeNumber": f"xxxxxxxxxxxx{1000 + i % 9000}"}
+            parties = {"creditor": {"name": party}}
+            agents = None
+            extra = "PLATBA KARTOU"
         pending = day > CLOCK - dt.timedelta(days=3)
         return {
             "entryReference": f"{account_id[:6]}-{i:05d}",
             "amount": {"value": amount, "currency": currency},
             "creditDebitIndicator": "CRDT" if credit else "DBIT",
+            "reversalIndicator": i == count // 2,
             "status": "PDNG" if pending else "BOOK",
-            "bookingDate": {"date": _date_text(day, i % 2)},
-            "valueDate": {"date": _date_text(day + dt.timedelta(days=i % 2), (i + 1) % 2)},
-            "bankTransactionCode": {"proprietary": {"code": 1000010 if not credit else 2000020,
-                                                    "issuer": "CBA"}},
-            "entryDetails": {"transactionDetails": details},
+            "_at": at,
+            "_value_day": day + dt.timedelta(days=i % 2),
+            "_code": 1000010 if not credit else 2000020,
+            "_references": references,
+            "_details": {"amountDetails": amounts, "relatedParties": parties,
+                         "relatedAgents": agents, "remittanceInformation": remittance,
+                         "additionalTransactionInformation": extra},
             "_style": style,
             "_day": day.isoformat(),
             "_vs": vs,
@@ -147,8 +206,10 @@ class SandboxBank:
                                             "currency": account["currency"]}},
             "standingOrder": {
                 "alias": f"Trvalý příkaz {i + 1}",
-                "execution": {"interval": interval, "intervalDue": "3" if interval == "WEEKLY"
-                              else "15", "mode": "UNTIL_CANCELLATION", "modeDue": "DUE_DAY"},
+                "execution": {"interval": interval,
+                              "intervalDue": {"WEEKLY": 3, "DAILY": 1, "QUARTERLY": 2,
+                                              "HALFYEARLY": 4, "YEARLY": 6}.get(interval, 15),
+                              "mode": "UNTIL_CANCELLATION", "modeDue": "DUE_DAY_OF_MONTH"},
             },
             "debtorAccount": {"id": account["id"],
                               "identification": {"iban": account["identification"]["iban"]},
@@ -172,16 +233,35 @@ class SandboxBank:
         return round(total, 2)
 
     @staticmethod
-    def public(transaction: dict[str, Any], version: str) -> dict[str, Any]:
-        """The wire form of a transaction for ``version`` (private keys dropped)."""
+    def public(transaction: dict[str, Any], version: str, shape: str = "files") -> dict[str, Any]:
+        """The wire form of a transaction for ``version`` in ``shape`` (see :data:`SHAPES`)."""
+        if shape not in SHAPES:
+            raise ValueError(f"shape must be one of {SHAPES}")
         out = {k: v for k, v in transaction.items() if not k.startswith("_")}
-        if version != "2.0" and transaction["_style"] == 1:
+        details = {k: v for k, v in transaction["_details"].items() if v is not None}
+        if shape == "examples" and version != "2.0" and transaction["_style"] == 1:
+            # a list, as the standard's payment example writes it (the files: a string)
             vs, ks, ss = transaction["_vs"], transaction["_ks"], transaction["_ss"]
-            details = dict(out["entryDetails"]["transactionDetails"])
             details["remittanceInformation"] = {
                 "unstructured": details["remittanceInformation"]["unstructured"],
                 "structured": {"creditorReferenceInformation": {
                     "reference": [f"VS:{vs}", f"KS:{ks}", f"SS:{ss}"]}},
             }
-            out["entryDetails"] = {"transactionDetails": details}
+        at: dt.datetime = transaction["_at"]
+        value_at = dt.datetime.combine(transaction["_value_day"], dt.time(0), tzinfo=PRAGUE)
+        if not out["reversalIndicator"]:
+            out.pop("reversalIndicator")
+        references = {"references": transaction["_references"]}
+        if shape == "files":
+            out["bookingDate"] = {"date": rfc3339(at)}
+            out["valueDate"] = {"date": rfc3339(value_at)}
+            out["bankTransactionCode"] = {"proprietary": {"code": str(transaction["_code"]),
+                                                          "issuer": "CBA"}}
+            out["entryDetails"] = {"transactionDetails": references, **details}
+        else:
+            out["bookingDate"] = {"date": _examples_date(at)}
+            out["valueDate"] = {"date": _examples_date(value_at)}
+            out["bankTransactionCode"] = {"proprietary": {"code": transaction["_code"],
+                                                          "issuer": "CBA"}}
+            out["entryDetails"] = {"transactionDetails": {**references, **details}}
         return out

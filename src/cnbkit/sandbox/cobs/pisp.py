@@ -3,9 +3,17 @@
 All but the COBS 2.0 payment status need a bearer token with scope ``pisp`` (see
 :mod:`cnbkit.sandbox.cobs.access`); a payment is visible only to the application that created
 it. COBS 2.0 asks for ``/payments/{id}/status`` with the certificate alone (role ``PSP_PI``),
-so there a payment is visible to every application of the organisation that created it.
-Validation failures answer 400 with one COBS error per problem (``FIELD_MISSING``,
-``FIELD_INVALID``, ``AM12`` for a bad amount, ``AC01``/``AC02`` for unknown accounts...).
+so there a payment is visible to every application of the organisation that created it; an
+unknown payment is ``404 TRANSACTION_MISSING`` (the files' answer for it).
+
+The shape of every body was checked against the COBS files before a handler runs
+(:mod:`cnbkit.sandbox.cobs.standard`); the handlers add what no schema says: 400 with one COBS
+error per problem (``AM12`` for an amount that is not positive, ``FIELD_INVALID`` for more than
+two decimals, ``AC01``/``AC02`` for unknown accounts, ``AC09`` for another currency...) and the
+CNB's limits on standing orders (:data:`CNB_STANDING_ORDERS`). Payments and standing orders are
+created with 200, the only success the files list, and answered in the files' shape: the
+``transactionIdentification`` at top level and inside the identification, a ``serviceLevel``
+and the ``signInfo`` of the order to sign.
 
 Example:
     >>> amount_errors({"amount": {"instructedAmount": {"value": 0, "currency": "CZK"}}},
@@ -25,6 +33,7 @@ from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
 
 __all__ = [
+    "CNB_STANDING_ORDERS",
     "STANDING_INTERVALS",
     "STANDING_MODES",
     "STANDING_MODE_DUE",
@@ -38,10 +47,17 @@ __all__ = [
     "payment_status_v2",
 ]
 
+#: The CNB's differences from COBS for standing orders (developers.cnb.cz, quoted in the
+#: project's notes): "intervals DAILY/WEEKLY/MONTHLY/QUARTERLY/HALFYEARLY/YEARLY, weekly
+#: interval 1-5, modes UNTIL_DATE/UNTIL_CANCELLATION, execution DUE_DAY" - and "none of these
+#: differences concerns the format of account data in transit", so DUE_DAY travels as the
+#: standard's DUE_DAY_OF_MONTH.
 STANDING_INTERVALS = ("DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "HALFYEARLY", "YEARLY")
 STANDING_MODES = ("UNTIL_DATE", "UNTIL_CANCELLATION")
-STANDING_MODE_DUE = ("DUE_DAY",)
-_WEEKDAYS = ["1", "2", "3", "4", "5"]
+STANDING_MODE_DUE = ("DUE_DAY_OF_MONTH",)
+_WEEKDAYS = (1, 5)
+CNB_STANDING_ORDERS = {"interval": STANDING_INTERVALS, "mode": STANDING_MODES,
+                       "modeDue": STANDING_MODE_DUE}
 
 
 # -- validation -----------------------------------------------------------------------------------
@@ -85,12 +101,21 @@ def _stored_payment(state: SandboxState, payment_id: str, client_id: str | None,
         stored = state.payments.get(payment_id)
     if (stored is None or (client_id is not None and stored["client_id"] != client_id)
             or (owner is not None and stored["owner"] != owner)):
-        raise cobs_error(404, {"error": "ID_NOT_FOUND", "scope": "paymentId"})
+        raise cobs_error(404, {"error": "TRANSACTION_MISSING", "scope": "paymentId"})
     return stored
 
 
+def _service_level(body: dict[str, Any]) -> dict[str, str]:
+    """DMCT (domestic) for a Czech creditor in CZK, ESCT (SEPA) in EUR, XBCT otherwise."""
+    iban = str(dig(body, "creditorAccount.identification.iban") or "CZ")
+    currency = dig(body, "amount.instructedAmount.currency")
+    if iban.startswith("CZ") and currency == "CZK":
+        return {"code": "DMCT"}
+    return {"code": "ESCT" if currency == "EUR" else "XBCT"}
+
+
 def new_payment(state: SandboxState, call: Call) -> Reply:
-    """``POST /my/payments``: accept a payment (``ACTC``, to be signed); 201 with its id."""
+    """``POST /my/payments``: accept a payment (``ACTC``, to be signed); 200 with its id."""
     body = read_json(call.request)
     errors = order_errors(state, body, "paymentIdentification")
     if errors:
@@ -98,19 +123,22 @@ def new_payment(state: SandboxState, call: Call) -> Reply:
     payment_id = f"{int(time.time() * 1000) % 10**12:012d}{secrets.randbelow(10**9):09d}"
     sign_id = str(secrets.randbelow(10**15))
     stored = dict(body)
+    stored["transactionIdentification"] = payment_id
     stored["paymentIdentification"] = {**body["paymentIdentification"],
                                        "transactionIdentification": payment_id}
+    stored["serviceLevel"] = _service_level(body)
     stored.setdefault("paymentTypeInformation", {"instructionPriority": "NORM"})
+    stored.setdefault("creditor", {})
     stored["signInfo"] = {"state": "OPEN", "signId": sign_id}
     stored["instructionStatus"] = "ACTC"
     with state.lock:
         state.payments[payment_id] = {"client_id": call.bearer["client_id"],
                                       "owner": call.bearer["owner"], "body": stored}
-    return Reply.json(201, stored)
+    return Reply.json(200, stored)
 
 
 def payment(state: SandboxState, call: Call) -> Reply:
-    """``GET /my/payments/{id}``: the payment as accepted."""
+    """``GET /my/payments/{id}``: the payment as accepted (404 ``TRANSACTION_MISSING``)."""
     stored = _stored_payment(state, call.params["id"], call.client_id)
     return Reply.json(200, stored["body"])
 
@@ -133,8 +161,8 @@ def balance_check(state: SandboxState, call: Call) -> Reply:
     ``DECL``)?"""
     body = read_json(call.request)
     errors = []
-    if body.get("exchangeIdentification") in (None, ""):
-        errors.append({"error": "FIELD_MISSING", "scope": "exchangeIdentification"})
+    if not isinstance(body.get("transactionDetails"), dict):  # optional in the files; needed
+        errors.append({"error": "FIELD_MISSING", "scope": "transactionDetails"})
     iban = dig(body, "debtorAccount.identification.iban")
     account = state.bank.account_by_iban(iban) if iban else None
     if not iban:
@@ -146,7 +174,7 @@ def balance_check(state: SandboxState, call: Call) -> Reply:
         errors.append({"error": "FIELD_INVALID", "scope": "transactionDetails.totalAmount"})
     if errors or account is None:  # no account always comes with an error
         raise cobs_error(400, *errors)
-    currency = dig(body, "transactionDetails.currency") or account["currency"]
+    currency = dig(body, "transactionDetails.currency")
     if currency != account["currency"]:
         raise cobs_error(400, {"error": "AC09", "scope": "transactionDetails.currency"})
     available = state.bank.balance(account["id"])
@@ -157,32 +185,40 @@ def balance_check(state: SandboxState, call: Call) -> Reply:
 
 # -- standing orders ------------------------------------------------------------------------------
 def new_standing_order(state: SandboxState, call: Call) -> Reply:
-    """``POST /my/standingorders`` (COBS 5.0): accept a standing order; 201 with its id."""
+    """``POST /my/standingorders`` (COBS 5.0): accept a standing order; 200 with its id.
+
+    The files' schema has checked the wire values already (``modeDue`` from the standard's
+    four, ``intervalDue`` a number); this adds the CNB's limits
+    (:data:`CNB_STANDING_ORDERS`, a weekly ``intervalDue`` of 1-5) and a whole, positive
+    ``intervalDue``.
+    """
     body = read_json(call.request)
     errors = order_errors(state, body, "standingOrderIdentification")
-    execution = dig(body, "standingOrder.execution")
-    if not isinstance(execution, dict):
-        errors.append({"error": "FIELD_MISSING", "scope": "standingOrder.execution"})
-    else:
-        checks = (("interval", STANDING_INTERVALS), ("mode", STANDING_MODES),
-                  ("modeDue", STANDING_MODE_DUE))
-        for name, allowed in checks:
-            if execution.get(name) not in allowed:
-                errors.append({"error": "FIELD_INVALID",
-                               "scope": f"standingOrder.execution.{name}",
-                               "parameters": {"ALLOWED": list(allowed)}})
-        if (execution.get("interval") == "WEEKLY"
-                and str(execution.get("intervalDue")) not in set(_WEEKDAYS)):
+    execution = dig(body, "standingOrder.execution") or {}
+    for name, allowed in CNB_STANDING_ORDERS.items():
+        if execution.get(name) not in allowed:
             errors.append({"error": "FIELD_INVALID",
-                           "scope": "standingOrder.execution.intervalDue",
-                           "parameters": {"ALLOWED": list(_WEEKDAYS)}})
+                           "scope": f"standingOrder.execution.{name}",
+                           "parameters": {"ALLOWED": list(allowed)},
+                           "message": "not offered by the CNB"})
+    due = execution.get("intervalDue")
+    if not isinstance(due, int | float) or isinstance(due, bool) or due != int(due) or due < 1:
+        errors.append({"error": "FIELD_INVALID", "scope": "standingOrder.execution.intervalDue",
+                       "message": "a whole number from 1"})
+    elif execution.get("interval") == "WEEKLY" and not _WEEKDAYS[0] <= due <= _WEEKDAYS[1]:
+        errors.append({"error": "FIELD_INVALID",
+                       "scope": "standingOrder.execution.intervalDue",
+                       "parameters": {"ALLOWED": list(range(_WEEKDAYS[0], _WEEKDAYS[1] + 1))},
+                       "message": "the CNB executes weekly orders Monday (1) to Friday (5)"})
     if errors:
         raise cobs_error(400, *errors)
     order_id = f"SO{secrets.randbelow(10**18):018d}"
     stored = dict(body)
     stored["standingOrderIdentification"] = {**body["standingOrderIdentification"],
                                              "transactionIdentification": order_id}
+    stored.setdefault("paymentTypeInformation", {"serviceLevel": _service_level(body)})
     stored["signInfo"] = {"state": "OPEN", "signId": str(secrets.randbelow(10**15))}
+    stored["instructionStatus"] = "ACTC"
     with state.lock:
         state.created_standing_orders.append(stored)
-    return Reply.json(201, stored)
+    return Reply.json(200, stored)

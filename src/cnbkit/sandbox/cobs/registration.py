@@ -27,6 +27,7 @@ from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
 
 __all__ = [
+    "API_KEY_LENGTH",
     "check_metadata",
     "create",
     "delete",
@@ -80,6 +81,10 @@ def check_metadata(body: dict[str, Any], peer: Peer, partial: bool) -> dict[str,
     return out
 
 
+#: The length of the API keys the sandbox issues (the files' apiKey: at most 10 characters).
+API_KEY_LENGTH = 10
+
+
 def public_view(app: dict[str, Any], with_secret: bool = False) -> dict[str, Any]:
     """An application as the API shows it (the secret only when ``with_secret``).
 
@@ -89,7 +94,7 @@ def public_view(app: dict[str, Any], with_secret: bool = False) -> dict[str, Any
     view = {k: app[k] for k in ("client_id", "client_name", "applicationType",
                                 "redirect_uris", "scopes")}
     view["client_secret_expires_at"] = 0
-    view["api_key"] = "NOT_PROVIDED"
+    view["api_key"] = app.get("api_key") or "NOT_PROVIDED"
     if with_secret:
         view["client_secret"] = app["client_secret"]
     return view
@@ -111,11 +116,14 @@ def _own_app(state: SandboxState, call: Call) -> dict[str, Any]:
 
 
 def create(state: SandboxState, call: Call) -> Reply:
-    """``POST /applications``: register an application; 201 with its new secret."""
+    """``POST /applications``: register an application; 201 with its new secret (and an
+    ``api_key`` when the state's ``issue_api_keys`` is on, else ``"NOT_PROVIDED"``)."""
     meta = check_metadata(read_json(call.request, oauth=True), call.peer, partial=False)
     client_id = str(uuid.uuid4())
     app = {"client_id": client_id, "client_secret": secrets.token_urlsafe(32),
            "owner": call.peer.organization_id, **meta}
+    if state.issue_api_keys:
+        app["api_key"] = secrets.token_hex(API_KEY_LENGTH // 2)
     with state.lock:
         state.applications[client_id] = app
     return Reply.json(201, public_view(app, with_secret=True), {"Cache-Control": "no-store"})

@@ -17,12 +17,11 @@ Example:
 from __future__ import annotations
 
 import json
-import uuid
 from typing import Any
 
 from cnbkit.sandbox.httpserver import Reply, Request
 
-__all__ = ["Fail", "check_headers", "cobs_error", "dig", "not_in_cobs", "oauth_error", "read_json"]
+__all__ = ["Fail", "cobs_error", "dig", "not_in_cobs", "oauth_error", "read_json"]
 
 
 class Fail(Exception):
@@ -84,32 +83,6 @@ def read_json(request: Request, oauth: bool = False) -> dict[str, Any]:
             raise oauth_error(400, "invalid_request", "the body must be a JSON object")
         raise cobs_error(400, {"error": "FIELD_INVALID", "message": "body is not a JSON object"})
     return body
-
-
-def check_headers(request: Request) -> None:
-    """Fail unless the COBS request headers are there.
-
-    ``X-Request-ID`` (a UUID), ``Date`` and ``TPP-Name`` are required (400 listing every
-    problem), and POST/PUT must send ``Content-Type: application/json`` (415, checked first).
-    """
-    errors = []
-    request_id = request.headers.get("X-Request-ID")
-    if not request_id:
-        errors.append({"error": "FIELD_MISSING", "scope": "X-Request-ID"})
-    else:
-        try:
-            uuid.UUID(request_id)
-        except ValueError:
-            errors.append({"error": "PARAMETER_INVALID", "scope": "X-Request-ID"})
-    for name in ("Date", "TPP-Name"):
-        if not request.headers.get(name):
-            errors.append({"error": "FIELD_MISSING", "scope": name})
-    if request.method in ("POST", "PUT"):
-        kind = (request.headers.get("Content-Type") or "").split(";")[0].strip()
-        if kind != "application/json":
-            raise cobs_error(415, {"error": "UNSUPPORTED_MEDIA_TYPE", "scope": "Content-Type"})
-    if errors:
-        raise cobs_error(400, *errors)
 
 
 def not_in_cobs(method: str, path: str, version: str) -> Fail:

@@ -1,9 +1,11 @@
 """The route table of the COBS sandbox and how a request finds its route.
 
 Each :class:`Route` names the HTTP method (or :data:`ANY`), a path pattern, the COBS versions
-it exists in, what authorizes it (:class:`~cnbkit.sandbox.cobs.access.Auth`) and its handler
-``handler(state, call) -> Reply``. Patterns of COBS routes are relative to
-``/cobs/{version}``; routes with no versions (OAuth) have absolute patterns.
+it exists in, what authorizes it (:class:`~cnbkit.sandbox.cobs.access.Auth`), its handler
+``handler(state, call) -> Reply`` and the operation of the COBS OpenAPI files whose request
+rules it is checked by (:mod:`~cnbkit.sandbox.cobs.standard`; see :meth:`Route.standard_for`).
+Patterns of COBS routes are relative to ``/cobs/{version}``; routes with no versions
+(OAuth) have absolute patterns.
 
 A pattern is made of ``/``-separated segments: literals, ``{name}`` (one segment, captured
 into :attr:`~cnbkit.sandbox.cobs.call.Call.params`) and, last only, ``{name*}`` (any number of
@@ -67,6 +69,8 @@ class Route:
     versions: tuple[str, ...]
     auth: Auth
     handler: Handler = field(repr=False)
+    #: ``"METHOD /path"`` of the OpenAPI files' operation (None: not in the files)
+    standard: str | None = None
     segments: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -79,6 +83,22 @@ class Route:
             if segment.endswith("*}") and position != len(segments) - 1:
                 raise ValueError(f"{{name*}} must come last in {self.pattern!r}")
         object.__setattr__(self, "segments", segments)
+
+    def standard_for(self, version: str) -> str | None:
+        """The files' operation this route is checked by in ``version``.
+
+        The 2.0 file spells the payment detail ``GET /payments/{paymentId}``, without
+        ``/my``: an upstream slip (SOURCES.md; the 2.0 PDF §3.2.6 says
+        ``/my/payments/{paymentId}``, which the sandbox serves).
+
+        Example:
+            >>> find_route("GET", "/my/payments/1", "2.0")[0].standard_for("2.0")
+            'GET /payments/{paymentId}'
+        """
+        if self.standard is None:
+            return None
+        return _V2_SPELLING.get(self.standard, self.standard) if version == "2.0" \
+            else self.standard
 
     @property
     def is_cobs(self) -> bool:
@@ -111,6 +131,8 @@ class Route:
 _BOTH = VERSIONS
 _V2 = ("2.0",)
 _V5 = ("5.0",)
+#: How the 2.0 file spells an operation the route table names as later files do.
+_V2_SPELLING = {"GET /my/payments/{paymentId}": "GET /payments/{paymentId}"}
 
 #: Every route, first match wins.
 ROUTES: tuple[Route, ...] = (
@@ -130,19 +152,27 @@ ROUTES: tuple[Route, ...] = (
     Route(ANY, "/applications/{id}/{rest*}", _BOTH, Auth.CERTIFICATE,
           registration.not_supported),
     # AISP
-    Route("GET", "/my/accounts", _BOTH, Auth.AISP, aisp.accounts),
-    Route("GET", "/my/accounts/{id}/balance", _BOTH, Auth.AISP, aisp.balance),
-    Route("GET", "/my/accounts/{id}/transactions", _BOTH, Auth.AISP, aisp.transactions),
+    Route("GET", "/my/accounts", _BOTH, Auth.AISP, aisp.accounts, "GET /my/accounts"),
+    Route("GET", "/my/accounts/{id}/balance", _BOTH, Auth.AISP, aisp.balance,
+          "GET /my/accounts/{id}/balance"),
+    Route("GET", "/my/accounts/{id}/transactions", _BOTH, Auth.AISP, aisp.transactions,
+          "GET /my/accounts/{id}/transactions"),
     Route(ANY, "/my/accounts", _BOTH, Auth.AISP, aisp.no_account_id),
     Route(ANY, "/my/accounts/{id}/{rest*}", _BOTH, Auth.AISP, aisp.other_account_path),
-    Route("GET", "/my/standingorders", _BOTH, Auth.AISP, aisp.standing_orders),
+    Route("GET", "/my/standingorders", _BOTH, Auth.AISP, aisp.standing_orders,
+          "GET /my/standingorders"),
     # PISP
-    Route("POST", "/my/standingorders", _V5, Auth.PISP, pisp.new_standing_order),
-    Route("POST", "/my/payments/balanceCheck", _BOTH, Auth.PISP, pisp.balance_check),
-    Route("POST", "/my/payments", _BOTH, Auth.PISP, pisp.new_payment),
-    Route("GET", "/my/payments/{id}/status", _V5, Auth.PISP, pisp.payment_status),
-    Route("GET", "/payments/{id}/status", _V2, Auth.ROLE_PSP_PI, pisp.payment_status_v2),
-    Route("GET", "/my/payments/{id}", _BOTH, Auth.PISP, pisp.payment),
+    Route("POST", "/my/standingorders", _V5, Auth.PISP, pisp.new_standing_order,
+          "POST /my/standingorders"),
+    Route("POST", "/my/payments/balanceCheck", _BOTH, Auth.PISP, pisp.balance_check,
+          "POST /my/payments/balanceCheck"),
+    Route("POST", "/my/payments", _BOTH, Auth.PISP, pisp.new_payment, "POST /my/payments"),
+    Route("GET", "/my/payments/{id}/status", _V5, Auth.PISP, pisp.payment_status,
+          "GET /my/payments/{paymentId}/status"),
+    Route("GET", "/payments/{id}/status", _V2, Auth.ROLE_PSP_PI, pisp.payment_status_v2,
+          "GET /payments/{paymentId}/status"),
+    Route("GET", "/my/payments/{id}", _BOTH, Auth.PISP, pisp.payment,
+          "GET /my/payments/{paymentId}"),
 )
 
 

@@ -12,6 +12,11 @@ happens under :attr:`SandboxState.lock`. The stores are plain dicts of plain dic
 * ``scope_limits``, ``paging_quirks``: the test switches, by client_id;
 * ``seen``: the recorded headers of the latest API requests.
 
+Settings a test may switch: ``answer_shape`` (``"files"``, the OpenAPI files' shape of
+transactions, or ``"examples"``, the standard's JSON examples' shape),
+``expired_token_status`` (401, or 403 as the standard also allows for an expired token) and
+``issue_api_keys`` (registration issues an ``api_key`` instead of ``"NOT_PROVIDED"``).
+
 Example:
     >>> state = SandboxState(SandboxBank())
     >>> state.revoke_access_tokens()
@@ -34,7 +39,8 @@ __all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "SandboxState"]
 #: :meth:`SandboxState.set_paging_quirk`).
 PAGING_QUIRKS = ("no_next_page", "next_page_zero", "next_page_text", "total_too_high")
 #: Headers kept by :meth:`SandboxState.seen_headers` (credentials are never kept).
-RECORDED_HEADERS = ("X-Request-ID", "Date", "TPP-Name", "Content-Type", "Accept")
+RECORDED_HEADERS = ("X-Request-ID", "Date", "TPP-Name", "Content-Type", "Accept",
+                    "User-Involved", "API-key")
 #: How many API requests :meth:`SandboxState.seen_headers` remembers.
 _SEEN_SIZE = 500
 
@@ -55,6 +61,9 @@ class SandboxState:
     bank: SandboxBank
     token_lifetime: int = 3600
     max_page_size: int = 100
+    answer_shape: str = "files"
+    expired_token_status: int = 401
+    issue_api_keys: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     applications: _Store = field(default_factory=dict, repr=False)
     codes: _Store = field(default_factory=dict, repr=False)
