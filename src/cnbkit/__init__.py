@@ -8,6 +8,7 @@ Market data, one function per API operation, in seven groups: ``cnbkit.czeonia``
     cnbkit.exrates.history("1993-01-01", "2025-12-31")     # any range: planned, cached calls
     cnbkit.plan("exrates", 2010, 2019, currency="EUR")     # the calls, without making them
     cnbkit.to_wide(frame)                                  # date x currency (or tenor...)
+    cnbkit.exrates.daily_year(2024, backend="polars")      # or "pyarrow"; cnbkit.provenance()
 
 Settings: ``cnbkit.configure(base_url=..., cache_url=..., offline=..., clock=...)`` or the
 environment (``CNBKIT_BASE_URL``, ``CNBKIT_CACHE_URL``, ``CNBKIT_OFFLINE``; see
@@ -25,6 +26,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # what the lazy attributes below resolve to
     from . import czeonia, exrates, forward, fxrates, omo, pribor, skd
+    from .backends import as_pandas, provenance
     from .catalog import OPERATIONS
     from .client import Client, configure, default_client
     from .errors import (
@@ -54,6 +56,8 @@ _LAZY = {
     **{group: "" for group in ("czeonia", "exrates", "forward", "fxrates", "omo", "pribor",
                                "skd")},
     "OPERATIONS": ".catalog",
+    "as_pandas": ".backends",
+    "provenance": ".backends",
     "Client": ".client",
     "configure": ".client",
     "default_client": ".client",
@@ -87,6 +91,7 @@ __all__ = [
     "StaleDataWarning",
     "ValidationError",
     "__version__",
+    "as_pandas",
     "configure",
     "czeonia",
     "default_client",
@@ -96,6 +101,7 @@ __all__ = [
     "omo",
     "plan",
     "pribor",
+    "provenance",
     "skd",
     "to_wide",
 ]

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = ["BACKENDS", "Backend", "Frame", "as_pandas", "backend_of", "check_backend",
-           "provenance", "to_backend"]
+           "import_backend", "provenance", "to_backend"]
 
 #: What a cnbkit function returns: a pandas DataFrame, a polars DataFrame or a pyarrow Table.
 Frame: TypeAlias = "pd.DataFrame | pl.DataFrame | pa.Table"
@@ -73,7 +73,8 @@ def check_backend(value: object) -> Backend:
     return value
 
 
-def _module(name: str) -> Any:
+def import_backend(name: str) -> Any:
+    """Import ``polars`` or ``pyarrow``, or raise MissingDependency naming the extra."""
     try:
         return __import__(name)
     except ImportError:
@@ -107,10 +108,11 @@ def to_pandas(columns: Columns) -> pd.DataFrame:
 def _polars_column(pl: Any, column: TypedColumn) -> Any:
     if column.kind == "date":
         return pl.Series(column.name, column.data, dtype=pl.Date)
-    if column.kind == "code":
-        labels = column.labels()
+    if column.kind == "code":  # the categories once, then their codes gathered (in Rust)
         dtype = pl.Enum(list(column.categories)) if column.ordered else pl.Categorical
-        return pl.Series(column.name, labels, dtype=dtype)
+        categories = pl.Series(column.name, list(column.categories), dtype=dtype)
+        codes = pl.Series(column.data, dtype=pl.Int32)
+        return categories.gather(codes.set(codes < 0, None))
     if column.kind == "int":
         series = pl.Series(column.name, column.data, dtype=pl.Int32)
         if column.mask is not None and column.mask.any():
@@ -122,7 +124,7 @@ def _polars_column(pl: Any, column: TypedColumn) -> Any:
 def to_polars(columns: Columns) -> pl.DataFrame:
     """The columns as a polars DataFrame; provenance in ``frame.attrs`` (see the module
     docstring for why it does not survive polars operations)."""
-    polars = _module("polars")
+    polars = import_backend("polars")
     frame: pl.DataFrame = polars.DataFrame([_polars_column(polars, c) for c in columns.columns])
     frame.attrs = dict(columns.provenance)  # type: ignore[attr-defined]  # a plain attribute
     return frame
@@ -145,7 +147,7 @@ def _arrow_column(pa: Any, column: TypedColumn) -> Any:
 def to_arrow(columns: Columns) -> pa.Table:
     """The columns as a ``pyarrow.Table``; provenance as JSON in the schema metadata under
     ``b"cnbkit"``."""
-    arrow = _module("pyarrow")
+    arrow = import_backend("pyarrow")
     table = arrow.table({c.name: _arrow_column(arrow, c) for c in columns.columns})
     metadata = {METADATA_KEY: json.dumps(dict(columns.provenance), default=str).encode()}
     result: pa.Table = table.replace_schema_metadata(metadata)

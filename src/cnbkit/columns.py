@@ -1,8 +1,8 @@
 """The one columnar form every answer takes, whatever frame library the user asked for.
 
 An answer's JSON is decoded once, straight into typed records checked as they are decoded
-(:mod:`cnbkit.decode`); :func:`from_records` then builds each column of the operation's schema
-once, as a typed numpy column. Histories are
+(:mod:`cnbkit.decode`); :func:`from_decoded` then builds each column of the operation's schema
+once, as a typed numpy column (:func:`from_decoded`). Histories are
 stitched in this form (:meth:`Columns.concat`, :meth:`Columns.take`), and
 :mod:`cnbkit.backends` hands the columns to pandas, polars or Arrow at the very end.
 
@@ -35,7 +35,6 @@ import calendar
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from operator import attrgetter
 from typing import Any, Literal
 
 import numpy as np
@@ -43,9 +42,9 @@ import numpy.typing as npt
 import pandas as pd
 
 from .catalog import AVERAGE_MONTH_CODES, Column, Operation, PeriodBound, PerUnit, Schema
-from .decode import convert
+from .decode import Decoded, convert
 
-__all__ = ["Columns", "TypedColumn", "empty_columns", "from_records", "period_bounds",
+__all__ = ["Columns", "TypedColumn", "empty_columns", "from_decoded", "period_bounds",
            "to_columns"]
 
 Kind = Literal["date", "code", "int", "float"]
@@ -150,14 +149,9 @@ def _concat_codes(first: TypedColumn, pieces: Sequence[TypedColumn]) -> TypedCol
 
 
 # -- from decoded records -------------------------------------------------------------------------
-def _values(records: Sequence[Any], name: str) -> list[Any]:
-    return list(map(attrgetter(name), records))
-
-
 def _date_column(column: Column, values: list[Any]) -> TypedColumn:
-    codes, uniques = pd.factorize(np.array(values, dtype=object))  # few distinct dates
-    parsed = np.array([*uniques, "NaT"], dtype="datetime64[D]")  # checked when decoded
-    return TypedColumn(column.name, "date", parsed[np.where(codes < 0, len(uniques), codes)])
+    # yyyy-MM-dd text, checked when decoded; None becomes NaT
+    return TypedColumn(column.name, "date", np.array(values, dtype="datetime64[D]"))
 
 
 def _code_column(column: Column, values: list[Any]) -> TypedColumn:
@@ -178,11 +172,12 @@ def _float_column(column: Column, values: list[Any]) -> TypedColumn:
 
 
 def _int_column(column: Column, values: list[Any]) -> TypedColumn:
-    mask = None
-    if None in values:
+    try:
+        return TypedColumn(column.name, "int", np.array(values, dtype=np.int32))
+    except TypeError:  # a missing value (None): masked
         mask = np.array([v is None for v in values])
-        values = [0 if v is None else v for v in values]
-    return TypedColumn(column.name, "int", np.array(values, dtype=np.int32), mask=mask)
+        filled = [0 if v is None else v for v in values]
+        return TypedColumn(column.name, "int", np.array(filled, dtype=np.int32), mask=mask)
 
 
 _BUILDERS: Mapping[str, Callable[[Column, list[Any]], TypedColumn]] = {
@@ -239,16 +234,16 @@ def _derived(schema: Schema, built: dict[str, TypedColumn], length: int) -> list
 
 def empty_columns(schema: Schema, op: Operation) -> Columns:
     """Zero rows with the schema's columns and kinds."""
-    return from_records(op, [])
+    return from_decoded(op, Decoded(0, {c.field: [] for c in schema.columns}))
 
 
-def from_records(op: Operation, records: Sequence[Any]) -> Columns:
-    """Build the typed columns of an answer of ``op`` from its decoded records
-    (:func:`cnbkit.decode.decode`: every value already checked)."""
+def from_decoded(op: Operation, decoded: Decoded) -> Columns:
+    """Build the typed columns of an answer of ``op`` from its decoded values
+    (:func:`cnbkit.decode.decode`: every value already checked), each column once."""
     schema = op.schema
-    built = {c.name: _BUILDERS[c.dtype](c, _values(records, c.field)) for c in schema.columns}
-    extra = _derived(schema, built, len(records))
-    return Columns(op, (*built.values(), *extra), len(records), {})
+    built = {c.name: _BUILDERS[c.dtype](c, decoded.values[c.field]) for c in schema.columns}
+    extra = _derived(schema, built, decoded.length)
+    return Columns(op, (*built.values(), *extra), decoded.length, {})
 
 
 def to_columns(op: Operation, payload: object) -> Columns:
@@ -259,4 +254,4 @@ def to_columns(op: Operation, payload: object) -> Columns:
         InvalidResponse: the payload is not the documented shape, or a value is of the wrong
             kind (the field is named; nothing from the answer is kept).
     """
-    return from_records(op, convert(op, payload))
+    return from_decoded(op, convert(op, payload))

@@ -33,7 +33,7 @@ from functools import partial
 from typing import Any
 
 from .calls import Call
-from .columns import Columns, from_records
+from .columns import Columns, from_decoded
 from .errors import (
     ChunkError,
     CnbError,
@@ -49,7 +49,7 @@ __all__ = ["columns_of", "get", "run", "watched"]
 
 def columns_of(call: Call, answer: Answer, transport: Transport) -> Columns:
     """The typed columns of an answer of ``call`` (its records were checked when decoded)."""
-    columns = annotate(from_records(call.op, answer.records), [answer.url],
+    columns = annotate(from_decoded(call.op, answer.decoded), [answer.url],
                        from_cache=answer.from_cache, retrieved_at=answer.retrieved_at)
     return columns if call.keep is None else call.keep.apply(columns)
 

@@ -60,6 +60,7 @@ def daily_range_currency(
     return call(
         "fxrates.daily_range_currency",
         client,
+        backend,
         currency=currency,
         year_month_from=year_month_from,
         year_month_to=year_month_to,

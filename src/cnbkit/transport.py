@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import datetime as dt
 import email.utils
+import hashlib
 import logging
 import sqlite3
 import threading
@@ -67,7 +68,7 @@ from ._warn import warn
 from .cache import CacheInfo, cache_info, expires_at, open_storage
 from .calls import Call
 from .clock import Clock
-from .decode import decode
+from .decode import Decoded, decode
 from .errors import (
     ApiError,
     CacheUnavailableWarning,
@@ -96,7 +97,7 @@ class Answer:
     """One parsed answer and where it came from.
 
     Attributes:
-        records: the answer's typed records (:func:`cnbkit.decode.decode`).
+        decoded: the answer decoded and checked (:func:`cnbkit.decode.decode`).
         url: the URL it answers.
         from_cache: it came from the cache.
         stale: it came from the cache although expired (API down, or offline mode).
@@ -104,7 +105,7 @@ class Answer:
         key: its cache key (None when caching is off).
     """
 
-    records: list[Any]
+    decoded: Decoded
     url: str
     from_cache: bool
     stale: bool
@@ -288,15 +289,18 @@ class Transport:
             # (redis-py reconnects on the next command: the transport stays usable)
 
     # -- the cache -----------------------------------------------------------------------------
-    def _key(self, storage: BaseCache, url: str) -> str:
-        return storage.create_key(requests.Request("GET", url).prepare())
+    @staticmethod
+    def _key(url: str) -> str:
+        """The cache key of a GET of ``url`` (every call of cnbkit is a plain GET; the URL's
+        query is already in a fixed order)."""
+        return hashlib.blake2b(f"GET {url}".encode(), digest_size=16).hexdigest()
 
     def _lookup(self, call: Call, url: str) -> tuple[Answer | None, bool, str | None]:
         """(the cached answer or None, whether it is fresh, its key)."""
         storage = self._storage()
         if storage is None:
             return None, False, None
-        key = self._key(storage, url)
+        key = self._key(url)
         try:
             cached = storage.get_response(key)
         except self._cache_errors as exc:
@@ -305,12 +309,12 @@ class Transport:
         if not isinstance(cached, CachedResponse):
             return None, False, key
         try:
-            records = decode(call.op, cached.content or b"")
+            decoded = decode(call.op, cached.content or b"")
         except InvalidResponse:  # stored by something else, or damaged: never serve it
             self._delete(storage, key)
             return None, False, key
         fresh = cached.expires is None or cached.expires > self.clock.now()
-        answer = Answer(records, url, from_cache=True, stale=not fresh,
+        answer = Answer(decoded, url, from_cache=True, stale=not fresh,
                         retrieved_at=cached.created_at, key=key)
         return answer, fresh, key
 
@@ -411,7 +415,7 @@ class Transport:
             if status != 200:
                 raise error_for(response, url)
             try:
-                records = decode(call.op, response.content)
+                decoded = decode(call.op, response.content)
             except InvalidResponse as exc:  # checked before anything is stored
                 last = exc
                 log.debug("GET %s: %s (attempt %d)", url, exc, attempt + 1)
@@ -424,7 +428,7 @@ class Transport:
                     storage.save_response(response, key, expires)
                 except self._cache_errors as exc:
                     self._unavailable(exc)
-            return Answer(records, url, from_cache=False, stale=False,
+            return Answer(decoded, url, from_cache=False, stale=False,
                           retrieved_at=dt.datetime.now(dt.UTC), key=key)
         if last is None:  # pragma: no cover - every attempt returns, raises or sets it
             raise ConnectionFailed(f"no attempt was made to get {url}")

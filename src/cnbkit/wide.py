@@ -32,10 +32,11 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 import pandas as pd
 
+from .backends import Backend, Frame, as_pandas, backend_of, import_backend
 from .catalog import operation
 from .errors import InvalidParameter
 
@@ -48,24 +49,30 @@ def to_wide(
     columns: str | Iterable[str] | None = None,
     index: str | None = None,
     aggfunc: Literal["mean", "sum", "last", "first", "min", "max", "median"] | None = None,
-) -> pd.DataFrame:
+    backend: Backend | None = None,
+) -> Frame:
     """Pivot a long cnbkit frame to wide (see the module docstring for the shape).
 
     Args:
-        frame: any frame a cnbkit function returned (its ``df.attrs["operation"]`` names the
-            defaults below), or a long frame of your own with ``index``, ``columns`` and
-            ``values`` given.
+        frame: any frame a cnbkit function returned, in any backend (its provenance names the
+            operation, hence the defaults below), or a long frame of your own with ``index``,
+            ``columns`` and ``values`` given.
         values: the number to show; default the frame's main value.
         columns: the column(s) that name the series; default the frame's keys.
         index: the date column; default the frame's own.
         aggfunc: how to combine several rows of one date and series ("mean", "sum", "last",
             ...); without it such rows raise :class:`~cnbkit.errors.InvalidParameter`.
+        backend: what to return (default: the input's backend). polars and Arrow have no index:
+            their wide frame has the ``date`` column first, then one column per series (a
+            series with several keys, such as forward points, is named ``EUR_TO_CZK/THREE_MONTH``).
 
     Example:
         >>> import cnbkit
         >>> wide = cnbkit.to_wide(cnbkit.exrates.daily_year(2019))  # doctest: +SKIP
         >>> wide["EUR"].head()  # doctest: +SKIP
     """
+    wanted = backend or backend_of(frame)
+    frame = as_pandas(frame)
     name = frame.attrs.get("operation")
     schema = operation(str(name)).schema if name else None
     index = index or (schema.date_column if schema else None)
@@ -99,4 +106,15 @@ def to_wide(
         wide = frame.pivot_table(index=index, columns=keys, values=values,
                                  aggfunc=aggfunc or "last", dropna=False, observed=True)
     wide.index = pd.DatetimeIndex(wide.index, name="date")
-    return wide.sort_index()
+    wide = wide.sort_index()
+    if wanted == "pandas":
+        return wide
+    flat = wide.copy()
+    names: list[Any] = list(flat.columns)
+    flat.columns = ["/".join(map(str, c)) if isinstance(c, tuple) else str(c) for c in names]
+    flat = flat.reset_index()
+    if wanted == "polars":
+        polars: Any = import_backend("polars")
+        return polars.from_pandas(flat)
+    arrow: Any = import_backend("pyarrow")
+    return arrow.Table.from_pandas(flat, preserve_index=False)
