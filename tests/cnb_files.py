@@ -13,9 +13,10 @@ YEAR_FILES = DATA / "cnbdata" / "cnb_fx_fixing_rok-txt_1993-2025_concat_CZ.txt"
 
 
 @cache
-def _table() -> dict[dt.date, dict[str, float]]:
-    """Day -> currency code -> CZK per one unit, from the CNB's year files 1993-2025."""
-    out: dict[dt.date, dict[str, float]] = {}
+def quotes() -> dict[tuple[dt.date, str], tuple[int, float]]:
+    """(day, currency code) -> (amount, CZK per ``amount`` units), as the CNB's year files
+    1993-2025 write them."""
+    out: dict[tuple[dt.date, str], tuple[int, float]] = {}
     header: list[tuple[int, str]] = []
     for line in YEAR_FILES.read_text(encoding="utf-8").splitlines():
         cells = line.split("|")
@@ -25,8 +26,18 @@ def _table() -> dict[dt.date, dict[str, float]]:
             header = [(int(c.split()[0]), c.split()[1]) for c in cells[1:]]
             continue
         day = dt.datetime.strptime(cells[0], "%d.%m.%Y").date()
-        out[day] = {code: float(cell.replace(",", ".")) / amount
-                    for (amount, code), cell in zip(header, cells[1:], strict=True) if cell}
+        for (amount, code), cell in zip(header, cells[1:], strict=True):
+            if cell:
+                out[(day, code)] = (amount, float(cell.replace(",", ".")))
+    return out
+
+
+@cache
+def _table() -> dict[dt.date, dict[str, float]]:
+    """Day -> currency code -> CZK per one unit."""
+    out: dict[dt.date, dict[str, float]] = {}
+    for (day, code), (amount, rate) in quotes().items():
+        out.setdefault(day, {})[code] = rate / amount
     return out
 
 

@@ -8,7 +8,6 @@ CNB's own year files (tests/data, independent of both the sandbox and the client
 from __future__ import annotations
 
 import datetime as dt
-from functools import cache
 
 import pandas as pd
 import pytest
@@ -17,7 +16,7 @@ import requests
 import cnbkit
 from cnbkit.catalog import OPERATIONS, operation
 
-from .conftest import CNBAPI
+from .cnb_files import quotes
 from .helpers import kinds
 
 CALLS = {
@@ -110,24 +109,9 @@ def test_function_returns_the_typed_long_frame(client, sandbox, name):
     assert frame.attrs["source"][0].startswith(str(sandbox))
 
 
-@cache
 def _reference_fixing() -> dict[tuple[dt.date, str], tuple[int, float]]:
     """The CNB's year files 1993-2025 (Czech format), independent of sandbox and client."""
-    path = CNBAPI.parent / "cnbdata" / "cnb_fx_fixing_rok-txt_1993-2025_concat_CZ.txt"
-    values: dict[tuple[dt.date, str], tuple[int, float]] = {}
-    header: list[tuple[int, str]] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        cells = line.split("|")
-        if not cells[0]:
-            continue
-        if cells[0] == "Datum":
-            header = [(int(c.split()[0]), c.split()[1]) for c in cells[1:]]
-            continue
-        day = dt.datetime.strptime(cells[0], "%d.%m.%Y").date()
-        for (amount, code), cell in zip(header, cells[1:], strict=True):
-            if cell:
-                values[(day, code)] = (amount, float(cell.replace(",", ".")))
-    return values
+    return quotes()
 
 
 @pytest.mark.parametrize("year", [1993, 1999, 2008, 2019, 2024, 2025])
