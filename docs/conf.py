@@ -55,7 +55,7 @@ nitpick_ignore_regex = [
                r"OSError|KeyError|TypeError|LookupError|Any|Callable|Iterator|Iterable|"
                r"Sequence|Mapping|Literal|TypeAlias|Self|Path|PathLike|TracebackType|"
                r"NoneType|Ellipsis|NotImplemented|ZoneInfo|Timestamp|DataFrame|Series|"
-               r"DatetimeIndex|Index|Figure|RcKeyType|NDArray|Decimal)"),
+               r"DatetimeIndex|Index|Figure|RcKeyType|NDArray|Decimal|BaseCache)"),
     # cnbkit's internal types that show in the signatures of documented objects (what they
     # hold is described where they are used)
     (r"py:class", r"cnbkit\.(columns\.TypedColumn|calls\.(Query|RowFilter)|"
@@ -108,15 +108,14 @@ html_context = {"default_mode": "light"}
 cnbkit_api_modules = [
     "cnbkit.czeonia", "cnbkit.exrates", "cnbkit.forward", "cnbkit.fxrates", "cnbkit.omo",
     "cnbkit.pribor", "cnbkit.skd", "cnbkit.errors", "cnbkit.settings", "cnbkit.clock",
-    "cnbkit.backends", "cnbkit.catalog", "cnbkit.analysis", "cnbkit.widgets",
+    "cnbkit.backends", "cnbkit.cache", "cnbkit.catalog", "cnbkit.analysis", "cnbkit.widgets",
     "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs", "cnbkit.cobs.errors",
     "cnbkit.cobs.identity", "cnbkit",
 ]
 #: Types that public calls return or take without a module exporting them, documented on the
 #: page of the module where users meet them.
 cnbkit_api_extra = {
-    "cnbkit": ["cnbkit.params.DateLike", "cnbkit.ranges.DateArg", "cnbkit.calls.Call",
-               "cnbkit.cache.CacheInfo", "cnbkit.cache.CacheLocation"],
+    "cnbkit": ["cnbkit.params.DateLike", "cnbkit.ranges.DateArg", "cnbkit.calls.Call"],
     "cnbkit.errors": ["cnbkit.errors.FailedChunk"],
     "cnbkit.backends": ["cnbkit.columns.Columns"],
     "cnbkit.widgets": ["cnbkit.widgets._base.Panel", "cnbkit.widgets.source.DataSource",

@@ -217,8 +217,11 @@ class ApiDirective(SphinxDirective):
 
 # --- the operations table, the command line, a plan ----------------------------------------
 
-def _table(header: list[str], rows: list[list[nodes.Node | str]],
-           widths: list[int]) -> nodes.table:
+Cell = nodes.Node | str | list[nodes.Node]
+
+
+def _table(header: list[str], rows: list[list[Cell]], widths: list[int]) -> nodes.table:
+    """A docutils table; a cell is text, a node, or a list of nodes (one paragraph each)."""
     table = nodes.table(classes=["cnbkit-generated"])
     group = nodes.tgroup(cols=len(header))
     table += group
@@ -233,9 +236,10 @@ def _table(header: list[str], rows: list[list[nodes.Node | str]],
             row = nodes.row()
             for cell in cells:
                 entry = nodes.entry()
-                content = nodes.paragraph()
-                content += nodes.Text(cell) if isinstance(cell, str) else cell
-                entry += content
+                for piece in (cell if isinstance(cell, list) else [cell]):
+                    content = nodes.paragraph()
+                    content += nodes.Text(piece) if isinstance(piece, str) else piece
+                    entry += content
                 row += entry
             part += row
     return table
@@ -254,14 +258,14 @@ class OperationsDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from cnbkit import catalog
 
-        rows: list[list[nodes.Node | str]] = []
+        rows: list[list[Cell]] = []
         for row in catalog.table():
-            rows.append([_xref(row["function"]), nodes.literal(text=row["path"]),
-                         nodes.literal(text=row["parameters"] or "-"), row["columns"],
-                         row["summary"]])
-        header = ["function", "API path", "parameters", "result columns (units)", "summary"]
+            rows.append([[_xref(row["function"]), nodes.literal(text=row["path"]),
+                          nodes.emphasis(text=row["summary"])],
+                         nodes.literal(text=row["parameters"] or "-"), row["columns"]])
+        header = ["function, API path, what it answers", "parameters", "result columns (units)"]
         caption = f"The {len(rows)} operations of the CNB market-data API"
-        table = _table(header, rows, [18, 18, 14, 34, 16])
+        table = _table(header, rows, [34, 18, 48])
         title = nodes.title(text=caption)
         table.insert(0, title)
         return [table]
@@ -285,7 +289,7 @@ class CliDirective(SphinxDirective):
                 section += nodes.title(text=f"cnbkit {name}")
                 section += nodes.paragraph(text=(helps.get(name) or "").capitalize() + ".")
                 section += nodes.literal_block(text=sub.format_usage().strip())
-                rows: list[list[nodes.Node | str]] = []
+                rows: list[list[Cell]] = []
                 for option in sub._actions:
                     if isinstance(option, argparse._HelpAction):
                         continue
