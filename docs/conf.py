@@ -22,7 +22,7 @@ import cnbkit  # noqa: E402
 
 project = "cnbkit"
 author = "cnbkit developers"
-copyright = "cnbkit developers, MIT licence"  # noqa: A001 - Sphinx's name
+copyright = "cnbkit developers, MIT licence"  # Sphinx's setting name
 version = release = cnbkit.__version__
 
 extensions = [

@@ -20,15 +20,15 @@ where it is documented (the docs test and ``scripts/docs.sh`` read it).
 from __future__ import annotations
 
 import ast
-import re
 import importlib
 import inspect
 import json
+import re
 import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import nbformat
 from docutils import nodes
@@ -129,7 +129,7 @@ def data_docs(pages: dict[str, list[Entry]]) -> dict[str, list[str]]:
             for owner in owners:
                 try:
                     docs = ModuleAnalyzer.for_module(owner.__name__).find_attr_docs()
-                except Exception:  # noqa: BLE001 - a module without source: try the next
+                except Exception:  # noqa: BLE001, S112 - a module without source: try the next
                     continue
                 lines = docs.get(("", entry.name))
                 if lines and any(line.strip() for line in lines):
@@ -315,7 +315,7 @@ class PlanDirective(SphinxDirective):
     the sandbox's day (2025-12-31) so that the page does not change with the build date."""
 
     has_content = True
-    option_spec = {"limit": directives.positive_int}
+    option_spec: ClassVar[dict[str, Any]] = {"limit": directives.positive_int}
 
     def run(self) -> list[nodes.Node]:
         import cnbkit

@@ -126,7 +126,7 @@ def test_the_cli_reference_is_generated_from_the_parser(site: dict[str, Any]) ->
     html = (site["out"] / "cli.html").read_text(encoding="utf-8")
     text = re.sub(r"<[^>]+>", "", html)
     parser = build_parser()
-    commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)][0]
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     for name, sub in commands.choices.items():
         assert f'id="cnbkit-{name}"' in html, name
         for option in sub._actions:
@@ -142,7 +142,7 @@ def test_the_notebooks_are_pages(site: dict[str, Any]) -> None:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+    def log_message(self, format: str, *args: Any) -> None:
         return None
 
 
