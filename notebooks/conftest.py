@@ -9,6 +9,12 @@ starts: other tests in the same process keep their own environment. The cells of
 stay on one xdist worker because pytest runs with ``--dist loadscope`` (pyproject.toml), and in
 their order: pytest-randomly shuffles the tests, and :func:`pytest_collection_modifyitems` puts
 each notebook's cells back in order (notebooks still run in a random order among the tests).
+
+Figures: the notebooks store static PNG figures (``cnbkit.widgets.figures``) so that a reader
+without a kernel sees them. Their bytes are left out of the comparison with nbval's documented
+hook, ``collector.skip_compare`` (:func:`pytest_collectstart`): a PNG depends on the installed
+matplotlib and FreeType, not on cnbkit. Everything else stays strict: the figures' text form
+(``<figure: title (900x400 px)>``), tables and numbers are compared as they are.
 """
 
 from __future__ import annotations
@@ -70,6 +76,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if notebook is not None:  # the notebook's first cell in the shuffled order
             ordered.extend(sorted(notebook, key=lambda cell: cell.cell_num))  # type: ignore[attr-defined]
     items[:] = ordered
+
+
+#: Output types whose bytes nbval does not compare (the figures; their text/plain is compared).
+IMAGE_TYPES = ("image/png",)
+
+
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    """Leave PNG bytes out of nbval's comparison (nbval's documented ``skip_compare`` hook).
+
+    nbval skips images already unless ``--nbdime`` is given; naming them here keeps that true
+    under every option, and nothing else is added to the list.
+    """
+    if type(collector).__name__ == "IPyNbFile":
+        skip = tuple(collector.skip_compare)  # type: ignore[attr-defined]
+        collector.skip_compare = skip + tuple(t for t in IMAGE_TYPES  # type: ignore[attr-defined]
+                                              if t not in skip)
 
 
 def pytest_configure(config: pytest.Config) -> None:

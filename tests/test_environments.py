@@ -1,4 +1,8 @@
-"""The conda environments (Binder and local) agree with pyproject.toml; the Binder badge."""
+"""The environments agree with pyproject.toml: Binder's pip path (requirements.txt, runtime.txt,
+postBuild, start) and the conda environment for local work; the Binder badge.
+
+tests/test_binder.py builds the Binder environment itself and runs a notebook in it.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +15,22 @@ import pytest
 yaml = pytest.importorskip("yaml", reason="pyyaml is missing: pip install -e '.[test]'")
 
 ROOT = Path(__file__).resolve().parents[1]
-CONDA_NAMES = {"cnb-rates": None}  # not on conda-forge: installed by pip in both files
+CONDA_NAMES = {"cnb-rates": None}  # not on conda-forge: installed by pip in environment.yml
+SPEC = re.compile(r"([A-Za-z0-9_.\-]+)(\[.*\])?\s*(.*)")
+
+
+def _project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 
 def _requirements() -> dict[str, str]:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    """What a notebook environment needs: cnbkit's dependencies and the notebooks and sandbox
+    extras, name -> pin, as pyproject.toml says."""
+    project = _project()
     extras = project["optional-dependencies"]
     wanted: dict[str, str] = {}
     for spec in [*project["dependencies"], *extras["notebooks"], *extras["sandbox"]]:
-        name, pin = re.match(r"([A-Za-z0-9_.\-]+)(\[.*\])?\s*(.*)", spec).group(1, 3)
+        name, pin = SPEC.match(spec).group(1, 3)
         if name != "cnbkit":
             wanted[name.lower()] = pin.replace(" ", "")
     return wanted
@@ -43,25 +54,54 @@ def _conda(path: Path) -> tuple[dict[str, str], dict[str, str], list[str], dict]
     return conda, pip, pip_lines, env
 
 
-@pytest.mark.parametrize("path", ["binder/environment.yml", "environment.yml"])
-def test_pins_agree_with_pyproject(path: str) -> None:
-    conda, pip, _, env = _conda(ROOT / path)
+def _binder_requirements() -> dict[str, str]:
+    pins: dict[str, str] = {}
+    for line in (ROOT / "binder" / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        assert not line.startswith("-"), f"binder/requirements.txt: no pip options ({line})"
+        name, _, pin = SPEC.match(line).group(1, 2, 3)
+        assert name.lower() not in pins, f"binder/requirements.txt: {name} twice"
+        pins[name.lower()] = pin.replace(" ", "")
+    return pins
+
+
+def test_binder_requirements_are_pyprojects_pins() -> None:
+    assert _binder_requirements() == _requirements()
+
+
+def test_binder_takes_the_pip_path() -> None:
+    # repo2docker uses environment.yml before requirements.txt: there must be none in binder/
+    assert sorted(p.name for p in (ROOT / "binder").iterdir()) == [
+        "postBuild", "requirements.txt", "runtime.txt", "start"]
+    runtime = (ROOT / "binder" / "runtime.txt").read_text(encoding="utf-8").strip()
+    match = re.fullmatch(r"python-(\d+)\.(\d+)", runtime)
+    assert match, f"binder/runtime.txt: {runtime!r} is not python-X.Y"
+    minimum = re.search(r">=\s*(\d+)\.(\d+)", _project()["requires-python"])
+    assert tuple(map(int, match.groups())) >= tuple(map(int, minimum.groups()))
+    post = (ROOT / "binder" / "postBuild").read_text(encoding="utf-8")
+    assert post.startswith("#!/usr/bin/env bash") and "set -e" in post
+    assert "python -m pip install --no-deps ." in post
+    start = (ROOT / "binder" / "start").read_text(encoding="utf-8")
+    assert "CNBKIT_SOURCE=live" in start and 'exec "$@"' in start
+
+
+def test_conda_environment_pins_agree_with_pyproject() -> None:
+    conda, pip, _, env = _conda(ROOT / "environment.yml")
     assert env["channels"] == ["conda-forge"]
     assert conda["python"] == "=3.12"
     for name, pin in _requirements().items():
         where = pip if name in CONDA_NAMES else conda
-        assert name in where, f"{path}: {name} is missing"
-        assert where[name] == pin, f"{path}: {name}{where[name]} but pyproject says {name}{pin}"
+        assert name in where, f"environment.yml: {name} is missing"
+        assert where[name] == pin, f"environment.yml: {name}{where[name]} but pyproject says " \
+                                   f"{name}{pin}"
     assert conda["jupyterlab"].startswith(">=4") and conda["ipywidgets"].startswith(">=8")
 
 
-def test_local_env_installs_cnbkit_editable_and_binder_builds_it() -> None:
+def test_local_env_installs_cnbkit_editable() -> None:
     _, _, pip_lines, _ = _conda(ROOT / "environment.yml")
     assert "-e .[notebooks,sandbox]" in pip_lines
-    post = (ROOT / "binder" / "postBuild").read_text(encoding="utf-8")
-    assert "set -e" in post and "python -m pip install --no-deps ." in post
-    start = (ROOT / "binder" / "start").read_text(encoding="utf-8")
-    assert "CNBKIT_SOURCE=live" in start and 'exec "$@"' in start
 
 
 def test_binder_badge_takes_the_repository_from_one_place() -> None:

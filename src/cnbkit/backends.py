@@ -16,7 +16,7 @@ float          ``float64`` (NaN         ``Float64`` (null)           ``float64``
                missing)
 =============  =======================  ===========================  ========================
 
-Provenance (what ``df.attrs`` holds in pandas, :func:`cnbkit.frames.provenance`): Arrow keeps
+Provenance (what ``df.attrs`` holds in pandas, ``cnbkit.frames.provenance``): Arrow keeps
 it in the schema metadata under ``b"cnbkit"`` (JSON), which survives slicing, filtering and a
 Parquet round trip; polars frames have no metadata of their own (pola-rs/polars#5117), so
 cnbkit sets ``frame.attrs`` on the frame it returns, a plain attribute that polars operations
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 __all__ = ["BACKENDS", "Backend", "Frame", "as_pandas", "backend_of", "check_backend",
            "import_backend", "provenance", "to_backend"]
 
-#: What a cnbkit function returns: a pandas DataFrame, a polars DataFrame or a pyarrow Table.
+#: What a cnbkit function returns (a pandas DataFrame, a polars DataFrame or a pyarrow Table).
 Frame: TypeAlias = "pd.DataFrame | pl.DataFrame | pa.Table"
 
 _EXTRA = {"polars": "polars", "pyarrow": "arrow"}

@@ -59,7 +59,7 @@ PRIBOR_PERIODS: tuple[str, ...] = (
 )
 CURRENCY_PAIRS: tuple[str, ...] = ("ALL", "EUR_TO_CZK", "USD_TO_CZK")
 MATURITIES: tuple[str, ...] = ("ALL", "THREE_MONTH", "SIX_MONTH")
-#: Month codes of the averages operations: months, quarters and cumulative periods.
+#: Month codes of the averages operations (months, quarters and cumulative periods).
 AVERAGE_MONTH_CODES: tuple[str, ...] = (
     "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC",
     "JAN_TO_MAR", "APR_TO_JUN", "JUL_TO_SEP", "OCT_TO_DEC",

@@ -168,7 +168,7 @@ class Client:
                       progress: bool | None = None, desc: str = "cnbkit") -> list[Columns]:
         """Fetch planned calls (:func:`cnbkit.plan`) with up to ``workers`` requests in flight
         and return their typed columns in plan order: what ``history()`` stitches and hands to
-        its backend (:mod:`cnbkit.columns`, :mod:`cnbkit.backends`).
+        its backend (``cnbkit.columns``, :mod:`cnbkit.backends`).
 
         Raises:
             ChunkError: naming every call that failed after retries; the others are cached,

@@ -83,7 +83,7 @@ class Columns:
         op: the operation whose schema the columns follow.
         columns: the columns, in the schema's order.
         length: the number of rows.
-        provenance: what :func:`cnbkit.frames.provenance` describes (``df.attrs``).
+        provenance: what ``cnbkit.frames.provenance`` describes (``df.attrs``).
     """
 
     op: Operation

@@ -162,8 +162,13 @@ class ApiError(CnbError):
         url: the URL that was requested (never carries secrets).
         error_code: ``VALIDATION_ERROR`` or ``INTERNAL_SERVER_ERROR`` when a market-data error
             body carries one.
-        description, endpoint, message_id, happened_at: the fields of a market-data error body.
-        rule, field, value: the parsed parts of a VALIDATION_ERROR description.
+        description: the ``description`` of a market-data error body.
+        endpoint: its ``endPoint`` (the path and query that failed).
+        message_id: its ``messageId``.
+        happened_at: its ``happenedAt``.
+        rule: the rule of a VALIDATION_ERROR description (e.g. ``typeMismatch``).
+        field: the field that description names.
+        value: the value that description names.
     """
 
     def __init__(

@@ -6,7 +6,7 @@ variable            setting
 CNBKIT_BASE_URL     ``base_url``: the API root (default: the live API)
 CNBKIT_CACHE_URL    ``cache_url``: where the HTTP cache lives: ``sqlite:///path``,
                     ``redis://host:port/db?prefix=NAME`` (a team's shared cache) or
-                    ``memory://`` (see :mod:`cnbkit.cache`)
+                    ``memory://`` (see ``cnbkit.cache``)
 CNBKIT_CACHE_DIR    ``cache_dir``: a directory for the SQLite cache (a shorthand for
                     ``sqlite:///<dir>/cnbkit-http.sqlite``)
 CNBKIT_OFFLINE      ``offline``: ``1``/``true`` answers from the cache only
@@ -53,14 +53,14 @@ from .errors import ConfigError
 __all__ = ["BACKENDS", "LIVE_URL", "LOOPBACK_HOSTS", "SANDBOX_CLOCK", "Backend", "Settings",
            "default_cache_dir"]
 
-#: What calls return: pandas DataFrames, polars DataFrames or pyarrow Tables.
+#: What calls return (pandas DataFrames, polars DataFrames or pyarrow Tables).
 Backend = Literal["pandas", "polars", "pyarrow"]
 BACKENDS: tuple[Backend, ...] = ("pandas", "polars", "pyarrow")
 
 #: The live market-data API.
 LIVE_URL = "https://api.cnb.cz/cnbapi"
-#: The day the local sandbox takes for today unless told otherwise: the last day of the real
-#: exchange-rate fixing it serves.
+#: The day the local sandbox takes for today unless told otherwise (the last day of the real
+#: exchange-rate fixing it serves).
 SANDBOX_CLOCK = dt.date(2025, 12, 31)
 #: Hosts that mean "this machine" (where a local sandbox runs).
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -90,7 +90,7 @@ class Settings:
     Attributes:
         base_url: the API root, ``https://`` (or ``http://`` on a loopback host, for a local
             sandbox), without a trailing slash.
-        cache_url: where the HTTP cache lives (see :mod:`cnbkit.cache`); None turns caching
+        cache_url: where the HTTP cache lives (see ``cnbkit.cache``); None turns caching
             off.
         offline: answer from the cache only.
         ttl: seconds before an answer about a still-open period expires.
@@ -203,7 +203,7 @@ class Settings:
 
     @property
     def cache(self) -> CacheLocation | None:
-        """Where the cache lives (None: caching is off)."""
+        """Where the cache lives, or None when caching is off."""
         return None if self.cache_url is None else CacheLocation.parse(self.cache_url)
 
     @property

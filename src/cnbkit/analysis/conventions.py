@@ -79,9 +79,9 @@ MONEY_MARKET_BASIS: dict[str, str] = {
     "CZK": "ACT/360", "EUR": "ACT/360", "USD": "ACT/360", "GBP": "ACT/365F",
 }
 
-#: CNB tenor names (PRIBOR periods, forward maturities) -> (count, unit): "D" business days,
-#: "W" weeks, "M" months. ONE_DAY is the overnight deposit (trade date to the next business
-#: day); the others run from spot.
+#: The (count, unit) of each CNB tenor name (PRIBOR periods, forward maturities), with unit
+#: "D" for business days, "W" for weeks, "M" for months. ONE_DAY is the overnight deposit
+#: (trade date to the next business day); the others run from spot.
 TENORS: dict[str, tuple[int, str]] = {
     "ONE_DAY": (1, "D"), "ONE_WEEK": (1, "W"), "TWO_WEEKS": (2, "W"), "ONE_MONTH": (1, "M"),
     "TWO_MONTH": (2, "M"), "THREE_MONTH": (3, "M"), "SIX_MONTH": (6, "M"),

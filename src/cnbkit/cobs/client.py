@@ -1,6 +1,6 @@
 """``CobsClient``: registration, OAuth 2.0, AISP frames and PISP basics over mutual TLS.
 
-Every call presents the client certificate (a :class:`~cnbkit.cobs.tls.MutualTlsAdapter`
+Every call presents the client certificate (a ``MutualTlsAdapter`` of ``cnbkit.cobs.tls``
 mounted on a plain, uncached :class:`requests_oauthlib.OAuth2Session`), verifies the provider
 (``ca_bundle`` or the system store) and sends the headers both COBS OpenAPI files require on
 every operation: a fresh ``X-Request-ID`` UUID, ``Date`` (RFC 7231), ``TPP-Name`` (the

@@ -3,7 +3,7 @@
 COBS API errors arrive as ``{"errors": [{"error", "scope", "parameters", "message"}, ...]}``
 and OAuth/registration errors as ``{"error", "error_description"}``. Both become subclasses of
 :class:`CobsError`, which derives from :class:`cnbkit.errors.CnbError` and keeps every error
-entry in :attr:`CobsError.errors`. Messages never contain secrets.
+entry in ``CobsError.errors``. Messages never contain secrets.
 
 They also derive from the middle classes that the market-data API shares (:mod:`cnbkit.errors`),
 so one handler serves both APIs: ``except cnbkit.ServerError`` catches a COBS 5xx

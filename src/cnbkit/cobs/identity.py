@@ -5,7 +5,7 @@ a PKCS#12 bundle with password, and the CA bundle) and checks it: files readable
 and key parse and match, certificate valid now (a
 :class:`~cnbkit.cobs.errors.CertificateExpiryWarning` within 30 days). Errors name the file
 and the fix, never a password. :class:`~cnbkit.cobs.client.CobsClient` calls it when it is
-created; :mod:`cnbkit.cobs.tls` turns the identity into a TLS context.
+created; ``cnbkit.cobs.tls`` turns the identity into a TLS context.
 
 Example:
     >>> identity = load_identity(config)  # doctest: +SKIP

@@ -8,7 +8,7 @@ synthetic data (same ``seed``, same bytes). The clock is fixed (default 2025-12-
 are reproducible. Faults (latency, 500/503, dropped connections, truncated bodies) are
 deterministic for the seed inside :class:`Faults`. With ``cobs=True`` the COBS sandbox (HTTPS
 on loopback that requires a client certificate from its own test CA) starts too, as
-``url.cobs`` (a :class:`CobsSandbox`).
+``url.cobs`` (a :class:`~cnbkit.sandbox.cobs.CobsSandbox`).
 
 Example:
     >>> import requests

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The documentation site: builds docs/ into docs/_build/html/ (or the directory given) with
+# Sphinx, offline, warnings as errors; prints the build time and the number of public names in
+# the reference. Creates .venv and installs cnbkit with the docs extra from PyPI only when they
+# are missing; the build itself reaches no network. The test suite runs it (tests/docs/).
+#
+#   bash scripts/docs.sh [OUTDIR]        then open docs/_build/html/index.html
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${CNBKIT_DOCS_PYTHON:-.venv/bin/python}
+if [ ! -x "$python" ]; then
+  "${PYTHON:-python3}" -m venv .venv
+  python=.venv/bin/python
+fi
+if ! "$python" -c "import sphinx, myst_nb, pydata_sphinx_theme, cnbkit" 2>/dev/null; then
+  "$python" -m pip install --quiet --upgrade pip
+  "$python" -m pip install --quiet -e ".[docs]"
+fi
+exec "$python" docs/build.py "$@"

@@ -1,0 +1,73 @@
+"""Notebooks 01-06 show their figures without being run: every analysis section (a ``###``
+heading) stores at least one PNG, drawn by cnbkit's figure code (its text form names the
+figure), a real picture without a timestamp in it.
+
+nbval compares the notebooks' text outputs (notebooks/conftest.py leaves only the PNG bytes
+out); this file checks what nbval cannot: that the pictures are there for a reader.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import struct
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[1-6]_*.ipynb"))
+
+
+def _sections(book: dict) -> dict[str, list[dict]]:
+    """heading -> the outputs of the code cells under it (from one ### to the next)."""
+    sections: dict[str, list[dict]] = {}
+    current = None
+    for cell in book["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            heading = re.match(r"###\s+(.+)", source)
+            if heading:
+                current = heading.group(1).strip()
+                sections[current] = []
+        elif current is not None:
+            sections[current].extend(cell.get("outputs", []))
+    return sections
+
+
+def _chunks(png: bytes) -> list[bytes]:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    kinds, at = [], 8
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        kinds.append(kind)
+        at += 12 + length
+    return kinds
+
+
+def test_there_are_six_notebooks() -> None:
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+def test_every_analysis_stores_a_figure(path: Path) -> None:
+    import matplotlib.image
+
+    book = json.loads(path.read_text(encoding="utf-8"))
+    sections = _sections(book)
+    assert len(sections) >= 2, f"{path.name}: no analysis sections found"
+    for heading, outputs in sections.items():
+        figures = [o for o in outputs if "image/png" in o.get("data", {})]
+        assert figures, f"{path.name}: the section {heading!r} stores no figure"
+        for output in figures:
+            title = "".join(output["data"]["text/plain"])
+            assert re.fullmatch(r"<figure: .+ \(\d+x\d+ px\)>", title), title
+            png = base64.b64decode(output["data"]["image/png"])
+            pixels = matplotlib.image.imread(io.BytesIO(png), format="png")
+            width, height = re.search(r"\((\d+)x(\d+) px\)", title).groups()
+            assert pixels.shape[:2] == (int(height), int(width)), title
+            assert pixels.std() > 0.01, f"{title} is blank"
+            kinds = _chunks(png)
+            assert b"tIME" not in kinds and b"tEXt" not in kinds, (title, kinds)  # no stamps
