@@ -35,6 +35,32 @@ else
        "the tests that need them skip" >&2
 fi
 
+# Binder, reproduced (tests/test_binder.py runs a notebook in it): a virtual environment built from
+# exactly what repo2docker's pip path reads: binder/runtime.txt's Python, binder/requirements.txt,
+# then binder/postBuild run from the repository's root. Rebuilt when those files change; cnbkit is
+# reinstalled into it when its sources change.
+binder_env=.venv-binder
+binder_python="python$(sed 's/^python-//' binder/runtime.txt)"
+if command -v "$binder_python" >/dev/null 2>&1; then
+  wanted=$(cat binder/runtime.txt binder/requirements.txt | sha256sum | cut -d' ' -f1)
+  if [ "$(cat "$binder_env/binder.sha256" 2>/dev/null)" != "$wanted" ]; then
+    rm -rf "$binder_env"
+    "$binder_python" -m venv "$binder_env"
+    "$binder_env/bin/python" -m pip install --quiet --upgrade pip
+    "$binder_env/bin/python" -m pip install --quiet -r binder/requirements.txt
+    echo "$wanted" > "$binder_env/binder.sha256"
+    rm -f "$binder_env/cnbkit.sha256"
+  fi
+  sources=$(find pyproject.toml README.md src -type f ! -name '*.pyc' | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
+  if [ "$(cat "$binder_env/cnbkit.sha256" 2>/dev/null)" != "$sources" ]; then
+    (PATH="$PWD/$binder_env/bin:$PATH" VIRTUAL_ENV="$PWD/$binder_env" bash binder/postBuild >/dev/null)
+    echo "$sources" > "$binder_env/cnbkit.sha256"
+  fi
+else
+  echo "scripts/test.sh: binder/runtime.txt asks for $binder_python, which this machine lacks:" \
+       "tests/test_binder.py fails" >&2
+fi
+
 .venv/bin/ruff check .
 .venv/bin/mypy --strict src/cnbkit
 exec .venv/bin/python -m pytest -n 2 "$@"

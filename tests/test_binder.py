@@ -1,19 +1,16 @@
-"""Binder, reproduced: a fresh virtual environment built from exactly what repo2docker's pip
-path reads (``binder/runtime.txt``'s Python, ``pip install -r binder/requirements.txt``, then
-``binder/postBuild`` run from a copy of the repository as repo2docker runs it), and one notebook
-executed in it against the sandbox, its printed tables equal to the stored ones.
-
-The packages come from PyPI through pip's ordinary configuration (the one registry these
-machines reach, as a Binder build does); pip's cache makes later runs quick. Nothing else leaves
-the machine: the notebook talks to a sandbox on 127.0.0.1.
+"""Binder, reproduced: the environment ``scripts/test.sh`` builds (set-up, before any test) from
+exactly what repo2docker's pip path reads (``binder/runtime.txt``'s Python, ``pip install -r
+binder/requirements.txt``, then ``binder/postBuild`` run from the repository's root), checked
+against those files here without any network, and one notebook executed in it against the
+sandbox on 127.0.0.1, its printed tables equal to the stored ones.
 """
 
 from __future__ import annotations
 
+import filecmp
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -23,25 +20,23 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 BINDER = ROOT / "binder"
+ENV = ROOT / ".venv-binder"
 NOTEBOOK = "05_open_market_operations.ipynb"
-#: What repo2docker does not need from a checkout (and what a work tree has that a clone lacks).
-NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "artifacts", "__pycache__", "_build",
-                                    "*.egg-info", ".pytest_cache", ".ruff_cache", ".mypy_cache",
-                                    ".hypothesis", ".ipynb_checkpoints", "build", "dist")
 PORT = re.compile(r"http://127\.0\.0\.1:\d+")
 
 
-def _python_of_runtime() -> str:
-    runtime = (BINDER / "runtime.txt").read_text(encoding="utf-8").strip()
-    version = runtime.removeprefix("python-")
-    found = shutil.which(f"python{version}")
-    if found is None:
-        pytest.fail(f"binder/runtime.txt asks for {runtime}, which this machine lacks: "
-                    f"the Binder build cannot be reproduced here")
-    return found
+@pytest.fixture(scope="module")
+def binder_env() -> Path:
+    """The prepared environment, or a failure that says how to prepare it."""
+    if not (ENV / "bin" / "python").exists():
+        pytest.fail(f"{ENV.name} is missing: scripts/test.sh builds it from binder/ "
+                    "before the tests")
+    return ENV
 
 
 def _run(command: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+    kw.setdefault("env", dict(os.environ))
+    kw["env"]["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"  # type: ignore[index]  # pip stays offline
     done = subprocess.run(command, capture_output=True, text=True, check=False,
                           **kw)  # type: ignore[call-overload]
     assert done.returncode == 0, f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}"
@@ -63,26 +58,41 @@ def _texts(book: dict) -> list[str]:
     return out
 
 
-def test_the_binder_environment_builds_and_runs_a_notebook(tmp_path: Path) -> None:
+def test_the_binder_environment_is_built_from_exactly_the_binder_files(binder_env: Path) -> None:
+    python = binder_env / "bin" / "python"
+    runtime = (BINDER / "runtime.txt").read_text(encoding="utf-8").strip()
+    version = _run([str(python), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"]).stdout
+    assert f"python-{version.strip()}" == runtime
+    # every requirement is satisfied by what is installed: pip resolves it without an index
+    _run([str(python), "-m", "pip", "install", "--dry-run", "--no-index", "--quiet", "-r",
+          str(BINDER / "requirements.txt")])
+    _run([str(python), "-m", "pip", "check"])
+
+
+def test_the_binder_environment_holds_this_checkouts_cnbkit(binder_env: Path,
+                                                           tmp_path: Path) -> None:
+    where = _run([str(binder_env / "bin" / "python"), "-c",
+                  "import cnbkit, pathlib; print(pathlib.Path(cnbkit.__file__).parent)"],
+                 cwd=tmp_path).stdout.strip()
+    installed = Path(where)
+    assert installed.is_relative_to(binder_env), "installed into the environment, not editable"
+    sources = sorted(p.relative_to(ROOT / "src" / "cnbkit")
+                     for p in (ROOT / "src" / "cnbkit").rglob("*")
+                     if p.is_file() and "__pycache__" not in p.parts)
+    _, mismatch, errors = filecmp.cmpfiles(ROOT / "src" / "cnbkit", installed,
+                                           [str(p) for p in sources], shallow=False)
+    assert not mismatch and not errors, (
+        f"the Binder environment's cnbkit differs from src/ ({(mismatch + errors)[:5]}): "
+        "scripts/test.sh reinstalls it when the sources change")
+
+
+def test_a_notebook_runs_in_the_binder_environment(binder_env: Path, tmp_path: Path) -> None:
     from cnbkit.sandbox import start
 
-    python = _python_of_runtime()
-    repo = tmp_path / "repo"
-    shutil.copytree(ROOT, repo, ignore=NOT_COPIED)
-    venv = tmp_path / "env"
-    _run([python, "-m", "venv", str(venv)])
-    bin_dir = venv / "bin"
+    bin_dir = binder_env / "bin"
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-               VIRTUAL_ENV=str(venv))
+               VIRTUAL_ENV=str(binder_env))
     env.pop("PYTHONPATH", None)
-    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "-r",
-          str(repo / "binder" / "requirements.txt")], env=env, timeout=1500)
-    _run(["bash", str(repo / "binder" / "postBuild")], cwd=repo, env=env, timeout=600)
-    # cnbkit is the copy's, installed into the environment (not this checkout, not editable)
-    where = _run([str(bin_dir / "python"), "-c", "import cnbkit; print(cnbkit.__file__)"],
-                 cwd=tmp_path, env=env).stdout.strip()
-    assert where.startswith(str(venv)), where
-
     url = start(clock="2025-12-31")
     try:
         run_env = dict(env, CNBKIT_BASE_URL=str(url), CNBKIT_CACHE_DIR=str(tmp_path / "cache"),
@@ -95,8 +105,8 @@ def test_the_binder_environment_builds_and_runs_a_notebook(tmp_path: Path) -> No
         executed = tmp_path / "executed.ipynb"
         _run([str(bin_dir / "jupyter"), "nbconvert", "--to", "notebook", "--execute",
               "--ExecutePreprocessor.timeout=300", "--ExecutePreprocessor.kernel_name=python3",
-              "--output", str(executed), str(repo / "notebooks" / NOTEBOOK)],
-             cwd=repo / "notebooks", env=run_env, timeout=900)
+              "--output", str(executed), str(ROOT / "notebooks" / NOTEBOOK)],
+             cwd=tmp_path, env=run_env, timeout=900)
     finally:
         url.stop()
     book = json.loads(executed.read_text(encoding="utf-8"))

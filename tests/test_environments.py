@@ -1,7 +1,8 @@
 """The environments agree with pyproject.toml: Binder's pip path (requirements.txt, runtime.txt,
 postBuild, start) and the conda environment for local work; the Binder badge.
 
-tests/test_binder.py builds the Binder environment itself and runs a notebook in it.
+scripts/test.sh builds the Binder environment from binder/; tests/test_binder.py checks it and
+runs a notebook in it.
 """
 
 from __future__ import annotations
