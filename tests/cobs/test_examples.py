@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from cnbkit.cobs import CobsError, NotFound, Unauthorized
+from cnbkit.cobs import AuthorizationFailed, CobsError, NotFound, Unauthorized
 from cnbkit.cobs.accounts import (
     accounts_frame,
     balances_frame,
@@ -105,6 +105,7 @@ def test_error_examples(name):
     assert [e.parameters for e in error.errors] == [e.get("parameters") for e in body["errors"]]
     codes = set(error.codes)
     expected = (PageNotFound if "PAGE_NOT_FOUND" in codes else
+                AuthorizationFailed if "AUTH_LIMIT_EXCEEDED" in codes else
                 {400: BadRequest, 401: Unauthorized, 404: NotFound}[status])
     assert type(error) is expected
     assert all(code in str(error) for code in codes)
