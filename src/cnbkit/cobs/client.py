@@ -156,8 +156,7 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
                                      redirect_uri=config.redirect_uri,
                                      scope=list(config.scopes))
         ca_bundle = config.path("ca_bundle")
-        if self.identity is not None:
-            self.session.mount("https://", MutualTlsAdapter(self.identity, ca_bundle))
+        self.session.mount("https://", MutualTlsAdapter(self.identity, ca_bundle))
         self.session.verify = str(ca_bundle) if ca_bundle else True
         file = token_file if token_file is not None else config.path("token_file")
         if file is not None and not isinstance(file, TokenFile):

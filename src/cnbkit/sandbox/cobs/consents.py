@@ -21,6 +21,7 @@ from typing import Any
 
 from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.data import CLOCK, PRAGUE
+from cnbkit.sandbox.cobs.public import FIXED_CLIENT
 from cnbkit.sandbox.cobs.replies import cobs_error
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
@@ -58,8 +59,13 @@ def record_consent(state: SandboxState, client_id: str, owner: str, scopes: list
 
 
 def list_consents(state: SandboxState, call: Call) -> Reply:
-    """``GET /my/consents``: the consent of the caller's application, one entry per account."""
+    """``GET /my/consents``: the consent of the caller's application, one entry per account.
+    The fixed tokens of the public-sandbox mode come with a consent of their own (the
+    sandbox's user consented to everything)."""
     with state.lock:
+        if call.client_id == FIXED_CLIENT and not any(
+                c["client_id"] == FIXED_CLIENT for c in state.consents.values()):
+            record_consent(state, FIXED_CLIENT, call.bearer["owner"], ["aisp", "pisp"])
         found = [(cid, dict(c)) for cid, c in state.consents.items()
                  if c["client_id"] == call.client_id]
     if not found:
