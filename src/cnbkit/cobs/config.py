@@ -282,7 +282,7 @@ class CobsConfig:
         return cls(version=version, **kwargs)
 
     @classmethod
-    def cnb_sandbox(cls, base_url: str | None, version: str = "5.0", *,
+    def cnb_sandbox(cls, base_url: str | None, version: str | None = None, *,
                        certificate: str | None = None, scopes: tuple[str, ...] = ("aisp", "pisp"),
                        tpp_name: str = SANDBOX_TPP_NAME, **kwargs: Any) -> CobsConfig:
         """The CNB's public sandbox at ``base_url``: copy it from the CNB's developer portal
@@ -291,7 +291,7 @@ class CobsConfig:
         (``token-aisp``, ``token-pisp``; ``token-no-scope`` for a scope the config lacks) and,
         with ``certificate``, ``X-Client-Certificate`` (a canned one of
         :data:`SANDBOX_CERTIFICATES`). ``base_url`` may end in ``/cobs/2.0`` or ``/cobs/5.0``;
-        the version is then read from it. ``ca_bundle`` is only needed for a sandbox whose
+        the version is then read from it (``version``, when given, must agree; default 5.0). ``ca_bundle`` is only needed for a sandbox whose
         certificate the system does not trust (the local one).
 
         Raises:
@@ -312,13 +312,14 @@ class CobsConfig:
                               "'Sandbox') and pass it (CobsConfig.cnb_sandbox(url), or "
                               f"{ENV_PREFIX}BASE_URL with {ENV_PREFIX}PUBLIC_SANDBOX=1)")
         base = base_url.rstrip("/")
+        certificate = kwargs.pop("sandbox_certificate", certificate)
         for known in VERSIONS:
             if base.endswith(f"/cobs/{known}"):
                 base = base[: -len(f"/cobs/{known}")]
-                if version not in ("5.0", known):  # 5.0 is only the default
+                if version not in (None, known):
                     raise ConfigError("version", version, f"the base URL names COBS {known}")
                 version = known
-        return cls(base_url=base, version=version, public_sandbox=True,
+        return cls(base_url=base, version=version or "5.0", public_sandbox=True,
                    sandbox_certificate=certificate, scopes=scopes, tpp_name=tpp_name, **kwargs)
 
     @classmethod

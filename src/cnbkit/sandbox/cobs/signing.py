@@ -233,12 +233,15 @@ def start(state: SandboxState, call: Call) -> Reply:
 
 def finish(state: SandboxState, call: Call) -> Reply:
     """``PUT …/sign/{signId}``: finish the method (Step III): the one-time password of
-    ``SMS``; for ``USERAGENT_REDIRECT`` it only reports where the user is."""
+    ``SMS``; for ``USERAGENT_REDIRECT`` it only reports where the user is ("purely
+    indicative", PDF §3.2.11), also once the authorization is over."""
     body = read_json(call.request)
     with state.lock:
         sign = _sign_of(state, call)
         sign_id = call.params["sign"]
-        if sign["state"] in FINAL_STATES:
+        indicative = sign["method"] == "USERAGENT_REDIRECT" \
+            and body.get("authorizationType") == sign["method"]
+        if sign["state"] in FINAL_STATES and not indicative:
             raise cobs_error(400, {"error": "INCORRECT_SIGNID", "scope": "signId",
                                    "message": f"the authorization is {sign['state']}"})
         if sign["method"] is None or body.get("authorizationType") != sign["method"]:
