@@ -28,8 +28,8 @@ from typing import Any
 from urllib.parse import quote
 
 from cnbkit.cobs.calls import ClientBase
-from cnbkit.cobs.errors import MalformedAnswer, NotFound, UnsupportedOperation, WrongState
-from cnbkit.cobs.orders import StandingOrder, order_arguments
+from cnbkit.cobs.errors import NotFound, UnsupportedOperation, WrongState
+from cnbkit.cobs.orders import StandingOrder, order_arguments, order_status
 from cnbkit.cobs.payments import standing_order_body
 from cnbkit.cobs.signing import AuthorizationResult, OneTimePassword, OpenUrl, Signing
 from cnbkit.errors import ConfigError
@@ -90,13 +90,8 @@ class StandingOrderCalls(ClientBase):
         Example: ``cobs.standing_order_status(order)``.
         """
         self._need_orders()
-        data = self._call("GET", f"{self._path(order)}/status", user_involved=user_involved,
-                          scope="pisp")
-        status = data.get("instructionStatus") if isinstance(data, dict) else None
-        if not isinstance(status, str) or not status:
-            raise MalformedAnswer("the standing order status answer carries no "
-                                  "instructionStatus")
-        return status
+        return order_status(self._call("GET", f"{self._path(order)}/status",
+                                       user_involved=user_involved, scope="pisp"))
 
     def change_standing_order(self, order: StandingOrder | str, *,
                               user_involved: bool | None = None,

@@ -31,7 +31,7 @@ from cnbkit.cobs.accounts import whole_number
 from cnbkit.cobs.errors import MalformedAnswer
 from cnbkit.cobs.signing import SignInfo
 
-__all__ = ["StandingOrder", "order_arguments"]
+__all__ = ["StandingOrder", "order_arguments", "order_status"]
 
 
 def _get(item: Any, *path: str) -> Any:
@@ -139,3 +139,17 @@ def order_arguments(order: StandingOrder) -> dict[str, Any]:
     if order.interval == "DAILY":
         args["interval_due"] = None
     return args
+
+
+def order_status(body: Any) -> str:
+    """The ``instructionStatus`` of a status answer (``GET …/status``); the payments made so
+    far (``realizedPayments``) are not read.
+
+    Example:
+        >>> order_status({"instructionStatus": "ACSP", "realizedPayments": []})
+        'ACSP'
+    """
+    status = body.get("instructionStatus") if isinstance(body, dict) else None
+    if not isinstance(status, str) or not status:
+        raise MalformedAnswer("the standing order status answer carries no instructionStatus")
+    return status
