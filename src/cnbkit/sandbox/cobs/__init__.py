@@ -19,6 +19,8 @@ Example:
 
 from __future__ import annotations
 
+import logging
+import re
 import shutil
 import ssl
 import tempfile
@@ -29,7 +31,7 @@ from cnbkit.sandbox.cobs.data import SandboxBank
 from cnbkit.sandbox.cobs.pki import Pki, generate_pki
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply, Request
 
-__all__ = ["CobsApp", "CobsSandbox", "SandboxBank"]
+__all__ = ["CobsApp", "CobsSandbox", "SandboxBank", "SignPathFilter"]
 
 
 def server_ssl_context(pki: Pki, *, certificate_optional: bool = False) -> ssl.SSLContext:
@@ -45,6 +47,37 @@ def server_ssl_context(pki: Pki, *, certificate_optional: bool = False) -> ssl.S
     context.verify_mode = ssl.CERT_OPTIONAL if certificate_optional else ssl.CERT_REQUIRED
     context.load_verify_locations(cafile=str(pki.ca_cert))
     return context
+
+
+class SignPathFilter(logging.Filter):
+    """The sandbox's access log (logger ``cnbkit.sandbox``) never records a signId or the
+    ticket of a signing page: the path segment after ``/sign/`` is masked, as a bank's log
+    would mask it.
+
+    Example:
+        >>> record = logging.LogRecord("cnbkit.sandbox", 10, "", 0, '"GET %s"', ("/sign/abc",),
+        ...                            None)
+        >>> SignPathFilter().filter(record), record.getMessage()
+        (True, '"GET /sign/***"')
+    """
+
+    _PATH = re.compile(r"(/sign/)[^/?#\s\"']+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):
+            message = str(record.msg)
+        if "/sign/" in message:
+            record.msg, record.args = self._PATH.sub(r"\1***", message), None
+        return True
+
+
+def _mask_sign_paths() -> None:
+    """Attach :class:`SignPathFilter` to the sandbox's logger (once per process)."""
+    logger = logging.getLogger("cnbkit.sandbox")
+    if not any(isinstance(f, SignPathFilter) for f in logger.filters):
+        logger.addFilter(SignPathFilter())
 
 
 def _fault_reply(request: Request, status: int) -> Reply:
@@ -75,6 +108,7 @@ class CobsSandbox:
 
     def __init__(self, *, port: int = 0, token_lifetime: int = 3600, max_page_size: int = 100,
                  workdir: str | Path | None = None, cnb_sandbox: bool = False) -> None:
+        _mask_sign_paths()
         self._port = port
         self._own_dir = workdir is None
         self.cnb_sandbox = cnb_sandbox
