@@ -102,7 +102,7 @@ def test_awaiting_payments(authorized_5, sandbox):
 def test_awaiting_payments_and_consents_need_5_0(sandbox, make_config):
     cobs = CobsClient(make_config(sandbox, "2.0"))
     for call in (cobs.awaiting_payments, cobs.consents, lambda: cobs.revoke_consent("x")):
-        with pytest.raises(UnsupportedOperation, match="5.0"):
+        with pytest.raises(UnsupportedOperation, match=r"5\.0"):
             call()
     cobs.close()
 

@@ -15,6 +15,7 @@ import requests
 from cnbkit.cobs import CobsClient, CobsConfig, CobsTlsError, OAuthError, StateMismatch
 from cnbkit.cobs.browser import RedirectCatcher, authorize_in_browser
 from cnbkit.cobs.notebook import AuthorizationWidget, authorize_in_notebook, is_hosted
+from cnbkit.errors import ConfigError
 
 from .conftest import REDIRECT
 
@@ -76,8 +77,8 @@ def test_the_catcher_answers_only_the_redirect():
         assert requests.get(base, timeout=30).status_code == 400  # no code, no error
         with pytest.raises(OAuthError, match="did not come back"):
             catcher.wait(0.05)  # nothing came: the user closed the tab
-    with pytest.raises(Exception, match="loopback"):
-        RedirectCatcher(host="0.0.0.0")  # noqa: S104 - refused: loopback only
+    with pytest.raises(ConfigError, match="loopback"):
+        RedirectCatcher(host="0.0.0.0")
 
 
 def test_the_widget_for_hosted_notebooks(sandbox, version, make_config):
@@ -139,7 +140,7 @@ def test_the_readme_script_runs_as_written():
     code = found["code"]
     assert len(code.strip().splitlines()) <= 10
     namespace: dict[str, object] = {}
-    exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - the README's own code
+    exec(compile(code, "README.md", "exec"), namespace)
     accounts = namespace["accounts"]
     assert isinstance(accounts, pd.DataFrame) and len(accounts) == 5
     assert {"name", "currency", "iban"} <= set(accounts.columns)

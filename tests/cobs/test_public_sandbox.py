@@ -53,7 +53,7 @@ def test_the_preset_needs_the_base_url_from_the_portal():
         "https://sandbox.example/psd2-cobs/cobs/2.0", "2.0", True)
     assert not config.has_certificate and config.tpp_name  # no licence, no certificate
     assert CobsConfig.cnb_sandbox("https://sandbox.example/psd2-cobs").version == "5.0"
-    with pytest.raises(ConfigError, match="names COBS 2.0"):
+    with pytest.raises(ConfigError, match=r"names COBS 2\.0"):
         CobsConfig.cnb_sandbox("https://sandbox.example/cobs/2.0", version="5.0")
     with pytest.raises(ConfigError, match="canned certificate"):
         CobsConfig.cnb_sandbox("https://sandbox.example", certificate="certificate-root")

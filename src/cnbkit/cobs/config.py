@@ -291,8 +291,9 @@ class CobsConfig:
         (``token-aisp``, ``token-pisp``; ``token-no-scope`` for a scope the config lacks) and,
         with ``certificate``, ``X-Client-Certificate`` (a canned one of
         :data:`SANDBOX_CERTIFICATES`). ``base_url`` may end in ``/cobs/2.0`` or ``/cobs/5.0``;
-        the version is then read from it (``version``, when given, must agree; default 5.0). ``ca_bundle`` is only needed for a sandbox whose
-        certificate the system does not trust (the local one).
+        the version is then read from it (``version``, when given, must agree; default 5.0).
+        ``ca_bundle`` is only needed for a sandbox whose certificate the system does not trust
+        (the local one).
 
         Raises:
             ConfigError: no base URL (the message names the portal), or a wrong value.
