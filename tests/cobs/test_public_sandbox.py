@@ -72,18 +72,19 @@ def test_the_flow_with_fixed_tokens_and_no_certificate(public, version):
     assert cobs.identity is None
     token = cobs.authorize_without_browser()  # nothing to authorize: the fixed tokens
     assert token.access_token.startswith("token-") and "token-" not in repr(token)
-    before = len(public.app.seen_headers())
-    accounts = cobs.accounts()
-    assert len(accounts) == 5
-    payment = cobs.initiate_payment(debtor_iban=accounts.iban[0], creditor_iban=CREDITOR,
-                                    amount=10, currency="CZK")
-    result = cobs.authorize_payment(payment, open_url=cobs.follow_without_browser,
-                                    sleep=lambda _: None)
-    assert result.status == "ACSP"
-    assert cobs.confirm_funds(accounts.iban[0], 10, "CZK").available  # the applied certificate
-    seen = public.app.seen_headers()[before:]
-    assert {h["path"].split(f"/cobs/{version}")[1].split("/")[2] for h in seen
-            if h["path"].startswith(f"/cobs/{version}/my/")} == {"accounts", "payments"}
+    seen: list[str] = []
+    with public.app.watch(lambda request, reply: seen.append(request.path)):
+        accounts = cobs.accounts()
+        assert len(accounts) == 5
+        payment = cobs.initiate_payment(debtor_iban=accounts.iban[0], creditor_iban=CREDITOR,
+                                        amount=10, currency="CZK")
+        result = cobs.authorize_payment(payment, open_url=cobs.follow_without_browser,
+                                        sleep=lambda _: None)
+        assert result.status == "ACSP"
+        # the certificate the sandbox applies has the PSP_IC role too
+        assert cobs.confirm_funds(accounts.iban[0], 10, "CZK").available
+    assert {path.split(f"/cobs/{version}")[1].split("/")[2] for path in seen
+            if path.startswith(f"/cobs/{version}/my/")} == {"accounts", "payments"}
     with pytest.raises(UnsupportedOperation, match="fixed tokens"):
         cobs.authorization_url()
     with pytest.raises(UnsupportedOperation, match="fixed tokens"):
