@@ -6,7 +6,10 @@ play: ``COBS_RuleBook_AISP_PISP_V02.0.1.0.yaml`` for 2.0 and ``..._V07.0.0.0.yam
 (the nearest published file, see ``NOTES.md``). The request is judged as it arrived on the wire
 (headers, query, body), the answer as the sandbox sends it (status, headers, body). What the
 judge finds is a :class:`Finding`; the deliberate deviations of ``tests/data/cobs/allowlist.yaml``
-are let through, each finding naming the entry that allowed it.
+are let through, each finding naming the entry that allowed it. Operations no file describes
+but the standard's JSON examples do (the consents of the Common API) are judged by an entry that
+names the example (``example``/``status``): the request by the files' common headers, the answer
+by the example's status and shape (:func:`example_findings`).
 
 The sandbox calls the judge on its own thread before the answer leaves
 (:meth:`cnbkit.sandbox.cobs.CobsApp.watch`), so the test whose call broke the files is the one
@@ -66,6 +69,10 @@ from cnbkit.sandbox.cobs import CobsApp
 from cnbkit.sandbox.httpserver import Reply, Request
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "cobs"
+EXAMPLES = DATA / "examples" / "JSON"
+#: The operation whose header parameters (the files' common request headers) judge the
+#: request of an operation judged by an example.
+COMMON_HEADERS = "GET /my/accounts"
 #: The OpenAPI file that judges each COBS version.
 FILES = {
     "2.0": DATA / "COBS_RuleBook_AISP_PISP_V02.0.1.0.yaml",
@@ -163,22 +170,30 @@ class Finding:
 
 @dataclass(frozen=True)
 class Entry:
-    """One entry of the allow-list."""
+    """One entry of the allow-list (``operation`` may also list several operations)."""
 
     id: str
     versions: tuple[str, ...]
     reason: str
     side: str | None = None
-    operation: str | None = None
+    operation: str | tuple[str, ...] | None = None
     where: str | None = None
     check: str | None = None
     judge_as: str | None = None
+    example: str | None = None
+    status: int | None = None
+
+    @property
+    def operations(self) -> tuple[str, ...]:
+        if self.operation is None:
+            return ()
+        return (self.operation,) if isinstance(self.operation, str) else self.operation
 
     def allows(self, finding: Finding) -> bool:
         return (finding.version in self.versions and self.judge_as is None
-                and self.check != "security" and finding.side == self.side
-                and finding.operation == self.operation and finding.where == self.where
-                and finding.check == self.check)
+                and self.example is None and self.check != "security"
+                and finding.side == self.side and finding.operation in self.operations
+                and finding.where == self.where and finding.check == self.check)
 
 
 @dataclass(frozen=True)
@@ -194,6 +209,8 @@ class AllowList:
         for item in data["entries"]:
             values = dict(item)
             values["versions"] = tuple(values["versions"])
+            if isinstance(values.get("operation"), list):
+                values["operation"] = tuple(values["operation"])
             values["reason"] = " ".join(str(values["reason"]).split())
             entries.append(Entry(**values))
         ids = [e.id for e in entries]
@@ -208,12 +225,23 @@ class AllowList:
         return next((e for e in self.entries if e.check == "security"
                      and version in e.versions), None)
 
+    def by_example(self, version: str, method: str, path: str) -> Entry | None:
+        """The entry that judges this call by one of the standard's examples, if any."""
+        for entry in self.entries:
+            if entry.example is None or version not in entry.versions:
+                continue
+            for operation in entry.operations:
+                want_method, template = operation.split(" ", 1)
+                if want_method == method.upper() and template_match(template, path) is not None:
+                    return entry
+        return None
+
     def judged_as(self, version: str, method: str, path: str) -> tuple[Entry, str] | None:
         """(entry, the path to judge) when an entry reads this call as another operation."""
         for entry in self.entries:
             if entry.judge_as is None or version not in entry.versions or not entry.operation:
                 continue
-            want_method, template = entry.operation.split(" ", 1)
+            want_method, template = entry.operations[0].split(" ", 1)
             params = template_match(template, path)
             if want_method != method.upper() or params is None:
                 continue
@@ -254,6 +282,47 @@ def _schema_findings(base: Finding, cause: BaseException | None, prefix: str) ->
     return [Finding(base.version, base.side, base.operation, prefix, base.check, detail[:300])]
 
 
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null"
+
+
+def example_findings(base: Finding, example: Any, body: Any, where: str = "answer"
+                     ) -> list[Finding]:
+    """Where ``body`` departs from the shape of the standard's ``example``: every key of an
+    example object is present with a value of the same JSON type, every item of an array has
+    the shape of the example's first item (further keys are allowed: an example shows what is
+    there, not all that may be)."""
+    out: list[Finding] = []
+    if example is None:
+        return out
+    if _kind(example) != _kind(body):
+        return [Finding(base.version, "answer", base.operation, where, "type",
+                        f"{_kind(body)} where the example has {_kind(example)}")]
+    if isinstance(example, dict):
+        for key, value in example.items():
+            if key not in body:
+                out.append(Finding(base.version, "answer", base.operation, f"{where} {key}"
+                                   if where == "answer" else f"{where}.{key}", "required",
+                                   f"{key!r} is in the example but not in the answer"))
+            else:
+                inner = f"answer {key}" if where == "answer" else f"{where}.{key}"
+                out += example_findings(base, value, body[key], inner)
+    elif isinstance(example, list) and example:
+        for item in body:
+            out += example_findings(base, example[0], item, f"{where}[]")
+    return out
+
+
 # -- the judge --------------------------------------------------------------------------------
 class Judge:
     """Validates COBS exchanges against the OpenAPI files (see the module doc)."""
@@ -265,6 +334,8 @@ class Judge:
         self._validators: dict[str, tuple[Any, Any, Any, Any]] = {}
         #: every operation judged, by version (for coverage figures)
         self.operations: dict[str, set[str]] = {"2.0": set(), "5.0": set()}
+        #: every operation judged by one of the standard's examples, by version
+        self.examples: dict[str, set[str]] = {"2.0": set(), "5.0": set()}
         #: how many requests and answers were judged, and how many were outside the files
         self.counts: dict[str, int] = {"requests": 0, "answers": 0, "invalid_requests": 0,
                                        "invalid_answers": 0}
@@ -305,7 +376,50 @@ class Judge:
         if version not in FILES or path == "/applications" or path.startswith("/applications/"):
             return []
         with self._lock:
+            entry = self.allowlist.by_example(version, request.method, path)
+            if entry is not None:
+                return self._judge_by_example(version, request, reply, entry)
             return self._judge(version, path, request, reply, request_expected_invalid)
+
+    def _judge_by_example(self, version: str, request: Request, reply: Reply,
+                          entry: Entry) -> list[Finding]:
+        """A call no file describes, judged by the standard's example (see the module doc)."""
+        self.used[entry.id] = self.used.get(entry.id, 0) + 1
+        name = next(op for op in entry.operations
+                    if op.split(" ", 1)[0] == request.method.upper())
+        self.examples[version].add(name)
+        params_v = self._validators_for(version)[0]
+        method, template = COMMON_HEADERS.split(" ", 1)
+        headers = Headers(list(request.headers.items()))
+        common = SpecRequest(method, template, "", headers, b"")
+        base = Finding(version, "request", name, "", "", "")
+        self.counts["requests"] += 1
+        findings: list[Finding] = []
+        for error in params_v.iter_errors(common):
+            findings += self._request_findings(base, error)
+        if findings:
+            self.counts["invalid_requests"] += 1
+        self.counts["answers"] += 1
+        answer = Finding(version, "answer", name, "", "", "")
+        if reply.status >= 400:
+            out = self._error_shape(version, name, None, reply)
+        elif reply.status != entry.status:
+            out = [Finding(version, "answer", name, "status", "status",
+                           f"{reply.status} where the example answers {entry.status}")]
+        elif entry.example is None or entry.example.endswith("readme.md"):
+            out = [] if not reply.body else [Finding(version, "answer", name, "answer",
+                                                     "content", "a body where the example "
+                                                     "has none")]
+        else:
+            example = json.loads((EXAMPLES / entry.example).read_text(encoding="utf-8"))
+            try:
+                body = json.loads(reply.body or b"null")
+            except ValueError:
+                body = None
+            out = example_findings(answer, example, body)
+        if out:
+            self.counts["invalid_answers"] += 1
+        return findings + out
 
     def _judge(self, version: str, path: str, request: Request, reply: Reply,
                expected_invalid: bool) -> list[Finding]:

@@ -130,7 +130,8 @@ def test_standing_orders_send_the_standards_wire_values(authorized_5, sandbox):
         ("DAILY", 1, "DUE_DAY_OF_MONTH"), ("QUARTERLY", 3, "DUE_DAY_OF_MONTH")]
     assert all(isinstance(e["intervalDue"], int) for e in executions)
     assert [a.status for _, a in _api(seen, "/my/standingorders")] == [200] * 4
-    assert created["standingOrderIdentification"]["transactionIdentification"]
+    ident = created.raw["standingOrderIdentification"]
+    assert created.order_id and ident["transactionIdentification"] == created.order_id
     for interval, due, match in (("WEEKLY", 6, "1-5"), ("MONTHLY", 32, "1-31"),
                                  ("QUARTERLY", 4, "1-3"), ("HALFYEARLY", 7, "1-6"),
                                  ("YEARLY", 13, "1-12"), ("DAILY", 3, "no due day"),

@@ -3,9 +3,10 @@ that matches it, and what each frame keeps.
 
 The expected values are read from the example files themselves (the standard's own numbers),
 never from cnbkit's output. Answers of operations cnbkit does not offer (direct debits, batch
-payments, the authorization steps, consents, awaiting payments, standing-order detail/status)
-have no parser; :data:`NOT_OFFERED` lists them with the reason, and the test fails when an
-example is in neither list. Five files upstream do not parse as JSON (SOURCES.md).
+payments, the list of authorizations) have no parser; :data:`NOT_OFFERED` lists them with the
+reason, and the test fails when an example is in no list. The requests of the authorization
+steps are compared with what cnbkit sends (:data:`SENT`). Five files upstream do not parse as
+JSON (SOURCES.md).
 """
 
 from __future__ import annotations
@@ -18,15 +19,19 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from cnbkit.cobs import CobsError, NotFound, Unauthorized
+from cnbkit.cobs import AuthorizationFailed, CobsError, NotFound, Unauthorized
 from cnbkit.cobs.accounts import (
     accounts_frame,
     balances_frame,
     standing_orders_frame,
     transactions_frame,
 )
-from cnbkit.cobs.errors import BadRequest, PageNotFound
-from cnbkit.cobs.payments import Payment
+from cnbkit.cobs.awaiting import awaiting_frame
+from cnbkit.cobs.consents import consents_frame
+from cnbkit.cobs.errors import BadRequest, InvalidPaymentOrder, PageNotFound
+from cnbkit.cobs.orders import order_status
+from cnbkit.cobs.payments import Payment, check_standing_order
+from cnbkit.cobs.signing import SignDetail, SignOutcome, SignStep
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "cobs" / "examples" / "JSON"
 ALL = sorted(str(p.relative_to(EXAMPLES)) for p in EXAMPLES.rglob("*.json"))
@@ -44,8 +49,6 @@ REQUESTS = {"PISP/POST_payment/POST_domestic_request.json": "/my/payments",
             "PIISP/POST_balanceCheck/request.json": "/my/payments/balanceCheck"}
 #: Success answers (and requests) of operations cnbkit does not offer, with the reason.
 NOT_OFFERED = {
-    "AISP/GET_awaiting/200_response.json": "awaiting payments (COBS 7.0+, not in 2.0/5.0 here)",
-    "Common/GET_consents/200_response.json": "consents (COBS 3.0+ Common API)",
     "PISP/DELETE_directdebit/200_response.json": "direct debits (the CNB offers none)",
     "PISP/GET_directdebit_detail/200_response.json": "direct debits (the CNB offers none)",
     "PISP/GET_directdebit_list/200_response.json": "direct debits (the CNB offers none)",
@@ -56,27 +59,38 @@ NOT_OFFERED = {
     "PISP/POST_batchpayment/200_response.json": "batch payments (not offered)",
     "PISP/POST_batchpayment/POST_request.json": "batch payments (not offered)",
     "PISP/GET_batchpayment_status/200_response.json": "batch payments (not offered)",
-    "PISP/GET_standingorder_status/200_response.json": "standing-order status (not offered)",
-    "PISP/PUT_standingorder/PUT_request.json": "standing-order change (not offered)",
     "PISP/GET_authorizations/200_response.json": "the list of authorizations (not offered)",
 }
-for _step in ("GET_authorization", "POST_authorization", "PUT_authorization", "POST_auth_id",
-              "GET_batchpayment_authorization", "POST_batchpayment_authorization",
+for _step in ("GET_batchpayment_authorization", "POST_batchpayment_authorization",
               "PUT_batchpayment_authorization", "GET_directdebit_authorization",
-              "POST_directdebit_authorization", "PUT_directdebit_authorization",
-              "GET_standingorder_authorization", "POST_standingorder_authorization",
-              "PUT_standingorder_authorization"):
+              "POST_directdebit_authorization", "PUT_directdebit_authorization"):
     for _name in ("200_response.json", "POST_request.json", "PUT_request.json"):
         if f"PISP/{_step}/{_name}" in ALL:
-            NOT_OFFERED[f"PISP/{_step}/{_name}"] = "authorization steps (bank-specific, PDF " \
-                "§3.2.8-3.2.11; not offered)"
+            NOT_OFFERED[f"PISP/{_step}/{_name}"] = "authorization of batch payments and " \
+                "direct debits (not offered)"
+#: Requests of the authorization steps: what cnbkit sends must be the example
+#: (test_what_cnbkit_sends_is_the_examples_request).
+SENT = {"PISP/POST_authorization/POST_request.json",
+        "PISP/PUT_authorization/PUT_request.json",
+        "PISP/POST_standingorder_authorization/POST_request.json",
+        "PISP/PUT_standingorder_authorization/PUT_request.json"}
+#: A request cnbkit refuses before sending: the change example uses values the CNB does not
+#: offer (test_the_standing_order_change_example_breaks_the_cnbs_limits).
+REFUSED = {"PISP/PUT_standingorder/PUT_request.json"}
 ERRORS = sorted(name for name in ALL if name.split("/")[-1][:3] in ("400", "401", "404")
                 and name not in BROKEN)
 PARSED = {"AISP/GET_accounts/200_response.json", "AISP/GET_balances/200_response.json",
           "AISP/GET_transactions/200_response.json", "AISP/GET_standingorders/200_response.json",
           "PISP/POST_payment/200_response.json", "PISP/GET_detail/200_response.json",
           "PISP/GET_status/200_response.json", "PIISP/POST_balanceCheck/200_response.json",
-          "PISP/POST_standingorder/200_response.json"}
+          "PISP/POST_standingorder/200_response.json", "AISP/GET_awaiting/200_response.json",
+          "Common/GET_consents/200_response.json", "PISP/POST_auth_id/200_response.json",
+          "PISP/GET_authorization/200_response.json", "PISP/POST_authorization/200_response.json",
+          "PISP/PUT_authorization/200_response.json",
+          "PISP/GET_standingorder_authorization/200_response.json",
+          "PISP/POST_standingorder_authorization/200_response.json",
+          "PISP/PUT_standingorder_authorization/200_response.json",
+          "PISP/GET_standingorder_status/200_response.json"}
 
 
 def load(name: str) -> Any:
@@ -85,7 +99,7 @@ def load(name: str) -> Any:
 
 def test_every_example_has_its_place():
     assert len(ALL) == 103
-    places = [BROKEN, set(REQUESTS), set(NOT_OFFERED), set(ERRORS), PARSED]
+    places = [BROKEN, set(REQUESTS), set(NOT_OFFERED), set(ERRORS), PARSED, SENT, REFUSED]
     for i, first in enumerate(places):
         for second in places[i + 1:]:
             assert not first & second
@@ -105,6 +119,7 @@ def test_error_examples(name):
     assert [e.parameters for e in error.errors] == [e.get("parameters") for e in body["errors"]]
     codes = set(error.codes)
     expected = (PageNotFound if "PAGE_NOT_FOUND" in codes else
+                AuthorizationFailed if "AUTH_LIMIT_EXCEEDED" in codes else
                 {400: BadRequest, 401: Unauthorized, 404: NotFound}[status])
     assert type(error) is expected
     assert all(code in str(error) for code in codes)
@@ -224,6 +239,113 @@ def test_status_and_balance_check_examples():
     check = BalanceCheck(available=answer["response"] == "APPR", response=answer["response"],
                          exchange_id=str(answer["exchangeIdentification"]))
     assert check.available and check.exchange_id == "123456"
+
+
+def test_awaiting_example():
+    body = load("AISP/GET_awaiting/200_response.json")
+    (item,) = body["payments"]
+    row = awaiting_frame(body["payments"]).iloc[0]
+    assert row.payment_id == item["paymentIdentification"]["transactionIdentification"]
+    assert row.status == item["awaitingStatus"]
+    assert row.execution_date == pd.Timestamp(item["requestedExecutionDate"])
+    assert (row.amount, row.currency) == (item["amount"]["instructedAmount"]["value"],
+                                          item["amount"]["instructedAmount"]["currency"])
+    assert row.debtor_account_id == item["debtorAccount"]["id"]
+    assert row.debtor_iban == item["debtorAccount"]["identification"]["iban"]
+    assert row.creditor_account == \
+        item["creditorAccount"]["identification"]["other"]["identification"]
+    agent = item["creditorAgent"]["financialInstitutionIdentification"]
+    assert row.creditor_bank_code == \
+        agent["clearingSystemMemberIdentification"]["clearingSystemIdentification"]["code"]
+    reference = item["remittanceInformation"]["structured"]["creditorReferenceInformation"]
+    assert row.vs == reference["reference"][0].split(":")[1]
+    assert row.service_level == item["paymentTypeInformation"]["serviceLevel"]["code"]
+
+
+def test_consents_example():
+    body = load("Common/GET_consents/200_response.json")
+    frame = consents_frame(body)
+    assert len(frame) == len(body["consents"]) and set(frame.consent_id) == {body["consentId"]}
+    for row, item in zip(frame.itertuples(), body["consents"], strict=True):
+        assert (row.iban, row.other) == (item["identification"]["iban"],
+                                         item["identification"]["other"])
+        assert row.accesses.split(", ") == item["accesses"]
+        assert row.valid_until == pd.Timestamp(item["validUntil"])
+
+
+@pytest.mark.parametrize("step", ["POST_auth_id", "GET_authorization",
+                                  "GET_standingorder_authorization"])
+def test_authorization_detail_examples(step):
+    body = load(f"PISP/{step}/200_response.json")
+    detail = SignDetail.from_json(body)
+    assert [list(s) for s in detail.scenarios] == body["scenarios"]
+    assert (detail.info.state, detail.info.sign_id) == (body["signInfo"]["state"],
+                                                        body["signInfo"]["signId"])
+
+
+@pytest.mark.parametrize("step", ["POST_authorization", "POST_standingorder_authorization"])
+def test_authorization_start_examples(step):
+    body = load(f"PISP/{step}/200_response.json")
+    started = SignStep.from_json(body)
+    assert (started.authorization_type, started.url, started.method) == (
+        body["authorizationType"], body["href"]["url"], body["method"])
+    assert started.form_data == body["formData"]
+    assert started.info.sign_id == body["signInfo"]["signId"]
+    assert body["href"]["url"] not in repr(started)
+
+
+@pytest.mark.parametrize("step", ["PUT_authorization", "PUT_standingorder_authorization"])
+def test_authorization_finish_examples(step):
+    body = load(f"PISP/{step}/200_response.json")
+    outcome = SignOutcome.from_json(body)
+    assert outcome.state == body["state"]
+    assert outcome.poll_interval == body["pollInterval"] / 1000  # milliseconds in the file
+
+
+def test_standing_order_status_example():
+    body = load("PISP/GET_standingorder_status/200_response.json")
+    assert order_status(body) == body["instructionStatus"]
+
+
+def test_the_standing_order_change_example_breaks_the_cnbs_limits():
+    execution = load("PISP/PUT_standingorder/PUT_request.json")["standingOrder"]["execution"]
+    with pytest.raises(InvalidPaymentOrder, match="MAX_AMOUNT_EXCEEDED"):
+        check_standing_order(execution["interval"], execution["intervalDue"],
+                             execution["mode"], execution["modeDue"])
+    with pytest.raises(InvalidPaymentOrder, match="DUE_OR_BEFORE_DAY_OF_MONTH"):
+        check_standing_order(execution["interval"], execution["intervalDue"],
+                             "UNTIL_CANCELLATION", execution["modeDue"])
+
+
+def test_what_cnbkit_sends_is_the_examples_request(authorized_5, sandbox):
+    """Steps II and III of a payment and of a standing order, sent for real: the bodies are
+    the standard's example requests (an SMS method; the code read from the sandbox's SMS)."""
+    cobs = authorized_5
+    iban = cobs.accounts().iban[0]
+    payment = cobs.initiate_payment(debtor_iban=iban, creditor_iban="CZ6330300000000000000123",
+                                    amount=3, currency="CZK")
+    order = cobs.create_standing_order(debtor_iban=iban,
+                                       creditor_iban="CZ6330300000000000000123", amount=3,
+                                       currency="CZK", interval="MONTHLY", interval_due=1,
+                                       first_date="2026-02-01")
+    sent: list[dict[str, Any]] = []
+
+    def keep(request, reply):
+        if "/sign/" in request.path and request.method in ("POST", "PUT"):
+            sent.append(json.loads(request.body))
+
+    with sandbox.app.watch(keep):
+        for signing, order_id in ((cobs.signing(payment), payment.payment_id),
+                                  (cobs.standing_order_signing(order), order.order_id)):
+            signing.choose("SMS")
+            signing.finish("SMS", sandbox.app.one_time_password(order_id))
+    for body, name in zip(sent, sorted(SENT, key=lambda n: ("standingorder" in n, "PUT" in n)),
+                          strict=True):
+        expected = load(name)
+        assert set(body) == set(expected) and body["authorizationType"] == \
+            expected["authorizationType"], name
+        if "oneTimePassword" in expected:  # the user's code, a string as in the example
+            assert isinstance(body["oneTimePassword"], str) and body["oneTimePassword"].isdigit()
 
 
 @pytest.mark.parametrize("name", sorted(REQUESTS))

@@ -174,7 +174,8 @@ def test_standing_orders_and_direct_debits(authorized, version):
             authorized.create_standing_order(interval="MONTHLY", interval_due=15, **order)
     else:
         created = authorized.create_standing_order(interval="WEEKLY", interval_due=5, **order)
-        assert created["standingOrderIdentification"]["transactionIdentification"]
+        assert created.order_id and created.interval == "WEEKLY" and created.interval_due == 5
+        assert created.sign is not None and created.sign.state == "OPEN"
     with pytest.raises(UnsupportedOperation, match="direct debits"):
         authorized.create_direct_debit(iban)
 

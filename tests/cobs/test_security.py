@@ -166,6 +166,15 @@ def test_symlinked_token_file_is_refused(tmp_path, target_exists, sandbox, make_
     ("'API-key': 'k-98765'", "'API-key': '***'"),
     ('{"access_token": "abc", "token_type": "Bearer"}',
      '{"access_token": "***", "token_type": "Bearer"}'),
+    ('{"authorizationType": "SMS", "oneTimePassword": "12345"}',
+     '{"authorizationType": "SMS", "oneTimePassword": "***"}'),
+    ('{"signInfo": {"state": "OPEN", "signId": "164298331754922"}}',
+     '{"signInfo": {"state": "OPEN", "signId": "***"}}'),
+    ("SignInfo(state='OPEN', sign_id='164298331754922')",
+     "SignInfo(state='OPEN', sign_id='***')"),
+    ('"PUT /cobs/5.0/my/payments/0488/sign/164298331754922 HTTP/1.1" 200',
+     '"PUT /cobs/5.0/my/payments/0488/sign/*** HTTP/1.1" 200'),
+    ("https://bank.example/sign/Ab_c-9?x=1", "https://bank.example/sign/***?x=1"),
 ])
 def test_redaction_patterns(text, expected):
     assert redact.redact(text) == expected

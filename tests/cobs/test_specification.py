@@ -16,10 +16,11 @@ from email.message import Message
 
 import pytest
 
-from cnbkit.cobs import CobsClient
+from cnbkit.cobs import CobsClient, WrongOneTimePassword, WrongState
 from cnbkit.sandbox.httpserver import Reply, Request
 
 from ..reliability.figures import record
+from .conftest import REDIRECT, make_config
 from .judge import FILES, AllowList, Judge, load_file
 from .spec_rules import RULES, SERVED, render
 
@@ -91,6 +92,60 @@ def test_the_judge_catches_answers_outside_the_files(judge, version):
         ("answer-header X-Request-ID", "missing")}
 
 
+def _every_call(client: CobsClient, sandbox, version: str) -> None:
+    """One of each call cnbkit makes, errors included, against the sandbox (``client`` is
+    authorized); what the allow-list and coverage tests run."""
+    accounts = client.accounts(page_size=2)
+    client.balances(accounts.id[0])
+    client.transactions(accounts.id[0], "2025-01-01", "2025-12-31", page_size=50)
+    client.standing_orders(page_size=3)
+    payment = client.initiate_payment(debtor_iban=accounts.iban[0], creditor_iban=CREDITOR,
+                                      amount=7, currency="CZK", vs=123, message="rent",
+                                      execution_date="2026-01-20")
+    client.payment(payment.payment_id)
+    client.payment_status(payment.payment_id)
+    client.check_balance(accounts.iban[0], 7, "CZK")
+    signing = client.signing(payment)
+    signing.start()
+    signing.detail()
+    signing.choose("SMS")
+    with pytest.raises(WrongOneTimePassword):  # a 400 of Step III
+        signing.finish("SMS", "000000")
+    client.authorize_payment(payment, open_url=client.follow_without_browser,
+                             redirect_url=REDIRECT, sleep=lambda _: None)
+    with pytest.raises(WrongState):  # a 400 of Step II: not open any more
+        signing.choose("SMS")
+    unsigned = client.initiate_payment(debtor_iban=accounts.iban[0], creditor_iban=CREDITOR,
+                                       amount=8, currency="CZK")
+    client.cancel_payment(unsigned)
+    with CobsClient(make_config(sandbox, version, cert_file=sandbox.cisp_cert_path,
+                                key_file=sandbox.cisp_key_path, scopes=("aisp",))) as cisp:
+        cisp.confirm_funds(accounts.iban[0], 7, "CZK")
+    if version == "5.0":
+        client.awaiting_payments(page_size=4)
+        client.awaiting_payments(accounts.id[0])
+        order = client.create_standing_order(debtor_iban=accounts.iban[0],
+                                             creditor_iban=CREDITOR, amount=9, currency="CZK",
+                                             interval="MONTHLY", interval_due=15,
+                                             first_date="2026-01-15")
+        order_signing = client.standing_order_signing(order)
+        order_signing.choose("SMS")
+        with pytest.raises(WrongOneTimePassword):
+            order_signing.finish("SMS", "000000")
+        client.authorize_standing_order(order, open_url=client.follow_without_browser,
+                                        sleep=lambda _: None)
+        client.standing_order(order)
+        change = client.change_standing_order(order, amount=10)
+        client.authorize_standing_order(change, open_url=client.follow_without_browser,
+                                        sleep=lambda _: None)
+        cancel = client.cancel_standing_order(order)
+        client.authorize_standing_order(cancel, open_url=client.follow_without_browser,
+                                        sleep=lambda _: None)
+        client.standing_order_status(order)
+        consents = client.consents()
+        client.revoke_consent(consents.consent_id[0])
+
+
 def test_every_allow_list_entry_is_needed_and_quotes_its_source(sandbox, make_config):
     """A fresh judge over one flow of each version: every entry lets something through."""
     entries = AllowList.load().entries
@@ -101,13 +156,9 @@ def test_every_allow_list_entry_is_needed_and_quotes_its_source(sandbox, make_co
             client = CobsClient(make_config(sandbox, version))
             client.register("allow-list flow")
             client.authorize_without_browser()
-            accounts = client.accounts()
-            client.transactions(accounts.id[0], "2025-03-01", "2025-03-31")
-            client.standing_orders()
-            payment = client.initiate_payment(debtor_iban=accounts.iban[0],
+            payment = client.initiate_payment(debtor_iban=client.accounts().iban[0],
                                               creditor_iban=CREDITOR, amount=5, currency="CZK")
-            client.payment(payment.payment_id)
-            client.check_balance(accounts.iban[0], 5, "CZK")
+            _every_call(client, sandbox, version)
             tokenless = CobsClient(make_config(sandbox, version,
                                                client_id=client.config.client_id,
                                                client_secret=client.config.client_secret))
@@ -128,25 +179,13 @@ def test_the_traffic_covers_every_served_operation_of_both_files(sandbox, make_c
             client = CobsClient(make_config(sandbox, version))
             client.register("coverage")
             client.authorize_without_browser()
-            accounts = client.accounts(page_size=2)
-            client.balances(accounts.id[0])
-            client.transactions(accounts.id[0], "2025-01-01", "2025-12-31", page_size=50)
-            client.standing_orders(page_size=3)
-            payment = client.initiate_payment(debtor_iban=accounts.iban[0],
-                                              creditor_iban=CREDITOR, amount=7, currency="CZK",
-                                              vs=123, message="rent")
-            client.payment(payment.payment_id)
-            client.payment_status(payment.payment_id)
-            client.check_balance(accounts.iban[0], 7, "CZK")
-            if version == "5.0":
-                client.create_standing_order(debtor_iban=accounts.iban[0],
-                                             creditor_iban=CREDITOR, amount=9, currency="CZK",
-                                             interval="MONTHLY", interval_due=15,
-                                             first_date="2026-01-15")
+            _every_call(client, sandbox, version)
             client.close()
     verdicts.check()
     for version in ("2.0", "5.0"):
         assert fresh.operations[version] == set(SERVED[version]), version
+    assert fresh.examples == {"2.0": set(), "5.0": {"GET /my/consents",
+                                                    "DELETE /my/consents/{consentId}"}}
     totals = {v: sum(1 for item in load_file(v)["paths"].values() for m in item
                      if m in ("get", "post", "put", "delete", "patch")) for v in FILES}
     assert totals == {"2.0": 14, "5.0": 39}
@@ -156,9 +195,36 @@ def test_the_traffic_covers_every_served_operation_of_both_files(sandbox, make_c
         "answers_outside_files": fresh.counts["invalid_answers"],
         "operations_2.0": f"{len(fresh.operations['2.0'])} of {totals['2.0']}",
         "operations_5.0 (7.0 file)": f"{len(fresh.operations['5.0'])} of {totals['5.0']}",
+        "operations_judged_by_examples_5.0": sorted(fresh.examples["5.0"]),
         "allow_list_uses": dict(sorted(fresh.used.items())),
     })
     assert fresh.counts["invalid_requests"] == fresh.counts["invalid_answers"] == 0
+
+
+@pytest.mark.parametrize("body, status, found", [
+    ({"consents": []}, 200, {("answer consentId", "required")}),
+    ({"consentId": 7, "consents": []}, 200, {("answer consentId", "type")}),
+    ({"consentId": "c", "consents": [{"identification": {"iban": "CZ65"}, "accesses": "PIS",
+                                      "validUntil": "2026-06-29T18:00:00+02:00"}]}, 200,
+     {("answer consents[].identification.other", "required"),
+      ("answer consents[].accesses", "type")}),
+    ({"consentId": "c", "consents": []}, 201, {("status", "status")}),
+])
+def test_the_judge_reads_consents_by_the_standards_example(judge, body, status, found):
+    good = judge.judge(_request("GET", "/cobs/5.0/my/consents", GOOD_HEADERS),
+                       _ok({"consentId": "c", "consents": []}))
+    assert good == []
+    got = judge.judge(_request("GET", "/cobs/5.0/my/consents", GOOD_HEADERS),
+                      Reply.json(status, body, {"X-Request-ID": "x"}))
+    assert {(f.where, f.check) for f in got} == found
+    no_header = {k: v for k, v in GOOD_HEADERS.items() if k != "User-Involved"}
+    got = judge.judge(_request("DELETE", "/cobs/5.0/my/consents/c", no_header),
+                      Reply(204, b"", {"X-Request-ID": "x"}, None))
+    assert {(f.side, f.where, f.check) for f in got} == {
+        ("request", "header User-Involved", "missing")}
+    got = judge.judge(_request("DELETE", "/cobs/5.0/my/consents/c", GOOD_HEADERS),
+                      Reply.json(200, {"deleted": True}, {"X-Request-ID": "x"}))
+    assert {(f.where, f.check) for f in got} == {("status", "status")}
 
 
 @pytest.mark.parametrize("version", ["2.0", "5.0"])

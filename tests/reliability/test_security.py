@@ -1,5 +1,6 @@
-"""COBS security: no secret in anything logged (DEBUG), raised or repr'd over a full flow; TLS
-verification never disabled; refused connections; token file permissions."""
+"""COBS security: no secret in anything logged (DEBUG), raised or repr'd over a full flow and
+over the authorization flows (sign ids, one-time passwords, signing pages, codes caught on a
+loopback port); TLS verification never disabled; refused connections; token file permissions."""
 
 from __future__ import annotations
 
@@ -182,6 +183,139 @@ def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
     })
     assert len(errors) == 5
     assert len(handler.lines) > 50  # DEBUG really was on, urllib3 and oauthlib included
+    assert leaks == []
+
+
+def _leaks(blob: str, needles: list[str]) -> list[str]:
+    """The needles found in ``blob`` as whole words (a 6-digit code inside a 21-digit payment
+    id is not that code)."""
+    return [n[:4] + "..." for n in needles
+            if re.search(rf"(?<![0-9A-Za-z]){re.escape(n)}(?![0-9A-Za-z])", blob)]
+
+
+def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
+    """Payments and standing orders authorized by the bank's page and by SMS codes (wrong ones
+    too), the steps one by one, their errors, consents, token revocation, the CISP check and the
+    loopback redirect: no sign id, signing page, one-time password, code or token anywhere."""
+    from cnbkit.cobs import (
+        AuthorizationFailed,
+        WrongOneTimePassword,
+        WrongState,
+    )
+    from cnbkit.cobs.browser import authorize_in_browser
+
+    handler = _Everything()
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    produced: list[str] = []
+    secrets: list[str] = [cobs.client_p12_password]
+    errors: list[BaseException] = []
+    pages: list[str] = []
+    no_wait = lambda _: None  # noqa: E731 - the sandbox moves on reads, not on time
+    creditor = "CZ6330300000000000000123"
+    try:
+        client = CobsClient(config(cobs, revoke_url=cobs.revoke_url))
+        app = client.register("authorization leak check", [REDIRECT, "http://127.0.0.1/"],
+                              application_type="native")
+        secrets.append(app.client_secret)
+
+        def browser(url: str) -> None:
+            location = client.follow_without_browser(url)
+            assert location is not None
+            secrets.append(location.split("code=")[1].split("&")[0])
+            requests.get(location, timeout=30)
+
+        token = authorize_in_browser(client, open_browser=browser, timeout=60)
+        secrets += [token.access_token, token.refresh_token]
+        accounts = client.accounts()
+        iban = accounts.iban[0]
+
+        def page(url: str) -> None:
+            pages.append(url)
+            client.follow_without_browser(url)
+
+        def pay(amount: float):
+            return client.initiate_payment(debtor_iban=iban, creditor_iban=creditor,
+                                           amount=amount, currency="CZK", message="leak check")
+
+        first = pay(11)
+        produced += [repr(first), repr(client.payment(first)),
+                     repr(client.authorize_payment(first, open_url=page, sleep=no_wait))]
+        second = pay(12)
+        typed = iter(["918273"])  # one wrong code first
+        result = client.authorize_payment(
+            second, sleep=no_wait,
+            one_time_password=lambda: next(typed, None) or cobs.app.one_time_password(
+                second.payment_id))
+        produced.append(repr(result))
+        third = pay(13)
+        signing = client.signing(third)
+        produced += [repr(signing), repr(signing.start()), repr(signing.detail()),
+                     repr(signing.choose("USERAGENT_REDIRECT", redirect_url=REDIRECT))]
+        signing.choose("SMS")
+        for wrong in ("827364", "736455", "645546"):
+            try:
+                signing.finish("SMS", wrong)
+            except (WrongOneTimePassword, AuthorizationFailed) as exc:
+                errors.append(exc)
+        for bad in (lambda: signing.choose("SMS"),
+                    lambda: client.cancel_payment(first),
+                    lambda: client.authorize_payment(first, open_url=page)):
+            try:
+                bad()
+            except (WrongState, CobsError) as exc:
+                errors.append(exc)
+        client.cancel_payment(pay(14))
+        order = client.create_standing_order(debtor_iban=iban, creditor_iban=creditor,
+                                             amount=100, currency="CZK", interval="WEEKLY",
+                                             interval_due=2, first_date="2026-01-07")
+        produced += [repr(order), repr(client.authorize_standing_order(
+            order, open_url=page, sleep=no_wait))]
+        change = client.change_standing_order(order, amount=150)
+        produced += [repr(change), repr(client.authorize_standing_order(
+            change, one_time_password=lambda: cobs.app.one_time_password(order.order_id),
+            sleep=no_wait))]
+        cancel = client.cancel_standing_order(order)
+        produced += [repr(cancel), repr(client.authorize_standing_order(
+            cancel, open_url=page, sleep=no_wait)), repr(client.standing_order(order))]
+        with CobsClient(config(cobs, cert_file=cobs.cisp_cert_path, key_file=cobs.cisp_key_path,
+                               scopes=("aisp",))) as cisp:
+            produced.append(repr(cisp.confirm_funds(iban, 10, "CZK")))
+        produced.append(repr(client.awaiting_payments()))
+        consents = client.consents()
+        produced.append(repr(consents))
+        secrets += [client.token.access_token, client.token.refresh_token]
+        client.revoke_consent(consents.consent_id[0])
+        again = client.authorize_without_browser()
+        secrets += [again.access_token, again.refresh_token]
+        client.revoke_token()
+        produced += [repr(o) + "\n" + str(o) for o in (client, client.config, client.oauth)]
+        client.close()
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+    with cobs.app.state.lock:  # what the bank issued: every signId, every code it "sent"
+        secrets += list(cobs.app.state.signs)
+        secrets += [m["code"] for m in cobs.app.state.outbox]
+    secrets += ["918273", "827364", "736455", "645546"]
+    secrets += [url.split("/sign/")[1] for url in pages]  # the signing pages' tickets
+    produced += ["".join(traceback.format_exception(e)) for e in errors]
+    produced += [repr(e.__dict__) for e in errors]
+    produced += handler.lines
+    blob = "\n".join(produced)
+    needles = sorted({s for s in secrets if s}) + _key_material(cobs)
+    leaks = _leaks(blob, needles)
+    record("security", "debug_authorization_flows_leak_grep", {
+        "checked": f"{len(needles)} secrets/key forms (sign ids, signing pages, one-time "
+                   f"passwords, codes, tokens, client secrets, key forms) in "
+                   f"{len(handler.lines)} log records, {len(errors)} errors, {len(produced)} "
+                   "texts",
+        "found": len(leaks),
+    })
+    assert len(errors) == 6 and len(pages) == 3
+    assert len(handler.lines) > 100  # DEBUG really was on
     assert leaks == []
 
 

@@ -1,5 +1,7 @@
 """COBS (Czech Open Banking Standard) PSD2 helper: mutual TLS, registration, OAuth 2.0,
-AISP data as DataFrames and PISP basics, for COBS 2.0 and 5.0.
+AISP data as DataFrames (accounts, balances, transactions, standing orders, awaiting payments,
+consents), payments and standing orders the user authorizes, the PISP and CISP balance checks,
+for COBS 2.0 and 5.0, and the CNB's public sandbox.
 
 Example:
     >>> from cnbkit.cobs import CobsClient, CobsConfig  # doctest: +SKIP
@@ -13,6 +15,8 @@ Example:
 from cnbkit.cobs.client import CobsClient
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.errors import (
+    AuthorizationFailed,
+    AuthorizationTimeout,
     BadRequest,
     CertificateError,
     CertificateExpiryWarning,
@@ -35,13 +39,20 @@ from cnbkit.cobs.errors import (
     TokenFileError,
     Unauthorized,
     UnsupportedOperation,
+    WrongOneTimePassword,
+    WrongState,
 )
 from cnbkit.cobs.oauth import Token, TokenFile
+from cnbkit.cobs.orders import StandingOrder
 from cnbkit.cobs.payments import BalanceCheck, Payment, check_standing_order
 from cnbkit.cobs.registration import Application
+from cnbkit.cobs.signing import AuthorizationResult, SignInfo, Signing
 
 __all__ = [
     "Application",
+    "AuthorizationFailed",
+    "AuthorizationResult",
+    "AuthorizationTimeout",
     "BadRequest",
     "BalanceCheck",
     "CertificateError",
@@ -64,11 +75,16 @@ __all__ = [
     "PageNotFound",
     "Payment",
     "ScopeChangedWarning",
+    "SignInfo",
+    "Signing",
+    "StandingOrder",
     "StateMismatch",
     "Token",
     "TokenFile",
     "TokenFileError",
     "Unauthorized",
     "UnsupportedOperation",
+    "WrongOneTimePassword",
+    "WrongState",
     "check_standing_order",
 ]

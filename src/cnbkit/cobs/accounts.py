@@ -66,6 +66,7 @@ __all__ = [
     "parse_symbols",
     "standing_orders_frame",
     "transactions_frame",
+    "whole_number",
 ]
 
 ACCOUNT_COLUMNS = ["id", "iban", "other", "currency", "name", "product", "bank_code", "bic"]
@@ -401,7 +402,7 @@ def standing_orders_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
             "amount": _get(s, "amount", "instructedAmount", "value"),
             "currency": _get(s, "amount", "instructedAmount", "currency"),
             "interval": execution.get("interval"),
-            "interval_due": _whole(execution.get("intervalDue")),
+            "interval_due": whole_number(execution.get("intervalDue")),
             "mode": execution.get("mode"),
             "mode_due": execution.get("modeDue"),
             "debtor_iban": _get(s, "debtorAccount", "identification", "iban"),
@@ -414,15 +415,22 @@ def standing_orders_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
     return frame
 
 
-def _whole(value: Any) -> int | None:
-    """``intervalDue``: a number in the files, a numeric string in the examples."""
-    if value is None or value == "":
+def whole_number(value: Any, name: str = "intervalDue") -> int | None:
+    """A whole number however it came (``intervalDue``: a number in the files, a numeric
+    string in the examples); None when absent; :class:`MalformedAnswer` naming ``name``
+    otherwise.
+
+    Example:
+        >>> whole_number("15"), whole_number(3.0), whole_number(None)
+        (15, 3, None)
+    """
+    if value is None or value == "" or isinstance(value, bool):
         return None
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise MalformedAnswer(f"the answer's intervalDue {str(value)[:20]!r} is not a "
+        raise MalformedAnswer(f"the answer's {name} {str(value)[:20]!r} is not a "
                               "number") from None
     if not number.is_integer():
-        raise MalformedAnswer(f"the answer's intervalDue {value!r} is not a whole number")
+        raise MalformedAnswer(f"the answer's {name} {value!r} is not a whole number")
     return int(number)

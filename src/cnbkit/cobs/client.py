@@ -41,10 +41,10 @@ import contextlib
 import datetime as dt
 import logging
 import threading
+import time
 import uuid
 import weakref
 from collections.abc import Iterator
-from decimal import Decimal
 from email.utils import formatdate
 from pathlib import Path
 from typing import Any
@@ -63,39 +63,34 @@ from cnbkit.cobs.accounts import (
     standing_orders_frame,
     transactions_frame,
 )
+from cnbkit.cobs.awaiting import awaiting_frame
+from cnbkit.cobs.calls import IF_ANY, NEEDED, NONE
 from cnbkit.cobs.config import CobsConfig
+from cnbkit.cobs.consents import consents_frame
 from cnbkit.cobs.errors import (
     CobsError,
-    MalformedAnswer,
     OAuthError,
     Unauthorized,
     UnsupportedOperation,
 )
-from cnbkit.cobs.identity import load_identity
+from cnbkit.cobs.identity import check_ca_bundle, load_identity
 from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error
-from cnbkit.cobs.payments import (
-    BalanceCheck,
-    Payment,
-    balance_check_body,
-    payment_body,
-    refuse_direct_debit,
-    standing_order_body,
-)
+from cnbkit.cobs.order_calls import StandingOrderCalls
+from cnbkit.cobs.payments import refuse_direct_debit
+from cnbkit.cobs.pisp_calls import PaymentCalls
 from cnbkit.cobs.registration import Application, applications_frame, registration_body
 from cnbkit.cobs.tls import MutualTlsAdapter
 from cnbkit.errors import ConfigError
 from cnbkit.params import to_date
 
-__all__ = ["CobsClient", "range_bound"]
+__all__ = ["IF_ANY", "NEEDED", "NONE", "CobsClient", "range_bound"]
 
 log = logging.getLogger("cnbkit.cobs")
 redact.install()
 
 DEFAULT_PAGE_SIZE = 50
-
-
-#: Whether a call needs the user's token: always, never, or when the client has one.
-NEEDED, NONE, IF_ANY = "needed", "none", "if_any"
+#: The header that picks a canned certificate in the CNB's public sandbox.
+SANDBOX_CERTIFICATE_HEADER = "X-Client-Certificate"
 
 
 def range_bound(value: dt.date | str | None, arg: str, *, end: bool) -> str | None:
@@ -119,8 +114,12 @@ def range_bound(value: dt.date | str | None, arg: str, *, end: bool) -> str | No
     return dt.datetime.combine(day, moment, tzinfo=PRAGUE).isoformat(timespec="milliseconds")
 
 
-class CobsClient:
+class CobsClient(PaymentCalls, StandingOrderCalls):
     """A COBS (PSD2) client for one configuration.
+
+    Registration, OAuth and the AISP frames are here; payments and the balance checks come
+    from :class:`~cnbkit.cobs.pisp_calls.PaymentCalls`, standing orders from
+    :class:`~cnbkit.cobs.order_calls.StandingOrderCalls`.
 
     Args:
         config: a :class:`CobsConfig`.
@@ -138,8 +137,11 @@ class CobsClient:
         self._config = config
         self.user_involved = user_involved
         self._interactive = threading.local()
-        #: the client certificate, loaded and checked now (files read once, kept in memory)
-        self.identity = load_identity(config)
+        #: the client certificate, loaded and checked now (files read once, kept in memory);
+        #: None only for the CNB's public sandbox without a certificate of one's own
+        self.identity = load_identity(config) if config.has_certificate else None
+        if self.identity is None and config.ca_bundle is not None:
+            check_ca_bundle(config.ca_bundle)
         self.refresh_leeway = refresh_leeway
         self.timeout = timeout
         self.page_size = page_size
@@ -161,15 +163,16 @@ class CobsClient:
             file = TokenFile(file)
         self.oauth = OAuthFlow(config, self.session, file, timeout=timeout,
                                registry=self.secrets)
+        if config.public_sandbox:  # fixed tokens, no OAuth: see _bearer
+            self.oauth.token = Token(access_token=f"token-{config.scopes[0]}",
+                                     expires_at=time.time() + 365 * 86400,
+                                     scopes=config.scopes)
 
     # -- plumbing -------------------------------------------------------------------------------
     @property
     def config(self) -> CobsConfig:
         return self._config
 
-    @property
-    def version(self) -> str:
-        return self._config.version
 
     @property
     def token(self) -> Token | None:
@@ -246,7 +249,19 @@ class CobsClient:
         }
         if self._config.sends_api_key:
             headers["API-key"] = str(self._config.api_key)
+        if self._config.sandbox_certificate:
+            headers[SANDBOX_CERTIFICATE_HEADER] = self._config.sandbox_certificate
         return headers
+
+    def _bearer(self, scope: str | None) -> str:
+        """The access token for a call needing ``scope``: the OAuth token (refreshed when
+        near expiry), or in the CNB's public sandbox its fixed token for that scope
+        (``token-no-scope`` for a scope the config lacks)."""
+        if not self._config.public_sandbox:
+            return self._fresh_token().access_token
+        scopes = self._config.scopes
+        wanted = scope or scopes[0]
+        return f"token-{wanted}" if wanted in scopes else "token-no-scope"
 
     def _fresh_token(self) -> Token:
         token = self.oauth.token
@@ -259,7 +274,8 @@ class CobsClient:
         return token
 
     def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
-              body: Any = None, user: str = NEEDED, user_involved: bool | None = None) -> Any:
+              body: Any = None, user: str = NEEDED, user_involved: bool | None = None,
+              scope: str | None = None) -> Any:
         url = self._config.api_url + path
         clean = {k: v for k, v in (params or {}).items() if v is not None}
         involved = self._user_involved(user_involved)
@@ -267,7 +283,7 @@ class CobsClient:
         for attempt in (0, 1):
             headers = self._headers(involved)
             if with_token:
-                headers["Authorization"] = f"Bearer {self._fresh_token().access_token}"
+                headers["Authorization"] = f"Bearer {self._bearer(scope)}"
             try:
                 response = self.session.request(
                     method, url, params=clean or None, json=body, headers=headers,
@@ -276,11 +292,13 @@ class CobsClient:
             except requests.RequestException as exc:
                 raise connection_error(exc, method, url) from None
             request_id = str(headers["X-Request-ID"])
-            log.debug("%s %s -> %s [X-Request-ID %s]", method, urlsplit(response.url).path,
-                      response.status_code, request_id)
+            log.debug("%s %s -> %s [X-Request-ID %s]", method,
+                      redact.mask_path(urlsplit(response.url).path), response.status_code,
+                      request_id)
             # 401, or 403 (the standard allows it for an expired token): refresh once, retry;
             # a 403 that is about scope or role comes back and is raised as Forbidden
             if response.status_code in (401, 403) and with_token and attempt == 0 \
+                    and not self._config.public_sandbox \
                     and self.oauth.token and self.oauth.token.refresh_token:
                 log.debug("%s on %s: refreshing the token once and retrying",
                           response.status_code, path)
@@ -299,13 +317,13 @@ class CobsClient:
             data = response.json() if response.content else None
         except ValueError:
             data = None
+        where = redact.mask_path(urlsplit(response.url)._replace(query="").geturl())
         if response.status_code >= 400 or response.status_code in (301, 302, 303, 307, 308):
-            raise CobsError.from_response(response.status_code, data,
-                                          url=urlsplit(response.url)._replace(query="").geturl(),
+            raise CobsError.from_response(response.status_code, data, url=where,
                                           request_id=request_id)
         if response.content and data is None:
-            raise CobsError(f"the answer of {urlsplit(response.url).path} is not JSON",
-                            status=response.status_code, request_id=request_id)
+            raise CobsError(f"the answer of {redact.mask_path(urlsplit(response.url).path)} "
+                            "is not JSON", status=response.status_code, request_id=request_id)
         return data
 
     # -- registration ---------------------------------------------------------------------------
@@ -372,35 +390,76 @@ class CobsClient:
             self.oauth.forget()
 
     # -- OAuth ----------------------------------------------------------------------------------
-    def authorization_url(self, state: str | None = None) -> str:
-        """The URL to open in the user's browser (a random ``state`` is generated)."""
-        return self.oauth.authorization_url(state)
+    def _no_oauth(self, what: str) -> None:
+        if self._config.public_sandbox:
+            raise UnsupportedOperation(f"the CNB's public sandbox takes fixed tokens "
+                                       f"(token-aisp, token-pisp): no {what} is needed")
+
+    def authorization_url(self, state: str | None = None, *,
+                          redirect_uri: str | None = None) -> str:
+        """The URL to open in the user's browser (a random ``state`` is generated);
+        ``redirect_uri`` replaces the config's for this authorization (e.g. a loopback
+        address, :func:`cnbkit.cobs.browser.authorize_in_browser`)."""
+        self._no_oauth("authorization")
+        return self.oauth.authorization_url(state, redirect_uri=redirect_uri)
 
     def fetch_token(self, redirect_url: str) -> Token:
         """Exchange the redirect the user came back with (its ``state`` is checked)."""
+        self._no_oauth("token exchange")
         return self.oauth.fetch_token(redirect_url)
 
-    def authorize_without_browser(self) -> Token:
-        """For the sandbox (which consents automatically): open the authorization URL, read
-        the redirect and fetch the token. Real providers need the user: use
-        :meth:`authorization_url` and :meth:`fetch_token`."""
-        url = self.authorization_url()
+    def follow_without_browser(self, url: str) -> str | None:
+        """Open ``url`` as a browser would, with this client's connection, and return where
+        it redirects (None when it does not). For the local sandbox, whose consent and signing
+        pages approve at once: ``cobs.authorize_payment(payment,
+        open_url=cobs.follow_without_browser)``. Real providers need the user in a browser.
+        """
         try:
             response = self.session.request("GET", url, allow_redirects=False,
                                             withhold_token=True, timeout=self.timeout)
         except requests.RequestException as exc:
-            raise connection_error(exc, "GET", url) from None
+            raise connection_error(exc, "GET", redact.mask_path(url)) from None
         location = response.headers.get("Location")
-        if response.status_code not in (301, 302, 303, 307) or not location:
-            self._result(response, "")
+        if response.status_code in (301, 302, 303, 307, 308) and location:
+            return urljoin(url, location)
+        if response.status_code >= 400:
+            self._result(response, "")  # a typed error (OAuth or COBS body)
+        return None
+
+    def authorize_without_browser(self) -> Token:
+        """For the sandboxes: the local one consents automatically (open the authorization
+        URL, read the redirect, fetch the token); the CNB's public one takes fixed tokens
+        (nothing is sent). Real providers need the user: use :meth:`authorization_url` and
+        :meth:`fetch_token`, or :func:`cnbkit.cobs.browser.authorize_in_browser`."""
+        if self._config.public_sandbox and self.oauth.token is not None:
+            return self.oauth.token
+        url = self.authorization_url()
+        location = self.follow_without_browser(url)
+        if not location:
             raise OAuthError("the authorization endpoint did not redirect back (a real "
                              "provider needs the user's consent in a browser)",
                              error="interaction_required")
-        return self.fetch_token(urljoin(url, location))
+        return self.fetch_token(location)
 
     def refresh(self) -> Token:
         """Refresh the access token now."""
+        self._no_oauth("refresh")
         return self.oauth.refresh()
+
+    def revoke_token(self, which: str = "refresh_token") -> None:
+        """Invalidate the tokens at the provider (PDF §1.4.6, ``POST …/revoke`` with
+        ``token``) and forget them here (and in the token file). ``which``:
+        ``"refresh_token"`` (the default: the grant ends, and with it the access tokens it
+        issued) or ``"access_token"`` (only the current access token).
+
+        Raises:
+            ConfigError: the provider's revocation endpoint is not known (``revoke_url``;
+                the CNB documents none).
+
+        Example: ``cobs.revoke_token()``.
+        """
+        self._no_oauth("token revocation")
+        self.oauth.revoke(which)
 
     # -- AISP -----------------------------------------------------------------------------------
     def _paged(self, path: str, key: str, params: dict[str, Any], page_size: int | None,
@@ -410,7 +469,7 @@ class CobsClient:
 
         def fetch(page: int) -> dict[str, Any]:
             data = self._call("GET", path, params={**params, "page": page, "size": size},
-                              user_involved=involved)
+                              user_involved=involved, scope="aisp")
             if not isinstance(data, dict):
                 raise CobsError(f"the answer of {path} is not a JSON object")
             return data
@@ -438,7 +497,8 @@ class CobsClient:
         Example: ``cobs.balances(acc_id)``.
         """
         data = self._call("GET", f"/my/accounts/{quote(account_id, safe='')}/balance",
-                          params={"currency": currency}, user_involved=user_involved)
+                          params={"currency": currency}, user_involved=user_involved,
+                          scope="aisp")
         return balances_frame(account_id, (data or {}).get("balances") or [])
 
     def transactions(self, account_id: str, from_date: dt.date | str | None = None,
@@ -466,94 +526,53 @@ class CobsClient:
         return standing_orders_frame(
             self._paged("/my/standingorders", "standingOrders", {}, page_size, user_involved))
 
-    # -- PISP -----------------------------------------------------------------------------------
-    def initiate_payment(self, *, debtor_iban: str, creditor_iban: str,
-                         amount: float | str | Decimal, currency: str,
-                         user_involved: bool | None = None, **details: Any) -> Payment:
-        """Send a payment order (``POST /my/payments``); returns it with its id and status.
+    def awaiting_payments(self, account_id: str | None = None, *,
+                          page_size: int | None = None,
+                          user_involved: bool | None = None) -> pd.DataFrame:
+        """Payments the bank will make later or should have made (COBS 5.0): of every
+        account (``/my/payments/awaiting``) or of one (``/my/accounts/{id}/payments/awaiting``),
+        all pages, as :func:`~cnbkit.cobs.awaiting.awaiting_frame` rows.
 
-        ``details``: message, vs, ks, ss, execution_date, instruction_id (at most 35
-        characters), priority, creditor_name (see :func:`cnbkit.cobs.payments.payment_body`).
-
-        Example: ``cobs.initiate_payment(debtor_iban=..., creditor_iban=..., amount="12.50",
-        currency="CZK", vs=2025001)``.
+        Example: ``cobs.awaiting_payments(account_id)[["execution_date", "amount", "status"]]``.
         """
-        body = payment_body(debtor_iban=debtor_iban, creditor_iban=creditor_iban,
-                            amount=amount, currency=currency, **details)
-        return Payment.from_json(self._call("POST", "/my/payments", body=body,
-                                            user_involved=user_involved))
-
-    def payment(self, payment_id: str, *, user_involved: bool | None = None) -> Payment:
-        """The payment order as the provider holds it (``GET /my/payments/{id}``).
-
-        Example: ``cobs.payment(payment.payment_id).status``.
-        """
-        return Payment.from_json(self._call("GET", f"/my/payments/{quote(payment_id, safe='')}",
-                                            user_involved=user_involved))
-
-    def payment_status(self, payment_id: str, *, user_involved: bool | None = None) -> str:
-        """``instructionStatus`` (ACTC, ACSC, RJCT...). COBS 2.0 serves it at
-        ``/payments/{id}/status``, authorised by the client certificate (the user's token is
-        sent when the client has one); later versions at ``/my/payments/{id}/status`` with the
-        user's token.
-
-        Example: ``cobs.payment_status(payment.payment_id)``.
-        """
-        legacy = self.version == "2.0"
-        prefix = "/payments" if legacy else "/my/payments"
-        data = self._call("GET", f"{prefix}/{quote(payment_id, safe='')}/status",
-                          user=IF_ANY if legacy else NEEDED, user_involved=user_involved)
-        status = (data or {}).get("instructionStatus") if isinstance(data, dict) else None
-        if not isinstance(status, str) or not status:
-            raise MalformedAnswer("the payment status answer carries no instructionStatus")
-        return status
-
-    def check_balance(self, iban: str, amount: float | str | Decimal, currency: str, *,
-                      exchange_id: str | None = None,
-                      user_involved: bool | None = None) -> BalanceCheck:
-        """Funds availability (``POST /my/payments/balanceCheck``): are ``amount`` of
-        ``currency`` available on the account ``iban``?
-
-        ``amount``, ``iban`` and ``currency`` (required: the standard's
-        ``transactionDetails.currency``) are checked as for a payment first
-        (:class:`~cnbkit.cobs.errors.InvalidPaymentOrder`, nothing sent); ``exchange_id`` is
-        the query's id, at most 18 characters (a fresh one by default).
-
-        Example: ``cobs.check_balance(iban, "1500.00", "CZK").available``.
-        """
-        body = balance_check_body(iban, amount, currency, exchange_id)
-        data = self._call("POST", "/my/payments/balanceCheck", body=body,
-                          user_involved=user_involved) or {}
-        response = data.get("response") if isinstance(data, dict) else None
-        if not isinstance(response, str) or not response:
-            raise MalformedAnswer("the balance check answer carries no response code")
-        echoed = data.get("exchangeIdentification")
-        return BalanceCheck(available=response == "APPR", response=response,
-                            exchange_id=str(echoed if echoed is not None
-                                            else body["exchangeIdentification"]))
-
-    def create_standing_order(self, *, user_involved: bool | None = None,
-                              **order: Any) -> dict[str, Any]:
-        """Create a standing order (COBS 5.0), checked against the provider's limits first.
-
-        Arguments as :func:`cnbkit.cobs.payments.standing_order_body` (``mode_due`` takes the
-        CNB's "DUE_DAY" as an alias of ``DUE_DAY_OF_MONTH``, the value sent).
-
-        Example: ``cobs.create_standing_order(debtor_iban=..., creditor_iban=..., amount=500,
-        currency="CZK", interval="MONTHLY", interval_due=15, first_date="2026-01-15")``.
-        """
-        body = standing_order_body(**order)
         if self.version == "2.0":
-            raise UnsupportedOperation("COBS 2.0 has no standing-order initiation; use "
-                                       "version 5.0")
-        created = self._call("POST", "/my/standingorders", body=body,
-                             user_involved=user_involved)
-        if not isinstance(created, dict):
-            raise MalformedAnswer("the standing order answer is not a JSON object")
-        return created
+            raise UnsupportedOperation("COBS 2.0 has no awaiting payments; use version 5.0")
+        path = "/my/payments/awaiting" if account_id is None else \
+            f"/my/accounts/{quote(account_id, safe='')}/payments/awaiting"
+        return awaiting_frame(self._paged(path, "payments", {}, page_size, user_involved))
 
+    # -- consents -------------------------------------------------------------------------------
+    def consents(self, *, user_involved: bool | None = None) -> pd.DataFrame:
+        """The user's consent to this application (``GET /my/consents``, COBS 5.0): one row
+        per account with the accesses granted and how long they last
+        (:func:`~cnbkit.cobs.consents.consents_frame`).
+
+        Example: ``cobs.consents()[["iban", "accesses", "valid_until"]]``.
+        """
+        if self.version == "2.0":
+            raise UnsupportedOperation("COBS 2.0 has no consents API; use version 5.0")
+        return consents_frame(self._call("GET", "/my/consents", user_involved=user_involved))
+
+    def revoke_consent(self, consent_id: str, *, user_involved: bool | None = None) -> None:
+        """Revoke the user's consent (``DELETE /my/consents/{consentId}``); the provider ends
+        this application's access (its tokens stop working), so the tokens are forgotten
+        here too.
+
+        Example: ``cobs.revoke_consent(cobs.consents().consent_id[0])``.
+        """
+        if self.version == "2.0":
+            raise UnsupportedOperation("COBS 2.0 has no consents API; use version 5.0")
+        if not isinstance(consent_id, str) or not consent_id:
+            raise ConfigError("consent_id", consent_id, "the consent_id of consents()")
+        self._call("DELETE", f"/my/consents/{quote(consent_id, safe='')}",
+                   user_involved=user_involved)
+        if not self._config.public_sandbox:
+            self.oauth.forget()
+
+    # -- not offered ----------------------------------------------------------------------------
     def create_direct_debit(self, *args: Any, **kwargs: Any) -> None:
-        """Always raises :class:`~cnbkit.cobs.errors.UnsupportedOperation`."""
+        """Always raises :class:`~cnbkit.cobs.errors.UnsupportedOperation`: the CNB's COBS
+        deployment offers no direct debits."""
         refuse_direct_debit(*args, **kwargs)
 
     direct_debits = create_direct_debit

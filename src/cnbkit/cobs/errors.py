@@ -41,6 +41,8 @@ from cnbkit.errors import (
 
 __all__ = [
     "ApplicationNotFound",
+    "AuthorizationFailed",
+    "AuthorizationTimeout",
     "BadRequest",
     "CertificateError",
     "CertificateExpiryWarning",
@@ -64,6 +66,8 @@ __all__ = [
     "TokenFileError",
     "Unauthorized",
     "UnsupportedOperation",
+    "WrongOneTimePassword",
+    "WrongState",
 ]
 
 
@@ -143,8 +147,15 @@ class CobsError(CnbError):
         raw = body.get("errors") if isinstance(body, Mapping) else None
         entries = tuple(ErrorEntry.from_json(item) for item in raw or ())
         codes = {entry.error for entry in entries}
+        scopes = {entry.scope for entry in entries}
         if "PAGE_NOT_FOUND" in codes:
             cls: type[CobsError] = PageNotFound
+        elif status == 400 and "INCORRECT_SIGNID" in codes:
+            cls = WrongState
+        elif status == 400 and "AUTH_LIMIT_EXCEEDED" in codes:
+            cls = AuthorizationFailed
+        elif status == 400 and "oneTimePassword" in scopes and "FIELD_INVALID" in codes:
+            cls = WrongOneTimePassword
         elif status == 401:
             cls = Unauthorized
         elif status == 403:
@@ -213,10 +224,64 @@ class CobsTlsError(CobsConnectionError, requests.exceptions.SSLError):
     the client certificate (also a :class:`requests.exceptions.SSLError`)."""
 
 
+class WrongState(CobsError, ApiError):
+    """The order is in a state that does not allow the call: signing what is already signed
+    (``INCORRECT_SIGNID``: the authorization is not open), deleting a payment that is already
+    authorized, cancelling a standing order that is already cancelled.
+
+    Attributes:
+        state: the state the order or its authorization is in, when known.
+    """
+
+    def __init__(self, message: str, *, state: str | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.state = state
+
+
+class AuthorizationFailed(CobsError, ApiError):
+    """The authorization ended without the order being authorized: the user refused, too many
+    wrong one-time passwords (``AUTH_LIMIT_EXCEEDED``), or the provider cannot authorize the
+    order with the chosen method.
+
+    Attributes:
+        state: the authorization's final state, when known (``FAILED``, ``REJECTED``...).
+    """
+
+    def __init__(self, message: str, *, state: str | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.state = state
+
+
+class AuthorizationTimeout(CobsError):
+    """The user did not finish the authorization in time. Nothing is lost: the authorization
+    stays open at the provider; wait again (:meth:`cnbkit.cobs.signing.Signing.wait`) or
+    start over.
+
+    Attributes:
+        state: the last state read.
+    """
+
+    def __init__(self, message: str, *, state: str | None = None) -> None:
+        super().__init__(message)
+        self.state = state
+
+
+class WrongOneTimePassword(BadRequest):
+    """The provider did not accept the one-time password (``FIELD_INVALID`` at
+    ``oneTimePassword``); the authorization stays open for another try. The password itself is
+    never part of the message."""
+
+
 _HINTS: dict[type[CobsError], str] = {
     Unauthorized: "Authorize again (authorization_url + fetch_token) or refresh the token",
     Forbidden: "Check the token scopes (aisp/pisp) and the PSD2 roles of the client certificate",
     PageNotFound: "The page number is past the last page (pageCount)",
+    WrongState: "The authorization is no longer open (already signed, failed or cancelled): "
+    "read the order's state; a payment that failed to be signed gets a new signId from "
+    "start() (POST …/sign)",
+    AuthorizationFailed: "The order cannot be authorized this way now: choose another method "
+    "from the scenarios or start the authorization again",
+    WrongOneTimePassword: "Ask the user for the code again; the provider allows a few tries",
 }
 
 

@@ -40,7 +40,7 @@ from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
 from cnbkit.cobs import redact
-from cnbkit.cobs.config import CobsConfig
+from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (
     CobsConnectionError,
     CobsTlsError,
@@ -179,18 +179,28 @@ def _raise_on_error(response: requests.Response) -> requests.Response:
 
 
 _QUERY = re.compile(r"\?[^\s'\")]*")
+#: How OpenSSL says the server's certificate chains to no trusted CA.
+_UNKNOWN_CA = re.compile(r"unable to get local issuer certificate|self[- ]signed certificate|"
+                         r"CERTIFICATE_VERIFY_FAILED", re.IGNORECASE)
 
 
 def connection_error(exc: requests.RequestException, method: str, url: str) -> CobsConnectionError:
     """A :class:`CobsConnectionError` (or :class:`CobsTlsError`) for a failed request to
     ``url``: the message names the endpoint and the reason, never a query string or secret."""
-    where = urlsplit(url)._replace(query="", fragment="").geturl()
+    where = redact.mask_path(urlsplit(url)._replace(query="", fragment="").geturl())
     reason = redact.redact(_QUERY.sub("", str(exc)))
     if len(reason) > 300:
         reason = reason[:297] + "..."
     if isinstance(exc, requests.exceptions.SSLError):
+        advice = ""
+        if _UNKNOWN_CA.search(reason):
+            advice = ("; the provider's certificate is not signed by a certificate authority "
+                      "this client trusts: set ca_bundle to the file of the CA that signed it "
+                      f"(CobsConfig(ca_bundle=...), {ENV_PREFIX}CA_BUNDLE; for the local "
+                      "sandbox its ca_path, which CobsConfig.for_sandbox(sandbox) sets). "
+                      "Verification itself stays on")
         return CobsTlsError(f"{method} {where}: the TLS handshake with the COBS provider "
-                            f"failed ({type(exc).__name__}: {reason})", url=where)
+                            f"failed ({type(exc).__name__}: {reason}){advice}", url=where)
     return CobsConnectionError(f"{method} {where}: cannot reach the COBS provider "
                                f"({type(exc).__name__}: {reason})", url=where)
 
@@ -221,6 +231,7 @@ class OAuthFlow:
         self.token_file = token_file
         self.timeout = timeout
         self._state: str | None = None
+        self._redirect_uri: str | None = None
         self._token: Token | None = None
         self.token = token_file.load() if token_file else None
         if self.token:
@@ -250,13 +261,17 @@ class OAuthFlow:
                               "or configure them")
         return cfg.client_id, cfg.client_secret
 
-    def authorization_url(self, state: str | None = None) -> str:
-        """The URL to send the user to, with a fresh random ``state``."""
+    def authorization_url(self, state: str | None = None, *,
+                          redirect_uri: str | None = None) -> str:
+        """The URL to send the user to, with a fresh random ``state``; ``redirect_uri``
+        replaces the config's for this authorization (the token exchange then sends it)."""
         client_id, _ = self._require()
-        if not self.config.redirect_uri:
+        redirect = redirect_uri or self.config.redirect_uri
+        if not redirect:
             raise ConfigError("redirect_uri", None, "required for the authorization code flow")
+        self._redirect_uri = redirect
         self.session.client_id = client_id
-        self.session.redirect_uri = self.config.redirect_uri
+        self.session.redirect_uri = redirect
         self.session.scope = list(self.config.scopes)
         self._state = state or secrets.token_urlsafe(24)
         url, _ = self.session.authorization_url(self.config.authorization_endpoint,
@@ -267,7 +282,7 @@ class OAuthFlow:
         """Exchange the code in ``redirect_url`` (after checking its ``state``) for tokens."""
         client_id, client_secret = self._require()
         self.session.client_id = client_id
-        self.session.redirect_uri = self.config.redirect_uri
+        self.session.redirect_uri = self._redirect_uri or self.config.redirect_uri
         params = parse_qs(urlsplit(redirect_url).query)
 
         def first(name: str) -> str | None:
@@ -348,6 +363,36 @@ class OAuthFlow:
         if self.token_file:
             self.token_file.save(token)
         return token
+
+    def revoke(self, which: str = "refresh_token") -> None:
+        """Revoke the refresh token (the grant) or the access token at the provider's
+        ``revoke_url`` (PDF §1.4.6: ``POST`` form ``token=…``, the client certificate
+        presented) and forget the tokens here."""
+        if which not in ("refresh_token", "access_token"):
+            raise ConfigError("which", which, "what to revoke",
+                              allowed=("refresh_token", "access_token"))
+        url = self.config.revoke_url
+        if not url:
+            raise ConfigError("revoke_url", None,
+                              "the provider's token revocation endpoint is not known (the CNB "
+                              "documents none): give revoke_url as the provider documents it "
+                              f"({ENV_PREFIX}REVOKE_URL), or call forget() to drop the tokens "
+                              "here only")
+        token = self.token
+        value = None if token is None else getattr(token, which)
+        if not value:
+            raise OAuthError(f"no {which.replace('_', ' ')} to revoke: authorize first",
+                             error="invalid_request")
+        try:
+            response = self.session.request(
+                "POST", url, data={"token": value, "client_id": self.config.client_id},
+                headers={"Content-Type": "application/x-www-form-urlencoded",
+                         "Accept": "application/json"},
+                withhold_token=True, timeout=self.timeout, allow_redirects=False)
+        except requests.RequestException as exc:
+            raise connection_error(exc, "POST", url) from None
+        _raise_on_error(response)
+        self.forget()
 
     def forget(self) -> None:
         """Drop the tokens (and the token file)."""

@@ -42,6 +42,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer, UnsupportedOperation
+from cnbkit.cobs.signing import SignInfo
 from cnbkit.errors import InvalidParameter
 from cnbkit.params import to_date
 
@@ -87,7 +88,7 @@ _CURRENCY = re.compile(r"^[A-Z]{3}$")
 _SYMBOL_LIMIT = {"vs": 10, "ks": 10, "ss": 10}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Payment:
     """A payment order as the provider accepted it.
 
@@ -109,6 +110,29 @@ class Payment:
     amount: float | None
     currency: str | None
     raw: dict[str, Any]
+
+    @property
+    def sign(self) -> SignInfo | None:
+        """The state of the payment's authorization (``signInfo``), when the answer has it."""
+        info = self.raw.get("signInfo")
+        return SignInfo.from_json(info) if isinstance(info, dict) and info.get("state") \
+            else None
+
+    @property
+    def execution_date(self) -> dt.date | None:
+        """The requested execution date, when the answer has it."""
+        value = self.raw.get("requestedExecutionDate")
+        try:
+            return dt.date.fromisoformat(str(value)[:10]) if value else None
+        except ValueError:
+            return None
+
+    def __repr__(self) -> str:  # the signId (and the raw answer, which holds it) stay hidden
+        return (f"Payment(payment_id={self.payment_id!r}, instruction_id="
+                f"{self.instruction_id!r}, status={self.status!r}, amount={self.amount!r}, "
+                f"currency={self.currency!r}, sign={self.sign!r})")
+
+    __str__ = __repr__
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> Payment:
@@ -368,17 +392,24 @@ def standing_order_body(
     vs: str | int | None = None,
     ks: str | int | None = None,
     ss: str | int | None = None,
+    instruction_id: str | None = None,
+    order_id: str | None = None,
 ) -> dict[str, Any]:
     """The COBS 5.0 body of a standing order, checked with :func:`check_standing_order`
-    (``mode_due`` takes the CNB's ``"DUE_DAY"`` as an alias of ``DUE_DAY_OF_MONTH``)."""
+    (``mode_due`` takes the CNB's ``"DUE_DAY"`` as an alias of ``DUE_DAY_OF_MONTH``);
+    ``instruction_id`` (at most 35 characters; a fresh one when None) and, for a change,
+    ``order_id`` (the order's ``transactionIdentification``) go into its identification."""
     due = check_standing_order(interval, interval_due, mode, mode_due, last_execution_date)
     first = _date(first_date, "first_date")
     last = None if not last_execution_date else _date(last_execution_date,
                                                       "last_execution_date")
     if last is not None and last < first:
         raise InvalidPaymentOrder(f"last_execution_date {last} is before first_date {first}")
+    identification = {"instructionIdentification": _instruction_id(instruction_id)}
+    if order_id is not None:
+        identification["transactionIdentification"] = order_id
     body: dict[str, Any] = {
-        "standingOrderIdentification": {"instructionIdentification": _instruction_id(None)},
+        "standingOrderIdentification": identification,
         "amount": _amount(amount, currency),
         "requestedExecutionDate": first,
         "standingOrder": {

@@ -3,9 +3,11 @@
 requests-oauthlib logs request bodies, headers and token responses at DEBUG. A
 :class:`RedactingFilter` is installed on its logger, on urllib3's and on ``cnbkit.cobs``; it
 masks anything that looks like a credential (``access_token``, ``refresh_token``,
-``id_token``, ``token``, ``client_secret``, ``code``, ``api_key``/``API-key``, ``password``
-values, quoted values in full, and ``Bearer``/``Basic`` credentials in any case) and every
-secret known to a :class:`SecretRegistry` attached to it.
+``id_token``, ``token``, ``client_secret``, ``code``, ``api_key``/``API-key``, ``password``,
+``oneTimePassword`` and ``signId``/``sign_id`` values, quoted values in full, ``Bearer``/
+``Basic`` credentials in any case, and the segment after ``/sign/`` in a path: an
+authorization's signId, or the ticket of the page a user signs on) and every secret known to a
+:class:`SecretRegistry` attached to it.
 
 Each :class:`~cnbkit.cobs.client.CobsClient` owns one :class:`SecretRegistry` (its client
 secret, key passwords and tokens), attaches it when created and detaches it on ``close()``
@@ -30,10 +32,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 
-__all__ = ["RedactingFilter", "SecretRegistry", "attach", "detach", "install", "redact"]
+__all__ = ["RedactingFilter", "SecretRegistry", "attach", "detach", "install", "mask_path",
+           "redact"]
 
 _KEYS = (r"access_token|refresh_token|id_token|token|client_secret|code|api[_-]?key|"
-         r"password|p12_password|key_password")
+         r"password|p12_password|key_password|one_?time_?password|sign_?id")
+#: The segment after /sign/ in a URL path: a signId, or the ticket of a signing page.
+_SIGN_PATH = re.compile(r"(?P<k>/sign/)(?P<v>[^/?#\s\"']+)")
 _PATTERNS = [
     # a key name that starts a word (so errorCode/bankCode stay), an optional closing quote,
     # ':' or '=', then a quoted value up to its closing quote or a bare value
@@ -41,6 +46,7 @@ _PATTERNS = [
                r"""(?:(?P<q>["'])(?P<qv>(?:\\.|(?!(?P=q)).)*)(?P=q)|(?P<v>[^"'&,\s})\]]+))""",
                re.IGNORECASE),
     re.compile(r"(?P<k>\b(?:Bearer|Basic)\s+)(?P<v>[A-Za-z0-9._~+/=-]+)", re.IGNORECASE),
+    _SIGN_PATH,
 ]
 _LOGGERS = ("requests_oauthlib.oauth2_session", "requests_oauthlib", "oauthlib",
             "urllib3.connectionpool", "cnbkit.cobs")
@@ -119,6 +125,16 @@ def _mask(text: str, known: Iterable[str]) -> str:
         if secret in text:
             text = text.replace(secret, "***")
     return text
+
+
+def mask_path(url: str) -> str:
+    """``url`` with the segment after ``/sign/`` masked (a signId or a signing ticket).
+
+    Example:
+        >>> mask_path("https://bank.example/cobs/5.0/my/payments/17/sign/164298331754922")
+        'https://bank.example/cobs/5.0/my/payments/17/sign/***'
+    """
+    return _SIGN_PATH.sub(lambda m: m.group("k") + "***", url)
 
 
 def _replace(match: re.Match[str]) -> str:

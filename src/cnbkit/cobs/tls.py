@@ -31,15 +31,22 @@ from requests.adapters import HTTPAdapter
 from cnbkit.cobs.errors import CertificateError
 from cnbkit.cobs.identity import ClientIdentity
 
-__all__ = ["MutualTlsAdapter", "client_ssl_context"]
+__all__ = ["MutualTlsAdapter", "client_ssl_context", "verifying_context"]
 
 
-def client_ssl_context(identity: ClientIdentity, ca_bundle: Path | None = None) -> ssl.SSLContext:
-    """A verifying client context (TLS 1.2+) that presents ``identity``."""
+def verifying_context(ca_bundle: Path | None = None) -> ssl.SSLContext:
+    """A verifying client context (TLS 1.2+, host names checked) trusting ``ca_bundle`` or,
+    when None, the system's store."""
     context = ssl.create_default_context(
         ssl.Purpose.SERVER_AUTH, cafile=str(ca_bundle) if ca_bundle else None
     )
     context.minimum_version = ssl.TLSVersion.TLSv1_2
+    return context
+
+
+def client_ssl_context(identity: ClientIdentity, ca_bundle: Path | None = None) -> ssl.SSLContext:
+    """A verifying client context (TLS 1.2+) that presents ``identity``."""
+    context = verifying_context(ca_bundle)
     one_time = secrets.token_bytes(32)
     key_pem = identity.key.private_bytes(
         serialization.Encoding.PEM,
@@ -68,16 +75,20 @@ def client_ssl_context(identity: ClientIdentity, ca_bundle: Path | None = None) 
 
 
 class MutualTlsAdapter(HTTPAdapter):
-    """A requests adapter whose every connection presents the client certificate.
+    """A requests adapter whose every connection presents the client certificate (or, with
+    ``identity`` None, only verifies the provider: the CNB's public sandbox applies a
+    certificate itself).
 
     Mount it on any session (including an OAuth2 session, so token refreshes carry the
     certificate too): ``session.mount("https://", MutualTlsAdapter(identity, ca_bundle))``.
+    The provider is verified against ``ca_bundle`` whatever ``REQUESTS_CA_BUNDLE`` says.
     """
 
     def __init__(
-        self, identity: ClientIdentity, ca_bundle: Path | None = None, **kwargs: Any
+        self, identity: ClientIdentity | None, ca_bundle: Path | None = None, **kwargs: Any
     ) -> None:
-        self.ssl_context = client_ssl_context(identity, ca_bundle)
+        self.ssl_context = (verifying_context(ca_bundle) if identity is None
+                            else client_ssl_context(identity, ca_bundle))
         super().__init__(**kwargs)
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:

@@ -1,15 +1,52 @@
-"""AccountsPanel: monthly spending of PSD2 accounts (COBS AISP) as bars."""
+"""AccountsPanel: monthly spending of PSD2 accounts (COBS AISP) as bars; and the same as a
+static figure for a notebook's stored outputs (:func:`spending_figure`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 
 from .. import analysis
 from ._base import Panel
+from .figures import StaticFigure, _draw
 
-__all__ = ["AccountsPanel"]
+__all__ = ["AccountsPanel", "spending_figure"]
+
+
+def spending_figure(summary: pd.DataFrame, currency: str, account: str = "") -> StaticFigure:
+    """Income (up) and spending (down) per month as bars, with the net as a line: the frame of
+    :func:`cnbkit.analysis.monthly_spending`; amounts in ``currency``. Drawn in the fixed
+    style and size of :mod:`cnbkit.widgets.figures` (no timestamp in the PNG).
+
+    Example:
+        >>> tx = pd.DataFrame({"booking_date": pd.to_datetime(["2025-01-05", "2025-02-20"]),
+        ...                    "amount": [100.0, -40.0]})
+        >>> spending_figure(analysis.monthly_spending(tx), "CZK")
+        <figure: Monthly income and spending (900x400 px)>
+    """
+    title = "Monthly income and spending" + (f": {account}" if account else "")
+
+    def body(figure: StaticFigure) -> None:
+        ax = figure.subplots()
+        labels = [str(month) for month in summary.index]
+        x = np.arange(len(labels))
+        ax.bar(x, summary["income"].to_numpy(dtype=float), width=0.7, color="#2ca02c",
+               label="income")
+        ax.bar(x, -summary["spending"].to_numpy(dtype=float), width=0.7, color="#d62728",
+               label="spending")
+        ax.plot(x, summary["net"].to_numpy(dtype=float), color="black", marker="o",
+                markersize=3, label="net")
+        ax.axhline(0.0, color="black", linewidth=0.6)
+        ax.set_xticks(x, labels, rotation=45, ha="right")
+        ax.set_xlabel("booking month")
+        ax.set_ylabel(f"{currency} per month (spending below zero)")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+        ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5))
+
+    return _draw(title, (9.0, 4.0), body)
 
 
 class AccountsPanel(Panel):

@@ -2,9 +2,15 @@
 
 At start it generates a test PKI (CA, server and client certificates; see
 :mod:`cnbkit.sandbox.cobs.pki`) in a temporary directory, and serves registration
-(``/cobs/<v>/applications``), ``/oauth/authorize``, ``/oauth/token`` and the AISP/PISP API for
-COBS 2.0 and 5.0 (see :mod:`cnbkit.sandbox.cobs.app`). Connections without a client certificate,
-with one from another CA, or with an expired one fail the TLS handshake.
+(``/cobs/<v>/applications``), ``/oauth/authorize``, ``/oauth/token``, ``/oauth/revoke``, the
+page users sign on (``/sign/…``) and the AISP/PISP/CISP API for COBS 2.0 and 5.0 (see
+:mod:`cnbkit.sandbox.cobs.app`). Connections without a client certificate, with one from another
+CA, or with an expired one fail the TLS handshake.
+
+``CobsSandbox(cnb_sandbox=True)`` plays the CNB's public sandbox instead
+(:mod:`cnbkit.sandbox.cobs.public`): no client certificate needed (one that is presented must
+still be the sandbox CA's), fixed tokens ``token-aisp``/``token-pisp``/``token-no-scope`` and
+canned certificates picked by ``X-Client-Certificate``.
 
 Example:
     >>> with CobsSandbox() as sandbox:  # doctest: +SKIP
@@ -13,6 +19,8 @@ Example:
 
 from __future__ import annotations
 
+import logging
+import re
 import shutil
 import ssl
 import tempfile
@@ -23,20 +31,53 @@ from cnbkit.sandbox.cobs.data import SandboxBank
 from cnbkit.sandbox.cobs.pki import Pki, generate_pki
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply, Request
 
-__all__ = ["CobsApp", "CobsSandbox", "SandboxBank"]
+__all__ = ["CobsApp", "CobsSandbox", "SandboxBank", "SignPathFilter"]
 
 
-def server_ssl_context(pki: Pki) -> ssl.SSLContext:
-    """The sandbox's server side: its certificate, and client certificates required from its CA.
+def server_ssl_context(pki: Pki, *, certificate_optional: bool = False) -> ssl.SSLContext:
+    """The sandbox's server side: its certificate, and client certificates required from its CA
+    (asked for but optional with ``certificate_optional``, the CNB's public sandbox; one that
+    is presented must still verify).
 
     This is the only place where server-side verification settings live.
     """
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     context.load_cert_chain(pki.server_cert, pki.server_key)
-    context.verify_mode = ssl.CERT_REQUIRED
+    context.verify_mode = ssl.CERT_OPTIONAL if certificate_optional else ssl.CERT_REQUIRED
     context.load_verify_locations(cafile=str(pki.ca_cert))
     return context
+
+
+class SignPathFilter(logging.Filter):
+    """The sandbox's access log (logger ``cnbkit.sandbox``) never records a signId or the
+    ticket of a signing page: the path segment after ``/sign/`` is masked, as a bank's log
+    would mask it.
+
+    Example:
+        >>> record = logging.LogRecord("cnbkit.sandbox", 10, "", 0, '"GET %s"', ("/sign/abc",),
+        ...                            None)
+        >>> SignPathFilter().filter(record), record.getMessage()
+        (True, '"GET /sign/***"')
+    """
+
+    _PATH = re.compile(r"(/sign/)[^/?#\s\"']+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):
+            message = str(record.msg)
+        if "/sign/" in message:
+            record.msg, record.args = self._PATH.sub(r"\1***", message), None
+        return True
+
+
+def _mask_sign_paths() -> None:
+    """Attach :class:`SignPathFilter` to the sandbox's logger (once per process)."""
+    logger = logging.getLogger("cnbkit.sandbox")
+    if not any(isinstance(f, SignPathFilter) for f in logger.filters):
+        logger.addFilter(SignPathFilter())
 
 
 def _fault_reply(request: Request, status: int) -> Reply:
@@ -52,10 +93,12 @@ class CobsSandbox:
         token_lifetime: seconds an access token lives.
         max_page_size: the largest page served.
         workdir: where to write the PKI; a new temporary directory (removed on stop) when None.
+        cnb_sandbox: play the CNB's public sandbox (see the module doc).
 
     Attributes (after start): ``base_url``, ``authorize_url``, ``token_url``, ``ca_path``,
     ``client_cert_path``, ``client_key_path``, ``client_p12_path``, ``client_p12_password``,
-    ``aisp_cert_path``/``aisp_key_path`` (PSP_AI only), ``expired_cert_path``/
+    ``aisp_cert_path``/``aisp_key_path`` (PSP_AI only), ``cisp_cert_path``/``cisp_key_path``
+    (PSP_IC only: the CISP balance check), ``expired_cert_path``/
     ``expired_key_path``, ``foreign_cert_path``/``foreign_key_path`` (another CA), ``server``
     (the :class:`LoopbackServer`), ``app`` (the :class:`CobsApp`, with test switches) and
     ``workdir``.
@@ -64,13 +107,17 @@ class CobsSandbox:
     versions = VERSIONS
 
     def __init__(self, *, port: int = 0, token_lifetime: int = 3600, max_page_size: int = 100,
-                 workdir: str | Path | None = None) -> None:
+                 workdir: str | Path | None = None, cnb_sandbox: bool = False) -> None:
+        _mask_sign_paths()
         self._port = port
         self._own_dir = workdir is None
+        self.cnb_sandbox = cnb_sandbox
         self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="cnbkit-cobs-"))
         self.pki: Pki = generate_pki(self.workdir)
-        self.app = CobsApp(token_lifetime=token_lifetime, max_page_size=max_page_size)
-        self.server = LoopbackServer(self.app, port=port, ssl_context=server_ssl_context(self.pki),
+        self.app = CobsApp(token_lifetime=token_lifetime, max_page_size=max_page_size,
+                           cnb_sandbox=cnb_sandbox)
+        context = server_ssl_context(self.pki, certificate_optional=cnb_sandbox)
+        self.server = LoopbackServer(self.app, port=port, ssl_context=context,
                                      fault_reply=_fault_reply)
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -90,7 +137,8 @@ class CobsSandbox:
         self.stop()
 
     def __repr__(self) -> str:
-        return f"CobsSandbox(base_url={self.base_url!r}, workdir={str(self.workdir)!r})"
+        mode = ", cnb_sandbox=True" if self.cnb_sandbox else ""
+        return f"CobsSandbox(base_url={self.base_url!r}, workdir={str(self.workdir)!r}{mode})"
 
     # -- URLs -----------------------------------------------------------------------------------
     @property
@@ -110,6 +158,11 @@ class CobsSandbox:
     @property
     def token_url(self) -> str:
         return f"{self.base_url}/oauth/token"
+
+    @property
+    def revoke_url(self) -> str:
+        """Token revocation (PDF §1.4.6), beside the CNB's other OAuth endpoints."""
+        return f"{self.base_url}/oauth/revoke"
 
     # -- files ----------------------------------------------------------------------------------
     @property
@@ -141,6 +194,14 @@ class CobsSandbox:
         return self.pki.aisp_key
 
     @property
+    def cisp_cert_path(self) -> Path:
+        return self.pki.cisp_cert
+
+    @property
+    def cisp_key_path(self) -> Path:
+        return self.pki.cisp_key
+
+    @property
     def expired_cert_path(self) -> Path:
         return self.pki.expired_cert
 
@@ -165,6 +226,8 @@ class CobsSandbox:
             "client_p12": str(self.client_p12_path),
             "aisp_cert": str(self.aisp_cert_path),
             "aisp_key": str(self.aisp_key_path),
+            "cisp_cert": str(self.cisp_cert_path),
+            "cisp_key": str(self.cisp_key_path),
             "expired_cert": str(self.expired_cert_path),
             "expired_key": str(self.expired_key_path),
             "foreign_cert": str(self.foreign_cert_path),

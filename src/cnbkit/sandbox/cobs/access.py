@@ -8,7 +8,8 @@ A bearer token must be present (401 otherwise), known and unexpired (401, or 403
 test switch ``expired_token_status`` says so: the standard allows both for an expired token,
 PDF p.51), issued to an application of the certificate's organisation (401), must carry the
 route's scope, and the certificate must hold the PSD2 role that scope needs (403 otherwise):
-``aisp`` needs ``PSP_AI``, ``pisp`` ``PSP_PI``.
+``aisp`` needs ``PSP_AI``, ``pisp`` ``PSP_PI``. When the sandbox plays the CNB's public
+sandbox (:mod:`~cnbkit.sandbox.cobs.public`), its fixed tokens are accepted too.
 
 Example:
     >>> ROLE_FOR_SCOPE["pisp"]
@@ -22,6 +23,7 @@ from enum import Enum
 from typing import Any
 
 from cnbkit.sandbox.cobs.call import Peer
+from cnbkit.sandbox.cobs.public import fixed_token
 from cnbkit.sandbox.cobs.replies import cobs_error
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Request
@@ -44,8 +46,14 @@ class Auth(Enum):
     AISP = "aisp"
     #: A bearer token with scope ``pisp`` (and a certificate with role ``PSP_PI``).
     PISP = "pisp"
+    #: A bearer token with scope ``aisp`` or ``pisp`` (standing-order detail, consents).
+    ANY_SCOPE = "aisp|pisp"
     #: No token; a certificate with the PSD2 role ``PSP_PI`` (COBS 2.0 payment status).
     ROLE_PSP_PI = "role:PSP_PI"
+    #: No token; a certificate with the PSD2 role ``PSP_IC`` (the CISP balance check).
+    ROLE_PSP_IC = "role:PSP_IC"
+    #: Nothing beyond the connection: the page a user opens in a browser to sign.
+    USER_AGENT = "user-agent"
 
 
 def require_role(peer: Peer, role: str) -> None:
@@ -55,8 +63,10 @@ def require_role(peer: Peer, role: str) -> None:
                                "message": f"the certificate lacks the PSD2 role {role}"})
 
 
-def bearer(state: SandboxState, request: Request, peer: Peer, scope: str) -> dict[str, Any]:
-    """The entry of the request's bearer token, checked for ``scope`` (see the module doc)."""
+def bearer(state: SandboxState, request: Request, peer: Peer,
+           scope: str | tuple[str, ...]) -> dict[str, Any]:
+    """The entry of the request's bearer token, checked for ``scope`` (one of them, when a
+    tuple; see the module doc)."""
     auth = request.headers.get("Authorization") or ""
     token = auth[7:] if auth.startswith("Bearer ") else ""
     if not token:
@@ -64,6 +74,9 @@ def bearer(state: SandboxState, request: Request, peer: Peer, scope: str) -> dic
     with state.lock:
         entry = state.access.get(token)
         status = state.expired_token_status
+        public = state.cnb_sandbox
+    if entry is None and public:
+        entry = fixed_token(token, peer)
     if entry is None or entry["expires"] < time.time():
         code = "FORBIDDEN" if status == 403 else "UNAUTHORISED"
         raise cobs_error(status, {"error": code,
@@ -71,10 +84,13 @@ def bearer(state: SandboxState, request: Request, peer: Peer, scope: str) -> dic
     if entry["owner"] != peer.organization_id:
         raise cobs_error(401, {"error": "UNAUTHORISED",
                                "message": "the token was issued to another certificate"})
-    if scope not in entry["scope"]:
-        raise cobs_error(403, {"error": "FORBIDDEN", "parameters": {"SCOPE": scope},
-                               "message": f"the token lacks the {scope} scope"})
-    require_role(peer, ROLE_FOR_SCOPE[scope])
+    wanted = (scope,) if isinstance(scope, str) else scope
+    granted = [s for s in wanted if s in entry["scope"]]
+    if not granted:
+        raise cobs_error(403, {"error": "FORBIDDEN", "parameters": {"SCOPE": "|".join(wanted)},
+                               "message": f"the token lacks the {' or '.join(wanted)} scope"})
+    if not any(ROLE_FOR_SCOPE[s] in peer.roles for s in granted):
+        require_role(peer, ROLE_FOR_SCOPE[granted[0]])
     return entry
 
 
@@ -85,6 +101,10 @@ def authorize(auth: Auth, state: SandboxState, request: Request,
         return bearer(state, request, peer, "aisp")
     if auth is Auth.PISP:
         return bearer(state, request, peer, "pisp")
+    if auth is Auth.ANY_SCOPE:
+        return bearer(state, request, peer, ("aisp", "pisp"))
     if auth is Auth.ROLE_PSP_PI:
         require_role(peer, "PSP_PI")
+    if auth is Auth.ROLE_PSP_IC:
+        require_role(peer, "PSP_IC")
     return None

@@ -1,4 +1,5 @@
-"""AISP routes of the COBS sandbox: accounts, balances, transactions, standing orders, paging.
+"""AISP routes of the COBS sandbox: accounts, balances, transactions, standing orders, awaiting
+payments, paging.
 
 Every route here needs a bearer token with scope ``aisp`` (see
 :mod:`cnbkit.sandbox.cobs.access`). Lists are paged with ``page`` (from 0) and ``size``
@@ -22,12 +23,15 @@ from typing import Any
 from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.data import CLOCK, PRAGUE, SandboxBank
 from cnbkit.sandbox.cobs.replies import cobs_error, not_in_cobs
+from cnbkit.sandbox.cobs.standing import visible_orders
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply, Request
 
 __all__ = [
     "account_or_404",
     "accounts",
+    "awaiting",
+    "awaiting_of_account",
     "balance",
     "no_account_id",
     "other_account_path",
@@ -229,8 +233,60 @@ def transactions(state: SandboxState, call: Call) -> Reply:
 
 # -- standing orders ------------------------------------------------------------------------------
 def standing_orders(state: SandboxState, call: Call) -> Reply:
-    """``GET /my/standingorders``: the account holder's standing orders, paged (400 past the
-    end)."""
+    """``GET /my/standingorders``: the account holder's standing orders (the bank's and the
+    active ones this application created), paged (400 past the end)."""
     quirk = state.paging_quirk(call.client_id)
-    return paged(state, call.request, state.bank.standing_orders, "standingOrders", 400,
+    return paged(state, call.request, visible_orders(state, call.client_id), "standingOrders",
+                 400, quirk=quirk)
+
+
+# -- awaiting payments (COBS 5.0) -----------------------------------------------------------------
+def _awaiting_items(state: SandboxState, client_id: str) -> list[dict[str, Any]]:
+    """The bank's awaiting payments and the payments this application had authorized that
+    are due after the sandbox's day (``ACCP``), earliest first."""
+    items = [dict(p) for p in state.bank.awaiting]
+    with state.lock:
+        stored = [p["body"] for p in state.payments.values()
+                  if p["client_id"] == client_id and p["body"].get("instructionStatus") == "ACCP"]
+        for body in stored:
+            debtor = dict(body.get("debtorAccount") or {})
+            account = state.bank.account_by_iban(
+                str((debtor.get("identification") or {}).get("iban")))
+            if account is not None:
+                debtor["id"] = account["id"]
+            item = {
+                "paymentIdentification": {
+                    "instructionIdentification":
+                        body["paymentIdentification"]["instructionIdentification"],
+                    "transactionIdentification": body["transactionIdentification"]},
+                "paymentTypeInformation": {"serviceLevel": body["serviceLevel"]},
+                "amount": body["amount"],
+                "requestedExecutionDate": body["requestedExecutionDate"],
+                "debtorAccount": debtor,
+                "creditorAccount": body["creditorAccount"],
+                "awaitingStatus": "FUTURE",
+            }
+            if body.get("remittanceInformation"):
+                item["remittanceInformation"] = body["remittanceInformation"]
+            items.append(item)
+    items.sort(key=lambda p: (p["requestedExecutionDate"],
+                              p["paymentIdentification"]["transactionIdentification"]))
+    return items
+
+
+def awaiting(state: SandboxState, call: Call) -> Reply:
+    """``GET /my/payments/awaiting``: payments waiting to be made, from every account, paged
+    (404 past the end)."""
+    quirk = state.paging_quirk(call.client_id)
+    return paged(state, call.request, _awaiting_items(state, call.client_id), "payments", 404,
                  quirk=quirk)
+
+
+def awaiting_of_account(state: SandboxState, call: Call) -> Reply:
+    """``GET /my/accounts/{id}/payments/awaiting``: those of one account (404 ``ID_NOT_FOUND``
+    for an unknown account)."""
+    account = account_or_404(state, call.params["id"])
+    items = [p for p in _awaiting_items(state, call.client_id)
+             if (p.get("debtorAccount") or {}).get("id") == account["id"]]
+    quirk = state.paging_quirk(call.client_id)
+    return paged(state, call.request, items, "payments", 404, quirk=quirk)

@@ -32,6 +32,7 @@ from typing import Any
 from cnbkit.sandbox.cobs.access import authorize
 from cnbkit.sandbox.cobs.call import Call, peer_of
 from cnbkit.sandbox.cobs.data import SandboxBank
+from cnbkit.sandbox.cobs.public import public_peer
 from cnbkit.sandbox.cobs.replies import Fail, cobs_error, not_in_cobs
 from cnbkit.sandbox.cobs.routes import VERSIONS, find_route
 from cnbkit.sandbox.cobs.standard import StandardRules, check_request
@@ -64,9 +65,9 @@ class CobsApp:
     """
 
     def __init__(self, bank: SandboxBank | None = None, *, token_lifetime: int = 3600,
-                 max_page_size: int = 100) -> None:
+                 max_page_size: int = 100, cnb_sandbox: bool = False) -> None:
         self.state = SandboxState(bank or SandboxBank(), token_lifetime=token_lifetime,
-                                  max_page_size=max_page_size)
+                                  max_page_size=max_page_size, cnb_sandbox=cnb_sandbox)
         #: the request rules copied out of the COBS OpenAPI files
         self.rules = StandardRules.load()
         self._observers: list[Observer] = []
@@ -132,6 +133,19 @@ class CobsApp:
         announces three more items in ``totalCount`` than there are."""
         self.state.set_paging_quirk(client_id, quirk)
 
+    def one_time_password(self, order_id: str) -> str:
+        """The latest one-time password the sandbox "sent" the user (by SMS) to authorize the
+        payment or standing order ``order_id``: what the user reads on the phone.
+
+        Raises:
+            LookupError: none was sent for that order.
+        """
+        with self.state.lock:
+            codes = [m["code"] for m in self.state.outbox if m["order"] == order_id]
+        if not codes:
+            raise LookupError(f"no one-time password was sent for {order_id}")
+        return codes[-1]
+
     def seen_headers(self) -> list[dict[str, Any]]:
         """The API requests received (newest last, at most 500): method, path, the
         :data:`RECORDED_HEADERS` sent and whether an Authorization header came (its value is
@@ -190,13 +204,14 @@ class CobsApp:
     def _dispatch(self, request: Request) -> Reply:
         """Find the route, check headers and authorization as it needs, run its handler.
 
-        Every request needs a client certificate. A ``/cobs/…`` request is recorded (see
+        Every request needs a client certificate (in the public-sandbox mode, a canned one
+        stands in: :mod:`~cnbkit.sandbox.cobs.public`). A ``/cobs/…`` request is recorded (see
         :meth:`seen_headers`) and needs a served version and a route (404 otherwise). A route
         of the COBS files is checked against the files' request rules
         (:mod:`~cnbkit.sandbox.cobs.standard`: headers, query, body) before its authorization
         (401/403) and its handler.
         """
-        peer = peer_of(request)
+        peer = public_peer(request) if self.state.cnb_sandbox else peer_of(request)
         path = request.path.rstrip("/") or "/"
         if not path.startswith(_COBS):
             found = find_route(request.method, path)

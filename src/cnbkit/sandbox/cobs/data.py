@@ -1,7 +1,8 @@
 """Deterministic accounts, balances, transactions and standing orders of the COBS sandbox.
 
 Five accounts in CZK, EUR and USD; the main CZK account has 420 transactions in 2025 and the
-others 120-180, so paging spans many pages. Czech payment symbols travel as COBS does: in
+others 120-180, so paging spans many pages. Six awaiting payments (due after the sandbox's day,
+or overdue) from the first three accounts. Czech payment symbols travel as COBS does: in
 ``remittanceInformation.unstructured`` as ``/VS/…/SS/…``, in the structured
 ``creditorReferenceInformation.reference`` (a string ``"VS:…,KS:…"``, the files' type; in the
 examples' shape of 5.0 a list ``["VS:…", "KS:…"]`` as the payment example writes it) or in
@@ -113,6 +114,9 @@ class SandboxBank:
         self.standing_orders: list[dict[str, Any]] = [
             self._standing_order(rng, i) for i in range(7)
         ]
+        self.awaiting: list[dict[str, Any]] = [
+            self._awaiting(rng, i) for i in range(6)
+        ]
 
     def _transaction(
         self, rng: random.Random, account_id: str, currency: str, i: int, count: int
@@ -202,8 +206,10 @@ class SandboxBank:
                 "instructionIdentification": f"SO-{i:04d}",
                 "transactionIdentification": f"0332255700000780{i:05d}",
             },
+            "paymentTypeInformation": {"serviceLevel": {"code": "DMCT"}},
             "amount": {"instructedAmount": {"value": round(rng.uniform(100, 5000), 2),
                                             "currency": account["currency"]}},
+            "requestedExecutionDate": f"2025-{1 + i:02d}-15",
             "standingOrder": {
                 "alias": f"Trvalý příkaz {i + 1}",
                 "execution": {"interval": interval,
@@ -216,6 +222,29 @@ class SandboxBank:
                               "currency": account["currency"]},
             "creditorAccount": {"identification": {"iban": "CZ6330300000000000000123"}},
             "remittanceInformation": {"unstructured": f"/VS/{1000 + i}"},
+        }
+
+    def _awaiting(self, rng: random.Random, i: int) -> dict[str, Any]:
+        """An awaiting payment: due after the sandbox's day (FUTURE) or before it and not made
+        (OVERDUE), from the first three accounts."""
+        account = self.accounts[i % 3]
+        overdue = i % 2 == 1
+        due = CLOCK + dt.timedelta(days=-3 - i if overdue else 5 + 7 * i)
+        return {
+            "paymentIdentification": {"instructionIdentification": f"AW-{i:04d}",
+                                      "transactionIdentification": f"CP{151255550 + i}"},
+            "paymentTypeInformation": {"serviceLevel": {"code": "DMCT"}},
+            "amount": {"instructedAmount": {"value": round(rng.uniform(200, 9000), 2),
+                                            "currency": account["currency"]}},
+            "requestedExecutionDate": due.isoformat(),
+            "debtorAccount": {"id": account["id"],
+                              "identification": {"iban": account["identification"]["iban"]}},
+            "creditorAccount": {"identification": {"other": {
+                "identification": f"19-{2784000277 + i}"}}},
+            "creditorAgent": {"financialInstitutionIdentification": {
+                "clearingSystemMemberIdentification": {"memberIdentification": "0100"}}},
+            "remittanceInformation": {"unstructured": f"/VS/{20260100 + i} {_TEXTS[i]}"},
+            "awaitingStatus": "OVERDUE" if overdue else "FUTURE",
         }
 
     def account(self, account_id: str) -> dict[str, Any] | None:

@@ -1,11 +1,17 @@
-"""OAuth 2.0 of the COBS sandbox: ``/oauth/authorize`` and ``/oauth/token``.
+"""OAuth 2.0 of the COBS sandbox: ``/oauth/authorize``, ``/oauth/token`` and ``/oauth/revoke``.
 
-``/oauth/authorize`` stands in for the bank's consent screen: it approves at once and
-redirects back with ``?code=…&state=…`` (or ``?error=…&error_description=…&state=…``), unless
-the client or redirect URI is unknown (a 400 OAuth error body, no redirect). ``/oauth/token``
-exchanges a code (valid 120 s, once) or a refresh token for an access token; the client
-authenticates with its secret (form fields or HTTP Basic) and a certificate of the
-organisation that registered it. Tokens are checked by :mod:`cnbkit.sandbox.cobs.access`.
+``/oauth/authorize`` stands in for the bank's consent screen: it approves at once (recording the
+user's consent, :mod:`~cnbkit.sandbox.cobs.consents`) and redirects back with
+``?code=…&state=…`` (or ``?error=…&error_description=…&state=…``), unless the client or
+redirect URI is unknown (a 400 OAuth error body, no redirect). A registered ``http`` redirect URI
+on a loopback IP matches with any port (RFC 8252 §7.3), so a notebook can catch the redirect on
+a port of its own. ``/oauth/token`` exchanges a code (valid 120 s, once) or a refresh token for
+an access token; the client authenticates with its secret (form fields or HTTP Basic) and a
+certificate of the organisation that registered it. ``/oauth/revoke`` (PDF §1.4.6, at the
+CNB's ``/oauth`` path) invalidates an access token, or a refresh token with the access tokens
+it issued; the certificate must be of the organisation the token was issued to, and a token that
+is unknown (or already revoked) is ``401 invalid_grant`` as the PDF lists. Tokens are checked by
+:mod:`cnbkit.sandbox.cobs.access`.
 
 Example:
     >>> CODE_LIFETIME
@@ -21,11 +27,13 @@ from base64 import b64decode
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from cnbkit.sandbox.cobs.call import Call
+from cnbkit.sandbox.cobs.consents import record_consent
 from cnbkit.sandbox.cobs.replies import oauth_error
+from cnbkit.sandbox.cobs.signing import redirect_allowed
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
 
-__all__ = ["CODE_LIFETIME", "authorize", "token"]
+__all__ = ["CODE_LIFETIME", "authorize", "revoke", "token"]
 
 #: Seconds an authorization code stays valid.
 CODE_LIFETIME = 120
@@ -43,7 +51,7 @@ def authorize(state: SandboxState, call: Call) -> Reply:
                                         "scopes": list(app["scopes"])}
     if app is None:
         raise oauth_error(400, "invalid_client", "unknown client_id")
-    if redirect_uri not in app["redirect_uris"]:
+    if not redirect_allowed(app["redirect_uris"], redirect_uri):
         raise oauth_error(400, "invalid_redirect_uri",
                           "redirect_uri does not exactly match a registered one")
 
@@ -63,6 +71,7 @@ def authorize(state: SandboxState, call: Call) -> Reply:
                     error_description=f"scope must be a subset of {app['scopes']}")
     code = secrets.token_urlsafe(24)
     with state.lock:
+        record_consent(state, client_id, app["owner"], scopes)
         state.codes[code] = {"client_id": client_id, "redirect_uri": redirect_uri,
                              "scope": scopes, "expires": time.time() + CODE_LIFETIME}
     return back(code=code)
@@ -124,8 +133,28 @@ def token(state: SandboxState, call: Call) -> Reply:
     with state.lock:
         state.access[access] = {"client_id": app["client_id"], "scope": scopes,
                                 "expires": time.time() + state.token_lifetime,
-                                "owner": app["owner"]}
+                                "owner": app["owner"], "refresh": refresh}
     return Reply.json(200, {"access_token": access, "token_type": "Bearer",
                             "expires_in": state.token_lifetime, "refresh_token": refresh,
                             "scope": " ".join(scopes), "acr": "3"},
                       {"Cache-Control": "no-store", "Pragma": "no-cache"})
+
+
+def revoke(state: SandboxState, call: Call) -> Reply:
+    """``POST /oauth/revoke``: invalidate the ``token`` of the form (see the module doc)."""
+    form = dict(parse_qsl(call.request.body.decode("utf-8", "replace"), keep_blank_values=True))
+    value = form.get("token") or ""
+    if not value:
+        raise oauth_error(400, "invalid_request", "the form needs token")
+    with state.lock:
+        entry = state.access.get(value) or state.refresh.get(value)
+        app = None if entry is None else state.applications.get(entry["client_id"])
+        if app is None or app["owner"] != call.peer.organization_id:
+            raise oauth_error(401, "invalid_grant", "the token is unknown or revoked")
+        if value in state.refresh:
+            del state.refresh[value]
+            for token in [t for t, e in state.access.items() if e.get("refresh") == value]:
+                del state.access[token]
+        else:
+            del state.access[value]
+    return Reply(200, b"", {"Cache-Control": "no-store"}, None)

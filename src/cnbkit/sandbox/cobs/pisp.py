@@ -1,4 +1,5 @@
-"""PISP routes of the COBS sandbox: payments, their status, balance checks, standing orders.
+"""PISP routes of the COBS sandbox: payments, their status, authorization and deletion, and the
+balance checks (PISP with the user's token, CISP with the certificate alone).
 
 All but the COBS 2.0 payment status need a bearer token with scope ``pisp`` (see
 :mod:`cnbkit.sandbox.cobs.access`); a payment is visible only to the application that created
@@ -23,12 +24,14 @@ Example:
 
 from __future__ import annotations
 
+import copy
 import secrets
 import time
 from typing import Any
 
 from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.replies import cobs_error, dig, read_json
+from cnbkit.sandbox.cobs.signing import SCENARIOS, cancel_open_signs, open_sign
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
 
@@ -39,12 +42,16 @@ __all__ = [
     "STANDING_MODE_DUE",
     "amount_errors",
     "balance_check",
+    "cisp_balance_check",
+    "cisp_consented",
+    "delete_payment",
     "new_payment",
-    "new_standing_order",
     "order_errors",
     "payment",
+    "payment_sign",
     "payment_status",
     "payment_status_v2",
+    "service_level",
 ]
 
 #: The CNB's differences from COBS for standing orders (developers.cnb.cz, quoted in the
@@ -58,6 +65,12 @@ STANDING_MODE_DUE = ("DUE_DAY_OF_MONTH",)
 _WEEKDAYS = (1, 5)
 CNB_STANDING_ORDERS = {"interval": STANDING_INTERVALS, "mode": STANDING_MODES,
                        "modeDue": STANDING_MODE_DUE}
+
+
+def cisp_consented(account_index: int, accounts: int) -> bool:
+    """Whether the account holder granted the CISP balance check for this account: every
+    account but the last."""
+    return account_index < accounts - 1
 
 
 # -- validation -----------------------------------------------------------------------------------
@@ -105,7 +118,7 @@ def _stored_payment(state: SandboxState, payment_id: str, client_id: str | None,
     return stored
 
 
-def _service_level(body: dict[str, Any]) -> dict[str, str]:
+def service_level(body: dict[str, Any]) -> dict[str, str]:
     """DMCT (domestic) for a Czech creditor in CZK, ESCT (SEPA) in EUR, XBCT otherwise."""
     iban = str(dig(body, "creditorAccount.identification.iban") or "CZ")
     currency = dig(body, "amount.instructedAmount.currency")
@@ -121,26 +134,64 @@ def new_payment(state: SandboxState, call: Call) -> Reply:
     if errors:
         raise cobs_error(400, *errors)
     payment_id = f"{int(time.time() * 1000) % 10**12:012d}{secrets.randbelow(10**9):09d}"
-    sign_id = str(secrets.randbelow(10**15))
     stored = dict(body)
     stored["transactionIdentification"] = payment_id
     stored["paymentIdentification"] = {**body["paymentIdentification"],
                                        "transactionIdentification": payment_id}
-    stored["serviceLevel"] = _service_level(body)
+    stored["serviceLevel"] = service_level(body)
     stored.setdefault("paymentTypeInformation", {"instructionPriority": "NORM"})
     stored.setdefault("creditor", {})
-    stored["signInfo"] = {"state": "OPEN", "signId": sign_id}
     stored["instructionStatus"] = "ACTC"
     with state.lock:
+        sign_id = open_sign(state, kind="payment", order_id=payment_id,
+                            client_id=call.client_id)
+        stored["signInfo"] = {"state": "OPEN", "signId": sign_id}
         state.payments[payment_id] = {"client_id": call.bearer["client_id"],
-                                      "owner": call.bearer["owner"], "body": stored}
-    return Reply.json(200, stored)
+                                      "owner": call.bearer["owner"], "body": stored,
+                                      "sign": sign_id}
+        answer = copy.deepcopy(stored)
+    return Reply.json(200, answer)
+
+
+def payment_sign(state: SandboxState, call: Call) -> Reply:
+    """``POST /my/payments/{id}/sign``: the payment's authorization (its signId and the
+    scenarios). An authorization that failed or was cancelled is replaced by a new one while
+    the payment is not authorized; a done one is reported as done."""
+    stored = _stored_payment(state, call.params["id"], call.client_id)
+    with state.lock:
+        sign_id = stored["sign"]
+        sign = state.signs[sign_id]
+        if sign["state"] in ("FAILED", "CANCELED"):
+            sign_id = open_sign(state, kind="payment", order_id=call.params["id"],
+                                client_id=call.client_id)
+            stored["sign"], sign = sign_id, state.signs[sign_id]
+            stored["body"]["signInfo"] = {"state": "OPEN", "signId": sign_id}
+        info = {"state": sign["state"], "signId": sign_id}
+    return Reply.json(200, {"scenarios": SCENARIOS, "signInfo": info})
+
+
+def delete_payment(state: SandboxState, call: Call) -> Reply:
+    """``DELETE /my/payments/{id}``: delete a payment that is not authorized (200, no body);
+    an authorized one, or an unknown one, is 404 ``TRANSACTION_MISSING``."""
+    stored = _stored_payment(state, call.params["id"], call.client_id)
+    with state.lock:
+        if state.signs[stored["sign"]]["state"] in ("PROCESSING", "DONE"):
+            raise cobs_error(404, {"error": "TRANSACTION_MISSING", "scope": "paymentId",
+                                   "message": "only an unauthorised payment can be deleted"})
+        state.payments.pop(call.params["id"], None)
+        cancel_open_signs(state, call.params["id"])
+    return Reply(200, b"", {"Content-Type": "application/json"}, None)
 
 
 def payment(state: SandboxState, call: Call) -> Reply:
-    """``GET /my/payments/{id}``: the payment as accepted (404 ``TRANSACTION_MISSING``)."""
+    """``GET /my/payments/{id}``: the payment as accepted, with the state of its
+    authorization and its status (404 ``TRANSACTION_MISSING``)."""
     stored = _stored_payment(state, call.params["id"], call.client_id)
-    return Reply.json(200, stored["body"])
+    with state.lock:
+        body = copy.deepcopy(stored["body"])
+        sign = state.signs[stored["sign"]]
+        body["signInfo"] = {"state": sign["state"], "signId": stored["sign"]}
+    return Reply.json(200, body)
 
 
 def payment_status(state: SandboxState, call: Call) -> Reply:
@@ -156,10 +207,9 @@ def payment_status_v2(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, {"instructionStatus": stored["body"]["instructionStatus"]})
 
 
-def balance_check(state: SandboxState, call: Call) -> Reply:
-    """``POST /my/payments/balanceCheck``: would the account cover the amount (``APPR``/
-    ``DECL``)?"""
-    body = read_json(call.request)
+def _funds(state: SandboxState, body: dict[str, Any], cisp: bool) -> dict[str, Any]:
+    """The answer of a balance check; 400 with every problem (``AG01`` for an account whose
+    holder granted no CISP check, when ``cisp``)."""
     errors = []
     if not isinstance(body.get("transactionDetails"), dict):  # optional in the files; needed
         errors.append({"error": "FIELD_MISSING", "scope": "transactionDetails"})
@@ -169,6 +219,10 @@ def balance_check(state: SandboxState, call: Call) -> Reply:
         errors.append({"error": "FIELD_MISSING", "scope": "debtorAccount.identification.iban"})
     elif account is None:
         errors.append({"error": "AC01", "scope": "debtorAccount.identification.iban"})
+    elif cisp and not cisp_consented(state.bank.accounts.index(account),
+                                     len(state.bank.accounts)):
+        errors.append({"error": "AG01", "scope": "debtorAccount.identification.iban",
+                       "message": "the account holder granted no balance check"})
     amount = dig(body, "transactionDetails.totalAmount")
     if not isinstance(amount, int | float) or amount <= 0:
         errors.append({"error": "FIELD_INVALID", "scope": "transactionDetails.totalAmount"})
@@ -178,47 +232,18 @@ def balance_check(state: SandboxState, call: Call) -> Reply:
     if currency != account["currency"]:
         raise cobs_error(400, {"error": "AC09", "scope": "transactionDetails.currency"})
     available = state.bank.balance(account["id"])
-    return Reply.json(200, {"responseIdentification": secrets.randbelow(10**9),
-                            "exchangeIdentification": body["exchangeIdentification"],
-                            "response": "APPR" if amount <= available else "DECL"})
+    return {"responseIdentification": secrets.randbelow(10**9),
+            "exchangeIdentification": body["exchangeIdentification"],
+            "response": "APPR" if amount <= available else "DECL"}
 
 
-# -- standing orders ------------------------------------------------------------------------------
-def new_standing_order(state: SandboxState, call: Call) -> Reply:
-    """``POST /my/standingorders`` (COBS 5.0): accept a standing order; 200 with its id.
+def balance_check(state: SandboxState, call: Call) -> Reply:
+    """``POST /my/payments/balanceCheck``: would the account cover the amount (``APPR``/
+    ``DECL``)?"""
+    return Reply.json(200, _funds(state, read_json(call.request), cisp=False))
 
-    The files' schema has checked the wire values already (``modeDue`` from the standard's
-    four, ``intervalDue`` a number); this adds the CNB's limits
-    (:data:`CNB_STANDING_ORDERS`, a weekly ``intervalDue`` of 1-5) and a whole, positive
-    ``intervalDue``.
-    """
-    body = read_json(call.request)
-    errors = order_errors(state, body, "standingOrderIdentification")
-    execution = dig(body, "standingOrder.execution") or {}
-    for name, allowed in CNB_STANDING_ORDERS.items():
-        if execution.get(name) not in allowed:
-            errors.append({"error": "FIELD_INVALID",
-                           "scope": f"standingOrder.execution.{name}",
-                           "parameters": {"ALLOWED": list(allowed)},
-                           "message": "not offered by the CNB"})
-    due = execution.get("intervalDue")
-    if not isinstance(due, int | float) or isinstance(due, bool) or due != int(due) or due < 1:
-        errors.append({"error": "FIELD_INVALID", "scope": "standingOrder.execution.intervalDue",
-                       "message": "a whole number from 1"})
-    elif execution.get("interval") == "WEEKLY" and not _WEEKDAYS[0] <= due <= _WEEKDAYS[1]:
-        errors.append({"error": "FIELD_INVALID",
-                       "scope": "standingOrder.execution.intervalDue",
-                       "parameters": {"ALLOWED": list(range(_WEEKDAYS[0], _WEEKDAYS[1] + 1))},
-                       "message": "the CNB executes weekly orders Monday (1) to Friday (5)"})
-    if errors:
-        raise cobs_error(400, *errors)
-    order_id = f"SO{secrets.randbelow(10**18):018d}"
-    stored = dict(body)
-    stored["standingOrderIdentification"] = {**body["standingOrderIdentification"],
-                                             "transactionIdentification": order_id}
-    stored.setdefault("paymentTypeInformation", {"serviceLevel": _service_level(body)})
-    stored["signInfo"] = {"state": "OPEN", "signId": str(secrets.randbelow(10**15))}
-    stored["instructionStatus"] = "ACTC"
-    with state.lock:
-        state.created_standing_orders.append(stored)
-    return Reply.json(200, stored)
+
+def cisp_balance_check(state: SandboxState, call: Call) -> Reply:
+    """``POST /accounts/balanceCheck`` (CISP): the same question, asked with the certificate
+    alone, for accounts whose holder granted it (``AG01`` otherwise)."""
+    return Reply.json(200, _funds(state, read_json(call.request), cisp=True))

@@ -1,9 +1,10 @@
 """Test PKI of the COBS sandbox, generated with ``cryptography`` at start.
 
 :func:`generate_pki` writes into a directory: a CA, a server certificate for ``127.0.0.1``
-(IP SAN) and ``localhost``, client certificates with PSD2 roles (both roles; ``PSP_AI`` only;
-an expired one), a client certificate from a foreign CA, and a PKCS#12 bundle of the main
-client certificate protected by a random password.
+(IP SAN) and ``localhost``, client certificates with PSD2 roles (``PSP_AI`` and ``PSP_PI``;
+``PSP_AI`` only; ``PSP_IC`` only, for the CISP balance check; an expired one), a client
+certificate from a foreign CA, and a PKCS#12 bundle of the main client certificate protected by
+a random password.
 
 The PSD2 roles are encoded as eIDAS QWACs do, in the ETSI TS 119 495 QCStatement (written by
 :mod:`cnbkit.sandbox.cobs.qcstatement`); the subject carries ``organizationIdentifier``
@@ -192,6 +193,8 @@ class Pki:
     client_p12_password: str = field(repr=False)
     aisp_cert: Path
     aisp_key: Path
+    cisp_cert: Path
+    cisp_key: Path
     expired_cert: Path
     expired_key: Path
     foreign_cert: Path
@@ -211,6 +214,9 @@ def generate_pki(directory: Path) -> Pki:
     client_cert, client_key = issue_client_cert(ca, ("PSP_AI", "PSP_PI"))
     aisp_cert, aisp_key = issue_client_cert(
         ca, ("PSP_AI",), organization="cnbkit sandbox AISP", organization_id="PSDCZ-CNB-87654321"
+    )
+    cisp_cert, cisp_key = issue_client_cert(
+        ca, ("PSP_IC",), organization="cnbkit sandbox CISP", organization_id="PSDCZ-CNB-11223344"
     )
     expired_cert, expired_key = issue_client_cert(
         ca, ("PSP_AI", "PSP_PI"), not_before=now - dt.timedelta(days=400),
@@ -240,6 +246,8 @@ def generate_pki(directory: Path) -> Pki:
         client_p12_password=password,
         aisp_cert=write_cert(d / "client-aisp.crt", aisp_cert),
         aisp_key=write_key(d / "client-aisp.key", aisp_key),
+        cisp_cert=write_cert(d / "client-cisp.crt", cisp_cert),
+        cisp_key=write_key(d / "client-cisp.key", cisp_key),
         expired_cert=write_cert(d / "client-expired.crt", expired_cert),
         expired_key=write_key(d / "client-expired.key", expired_key),
         foreign_cert=write_cert(d / "client-foreign.crt", foreign_cert),

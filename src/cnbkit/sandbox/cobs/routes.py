@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cnbkit.sandbox.cobs import aisp, oauth, pisp, registration
+from cnbkit.sandbox.cobs import aisp, consents, oauth, pisp, registration, signing, standing
 from cnbkit.sandbox.cobs.access import Auth
 from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.state import SandboxState
@@ -131,14 +131,26 @@ class Route:
 _BOTH = VERSIONS
 _V2 = ("2.0",)
 _V5 = ("5.0",)
-#: How the 2.0 file spells an operation the route table names as later files do.
-_V2_SPELLING = {"GET /my/payments/{paymentId}": "GET /payments/{paymentId}"}
+#: How the 2.0 file spells an operation the route table names as later files do (SOURCES.md:
+#: the payment detail lacks ``/my``, the sign paths end in ``/``).
+_V2_SPELLING = {
+    "GET /my/payments/{paymentId}": "GET /payments/{paymentId}",
+    "GET /my/payments/{paymentId}/sign/{signId}": "GET /my/payments/{paymentId}/sign/{signId}/",
+    "POST /my/payments/{paymentId}/sign/{signId}":
+        "POST /my/payments/{paymentId}/sign/{signId}/",
+    "PUT /my/payments/{paymentId}/sign/{signId}": "PUT /my/payments/{paymentId}/sign/{signId}/",
+}
+_PAY_SIGN = "/my/payments/{paymentId}/sign/{signId}"
+_SO = "/my/standingorders/{transactionIdentification}"
 
 #: Every route, first match wins.
 ROUTES: tuple[Route, ...] = (
     # OAuth 2.0 (absolute paths)
     Route("GET", "/oauth/authorize", (), Auth.CLIENT, oauth.authorize),
     Route("POST", "/oauth/token", (), Auth.CLIENT, oauth.token),
+    Route("POST", "/oauth/revoke", (), Auth.CLIENT, oauth.revoke),
+    # the page a user opens to sign (USERAGENT_REDIRECT)
+    Route("GET", "/sign/{ticket}", (), Auth.USER_AGENT, signing.user_agent_page),
     # registration: no COBS request headers, the certificate's organisation owns the apps
     Route("POST", "/applications", _BOTH, Auth.CERTIFICATE, registration.create),
     Route("GET", "/applications", _BOTH, Auth.CERTIFICATE, registration.list_own),
@@ -157,13 +169,30 @@ ROUTES: tuple[Route, ...] = (
           "GET /my/accounts/{id}/balance"),
     Route("GET", "/my/accounts/{id}/transactions", _BOTH, Auth.AISP, aisp.transactions,
           "GET /my/accounts/{id}/transactions"),
+    Route("GET", "/my/accounts/{id}/payments/awaiting", _V5, Auth.AISP,
+          aisp.awaiting_of_account, "GET /my/accounts/{id}/payments/awaiting"),
     Route(ANY, "/my/accounts", _BOTH, Auth.AISP, aisp.no_account_id),
     Route(ANY, "/my/accounts/{id}/{rest*}", _BOTH, Auth.AISP, aisp.other_account_path),
     Route("GET", "/my/standingorders", _BOTH, Auth.AISP, aisp.standing_orders,
           "GET /my/standingorders"),
-    # PISP
-    Route("POST", "/my/standingorders", _V5, Auth.PISP, pisp.new_standing_order,
+    Route("GET", "/my/payments/awaiting", _V5, Auth.AISP, aisp.awaiting,
+          "GET /my/payments/awaiting"),
+    # standing orders (PISP)
+    Route("POST", "/my/standingorders", _V5, Auth.PISP, standing.create,
           "POST /my/standingorders"),
+    Route("GET", "/my/standingorders/{id}", _V5, Auth.ANY_SCOPE, standing.detail, f"GET {_SO}"),
+    Route("PUT", "/my/standingorders/{id}", _V5, Auth.PISP, standing.change, f"PUT {_SO}"),
+    Route("DELETE", "/my/standingorders/{id}", _V5, Auth.PISP, standing.cancel,
+          f"DELETE {_SO}"),
+    Route("GET", "/my/standingorders/{id}/status", _V5, Auth.PISP, standing.status,
+          f"GET {_SO}/status"),
+    Route("GET", "/my/standingorders/{id}/sign/{sign}", _V5, Auth.PISP, signing.detail,
+          f"GET {_SO}/sign/{{signId}}"),
+    Route("POST", "/my/standingorders/{id}/sign/{sign}", _V5, Auth.PISP, signing.start,
+          f"POST {_SO}/sign/{{signId}}"),
+    Route("PUT", "/my/standingorders/{id}/sign/{sign}", _V5, Auth.PISP, signing.finish,
+          f"PUT {_SO}/sign/{{signId}}"),
+    # PISP
     Route("POST", "/my/payments/balanceCheck", _BOTH, Auth.PISP, pisp.balance_check,
           "POST /my/payments/balanceCheck"),
     Route("POST", "/my/payments", _BOTH, Auth.PISP, pisp.new_payment, "POST /my/payments"),
@@ -171,8 +200,24 @@ ROUTES: tuple[Route, ...] = (
           "GET /my/payments/{paymentId}/status"),
     Route("GET", "/payments/{id}/status", _V2, Auth.ROLE_PSP_PI, pisp.payment_status_v2,
           "GET /payments/{paymentId}/status"),
+    Route("POST", "/my/payments/{id}/sign", _BOTH, Auth.PISP, pisp.payment_sign,
+          "POST /my/payments/{paymentId}/sign"),
+    Route("GET", "/my/payments/{id}/sign/{sign}", _BOTH, Auth.PISP, signing.detail,
+          f"GET {_PAY_SIGN}"),
+    Route("POST", "/my/payments/{id}/sign/{sign}", _BOTH, Auth.PISP, signing.start,
+          f"POST {_PAY_SIGN}"),
+    Route("PUT", "/my/payments/{id}/sign/{sign}", _BOTH, Auth.PISP, signing.finish,
+          f"PUT {_PAY_SIGN}"),
     Route("GET", "/my/payments/{id}", _BOTH, Auth.PISP, pisp.payment,
           "GET /my/payments/{paymentId}"),
+    Route("DELETE", "/my/payments/{id}", _BOTH, Auth.PISP, pisp.delete_payment,
+          "DELETE /my/payments/{paymentId}"),
+    # CISP: the certificate alone (role PSP_IC)
+    Route("POST", "/accounts/balanceCheck", _BOTH, Auth.ROLE_PSP_IC, pisp.cisp_balance_check,
+          "POST /accounts/balanceCheck"),
+    # consents (COBS 3.0+ Common API; in no OpenAPI file: the standard's examples)
+    Route("GET", "/my/consents", _V5, Auth.ANY_SCOPE, consents.list_consents),
+    Route("DELETE", "/my/consents/{id}", _V5, Auth.ANY_SCOPE, consents.revoke),
 )
 
 

@@ -8,14 +8,24 @@ happens under :attr:`SandboxState.lock`. The stores are plain dicts of plain dic
 * ``codes``, ``access``, ``refresh``: authorization codes, access and refresh tokens, each an
   entry with ``client_id`` and ``scope`` (codes and access tokens also ``expires``);
 * ``payments``: payment id -> ``{"client_id", "owner", "body"}``;
-* ``created_standing_orders``: the standing orders created through the API, in order;
+* ``created_standing_orders``: the standing orders created through the API, in order (each
+  with ``_client_id``, ``_owner`` and ``_state``: ``new``, ``active`` or ``cancelled``);
+* ``signs``: signId -> the authorization of a payment, a new standing order, its change or its
+  cancellation (:mod:`~cnbkit.sandbox.cobs.signing`); ``tickets``: the secret of the page a
+  user opens to sign -> signId; ``outbox``: the one-time passwords "sent" to the user;
+* ``consents``: consentId -> the user's consent to one application (``client_id``,
+  ``owner``, ``scope``, ``valid_until``);
 * ``scope_limits``, ``paging_quirks``: the test switches, by client_id;
 * ``seen``: the recorded headers of the latest API requests.
 
 Settings a test may switch: ``answer_shape`` (``"files"``, the OpenAPI files' shape of
 transactions, or ``"examples"``, the standard's JSON examples' shape),
 ``expired_token_status`` (401, or 403 as the standard also allows for an expired token) and
-``issue_api_keys`` (registration issues an ``api_key`` instead of ``"NOT_PROVIDED"``).
+``issue_api_keys`` (registration issues an ``api_key`` instead of ``"NOT_PROVIDED"``),
+``poll_interval_ms`` (the ``pollInterval`` the authorization answers give, milliseconds) and
+``sign_processing_reads`` (how many reads of an authorization report ``PROCESSING`` after the
+user confirmed it, before ``DONE``). ``cnb_sandbox`` is set when the sandbox plays the CNB's
+public sandbox (:class:`~cnbkit.sandbox.cobs.CobsSandbox` ``cnb_sandbox=True``).
 
 Example:
     >>> state = SandboxState(SandboxBank())
@@ -64,6 +74,9 @@ class SandboxState:
     answer_shape: str = "files"
     expired_token_status: int = 401
     issue_api_keys: bool = False
+    poll_interval_ms: int = 1000
+    sign_processing_reads: int = 1
+    cnb_sandbox: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     applications: _Store = field(default_factory=dict, repr=False)
     codes: _Store = field(default_factory=dict, repr=False)
@@ -71,6 +84,10 @@ class SandboxState:
     refresh: _Store = field(default_factory=dict, repr=False)
     payments: _Store = field(default_factory=dict, repr=False)
     created_standing_orders: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    signs: _Store = field(default_factory=dict, repr=False)
+    tickets: dict[str, str] = field(default_factory=dict, repr=False)
+    outbox: list[dict[str, str]] = field(default_factory=list, repr=False)
+    consents: _Store = field(default_factory=dict, repr=False)
     scope_limits: dict[str, list[str]] = field(default_factory=dict, repr=False)
     paging_quirks: dict[str, str] = field(default_factory=dict, repr=False)
     seen: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=_SEEN_SIZE),
@@ -110,6 +127,20 @@ class SandboxState:
         """The paging quirk switched on for ``client_id``, if any."""
         with self.lock:
             return self.paging_quirks.get(client_id)
+
+    def revoke_client(self, client_id: str) -> int:
+        """Drop every access and refresh token of ``client_id``; returns how many."""
+        with self.lock:
+            return self._drop_tokens(client_id)
+
+    def _drop_tokens(self, client_id: str) -> int:
+        """(under the lock) Drop the tokens of ``client_id``."""
+        count = 0
+        for store in (self.access, self.refresh):
+            for token in [t for t, entry in store.items() if entry["client_id"] == client_id]:
+                del store[token]
+                count += 1
+        return count
 
     # -- request log ---------------------------------------------------------------------------
     def record(self, request: Request) -> None:

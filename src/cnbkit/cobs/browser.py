@@ -1,0 +1,167 @@
+"""Authorization in a browser, the redirect caught on this machine (RFC 8252, loopback).
+
+:func:`authorize_in_browser` does what a desktop application does (and google-auth-oauthlib's
+``run_local_server``): it listens on ``http://127.0.0.1:<port>/`` (a port of its own unless
+given), opens the authorization URL with that address as ``redirect_uri``, waits for the
+browser to come back, checks ``state``, exchanges the code and answers the browser with a short
+page. The provider must accept the loopback address: register ``http://127.0.0.1/`` as a
+redirect URI of a native application (RFC 8252 §7.3 lets any port match it; cnbkit's sandbox
+does) or register the exact address with the ``port`` you pass.
+
+Nothing but the redirect is accepted: other paths get 404, a request without ``code`` or
+``error`` gets 400, and only loopback addresses are ever listened on. Where the browser cannot
+reach the kernel (a notebook on JupyterHub, Binder or Colab), use the paste-the-URL widget of
+:mod:`cnbkit.cobs.notebook` instead.
+
+Example:
+    >>> token = authorize_in_browser(cobs)  # doctest: +SKIP
+    >>> token.scopes  # doctest: +SKIP
+    ('aisp', 'pisp')
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import webbrowser
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qs, urlsplit
+
+from cnbkit.cobs.errors import OAuthError
+from cnbkit.errors import ConfigError
+
+if TYPE_CHECKING:
+    from cnbkit.cobs.client import CobsClient
+    from cnbkit.cobs.oauth import Token
+
+__all__ = ["LOOPBACK_HOSTS", "RedirectCatcher", "authorize_in_browser"]
+
+#: Where the catcher may listen (loopback only).
+LOOPBACK_HOSTS = ("127.0.0.1", "::1")
+_DONE_PAGE = (b"<!doctype html><title>cnbkit</title><p>Authorization received. You can close "
+              b"this tab and return to the notebook.</p>")
+
+
+class _V6Server(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
+class RedirectCatcher:
+    """A one-shot HTTP listener on a loopback address that waits for the OAuth redirect.
+
+    Args:
+        host: ``127.0.0.1`` (default) or ``::1``.
+        port: 0 picks a free port.
+        path: the path the redirect comes to.
+
+    Example:
+        >>> with RedirectCatcher() as catcher:
+        ...     catcher.redirect_uri.startswith("http://127.0.0.1:")
+        True
+    """
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, path: str = "/") -> None:
+        if host not in LOOPBACK_HOSTS:
+            raise ConfigError("host", host, "the redirect is caught on a loopback address only",
+                              allowed=LOOPBACK_HOSTS)
+        if not path.startswith("/"):
+            raise ConfigError("path", path, "a path starting with /")
+        self.path = path
+        self._received = threading.Event()
+        self._url: str | None = None
+        catcher = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                target = urlsplit(self.path)
+                query = parse_qs(target.query)
+                if target.path != catcher.path:
+                    self.send_error(404)
+                    return
+                if "code" not in query and "error" not in query:
+                    self.send_error(400, "no code or error in the redirect")
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Cache-Control", "no-store")
+                self.send_header("Content-Length", str(len(_DONE_PAGE)))
+                self.end_headers()
+                self.wfile.write(_DONE_PAGE)
+                catcher._catch(f"{catcher.origin}{self.path}")
+
+            def log_message(self, format: str, *args: object) -> None:
+                return  # the redirect carries the code: it is never logged
+
+        server_class = _V6Server if ":" in host else ThreadingHTTPServer
+        self._server = server_class((host, port), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
+                                        name="cnbkit-redirect-catcher")
+        self._thread.start()
+
+    @property
+    def origin(self) -> str:
+        address = self._server.server_address
+        host = address[0].decode() if isinstance(address[0], bytes) else str(address[0])
+        port = address[1]
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}"
+
+    @property
+    def redirect_uri(self) -> str:
+        """The address the provider must send the browser back to."""
+        return f"{self.origin}{self.path}"
+
+    def _catch(self, url: str) -> None:
+        if not self._received.is_set():
+            self._url = url
+            self._received.set()
+
+    def wait(self, timeout: float) -> str:
+        """The full redirect URL once the browser came back; :class:`OAuthError`
+        (``timeout``) when it did not within ``timeout`` seconds."""
+        if not self._received.wait(timeout) or self._url is None:
+            raise OAuthError(f"the browser did not come back to {self.redirect_uri} within "
+                             f"{timeout:g} s: authorize again (or, where the browser cannot "
+                             "reach this machine, use cnbkit.cobs.notebook.authorize_in_notebook"
+                             ")", error="timeout")
+        return self._url
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> RedirectCatcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def authorize_in_browser(client: CobsClient, *, port: int = 0, path: str = "/",
+                         host: str = "127.0.0.1",
+                         open_browser: Callable[[str], object] = webbrowser.open,
+                         timeout: float = 300.0) -> Token:
+    """Authorize ``client`` in the user's browser and catch the redirect on a loopback port
+    (see the module doc); the token.
+
+    Args:
+        client: a :class:`~cnbkit.cobs.client.CobsClient` with a registered application.
+        port: the port to listen on (0: a free one; register ``http://127.0.0.1/``).
+        path: the redirect's path.
+        host: ``127.0.0.1`` or ``::1``.
+        open_browser: opens the URL for the user (:func:`webbrowser.open`).
+        timeout: seconds to wait for the browser to come back.
+
+    Raises:
+        StateMismatch: the redirect's ``state`` is not this authorization's.
+        OAuthError: the provider answered an error, or the browser did not come back in time.
+    """
+    with RedirectCatcher(host, port, path) as catcher:
+        url = client.authorization_url(redirect_uri=catcher.redirect_uri)
+        open_browser(url)
+        redirect = catcher.wait(timeout)
+    return client.fetch_token(redirect)

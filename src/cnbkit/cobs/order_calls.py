@@ -1,0 +1,179 @@
+"""Standing orders of :class:`~cnbkit.cobs.client.CobsClient` (COBS 5.0): create, read,
+change, cancel, status and authorize; the list is an AISP frame
+(:meth:`~cnbkit.cobs.client.CobsClient.standing_orders`).
+
+Every order is checked against the CNB's limits before anything is sent
+(:func:`cnbkit.cobs.payments.check_standing_order`): intervals DAILY, WEEKLY, MONTHLY,
+QUARTERLY, HALFYEARLY, YEARLY; a weekly ``interval_due`` of 1-5; modes UNTIL_DATE and
+UNTIL_CANCELLATION; execution on the due day (``DUE_DAY_OF_MONTH`` on the wire, ``"DUE_DAY"``
+accepted). A new order, a change of an active one and a cancellation of an active one are each
+authorized by the user like a payment (:meth:`StandingOrderCalls.authorize_standing_order`);
+the answers are :class:`~cnbkit.cobs.orders.StandingOrder` values whose ``sign`` says what is
+left to authorize. COBS 2.0 offers none of this (:class:`~cnbkit.cobs.errors.UnsupportedOperation`).
+
+Example:
+    >>> order = cobs.create_standing_order(debtor_iban=iban, creditor_iban=other, amount=500,
+    ...     currency="CZK", interval="MONTHLY", interval_due=15,
+    ...     first_date="2026-01-15")  # doctest: +SKIP
+    >>> cobs.authorize_standing_order(order, open_url=webbrowser.open)  # doctest: +SKIP
+    >>> cobs.standing_order(order).status  # doctest: +SKIP
+    'ACSP'
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+from cnbkit.cobs.calls import ClientBase
+from cnbkit.cobs.errors import NotFound, UnsupportedOperation, WrongState
+from cnbkit.cobs.orders import StandingOrder, order_arguments, order_status
+from cnbkit.cobs.payments import standing_order_body
+from cnbkit.cobs.signing import AuthorizationResult, OneTimePassword, OpenUrl, Signing
+from cnbkit.errors import ConfigError
+
+__all__ = ["StandingOrderCalls"]
+
+
+class StandingOrderCalls(ClientBase):
+    """Standing-order initiation and management (see the module doc)."""
+
+    def _need_orders(self) -> None:
+        if self.version == "2.0":
+            raise UnsupportedOperation("COBS 2.0 has no standing-order initiation; use "
+                                       "version 5.0")
+
+    @staticmethod
+    def _order_id(order: StandingOrder | str) -> str:
+        value = order.order_id if isinstance(order, StandingOrder) else order
+        if not isinstance(value, str) or not value:
+            raise ConfigError("order", value, "a StandingOrder or its order_id")
+        return value
+
+    def _path(self, order: StandingOrder | str) -> str:
+        return f"/my/standingorders/{quote(self._order_id(order), safe='')}"
+
+    def create_standing_order(self, *, user_involved: bool | None = None,
+                              **order: Any) -> StandingOrder:
+        """Create a standing order (``POST /my/standingorders``), checked against the CNB's
+        limits first; the answer carries the authorization to sign (``order.sign``).
+
+        Arguments as :func:`cnbkit.cobs.payments.standing_order_body` (``mode_due`` takes the
+        CNB's "DUE_DAY" as an alias of ``DUE_DAY_OF_MONTH``, the value sent).
+
+        Example: ``cobs.create_standing_order(debtor_iban=..., creditor_iban=..., amount=500,
+        currency="CZK", interval="MONTHLY", interval_due=15, first_date="2026-01-15")``.
+        """
+        body = standing_order_body(**order)
+        self._need_orders()
+        return StandingOrder.from_json(self._call("POST", "/my/standingorders", body=body,
+                                                  user_involved=user_involved, scope="pisp"))
+
+    def standing_order(self, order: StandingOrder | str, *,
+                       user_involved: bool | None = None) -> StandingOrder:
+        """One standing order (``GET /my/standingorders/{id}``): the bank's own or one this
+        application created (with its ``instructionStatus``).
+
+        Example: ``cobs.standing_order(order.order_id).interval``.
+        """
+        self._need_orders()
+        return StandingOrder.from_json(self._call("GET", self._path(order),
+                                                  user_involved=user_involved, scope="pisp"))
+
+    def standing_order_status(self, order: StandingOrder | str, *,
+                              user_involved: bool | None = None) -> str:
+        """``instructionStatus`` of a standing order (``GET …/status``): ``ACTC`` not yet
+        authorized, ``ACSP`` active, ``CANC`` cancelled.
+
+        Example: ``cobs.standing_order_status(order)``.
+        """
+        self._need_orders()
+        return order_status(self._call("GET", f"{self._path(order)}/status",
+                                       user_involved=user_involved, scope="pisp"))
+
+    def change_standing_order(self, order: StandingOrder | str, *,
+                              user_involved: bool | None = None,
+                              **changes: Any) -> StandingOrder:
+        """Change a standing order (``PUT /my/standingorders/{id}``): the order is read, the
+        ``changes`` (the arguments of :func:`~cnbkit.cobs.payments.standing_order_body`:
+        ``amount``, ``interval``, ``interval_due``, ``mode``, ``last_execution_date``,
+        ``message``...) applied, the whole order checked against the CNB's limits and sent.
+        A change of an active order is authorized like a new one (``result.sign``).
+
+        Example: ``cobs.change_standing_order(order, amount=650, interval_due=20)``.
+        """
+        self._need_orders()
+        current = order if isinstance(order, StandingOrder) and order.amount is not None \
+            else self.standing_order(order, user_involved=user_involved)
+        args = order_arguments(current)
+        if "interval" in changes and changes["interval"] == "DAILY":
+            args["interval_due"] = None
+        if changes.get("mode") == "UNTIL_CANCELLATION":
+            args["last_execution_date"] = None
+        args.update(changes)
+        body = standing_order_body(instruction_id=current.instruction_id,
+                                   order_id=current.order_id, **args)
+        return StandingOrder.from_json(self._call("PUT", self._path(current), body=body,
+                                                  user_involved=user_involved, scope="pisp"))
+
+    def cancel_standing_order(self, order: StandingOrder | str, *,
+                              user_involved: bool | None = None) -> StandingOrder:
+        """Cancel a standing order (``DELETE /my/standingorders/{id}``). One not yet
+        authorized is deleted at once (``status`` ``CANC``); an active one answers with a
+        cancellation to authorize (``result.sign``; it stays active until then).
+
+        Raises:
+            WrongState: the order is already cancelled (the provider answers 404; cnbkit
+                reads the order to say why).
+            NotFound: there is no such order.
+
+        Example: ``cobs.cancel_standing_order(order)``.
+        """
+        self._need_orders()
+        order_id = self._order_id(order)
+        try:
+            data = self._call("DELETE", self._path(order), user_involved=user_involved,
+                              scope="pisp")
+        except NotFound as exc:
+            try:
+                status = self.standing_order_status(order_id, user_involved=user_involved)
+            except NotFound:
+                raise exc from None
+            raise WrongState(f"the standing order {order_id} cannot be cancelled here (status "
+                             f"{status}): only a new or active order this application created "
+                             "can be", state=status, status=exc.status, errors=exc.errors,
+                             url=exc.url, request_id=exc.request_id) from None
+        return StandingOrder.from_json(data)
+
+    def standing_order_signing(self, order: StandingOrder, *,
+                               user_involved: bool = True) -> Signing:
+        """The authorization ``order.sign`` names (a new order, a change or a cancellation),
+        step by step (:class:`~cnbkit.cobs.signing.Signing`)."""
+        self._need_orders()
+        if not isinstance(order, StandingOrder) or order.sign is None:
+            raise ConfigError("order", getattr(order, "order_id", order),
+                              "a StandingOrder whose answer carried a signInfo (the result of "
+                              "create, change or cancel)")
+        return Signing(self, "standing order", order.order_id, order.sign.sign_id,
+                       user_involved=user_involved)
+
+    def authorize_standing_order(self, order: StandingOrder, method: str | None = None, *,
+                                 open_url: OpenUrl | None = None,
+                                 one_time_password: OneTimePassword = None,
+                                 redirect_url: str | None = None, timeout: float = 300.0,
+                                 sleep: Callable[[float], object] = time.sleep,
+                                 user_involved: bool = True) -> AuthorizationResult:
+        """Have the user authorize what ``order.sign`` names (the order, its change or its
+        cancellation), the whole way, then read the order's status (see
+        :meth:`~cnbkit.cobs.pisp_calls.PaymentCalls.authorize_payment` for the arguments).
+
+        Example: ``cobs.authorize_standing_order(order, open_url=webbrowser.open)``.
+        """
+        result = self.standing_order_signing(order, user_involved=user_involved).authorize(
+            method, open_url=open_url, one_time_password=one_time_password,
+            redirect_url=redirect_url, timeout=timeout, sleep=sleep)
+        status = self.standing_order_status(order, user_involved=user_involved)
+        return AuthorizationResult(result.state, result.method, result.polls, result.waited,
+                                   status)

@@ -1,0 +1,294 @@
+"""Authorization ("sign") of payments and standing orders in the COBS sandbox.
+
+The standard leaves the methods to each bank (PDF §3.2.8-3.2.11): an order to sign carries a
+``signId``; ``GET …/sign/{signId}`` tells its state and the scenarios (each a sequence of method
+codes); ``POST …/sign/{signId}`` starts one method; ``PUT …/sign/{signId}`` finishes it and
+answers ``{state, pollInterval}`` (milliseconds: "how often I can ask for authorization
+status"). This sandbox offers two scenarios, :data:`SCENARIOS`:
+
+* ``USERAGENT_REDIRECT``: the start answers the URL of a page the user opens (``href.url``,
+  method ``GET``); opening it confirms (``?decline=1`` refuses) and, when the start named a
+  ``redirectUrl`` (one of the application's registered redirect URIs, loopback ports aside as
+  in RFC 8252), sends the browser back there.
+* ``SMS``: the start "sends" a one-time password (:meth:`SandboxState.outbox
+  <cnbkit.sandbox.cobs.state.SandboxState>`, read by :meth:`CobsApp.one_time_password
+  <cnbkit.sandbox.cobs.app.CobsApp.one_time_password>`); the finish carries it as
+  ``oneTimePassword``. A wrong one is ``400 FIELD_INVALID`` at ``oneTimePassword``; the third
+  wrong one fails the authorization (``AUTH_LIMIT_EXCEEDED``, state ``FAILED``).
+
+States: ``OPEN`` (waiting for the user), ``PROCESSING`` (the user confirmed; it stays so for
+``sign_processing_reads`` reads of the detail), ``DONE`` (the order is authorized), ``FAILED``
+(refused or too many wrong passwords), ``CANCELED`` (the order was deleted). Starting or
+finishing an authorization that is no longer open answers ``400 INCORRECT_SIGNID`` ("signIDs
+... do not have open state", the 7.0 file's code); an unknown signId, or one of another order
+or application, ``404 ID_NOT_FOUND``.
+
+What a completed authorization does depends on what was signed (``kind``): a payment is
+accepted (``ACSP``, or ``ACCP`` while its execution date is ahead: an awaiting payment); a new
+standing order becomes active, a change is applied, a cancellation cancels it.
+
+Example:
+    >>> SCENARIOS
+    [['USERAGENT_REDIRECT'], ['SMS']]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import secrets
+from typing import Any
+from urllib.parse import urlsplit
+
+from cnbkit.sandbox.cobs.call import Call
+from cnbkit.sandbox.cobs.data import CLOCK
+from cnbkit.sandbox.cobs.replies import cobs_error, read_json
+from cnbkit.sandbox.cobs.state import SandboxState
+from cnbkit.sandbox.httpserver import Reply
+
+__all__ = [
+    "FINAL_STATES",
+    "KINDS",
+    "OTP_ATTEMPTS",
+    "SCENARIOS",
+    "detail",
+    "finish",
+    "open_sign",
+    "redirect_allowed",
+    "start",
+    "user_agent_page",
+]
+
+#: The scenarios offered, each a sequence of method codes.
+SCENARIOS = [["USERAGENT_REDIRECT"], ["SMS"]]
+_METHODS = ("USERAGENT_REDIRECT", "SMS")
+#: Wrong one-time passwords allowed before the authorization fails.
+OTP_ATTEMPTS = 3
+#: States after which nothing changes.
+FINAL_STATES = ("DONE", "FAILED", "CANCELED")
+#: What can be signed.
+KINDS = ("payment", "standing_order", "standing_order_change", "standing_order_cancel")
+
+
+def open_sign(state: SandboxState, *, kind: str, order_id: str, client_id: str,
+              change: dict[str, Any] | None = None) -> str:
+    """(with ``state.lock`` held) Open an authorization of ``kind`` for ``order_id``; its
+    signId."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}")
+    sign_id = f"{secrets.randbelow(10**15):015d}"
+    state.signs[sign_id] = {"kind": kind, "order": order_id, "client_id": client_id,
+                            "state": "OPEN", "method": None, "otp": None, "attempts": 0,
+                            "ticket": None, "redirect_url": None, "reads": 0,
+                            "change": change}
+    return sign_id
+
+
+def _sign_of(state: SandboxState, call: Call) -> dict[str, Any]:
+    """(with the lock held) The authorization the path names, if it belongs to the path's
+    order and the caller's application; 404 ``ID_NOT_FOUND`` otherwise."""
+    sign = state.signs.get(call.params["sign"])
+    if sign is None or sign["order"] != call.params["id"] \
+            or sign["client_id"] != call.client_id:
+        raise cobs_error(404, {"error": "ID_NOT_FOUND", "scope": "signId"})
+    return sign
+
+
+def _info(sign_id: str, sign: dict[str, Any]) -> dict[str, str]:
+    return {"state": sign["state"], "signId": sign_id}
+
+
+# -- completing ---------------------------------------------------------------------------------
+def _standing_order(state: SandboxState, order_id: str) -> dict[str, Any] | None:
+    return next((o for o in state.created_standing_orders
+                 if o["standingOrderIdentification"]["transactionIdentification"] == order_id),
+                None)
+
+
+def _complete(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> None:
+    """(with the lock held) The order is authorized: do what was signed."""
+    sign["state"] = "DONE"
+    kind, order_id = sign["kind"], sign["order"]
+    if kind == "payment":
+        stored = state.payments.get(order_id)
+        if stored is not None:
+            body = stored["body"]
+            body["signInfo"] = _info(sign_id, sign)
+            due = body.get("requestedExecutionDate")
+            ahead = isinstance(due, str) and dt.date.fromisoformat(due) > CLOCK
+            body["instructionStatus"] = "ACCP" if ahead else "ACSP"
+        return
+    order = _standing_order(state, order_id)
+    if order is None:
+        return
+    if kind == "standing_order":
+        order["_state"], order["instructionStatus"] = "active", "ACSP"
+        order["signInfo"] = _info(sign_id, sign)
+    elif kind == "standing_order_change" and sign["change"]:
+        for key, value in sign["change"].items():
+            order[key] = value
+    elif kind == "standing_order_cancel":
+        order["_state"], order["instructionStatus"] = "cancelled", "CANC"
+
+
+def cancel_open_signs(state: SandboxState, order_id: str) -> None:
+    """(with the lock held) The order is gone: its open authorizations are cancelled."""
+    for sign in state.signs.values():
+        if sign["order"] == order_id and sign["state"] not in FINAL_STATES:
+            sign["state"] = "CANCELED"
+
+
+def _advance(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> None:
+    """(with the lock held) One read of a confirmed authorization: the bank finishes it after
+    ``sign_processing_reads`` reads."""
+    if sign["state"] != "PROCESSING":
+        return
+    if sign["reads"] <= 0:
+        _complete(state, sign_id, sign)
+    else:
+        sign["reads"] -= 1
+
+
+def _confirm(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> None:
+    """(with the lock held) The user confirmed: processing, or done at once."""
+    sign["state"] = "PROCESSING"
+    sign["reads"] = state.sign_processing_reads
+    if sign["reads"] <= 0:
+        _complete(state, sign_id, sign)
+
+
+# -- the three steps ----------------------------------------------------------------------------
+def detail(state: SandboxState, call: Call) -> Reply:
+    """``GET …/sign/{signId}``: the scenarios and the state (Step I)."""
+    with state.lock:
+        sign = _sign_of(state, call)
+        _advance(state, call.params["sign"], sign)
+        info = _info(call.params["sign"], sign)
+    return Reply.json(200, {"scenarios": SCENARIOS, "signInfo": info})
+
+
+def redirect_allowed(registered: list[str], given: str) -> bool:
+    """Whether ``given`` is one of the ``registered`` redirect URIs; a loopback IP literal
+    over ``http`` matches with any port (RFC 8252 §7.3, native apps).
+
+    Example:
+        >>> redirect_allowed(["http://127.0.0.1/cb"], "http://127.0.0.1:53117/cb")
+        True
+        >>> redirect_allowed(["https://tpp.example/cb"], "https://tpp.example/other")
+        False
+    """
+    if given in registered:
+        return True
+    got = urlsplit(given)
+    if got.scheme != "http" or got.hostname not in ("127.0.0.1", "::1"):
+        return False
+    for uri in registered:
+        want = urlsplit(uri)
+        if (want.scheme, want.hostname, want.path or "/", want.query) == \
+                ("http", got.hostname, got.path or "/", got.query):
+            return True
+    return False
+
+
+def start(state: SandboxState, call: Call) -> Reply:
+    """``POST …/sign/{signId}``: start the chosen method (Step II)."""
+    body = read_json(call.request)
+    method = body.get("authorizationType")
+    redirect = body.get("redirectUrl")
+    with state.lock:
+        sign = _sign_of(state, call)
+        if sign["state"] != "OPEN":
+            raise cobs_error(400, {"error": "INCORRECT_SIGNID", "scope": "signId",
+                                   "message": f"the authorization is {sign['state']}, not "
+                                   "open"})
+        if method not in _METHODS:
+            raise cobs_error(400, {"error": "AUTH_LIMIT_EXCEEDED", "scope": "authorizationType",
+                                   "parameters": {"ALLOWED": list(_METHODS)},
+                                   "message": "the order cannot be authorized with this "
+                                   "method"})
+        app = state.applications.get(sign["client_id"])
+        registered = list(app["redirect_uris"]) if app else []
+    if redirect is not None and not redirect_allowed(registered, str(redirect)):
+        raise cobs_error(400, {"error": "INVALID_AUTHORIZATION_REDIRECT_URI",
+                               "scope": "redirectUrl",
+                               "message": "not a redirect URI registered for the application"})
+    answer: dict[str, Any] = {"authorizationType": method}
+    with state.lock:
+        sign["method"], sign["redirect_url"] = method, redirect
+        if method == "USERAGENT_REDIRECT":
+            ticket = secrets.token_urlsafe(24)
+            if sign["ticket"]:
+                state.tickets.pop(sign["ticket"], None)
+            sign["ticket"] = ticket
+            state.tickets[ticket] = call.params["sign"]
+            host = call.request.headers.get("Host") or "127.0.0.1"
+            answer["href"] = {"url": f"https://{host}/sign/{ticket}"}
+            answer["method"] = "GET"
+        else:
+            sign["otp"] = f"{secrets.randbelow(10**6):06d}"
+            state.outbox.append({"order": sign["order"], "code": sign["otp"]})
+        answer["signInfo"] = _info(call.params["sign"], sign)
+    return Reply.json(200, answer)
+
+
+def finish(state: SandboxState, call: Call) -> Reply:
+    """``PUT …/sign/{signId}``: finish the method (Step III): the one-time password of
+    ``SMS``; for ``USERAGENT_REDIRECT`` it only reports where the user is ("purely
+    indicative", PDF §3.2.11), also once the authorization is over."""
+    body = read_json(call.request)
+    with state.lock:
+        sign = _sign_of(state, call)
+        sign_id = call.params["sign"]
+        indicative = sign["method"] == "USERAGENT_REDIRECT" \
+            and body.get("authorizationType") == sign["method"]
+        if sign["state"] in FINAL_STATES and not indicative:
+            raise cobs_error(400, {"error": "INCORRECT_SIGNID", "scope": "signId",
+                                   "message": f"the authorization is {sign['state']}"})
+        if sign["method"] is None or body.get("authorizationType") != sign["method"]:
+            raise cobs_error(400, {"error": "FIELD_INVALID", "scope": "authorizationType",
+                                   "message": "start this method first (POST …/sign/{signId})"})
+        if sign["method"] == "SMS" and sign["state"] == "OPEN":
+            code = body.get("oneTimePassword")
+            if not isinstance(code, str) or not code:
+                raise cobs_error(400, {"error": "FIELD_MISSING", "scope": "oneTimePassword"})
+            if not secrets.compare_digest(code, str(sign["otp"])):
+                sign["attempts"] += 1
+                left = OTP_ATTEMPTS - sign["attempts"]
+                if left <= 0:
+                    sign["state"] = "FAILED"
+                    raise cobs_error(400, {"error": "AUTH_LIMIT_EXCEEDED",
+                                           "scope": "oneTimePassword",
+                                           "message": "too many wrong one-time passwords: "
+                                           "the authorization failed"})
+                raise cobs_error(400, {"error": "FIELD_INVALID", "scope": "oneTimePassword",
+                                       "parameters": {"ATTEMPTS_LEFT": left},
+                                       "message": "wrong one-time password"})
+            _confirm(state, sign_id, sign)
+        answer = {"state": sign["state"], "pollInterval": state.poll_interval_ms}
+    return Reply.json(200, answer)
+
+
+def user_agent_page(state: SandboxState, call: Call) -> Reply:
+    """``GET /sign/{ticket}``: the page the user opens to confirm (or, with ``?decline=1``,
+    refuse); back to the ``redirectUrl`` when one was given, else a short page."""
+    decline = call.request.arg("decline") in ("1", "true")
+    with state.lock:
+        sign_id = state.tickets.pop(call.params["ticket"], None)
+        sign = state.signs.get(sign_id or "")
+        if sign is None or sign["state"] != "OPEN":
+            return _page(404, "This authorization link is unknown or used.")
+        if decline:
+            sign["state"] = "FAILED"
+        else:
+            _confirm(state, str(sign_id), sign)
+        redirect = sign["redirect_url"]
+    if redirect:
+        return Reply(302, b"", {"Location": str(redirect)}, None)
+    return _page(200, "Declined. You can close this page." if decline else
+                 "Authorized in the cnbkit sandbox. You can close this page.")
+
+
+def _page(status: int, text: str) -> Reply:
+    body = (f"<!doctype html><title>cnbkit sandbox</title><p>{html.escape(text)}</p>"
+            ).encode()
+    return Reply(status, body, {"Cache-Control": "no-store"}, "text/html; charset=utf-8")
