@@ -1,6 +1,6 @@
-"""Notebooks 01-06 show their figures without being run: every analysis section (a ``###``
-heading) stores at least one PNG, drawn by cnbkit's figure code (its text form names the
-figure), a real picture without a timestamp in it.
+"""Notebooks show their figures without being run: every analysis section (a ``###`` heading)
+of notebooks 01-06, and notebook 07's monthly spending, stores a PNG drawn by cnbkit's figure
+code (its text form names the figure), a real picture without a timestamp in it.
 
 nbval compares the notebooks' text outputs (notebooks/conftest.py leaves only the PNG bytes
 out); this file checks what nbval cannot: that the pictures are there for a reader.
@@ -51,10 +51,23 @@ def test_there_are_six_notebooks() -> None:
     assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06"]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
-def test_every_analysis_stores_a_figure(path: Path) -> None:
+def _check_figure(name: str, output: dict) -> None:
+    """A PNG drawn by cnbkit's figure code: named, the size it says, not blank, no stamps."""
     import matplotlib.image
 
+    title = "".join(output["data"]["text/plain"])
+    assert re.fullmatch(r"<figure: .+ \(\d+x\d+ px\)>", title), (name, title)
+    png = base64.b64decode(output["data"]["image/png"])
+    pixels = matplotlib.image.imread(io.BytesIO(png), format="png")
+    width, height = re.search(r"\((\d+)x(\d+) px\)", title).groups()
+    assert pixels.shape[:2] == (int(height), int(width)), title
+    assert pixels.std() > 0.01, f"{name}: {title} is blank"
+    kinds = _chunks(png)
+    assert b"tIME" not in kinds and b"tEXt" not in kinds, (title, kinds)  # no stamps
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+def test_every_analysis_stores_a_figure(path: Path) -> None:
     book = json.loads(path.read_text(encoding="utf-8"))
     sections = _sections(book)
     assert len(sections) >= 2, f"{path.name}: no analysis sections found"
@@ -62,12 +75,13 @@ def test_every_analysis_stores_a_figure(path: Path) -> None:
         figures = [o for o in outputs if "image/png" in o.get("data", {})]
         assert figures, f"{path.name}: the section {heading!r} stores no figure"
         for output in figures:
-            title = "".join(output["data"]["text/plain"])
-            assert re.fullmatch(r"<figure: .+ \(\d+x\d+ px\)>", title), title
-            png = base64.b64decode(output["data"]["image/png"])
-            pixels = matplotlib.image.imread(io.BytesIO(png), format="png")
-            width, height = re.search(r"\((\d+)x(\d+) px\)", title).groups()
-            assert pixels.shape[:2] == (int(height), int(width)), title
-            assert pixels.std() > 0.01, f"{title} is blank"
-            kinds = _chunks(png)
-            assert b"tIME" not in kinds and b"tEXt" not in kinds, (title, kinds)  # no stamps
+            _check_figure(path.name, output)
+
+
+def test_the_psd2_notebook_stores_its_spending_figure() -> None:
+    """Notebook 07 walks through the COBS flow; its one analysis, monthly spending, is a figure."""
+    path = ROOT / "notebooks" / "07_psd2_accounts.ipynb"
+    sections = _sections(json.loads(path.read_text(encoding="utf-8")))
+    figures = [o for o in sections["Monthly spending"] if "image/png" in o.get("data", {})]
+    assert len(figures) == 1
+    _check_figure(path.name, figures[0])
