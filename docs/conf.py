@@ -48,7 +48,7 @@ nitpick_ignore_regex = [
                r"requests_cache|requests_oauthlib|oauthlib|cryptography|ipywidgets|redis|"
                r"jsonschema|msgspec|tqdm|platformdirs|holidays|zoneinfo|datetime|dt|os|"
                r"pathlib|typing|collections|contextlib|concurrent|threading|http|socket|ssl|"
-               r"argparse|enum|decimal|types|io|logging|warnings|abc|email)(\..*)?"),
+               r"argparse|enum|decimal|types|io|logging|warnings|abc|email|webbrowser)(\..*)?"),
     # builtins and typing names as they appear in signatures
     (r"py:.*", r"(int|float|str|bytes|bool|object|None|list|dict|tuple|set|frozenset|type|"
                r"Exception|ValueError|RuntimeError|Warning|UserWarning|ConnectionError|"
@@ -60,10 +60,11 @@ nitpick_ignore_regex = [
     # hold is described where they are used)
     (r"py:class", r"cnbkit\.(columns\.TypedColumn|calls\.(Query|RowFilter)|"
                   r"sandbox\.httpserver\.(Request|Reply)|"
-                  r"sandbox\.cobs\.(CobsApp|data\.SandboxBank))"),
+                  r"sandbox\.cobs\.(CobsApp|data\.SandboxBank)|cobs\.calls\.ClientBase)"),
     (r"py:(class|data)", r"(CobsApp|RECORDED_HEADERS)"),
-    # a dataclass field's ``tuple[float, float]`` is split at its comma by autodoc
-    (r"py:class", r"(tuple\[float|float\])"),
+    # a dataclass field's ``tuple[float, float]`` or ``dict[str, Any]`` is split at its comma
+    # by autodoc
+    (r"py:class", r"(tuple\[float|float\]|dict\[str|Any\])"),
 ]
 
 # autodoc: signatures with their types, the docstring's "Example:" sections as doctest blocks
@@ -109,8 +110,10 @@ cnbkit_api_modules = [
     "cnbkit.czeonia", "cnbkit.exrates", "cnbkit.forward", "cnbkit.fxrates", "cnbkit.omo",
     "cnbkit.pribor", "cnbkit.skd", "cnbkit.errors", "cnbkit.settings", "cnbkit.clock",
     "cnbkit.backends", "cnbkit.cache", "cnbkit.catalog", "cnbkit.analysis", "cnbkit.widgets",
-    "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs", "cnbkit.cobs.errors",
-    "cnbkit.cobs.identity", "cnbkit",
+    "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs", "cnbkit.cobs.config",
+    "cnbkit.cobs.signing", "cnbkit.cobs.pisp_calls", "cnbkit.cobs.order_calls",
+    "cnbkit.cobs.orders", "cnbkit.cobs.browser", "cnbkit.cobs.notebook", "cnbkit.cobs.awaiting",
+    "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.identity", "cnbkit",
 ]
 #: Types that public calls return or take without a module exporting them, documented on the
 #: page of the module where users meet them.
@@ -122,7 +125,7 @@ cnbkit_api_extra = {
                        "cnbkit.widgets.source.Banner", "cnbkit.widgets.fixing.VIEWS"],
     "cnbkit.sandbox": ["cnbkit.sandbox.httpserver.LoopbackServer",
                        "cnbkit.sandbox.cobs.CobsSandbox"],
-    "cnbkit.cobs": ["cnbkit.cobs.config.OAUTH_PRESETS", "cnbkit.cobs.client.range_bound",
+    "cnbkit.cobs": ["cnbkit.cobs.client.range_bound",
                     "cnbkit.cobs.payments.payment_body",
                     "cnbkit.cobs.payments.standing_order_body"],
 }

@@ -7,7 +7,7 @@ due after today) or should have made and did not (``OVERDUE``), or ``OTHER``. On
 ``awaitingStatus``), ``execution_date`` (the requested day, a calendar day as written),
 ``amount`` (positive: what will leave the account) and ``currency``, the debtor account, the
 creditor account (IBAN or local number, with the bank code from ``creditorAgent``), the
-remittance text and the Czech symbols read from it (:func:`~cnbkit.cobs.accounts.parse_symbols`)
+remittance text and the Czech symbols read from it (as the transactions frame reads them)
 and the ``service_level`` (``DMCT`` domestic, ``ESCT`` SEPA...).
 
 Example:

@@ -56,8 +56,10 @@ class AuthorizationWidget:
 
     Attributes:
         url: the authorization URL (a fresh ``state``).
-        link, redirect, finish, status: the ipywidgets shown (``redirect.value`` is what the
-            user pasted; ``finish.click()`` runs the exchange, as the button does).
+        link: the ipywidgets HTML that holds the link to the bank's page.
+        redirect: the text field; ``redirect.value`` is what the user pasted.
+        finish: the button; ``finish.click()`` runs the exchange, as a click does.
+        status: the ipywidgets HTML that says what happened.
         token: the token once the exchange succeeded, else None.
         error: the last error (typed, secrets masked), else None.
 

@@ -26,7 +26,7 @@ codes separated by commas, semicolons or spaces. The files allow a ``redirectUrl
 characters; a longer one is refused before anything is sent.
 
 Sign ids, one-time passwords and the URL the user opens never appear in reprs, logs or error
-messages (:mod:`cnbkit.cobs.redact` masks the path segment after ``/sign/``).
+messages (cnbkit's redaction masks the path segment after ``/sign/``).
 
 Example:
     >>> parse_scenarios([["USERAGENT_REDIRECT"], ["SMS"]])
@@ -86,7 +86,8 @@ REDIRECT = "USERAGENT_REDIRECT"
 REDIRECT_URL_LENGTH = 35
 #: How often a callable ``one_time_password`` is asked again after a wrong code.
 OTP_TRIES = 3
-#: What can be signed: payments and standing orders (their path prefixes).
+#: The kinds of order that can be signed (payments and standing orders), with their path
+#: prefixes.
 KINDS = {"payment": "/my/payments", "standing order": "/my/standingorders"}
 _SEPARATORS = re.compile(r"[,;\s]+")
 
