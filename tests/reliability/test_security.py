@@ -5,6 +5,7 @@ loopback port); TLS verification never disabled; refused connections; token file
 from __future__ import annotations
 
 import base64
+import contextlib
 import logging
 import os
 import re
@@ -83,6 +84,21 @@ class _Everything(logging.Handler):
         self.lines.append(self.format(record))
 
 
+@contextlib.contextmanager
+def _everything_at_debug() -> Iterator[_Everything]:
+    """The root logger at DEBUG with an :class:`_Everything` handler, both undone on exit."""
+    handler = _Everything()
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+
+
 def _key_material(sandbox: CobsSandbox) -> list[str]:
     """The client key in every form it could leak in: PEM lines, DER (hex, base64), numbers."""
     with open(sandbox.client_p12_path, "rb") as handle:
@@ -104,15 +120,10 @@ def _key_material(sandbox: CobsSandbox) -> list[str]:
 
 
 def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
-    handler = _Everything()
-    root = logging.getLogger()
-    old_level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
     produced: list[str] = []
     secrets: list[str] = [cobs.client_p12_password]
     errors: list[BaseException] = []
-    try:
+    with _everything_at_debug() as handler:
         cfg = config(cobs, token_file=tmp_path / "token.json")
         client = CobsClient(cfg)
         app = client.register("leak check", [REDIRECT])
@@ -167,9 +178,6 @@ def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
             client.identity, client.session.adapters["https://"], cobs)]
         client.close()
         wrong.close()
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(old_level)
     produced += ["".join(traceback.format_exception(e)) for e in errors]
     produced += [repr(e.__dict__) for e in errors]
     produced += handler.lines
@@ -204,18 +212,13 @@ def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
     )
     from cnbkit.cobs.browser import authorize_in_browser
 
-    handler = _Everything()
-    root = logging.getLogger()
-    old_level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
     produced: list[str] = []
     secrets: list[str] = [cobs.client_p12_password]
     errors: list[BaseException] = []
     pages: list[str] = []
     no_wait = lambda _: None  # noqa: E731 - the sandbox moves on reads, not on time
     creditor = "CZ6330300000000000000123"
-    try:
+    with _everything_at_debug() as handler:
         client = CobsClient(config(cobs, revoke_url=cobs.revoke_url))
         app = client.register("authorization leak check", [REDIRECT, "http://127.0.0.1/"],
                               application_type="native")
@@ -293,9 +296,6 @@ def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
         client.revoke_token()
         produced += [repr(o) + "\n" + str(o) for o in (client, client.config, client.oauth)]
         client.close()
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(old_level)
     with cobs.app.state.lock:  # what the bank issued: every signId, every code it "sent"
         secrets += list(cobs.app.state.signs)
         secrets += [m["code"] for m in cobs.app.state.outbox]

@@ -170,7 +170,14 @@ def fetch_all_pages(
     return items, fetched
 
 
-def _get(item: Any, *path: str) -> Any:
+def field_at(item: Any, *path: str) -> Any:
+    """The value at ``path`` inside nested JSON objects, or None where a step is missing or is
+    not an object.
+
+    Example:
+        >>> field_at({"amount": {"value": 12.5}}, "amount", "value")
+        12.5
+    """
     for part in path:
         if not isinstance(item, Mapping):
             return None
@@ -236,14 +243,14 @@ def accounts_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per account."""
     rows = []
     for a in items:
-        other = _get(a, "identification", "other")
+        other = field_at(a, "identification", "other")
         if isinstance(other, Mapping):
             other = other.get("identification")
         rows.append({
-            "id": a.get("id"), "iban": _get(a, "identification", "iban"), "other": other,
+            "id": a.get("id"), "iban": field_at(a, "identification", "iban"), "other": other,
             "currency": a.get("currency"), "name": a.get("nameI18N"),
-            "product": a.get("productI18N"), "bank_code": _get(a, "servicer", "bankCode"),
-            "bic": _get(a, "servicer", "bic"),
+            "product": a.get("productI18N"), "bank_code": field_at(a, "servicer", "bankCode"),
+            "bic": field_at(a, "servicer", "bic"),
         })
     return pd.DataFrame(rows, columns=ACCOUNT_COLUMNS)
 
@@ -253,17 +260,17 @@ def balances_frame(account_id: str, items: list[dict[str, Any]]) -> pd.DataFrame
     rows = []
     for b in items:
         indicator = b.get("creditDebitIndicator")
-        line = _get(b, "creditLine", "amount", "value")
+        line = field_at(b, "creditLine", "amount", "value")
         rows.append({
             "account_id": account_id,
-            "type": _get(b, "type", "codeOrProprietary", "code")
-            or _get(b, "type", "codeOrProprietary", "proprietary"),
-            "amount": _signed(_get(b, "amount", "value"), indicator),
-            "currency": _get(b, "amount", "currency"),
+            "type": field_at(b, "type", "codeOrProprietary", "code")
+            or field_at(b, "type", "codeOrProprietary", "proprietary"),
+            "amount": _signed(field_at(b, "amount", "value"), indicator),
+            "currency": field_at(b, "amount", "currency"),
             "credit_debit": indicator,
-            "date": instant(_get(b, "date", "dateTime") or _get(b, "date", "date"),
+            "date": instant(field_at(b, "date", "dateTime") or field_at(b, "date", "date"),
                             "balances[].date.dateTime"),
-            "credit_line_included": _get(b, "creditLine", "included"),
+            "credit_line_included": field_at(b, "creditLine", "included"),
             "credit_line_amount": None if line is None else float(line),
         })
     frame = pd.DataFrame(rows, columns=BALANCE_COLUMNS)
@@ -282,7 +289,7 @@ def _signed_or_none(value: Any, indicator: Any) -> float | None:
 
 
 def _party_account(account: Any) -> str | None:
-    ident = _get(account, "identification")
+    ident = field_at(account, "identification")
     if not isinstance(ident, Mapping):
         return None
     iban = ident.get("iban")
@@ -294,9 +301,9 @@ def _party_account(account: Any) -> str | None:
 
 def _bank_code(agent: Any, account: str | None) -> str | None:
     """The counterparty's bank code: from the agent, else from inside a Czech IBAN."""
-    institution = _get(agent, "financialInstitutionIdentification")
-    code = (_get(institution, "clearingSystemMemberIdentification", "memberIdentification")
-            or _get(institution, "other", "identification"))
+    institution = field_at(agent, "financialInstitutionIdentification")
+    code = (field_at(institution, "clearingSystemMemberIdentification", "memberIdentification")
+            or field_at(institution, "other", "identification"))
     if code:
         return str(code)
     if account and re.fullmatch(r"CZ\d{22}", account):
@@ -319,11 +326,11 @@ def _counterparty(indicator: Any, parties: Mapping[str, Any],
     account = _party_account(parties.get(f"{side}Account"))
     agent = agents.get(f"{side}Agent")
     return {
-        "counterparty_name": _get(parties, side, "name")
-        or _get(parties, f"ultimate{side.title()}", "name"),
+        "counterparty_name": field_at(parties, side, "name")
+        or field_at(parties, f"ultimate{side.title()}", "name"),
         "counterparty_account": account,
         "counterparty_bank_code": _bank_code(agent, account),
-        "counterparty_bic": _get(agent, "financialInstitutionIdentification", "bic"),
+        "counterparty_bic": field_at(agent, "financialInstitutionIdentification", "bic"),
     }
 
 
@@ -343,25 +350,25 @@ def _transaction_row(t: Mapping[str, Any]) -> dict[str, Any]:
     remittance = detail("remittanceInformation") or {}
     amounts = detail("amountDetails") or {}
     unstructured = remittance.get("unstructured")
-    reference = _get(remittance, "structured", "creditorReferenceInformation", "reference")
+    reference = field_at(remittance, "structured", "creditorReferenceInformation", "reference")
     refs = nested.get("references") or entry.get("references") or {}
     extra = detail("additionalTransactionInformation")
     symbols = parse_symbols(reference, unstructured, refs.get("endToEndIdentification"),
                             refs.get("paymentInformationIdentification"), extra)
-    code = _get(t, "bankTransactionCode", "proprietary", "code")
+    code = field_at(t, "bankTransactionCode", "proprietary", "code")
     text = unstructured if unstructured and unstructured.strip("`") else None
-    instructed = _get(amounts, "instructedAmount", "amount") or {}
-    rate = _get(amounts, "counterValueAmount", "currencyExchange", "exchangeRate")
+    instructed = field_at(amounts, "instructedAmount", "amount") or {}
+    rate = field_at(amounts, "counterValueAmount", "currencyExchange", "exchangeRate")
     reversal = t.get("reversalIndicator")
     return {
         "entry_reference": t.get("entryReference"),
-        "booking_date": calendar_day(_get(t, "bookingDate", "date")
-                                     or _get(t, "bookingDate", "dateTime"),
+        "booking_date": calendar_day(field_at(t, "bookingDate", "date")
+                                     or field_at(t, "bookingDate", "dateTime"),
                                      "bookingDate.date"),
-        "value_date": calendar_day(_get(t, "valueDate", "date")
-                                   or _get(t, "valueDate", "dateTime"), "valueDate.date"),
-        "amount": _signed_or_none(_get(t, "amount", "value"), indicator),
-        "currency": _get(t, "amount", "currency"),
+        "value_date": calendar_day(field_at(t, "valueDate", "date")
+                                   or field_at(t, "valueDate", "dateTime"), "valueDate.date"),
+        "amount": _signed_or_none(field_at(t, "amount", "value"), indicator),
+        "currency": field_at(t, "amount", "currency"),
         "credit_debit": indicator,
         "status": t.get("status"),
         "reversal": reversal if isinstance(reversal, bool) else None,
@@ -394,20 +401,22 @@ def standing_orders_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per standing order (``interval_due`` a number, whichever form it came in)."""
     rows = []
     for s in items:
-        execution = _get(s, "standingOrder", "execution") or {}
+        execution = field_at(s, "standingOrder", "execution") or {}
         rows.append({
-            "transaction_id": _get(s, "standingOrderIdentification", "transactionIdentification"),
-            "instruction_id": _get(s, "standingOrderIdentification", "instructionIdentification"),
-            "alias": _get(s, "standingOrder", "alias"),
-            "amount": _get(s, "amount", "instructedAmount", "value"),
-            "currency": _get(s, "amount", "instructedAmount", "currency"),
+            "transaction_id": field_at(s, "standingOrderIdentification",
+                                       "transactionIdentification"),
+            "instruction_id": field_at(s, "standingOrderIdentification",
+                                       "instructionIdentification"),
+            "alias": field_at(s, "standingOrder", "alias"),
+            "amount": field_at(s, "amount", "instructedAmount", "value"),
+            "currency": field_at(s, "amount", "instructedAmount", "currency"),
             "interval": execution.get("interval"),
             "interval_due": whole_number(execution.get("intervalDue")),
             "mode": execution.get("mode"),
             "mode_due": execution.get("modeDue"),
-            "debtor_iban": _get(s, "debtorAccount", "identification", "iban"),
-            "creditor_iban": _get(s, "creditorAccount", "identification", "iban"),
-            "remittance": _get(s, "remittanceInformation", "unstructured"),
+            "debtor_iban": field_at(s, "debtorAccount", "identification", "iban"),
+            "creditor_iban": field_at(s, "creditorAccount", "identification", "iban"),
+            "remittance": field_at(s, "remittanceInformation", "unstructured"),
         })
     frame = pd.DataFrame(rows, columns=STANDING_ORDER_COLUMNS)
     frame["amount"] = frame["amount"].astype("float64")

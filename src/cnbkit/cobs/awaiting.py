@@ -33,7 +33,7 @@ from typing import Any
 
 import pandas as pd
 
-from cnbkit.cobs.accounts import calendar_day, parse_symbols
+from cnbkit.cobs.accounts import calendar_day, field_at, parse_symbols
 
 __all__ = ["AWAITING_COLUMNS", "awaiting_frame"]
 
@@ -42,45 +42,37 @@ AWAITING_COLUMNS = ["payment_id", "instruction_id", "status", "execution_date", 
                     "creditor_bank_code", "remittance", "vs", "ks", "ss", "service_level"]
 
 
-def _get(item: Any, *path: str) -> Any:
-    for part in path:
-        if not isinstance(item, Mapping):
-            return None
-        item = item.get(part)
-    return item
-
-
 def _row(p: Mapping[str, Any]) -> dict[str, Any]:
-    ident = _get(p, "creditorAccount", "identification") or {}
+    ident = field_at(p, "creditorAccount", "identification") or {}
     other = ident.get("other") if isinstance(ident, Mapping) else None
     if isinstance(other, Mapping):
         other = other.get("identification")
     iban = ident.get("iban") if isinstance(ident, Mapping) else None
-    institution = _get(p, "creditorAgent", "financialInstitutionIdentification")
-    bank = (_get(institution, "clearingSystemMemberIdentification", "memberIdentification")
-            or _get(institution, "clearingSystemMemberIdentification",
+    institution = field_at(p, "creditorAgent", "financialInstitutionIdentification")
+    bank = (field_at(institution, "clearingSystemMemberIdentification", "memberIdentification")
+            or field_at(institution, "clearingSystemMemberIdentification",
                     "clearingSystemIdentification", "code"))
     if not bank and isinstance(iban, str) and len(iban) == 24 and iban.startswith("CZ"):
         bank = iban[4:8]
-    unstructured = _get(p, "remittanceInformation", "unstructured")
-    reference = _get(p, "remittanceInformation", "structured", "creditorReferenceInformation",
+    unstructured = field_at(p, "remittanceInformation", "unstructured")
+    reference = field_at(p, "remittanceInformation", "structured", "creditorReferenceInformation",
                      "reference")
-    value = _get(p, "amount", "instructedAmount", "value")
+    value = field_at(p, "amount", "instructedAmount", "value")
     return {
-        "payment_id": _get(p, "paymentIdentification", "transactionIdentification"),
-        "instruction_id": _get(p, "paymentIdentification", "instructionIdentification"),
+        "payment_id": field_at(p, "paymentIdentification", "transactionIdentification"),
+        "instruction_id": field_at(p, "paymentIdentification", "instructionIdentification"),
         "status": p.get("awaitingStatus"),
         "execution_date": calendar_day(p.get("requestedExecutionDate"),
                                        "requestedExecutionDate"),
         "amount": None if value is None else abs(float(value)),
-        "currency": _get(p, "amount", "instructedAmount", "currency"),
-        "debtor_account_id": _get(p, "debtorAccount", "id"),
-        "debtor_iban": _get(p, "debtorAccount", "identification", "iban"),
+        "currency": field_at(p, "amount", "instructedAmount", "currency"),
+        "debtor_account_id": field_at(p, "debtorAccount", "id"),
+        "debtor_iban": field_at(p, "debtorAccount", "identification", "iban"),
         "creditor_account": iban or other,
         "creditor_bank_code": None if bank is None else str(bank),
         "remittance": unstructured,
         **parse_symbols(reference, unstructured),
-        "service_level": _get(p, "paymentTypeInformation", "serviceLevel", "code"),
+        "service_level": field_at(p, "paymentTypeInformation", "serviceLevel", "code"),
     }
 
 

@@ -27,19 +27,11 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from cnbkit.cobs.accounts import whole_number
+from cnbkit.cobs.accounts import field_at, whole_number
 from cnbkit.cobs.errors import MalformedAnswer
 from cnbkit.cobs.signing import SignInfo
 
 __all__ = ["StandingOrder", "order_arguments", "order_status"]
-
-
-def _get(item: Any, *path: str) -> Any:
-    for part in path:
-        if not isinstance(item, dict):
-            return None
-        item = item.get(part)
-    return item
 
 
 @dataclass(frozen=True, repr=False)
@@ -69,32 +61,32 @@ class StandingOrder:
         """Read an answer about one order; :class:`MalformedAnswer` without its id."""
         if not isinstance(body, dict):
             raise MalformedAnswer("the standing order answer is not a JSON object")
-        order_id = _get(body, "standingOrderIdentification", "transactionIdentification")
+        order_id = field_at(body, "standingOrderIdentification", "transactionIdentification")
         if not isinstance(order_id, str) or not order_id:
             raise MalformedAnswer("the standing order answer carries no "
                                   "standingOrderIdentification.transactionIdentification")
-        execution = _get(body, "standingOrder", "execution") or {}
-        value = _get(body, "amount", "instructedAmount", "value")
+        execution = field_at(body, "standingOrder", "execution") or {}
+        value = field_at(body, "amount", "instructedAmount", "value")
         sign = body.get("signInfo")
         return cls(
             order_id=order_id,
-            instruction_id=_get(body, "standingOrderIdentification",
+            instruction_id=field_at(body, "standingOrderIdentification",
                                 "instructionIdentification"),
             status=body.get("instructionStatus"),
             sign=SignInfo.from_json(sign) if isinstance(sign, dict) else None,
             amount=None if value is None else float(value),
-            currency=_get(body, "amount", "instructedAmount", "currency"),
+            currency=field_at(body, "amount", "instructedAmount", "currency"),
             interval=execution.get("interval"),
             interval_due=whole_number(execution.get("intervalDue"), "intervalDue"),
             mode=execution.get("mode"),
             mode_due=execution.get("modeDue"),
             first_date=_day(body.get("requestedExecutionDate"), "requestedExecutionDate"),
-            last_date=_day(_get(body, "standingOrder", "validity", "lastExecutionDate"),
+            last_date=_day(field_at(body, "standingOrder", "validity", "lastExecutionDate"),
                            "lastExecutionDate"),
-            debtor_iban=_get(body, "debtorAccount", "identification", "iban"),
-            creditor_iban=_get(body, "creditorAccount", "identification", "iban"),
-            alias=_get(body, "standingOrder", "alias"),
-            remittance=_get(body, "remittanceInformation", "unstructured"),
+            debtor_iban=field_at(body, "debtorAccount", "identification", "iban"),
+            creditor_iban=field_at(body, "creditorAccount", "identification", "iban"),
+            alias=field_at(body, "standingOrder", "alias"),
+            remittance=field_at(body, "remittanceInformation", "unstructured"),
             raw=body,
         )
 
