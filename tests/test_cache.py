@@ -7,12 +7,16 @@ own); the expiry policy and the rules of what is stored are the same on every ba
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import sqlite3
+import threading
 import warnings
 
 import pandas as pd
 import pytest
 
 import cnbkit
+from cnbkit.cache import CacheLocation, open_storage
 from cnbkit.catalog import operation
 from cnbkit.clock import ManualClock
 from cnbkit.errors import ConnectionFailed, InvalidResponse, OfflineCacheMiss, StaleDataWarning
@@ -287,3 +291,55 @@ def test_cache_commands_on_redis(sandbox, redis_server, capsys):
     assert "1 answers (1 final" in out and "prefix cli" in out
     assert main(["cache", "clear", "--cache-url", url]) == 0
     assert "cleared 1" in capsys.readouterr().out
+
+
+class _Retried(logging.Handler):
+    """Sets ``event`` when the cache says it opens a busy file again."""
+
+    def __init__(self, event: threading.Event) -> None:
+        super().__init__(logging.DEBUG)
+        self.event = event
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "opening it again" in record.getMessage():
+            self.event.set()
+
+
+def test_a_new_cache_file_opens_while_another_process_writes_to_it(tmp_path):
+    """Processes that open a new cache file at once: switching it to WAL fails at once (not
+    after the busy timeout) while another connection writes in the old journal mode. The open
+    waits for that writer instead of failing the call."""
+    path = tmp_path / "cnbkit-http.sqlite"
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("CREATE TABLE other (x)")
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("INSERT INTO other VALUES (1)")
+    opened, failed = [], []
+    tried_again = threading.Event()
+
+    def open_it() -> None:
+        try:
+            opened.append(open_storage(CacheLocation.sqlite_in(tmp_path)))
+        except Exception as exc:  # reported below
+            failed.append(exc)
+        tried_again.set()  # (also when it failed or opened: the wait below never hangs)
+
+    logger = logging.getLogger("cnbkit")
+    handler, level = _Retried(tried_again), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    opener = threading.Thread(target=open_it)
+    try:
+        opener.start()
+        tried_again.wait()
+        assert failed == [] and opened == []  # it waits while the writer holds the file
+        writer.execute("COMMIT")
+        opener.join()
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        writer.close()
+    assert failed == [], failed
+    opened[0].close()
+    with sqlite3.connect(path) as check:
+        assert check.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -36,7 +36,10 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import logging
 import re
+import sqlite3
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +65,9 @@ __all__ = [
 ]
 
 CACHE_FILE = "cnbkit-http.sqlite"
+#: How long an SQLite connection waits for another's lock, in seconds (also the budget for
+#: switching a new file to WAL while others write to it).
+SQLITE_BUSY_SECONDS = 30.0
 #: The key prefix on a shared Redis, unless the URL names another (``?prefix=NAME``).
 DEFAULT_PREFIX = "cnbkit"
 _PREFIX = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -191,7 +197,6 @@ def open_storage(location: CacheLocation) -> BaseCache:
         ConfigError: Redis is not installed (``cnbkit[redis]``) or does not answer.
     """
     from requests_cache.backends.base import BaseCache
-    from requests_cache.backends.sqlite import SQLiteCache
 
     if location.kind == "memory":
         return BaseCache()
@@ -200,7 +205,7 @@ def open_storage(location: CacheLocation) -> BaseCache:
         if path is None:  # pragma: no cover - parse() always sets it for sqlite
             raise ConfigError("cache_url", location.url, "give the SQLite file's path")
         path.parent.mkdir(parents=True, exist_ok=True)
-        return SQLiteCache(path, wal=True, busy_timeout=30_000)
+        return _open_sqlite(path)
     try:
         import redis
         from requests_cache.backends.redis import RedisCache
@@ -220,6 +225,30 @@ def open_storage(location: CacheLocation) -> BaseCache:
     # stale-if-error and offline use
     return RedisCache(namespace=location.prefix or DEFAULT_PREFIX, connection=connection,
                       ttl=False)
+
+
+def _open_sqlite(path: Path) -> BaseCache:
+    """A connection to the SQLite cache at ``path``, in WAL mode.
+
+    Switching a file to WAL needs it to itself: while another connection writes in the old
+    journal mode (processes opening a new cache file at once), SQLite answers "database is
+    locked" at once instead of waiting its busy timeout, to avoid a deadlock. The open is then
+    tried again, with growing pauses (10 ms to 0.5 s), for up to :data:`SQLITE_BUSY_SECONDS`.
+    """
+    from requests_cache.backends.sqlite import SQLiteCache
+
+    deadline = time.monotonic() + SQLITE_BUSY_SECONDS
+    pause = 0.01
+    while True:
+        try:
+            return SQLiteCache(path, wal=True, busy_timeout=int(SQLITE_BUSY_SECONDS * 1000))
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        logging.getLogger("cnbkit").debug("cache file %s is being set up by another "
+                                          "connection: opening it again", path.name)
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ pickled to ``OUT_DIR/NAME-t<thread>-<history>.pkl`` and errors to ``OUT_DIR/NAME
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import sys
 import traceback
@@ -46,28 +47,32 @@ def _client(base_url: str, cache_url: str) -> cnbkit.Client:
 def mixed(base_url: str, cache_url: str, out_dir: str, name: str) -> int:
     out = Path(out_dir)
     errors: list[str] = []
-    client = _client(base_url, cache_url)
+    try:
+        client = _client(base_url, cache_url)
 
-    def thread(index: int) -> None:
-        order = list(HISTORIES)
-        order = order[index:] + order[:index]  # each thread starts somewhere else
-        for round_ in (1, 2):
-            for key in order:
-                try:
-                    frame = HISTORIES[key](client)
-                except BaseException:  # everything is reported, nothing escapes silently
-                    errors.append(f"t{index} round {round_} {key}: {traceback.format_exc()}")
-                    continue
-                if round_ == 2:
-                    frame.to_pickle(out / f"{name}-t{index}-{key}.pkl")
+        def thread(index: int) -> None:
+            order = list(HISTORIES)
+            order = order[index:] + order[:index]  # each thread starts somewhere else
+            for round_ in (1, 2):
+                for key in order:
+                    try:
+                        frame = HISTORIES[key](client)
+                        if round_ == 2:
+                            frame.to_pickle(out / f"{name}-t{index}-{key}.pkl")
+                    except BaseException:  # everything is reported, nothing escapes silently
+                        errors.append(f"t{index} round {round_} {key}: "
+                                      f"{traceback.format_exc()}")
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with ThreadPoolExecutor(THREADS) as pool:
-            for future in [pool.submit(thread, i) for i in range(THREADS)]:
-                future.result()
-    client.close()
-    (out / f"{name}-errors.json").write_text(json.dumps(errors))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with ThreadPoolExecutor(THREADS) as pool:
+                for future in [pool.submit(thread, i) for i in range(THREADS)]:
+                    future.result()
+        client.close()
+    except BaseException:  # reported with the rest: the test reads this file, not the exit
+        errors.append(f"{name}: {traceback.format_exc()}")
+    finally:
+        (out / f"{name}-errors.json").write_text(json.dumps(errors))
     return 0
 
 
@@ -82,5 +87,6 @@ def writer(base_url: str, cache_url: str) -> int:
 
 
 if __name__ == "__main__":
+    faulthandler.enable()  # a crash of the interpreter leaves its stack on stderr
     command, *args = sys.argv[1:]
     sys.exit({"mixed": mixed, "writer": writer}[command](*args))

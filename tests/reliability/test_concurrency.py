@@ -51,9 +51,9 @@ def test_four_processes_by_four_threads_share_one_cache(sandbox, tmp_path, cache
     requests_made = len(sandbox.log)
     sandbox.set_faults()
     stderr = "\n".join(err for _, err in outputs)
+    assert [w.returncode for w in workers] == [0] * PROCESSES, stderr[-3000:]
     errors = [e for i in range(PROCESSES)
               for e in json.loads((out / f"p{i}-errors.json").read_text())]
-    assert [w.returncode for w in workers] == [0] * PROCESSES, stderr[-3000:]
     assert "database is locked" not in stderr
     assert errors == [], errors[:3]
     assert "Traceback" not in stderr, stderr[-3000:]
