@@ -28,7 +28,9 @@ import requests
 from _common import interleaved, sandbox_process, spread, verdict
 
 import cnbkit
-from cnbkit.frames import to_frame
+from cnbkit.backends import to_pandas
+from cnbkit.columns import from_decoded
+from cnbkit.decode import decode
 from cnbkit.planners import make_plan
 from cnbkit.settings import SANDBOX_CLOCK
 from cnbkit.stitch import stitch
@@ -70,13 +72,14 @@ def main() -> int:
         def one_after_another() -> None:
             """The peers' way: fetch (into the same cache) and convert each year in turn."""
             client = fresh_client()
-            parts = [client.run([call], workers=1)[0] for call in calls]
-            stitch(parts, history_plan)
+            parts = [client.fetch_columns([call], workers=1)[0] for call in calls]
+            to_pandas(stitch(parts, history_plan))
             client.close()
 
         def conversion() -> None:
-            stitch([to_frame(c.op, json.loads(b)) for c, b in zip(calls, bodies, strict=True)],
-                   history_plan)
+            parts = [from_decoded(c.op, decode(c.op, body))
+                     for c, body in zip(calls, bodies, strict=True)]
+            to_pandas(stitch(parts, history_plan))
 
         cold_times = interleaved({"sequential": one_after_another,
                                   "concurrent": concurrent,
