@@ -14,7 +14,9 @@ Settings: ``cnbkit.configure(base_url=..., cache_url=..., offline=..., clock=...
 environment (``CNBKIT_BASE_URL``, ``CNBKIT_CACHE_URL``, ``CNBKIT_OFFLINE``; see
 :mod:`cnbkit.settings`). Offline: ``cnbkit sandbox`` serves both APIs locally
 (:mod:`cnbkit.sandbox`). PSD2 accounts and payments: :mod:`cnbkit.cobs`. Errors:
-:mod:`cnbkit.errors`. Notebooks: ``cnbkit lab``.
+:mod:`cnbkit.errors`. Notebooks: ``cnbkit lab``, ``cnbkit notebooks DIR``.
+``cnbkit.__version__`` is read from the installed distribution's metadata (the one source of
+the version is ``pyproject.toml``).
 """
 
 from __future__ import annotations
@@ -22,9 +24,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
-
 if TYPE_CHECKING:  # what the lazy attributes below resolve to
+    __version__: str
     from . import czeonia, exrates, forward, fxrates, omo, pribor, skd
     from .backends import as_pandas, provenance
     from .catalog import OPERATIONS
@@ -108,6 +109,11 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # one source: the installed distribution's metadata
+        from importlib.metadata import version
+
+        installed = globals()[name] = version(__name__)
+        return installed
     where = _LAZY.get(name)
     if where is None:
         raise AttributeError(f"module 'cnbkit' has no attribute {name!r}")

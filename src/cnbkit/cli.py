@@ -1,4 +1,4 @@
-"""The ``cnbkit`` command: ``sandbox``, ``cache``, ``fetch`` and ``lab``.
+"""The ``cnbkit`` command: ``sandbox``, ``cache``, ``fetch``, ``lab`` and ``notebooks``.
 
 Examples::
 
@@ -6,6 +6,7 @@ Examples::
     cnbkit cache info
     cnbkit fetch exrates --start 2020-01-01 --end 2024-12-31 --currency EUR -o eur.csv
     cnbkit lab --source auto
+    cnbkit notebooks ~/research/cnbkit-notebooks
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__
 from .settings import SANDBOX_CLOCK
 
 __all__ = ["main"]
@@ -173,11 +173,22 @@ def _cmd_lab(args: argparse.Namespace) -> int:
                    open_browser=not args.no_browser, say=lambda text: print(text, flush=True))
 
 
+def _cmd_notebooks(args: argparse.Namespace) -> int:
+    from .bundled import copy_notebooks
+
+    report = copy_notebooks(args.directory, force=args.force)
+    print("\n".join(report.lines()))
+    print(f"open them: cnbkit lab --notebooks-dir {report.target}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from importlib.metadata import version
+
     parser = argparse.ArgumentParser(
         prog="cnbkit", description="Czech National Bank APIs as typed pandas DataFrames."
     )
-    parser.add_argument("--version", action="version", version=f"cnbkit {__version__}")
+    parser.add_argument("--version", action="version", version=f"cnbkit {version('cnbkit')}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     sb = commands.add_parser("sandbox", help="serve the local emulators of the CNB APIs")
@@ -222,13 +233,31 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--workers", type=int, default=4)
     fetch.set_defaults(func=_cmd_fetch)
 
-    lab = commands.add_parser("lab", help="JupyterLab on the notebooks (live or sandbox data)")
+    lab = commands.add_parser(
+        "lab", help="JupyterLab on the notebooks (live or sandbox data)",
+        epilog="Which notebooks: --notebooks-dir if given; in a cnbkit source checkout, its "
+               "notebooks/; anywhere else your own copy of the installed version's notebooks, "
+               "in the user data folder (~/.local/share/cnbkit/notebooks/VERSION on Linux), "
+               "copied there on first use as cnbkit notebooks copies them.")
     lab.add_argument("--source", choices=["auto", "live", "sandbox"], default="auto",
                      help="auto (default): live when the API answers, else the sandbox")
     lab.add_argument("--port", type=int, default=None, help="JupyterLab's port")
-    lab.add_argument("--notebooks-dir", default=None, help="default: the checkout's notebooks/")
+    lab.add_argument("--notebooks-dir", default=None,
+                     help="default: the checkout's notebooks/, else your per-user copy")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
     lab.set_defaults(func=_cmd_lab)
+
+    notebooks = commands.add_parser(
+        "notebooks", help="copy the notebooks that ship with cnbkit into a folder of yours",
+        epilog="A notebook you changed since cnbkit copied it is kept, not overwritten "
+               "(--force overwrites it); cnbkit's own unchanged copies are brought up to the "
+               "installed version. The folder's .cnbkit-notebooks.json records what cnbkit "
+               "wrote. Each file is listed as copied, updated, unchanged, kept or overwritten.")
+    notebooks.add_argument("directory", nargs="?", default="cnbkit-notebooks",
+                           help="the folder to copy into (created if missing)")
+    notebooks.add_argument("--force", action="store_true",
+                           help="overwrite notebooks you changed")
+    notebooks.set_defaults(func=_cmd_notebooks)
 
     cache = commands.add_parser("cache", help="inspect or clear the HTTP cache")
     cache.add_argument("action", choices=["info", "clear"])

@@ -12,8 +12,12 @@
   top of every notebook. Live and sandbox data are never mixed.
 
 The notebooks are found in this order: ``notebooks_dir``; ``notebooks/`` of the source checkout
-cnbkit is installed from (editable installs); ``./notebooks``. Outside a checkout, clone the
-repository or pass ``--notebooks-dir``.
+cnbkit is installed from (editable installs); ``notebooks/`` of the current folder when it is a
+cnbkit checkout. Anywhere else (cnbkit installed from a wheel, on a laptop or a JupyterHub) the
+lab opens the user's own copy of the notebooks this version ships,
+:func:`cnbkit.bundled.user_notebooks_dir` (one folder per installed version), copied there by
+:func:`cnbkit.bundled.copy_notebooks` on first use: a notebook the user changed is never
+overwritten.
 
 The lab opens a notebook in its own kernel without asking: cnbkit adds a default setting
 (``autoStartDefaultKernel`` of JupyterLab's notebook tracker) through ``JUPYTER_CONFIG_PATH``,
@@ -37,6 +41,7 @@ from typing import Any
 
 import requests
 
+from .bundled import checkout_root, copy_notebooks, user_notebooks_dir
 from .errors import InvalidParameter, MissingDependency
 from .settings import LIVE_URL, SANDBOX_CLOCK
 
@@ -56,20 +61,20 @@ def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> bool:
         return False
 
 
-def find_notebooks(notebooks_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The directory with the notebooks (see the module docstring for the search order)."""
+def find_notebooks(notebooks_dir: str | os.PathLike[str] | None = None) -> Path | None:
+    """The directory with the notebooks: ``notebooks_dir``, else a checkout's ``notebooks/``
+    (see the module docstring), else None: outside a checkout :func:`run_lab` opens the
+    per-user copy."""
     if notebooks_dir is not None:
         path = Path(notebooks_dir)
         if not path.is_dir():
             raise InvalidParameter("notebooks_dir", str(path), "no such directory")
         return path.resolve()
-    checkout = Path(__file__).resolve().parents[2] / "notebooks"
-    for path in (checkout, Path.cwd() / "notebooks"):
-        if path.is_dir() and any(path.glob("*.ipynb")):
-            return path
-    raise InvalidParameter(
-        "notebooks_dir", None,
-        "no notebooks/ found: run cnbkit lab in a cnbkit checkout or pass --notebooks-dir")
+    for candidate in (Path(__file__).resolve().parents[2], Path.cwd()):
+        root = checkout_root(candidate)
+        if root is not None:
+            return root / "notebooks"
+    return None
 
 
 @dataclass
@@ -158,6 +163,14 @@ def run_lab(source: str = "auto", port: int | None = None,
     tell = say or (lambda text: sys.stderr.write(text + "\n"))
     require_notebook_extras()
     notebooks = find_notebooks(notebooks_dir)
+    if notebooks is None:  # outside a checkout: the user's own copy of this version's
+        report = copy_notebooks(user_notebooks_dir())
+        notebooks = report.target
+        done = ", ".join(f"{len(names)} {word}" for word, names in (
+            ("copied", report.copied), ("updated", report.updated),
+            ("kept as you changed them", report.kept)) if names)
+        tell(f"cnbkit lab: your copy of cnbkit {report.version}'s notebooks"
+             + (f" ({done})" if done else ""))
     setup = prepare(source)
     tell(setup.message)
     tell(f"cnbkit lab: notebooks in {notebooks}")
