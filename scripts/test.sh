@@ -61,6 +61,21 @@ else
        "tests/test_binder.py fails" >&2
 fi
 
+# Release checks (tests/release/): a test builds the sdist and the wheel, installs the wheel into
+# a fresh environment with uv, offline, from uv's cache in .venv/uv-cache; warmed here, from PyPI,
+# with what the wheel with [notebooks], pytest and nbval need, again when pyproject.toml or the
+# interpreter changes.
+release_cache=.venv/uv-cache
+wanted=$( (cat pyproject.toml; .venv/bin/python -VV) | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$release_cache/cnbkit-warm.sha256" 2>/dev/null)" != "$wanted" ]; then
+  warm=$(mktemp -d)
+  .venv/bin/uv venv --quiet --cache-dir "$release_cache" --python .venv/bin/python "$warm/env"
+  .venv/bin/uv pip install --quiet --cache-dir "$release_cache" --python "$warm/env/bin/python" \
+    ".[notebooks]" pytest nbval
+  rm -rf "$warm"
+  echo "$wanted" > "$release_cache/cnbkit-warm.sha256"
+fi
+
 .venv/bin/ruff check .
 .venv/bin/mypy --strict src/cnbkit
 exec .venv/bin/python -m pytest -n 2 "$@"

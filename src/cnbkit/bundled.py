@@ -106,12 +106,12 @@ def _version() -> str:
 
 def user_notebooks_dir(version: str | None = None) -> Path:
     """The per-user copy ``cnbkit lab`` opens outside a checkout: one folder per installed
-    version in the platform's user data folder (``~/.local/share/cnbkit/notebooks/0.2.0`` on
-    Linux, ``%LOCALAPPDATA%\\cnbkit\\notebooks\\0.2.0`` on Windows).
+    version in the platform's user data folder (``~/.local/share/cnbkit/notebooks/1.4.0`` on
+    Linux, ``%LOCALAPPDATA%\\cnbkit\\notebooks\\1.4.0`` on Windows).
 
     Example:
-        >>> user_notebooks_dir("0.2.0").parts[-2:]
-        ('notebooks', '0.2.0')
+        >>> user_notebooks_dir("1.4.0").parts[-2:]
+        ('notebooks', '1.4.0')
     """
     import platformdirs
 
@@ -145,7 +145,7 @@ class CopyReport:
         """One line per file and a summary, as ``cnbkit notebooks`` prints them.
 
         Example:
-            >>> CopyReport(Path("nb"), "0.2.0", copied=["01_a.ipynb"]).lines()[1]
+            >>> CopyReport(Path("nb"), "1.4.0", copied=["01_a.ipynb"]).lines()[1]
             '  copied     01_a.ipynb'
         """
         rows = sorted((name, word, why) for word, names, why in (
@@ -200,7 +200,7 @@ def copy_notebooks(target: str | os.PathLike[str] = "cnbkit-notebooks", *,
     Example:
         >>> report = copy_notebooks("cnbkit-notebooks")      # doctest: +SKIP
         >>> print("\\n".join(report.lines()))                # doctest: +SKIP
-        cnbkit 0.2.0: 7 notebooks in /home/me/cnbkit-notebooks
+        cnbkit 1.4.0: 7 notebooks in /home/me/cnbkit-notebooks
           copied     01_exchange_rates.ipynb
           ...
     """
