@@ -1,0 +1,245 @@
+"""Every fenced code block of README.md and of the documentation pages (docs/**/*.md) runs as
+written, against the local sandbox, or says why it cannot run here.
+
+A page's blocks run in their order in one session, as a reader types them: Python blocks in one
+namespace (a block of ``>>>`` lines is a doctest, its printed results compared), ``bash`` blocks
+in a shell whose ``cnbkit`` is this environment's, from an empty folder. The market-data
+sandbox (clock 2025-12-31) stands in for the live API: ``CNBKIT_BASE_URL`` points at it, as
+``cnbkit lab --source sandbox`` does for the notebooks.
+
+A block that cannot run here has an HTML comment on the line before it, invisible on GitHub and
+on the site:
+
+* ``<!-- not run: why -->``: a real bank, a team's Redis, a server that runs until Ctrl-C, the
+  test command itself... Python is compiled; each shell line is parsed: ``cnbkit`` lines by
+  cnbkit's own argument parser, ``pip install`` lines' extras against pyproject.toml, scripts
+  and files named must exist.
+* ``<!-- config: jupyterhub_config.py -->``: executed as JupyterHub executes its config file
+  (``c`` is a traitlets ``Config``); every ``CNBKIT_`` setting it gives is checked by cnbkit's
+  own settings reader.
+* ``<!-- cobs-first-script -->``: the README's COBS script, run by
+  tests/cobs/test_notebook_authorization.py.
+
+MyST directives (```` ```{toctree} ````, ```` ```{cnbkit-plan} ```` ...) are built by the docs
+build (tests/browser/test_docs_site.py), not run here.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import cnbkit
+from cnbkit.client import _Default
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+CLOCK = "2025-12-31"
+PAGES = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md")
+                              if not p.relative_to(ROOT / "docs").parts[0].startswith(
+                                  ("_build", "notebooks")))]
+FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})(?P<info>[^\n`]*)\n(?P<code>.*?)^(?P=fence)[ \t]*$",
+                   re.M | re.S)
+MARK = re.compile(r"<!--\s*(?P<mark>not run|config|cobs-first-script)(?::\s*(?P<why>.*?))?\s*"
+                  r"-->\s*$", re.S)
+LANGUAGES = {"python", "bash"}
+
+
+@dataclass
+class Block:
+    page: str
+    line: int
+    language: str
+    code: str
+    mark: str | None
+    why: str | None
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
+
+
+def blocks(page: str) -> list[Block]:
+    """The page's fenced code blocks (not MyST directives), each with its marker, if any."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    indented = re.search(r"^[ \t]+(```|~~~)", text, re.M)
+    assert not indented, f"{page}: an indented fence (this test reads fences at column 0)"
+    found = []
+    for match in FENCE.finditer(text):
+        info = match["info"].strip()
+        if info.startswith("{"):
+            continue  # a directive: the docs build renders it
+        mark = MARK.search(text[:match.start()][-400:])
+        found.append(Block(page, text.count("\n", 0, match.start()) + 1, info,
+                           match["code"], mark["mark"] if mark else None,
+                           mark["why"] if mark else None))
+    return found
+
+
+def test_every_page_is_read_and_its_blocks_are_known() -> None:
+    assert "docs/install.md" in PAGES and len(PAGES) > 10
+    for page in PAGES:
+        for block in blocks(page):
+            assert block.language in LANGUAGES, \
+                f"{block.where}: a ```{block.language} block: give python or bash"
+        text = (ROOT / page).read_text(encoding="utf-8")
+        opening = re.findall(r"^(?:`{3,}|~{3,})(?!\{)\S+", text, re.M)
+        assert len(opening) == len(blocks(page)), f"{page}: a fence this test did not read"
+
+
+# -- the environment a page runs in -----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def sandbox_url() -> Iterator[str]:
+    from cnbkit.sandbox import start
+
+    url = start(clock=CLOCK)
+    yield str(url)
+    url.stop()
+
+
+@pytest.fixture
+def session(sandbox_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+            ) -> Iterator[dict[str, str]]:
+    """An empty working folder, the sandbox as the API, a fresh cache; the default client
+    is this page's and is put back afterwards."""
+    env = {"CNBKIT_BASE_URL": sandbox_url, "CNBKIT_TODAY": CLOCK,
+           "CNBKIT_CACHE_DIR": str(tmp_path / "cache"), "MPLBACKEND": "agg",
+           "XDG_DATA_HOME": str(tmp_path / "data")}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("CNBKIT_OFFLINE", raising=False)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    saved, _Default.client = _Default.client, None
+    try:
+        yield env
+    finally:
+        page_client, _Default.client = _Default.client, saved
+        if page_client is not None:
+            page_client.close()
+
+
+# -- running a block --------------------------------------------------------------------------
+
+def _run_python(block: Block, namespace: dict[str, object]) -> None:
+    if block.code.lstrip().startswith(">>>"):
+        test = doctest.DocTestParser().get_doctest(block.code, namespace, block.where,
+                                                   block.page, block.line)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS |
+                                       doctest.NORMALIZE_WHITESPACE)
+        runner.run(test, out=sys.stdout.write)
+        assert runner.failures == 0, f"{block.where}: the doctest's output differs"
+        return
+    exec(compile(block.code, block.where, "exec"), namespace)  # noqa: S102 - the docs' code
+
+
+def _run_bash(block: Block) -> None:
+    bin_dir = Path(sys.executable).parent  # this environment's cnbkit command
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", block.code], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, f"{block.where} exited {done.returncode}:\n{done.stderr}"
+
+
+def _extras() -> set[str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return set(project["optional-dependencies"])
+
+
+def _parse_command(block: Block, words: list[str]) -> None:
+    """Check a command of a block that is not run: it must be one a user can type here."""
+    from cnbkit.cli import build_parser
+
+    where = f"{block.where}: {' '.join(words)}"
+    head, rest = words[0], words[1:]
+    if head == "cnbkit":
+        try:
+            build_parser().parse_args(rest)
+        except SystemExit as exit_:
+            raise AssertionError(f"{where}: cnbkit's parser refuses it") from exit_
+    elif head == "bash":
+        assert (ROOT / rest[0]).is_file(), f"{where}: no such script"
+    elif head in ("pip", "python", ".venv/bin/python") and "install" in rest:
+        for word in rest[rest.index("install") + 1:]:
+            extras = re.fullmatch(r"(?:cnbkit|\.)\[([\w,-]+)\]", word)
+            if extras:
+                unknown = set(extras[1].split(",")) - _extras()
+                assert not unknown, f"{where}: no extra {unknown} in pyproject.toml"
+            else:
+                assert word in ("-e", "cnbkit", ".") or word.startswith("-"), \
+                    f"{where}: {word}?"
+    elif head in (".venv/bin/python", "python"):
+        target = rest[rest.index("-m") + 1] if "-m" in rest else rest[0]
+        if "-m" in rest:
+            assert target in ("pytest", "pip") or __import__("importlib").util.find_spec(
+                target), f"{where}: no module {target}"
+        else:
+            assert (ROOT / target).is_file(), f"{where}: no such file"
+    elif head in (".venv/bin/ruff", ".venv/bin/mypy", "ruff", "mypy"):
+        assert rest, where
+    elif head == "conda":
+        assert rest[:2] == ["env", "create"] and (ROOT / rest[rest.index("-f") + 1]).is_file(), \
+            where
+    elif head == "export":
+        assert re.fullmatch(r"[A-Z_]+=\S+", rest[0]), where
+    elif head == "git":
+        assert rest[0] in ("clone", "switch", "checkout"), where
+    elif head == "cd":
+        assert rest, where
+    else:
+        raise AssertionError(f"{where}: a command this test does not know how to check")
+
+
+def _check_not_run(block: Block) -> None:
+    assert block.why and len(block.why) > 10, f"{block.where}: say why it is not run"
+    if block.language == "python":
+        compile(block.code, block.where, "exec")
+        return
+    for line in block.code.splitlines():
+        words = shlex.split(line, comments=True)
+        if words:
+            _parse_command(block, words)
+
+
+def _check_config(block: Block) -> None:
+    from traitlets.config import Config
+
+    from cnbkit.settings import Settings
+
+    namespace: dict[str, object] = {"c": Config()}
+    exec(compile(block.code, block.where, "exec"), namespace)  # noqa: S102 - as JupyterHub does
+    config = namespace["c"]
+    assert isinstance(config, Config)
+    environment = dict(config.Spawner.environment)
+    assert any(k.startswith("CNBKIT_") for k in environment), block.where
+    Settings.from_env(environ=environment)  # a bad value raises ConfigError naming it
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_blocks_of_a_page_run_as_written(page: str, session: dict[str, str]) -> None:
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    for block in blocks(page):
+        if block.mark == "cobs-first-script":
+            runner = (ROOT / "tests" / "cobs" / "test_notebook_authorization.py").read_text()
+            assert "cobs-first-script" in runner and page == "README.md"
+        elif block.mark == "not run":
+            _check_not_run(block)
+        elif block.mark == "config":
+            _check_config(block)
+        elif block.language == "python":
+            _run_python(block, namespace)
+        else:
+            _run_bash(block)
