@@ -6,11 +6,14 @@ Directives:
 * ``cnbkit-cli``: the command-line reference, from :func:`cnbkit.cli.build_parser`;
 * ``cnbkit-plan``: the calls :func:`cnbkit.plan` makes for a history, computed at build time;
 * ``cnbkit-api``: one module's public names (its ``__all__``): a summary table and an autodoc
-  entry for each object whose home is this module (see ``cnbkit_api_modules`` in conf.py).
+  entry for each object whose home is this module (see ``cnbkit_api_modules`` in conf.py);
+* ``cnbkit-gallery``: a thumbnail of every figure the notebooks store, each linking to the
+  section of its notebook's page that shows it (the figures are read from the notebooks'
+  stored outputs at each build, the links from the notebook pages as built).
 
 Checks, each a Sphinx warning (an error under ``-W``): a public name without a docstring, a
 module of the API list without its page, a notebook with an error in its stored outputs, a
-notebook without a figure. References to cnbkit names that another module re-exports (e.g.
+notebook without a figure, a gallery figure that its notebook's page does not show. References to cnbkit names that another module re-exports (e.g.
 ``cnbkit.errors.InvalidParameter`` and ``cnbkit.InvalidParameter``) resolve to the one entry.
 
 At the end of a build, ``cnbkit-api.json`` in the output directory lists every public name and
@@ -341,6 +344,124 @@ class PlanDirective(SphinxDirective):
         return [block]
 
 
+# --- the gallery ----------------------------------------------------------------------------
+
+_FIGURE_TITLE = re.compile(r"<figure: (?P<title>.*) \(\d+x\d+ px\)>")
+#: Where the gallery's thumbnails are written (generated at each build, beside the sources).
+GALLERY_DIR = "_gallery"
+THUMBNAIL_WIDTH = 480
+
+
+@dataclass
+class Figure:
+    """One PNG a notebook stores: its notebook, its place among the notebook's PNG outputs,
+    its title and the heading of the section it is under."""
+
+    notebook: str  # file stem, e.g. 01_exchange_rates
+    index: int
+    title: str
+    section: str
+    thumbnail: str  # path relative to the docs' source folder
+
+
+def _notebook_figures(book: Any, stem: str, out: Path) -> tuple[str, list[Figure]]:
+    """The notebook's title and its figures, their thumbnails written into ``out``."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    title, section, figures = stem, "", []
+    for cell in book.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                heading = re.match(r"(#+)\s+(.*)", line)
+                if heading and len(heading[1]) == 1 and title == stem:
+                    title = heading[2].strip()
+                elif heading:
+                    section = heading[2].strip()
+            continue
+        for output in cell.get("outputs", []):
+            png = output.get("data", {}).get("image/png")
+            if png is None:
+                continue
+            text = "".join(output["data"].get("text/plain", ""))
+            named = _FIGURE_TITLE.search(text)
+            name = f"{stem}-{len(figures) + 1:02d}.png"
+            picture = Image.open(io.BytesIO(base64.b64decode(png)))
+            picture.thumbnail((THUMBNAIL_WIDTH, THUMBNAIL_WIDTH))
+            target = out / name
+            buffer = io.BytesIO()
+            picture.save(buffer, format="PNG", optimize=True)
+            if not target.exists() or target.read_bytes() != buffer.getvalue():
+                target.write_bytes(buffer.getvalue())
+            figures.append(Figure(stem, len(figures), named["title"] if named else section,
+                                  section, f"{GALLERY_DIR}/{name}"))
+    return title, figures
+
+
+class GalleryDirective(SphinxDirective):
+    """``cnbkit-gallery``: the notebooks' figures, notebook by notebook, each thumbnail a link
+    to its section (resolved in :func:`_link_gallery` once the notebook pages are read)."""
+
+    def run(self) -> list[nodes.Node]:
+        gallery: list[tuple[str, str, list[Figure]]] = self.env.app._cnbkit_gallery  # type: ignore[attr-defined]
+        result: list[nodes.Node] = []
+        for stem, title, figures in gallery:
+            if not figures:
+                continue
+            heading = nodes.rubric(text=title)
+            result.append(heading)
+            grid = nodes.container(classes=["cnbkit-gallery"])
+            for figure in figures:
+                cell = nodes.container(classes=["cnbkit-gallery-item"])
+                link = nodes.reference("", "", internal=True, refuri="#",
+                                       classes=["cnbkit-gallery-link"])
+                link["cnbkit_figure"] = (stem, figure.index)
+                link += nodes.image(uri=figure.thumbnail, alt=figure.title,
+                                    classes=["cnbkit-thumbnail"])
+                cell += link
+                cell += nodes.paragraph(text=figure.title, classes=["cnbkit-gallery-caption"])
+                grid += cell
+            result.append(grid)
+        return result
+
+
+def _output_images(doctree: nodes.document) -> list[nodes.image]:
+    """The images of a notebook page's cell outputs, in page order."""
+    def in_output(node: nodes.Node) -> bool:
+        parent = node.parent
+        while parent is not None:
+            if "cell_output" in parent.get("classes", []):
+                return True
+            parent = parent.parent
+        return False
+
+    return [image for image in doctree.findall(nodes.image) if in_output(image)]
+
+
+def _link_gallery(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Point each gallery thumbnail at the section of its notebook's page that shows it."""
+    links = [n for n in doctree.findall(nodes.reference) if "cnbkit_figure" in n]
+    pages: dict[str, list[nodes.image]] = {}
+    for link in links:
+        stem, index = link["cnbkit_figure"]
+        page = f"notebooks/{stem}"
+        if page not in pages:
+            pages[page] = _output_images(app.env.get_doctree(page))
+        images = pages[page]
+        if index >= len(images):
+            logger.warning("cnbkit: the gallery's figure %d of %s is not on its page", index + 1,
+                           stem, type="cnbkit", subtype="gallery", location=(docname, None))
+            continue
+        section = images[index].parent
+        while section is not None and not isinstance(section, nodes.section):
+            section = section.parent
+        anchor = f"#{section['ids'][0]}" if section is not None and section["ids"] else ""
+        link["refuri"] = app.builder.get_relative_uri(docname, page) + anchor
+        del link["cnbkit_figure"]
+
+
 # --- checks and resolution -----------------------------------------------------------------
 
 def _data_docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any,
@@ -429,10 +550,14 @@ def _missing_reference(app: Sphinx, env: BuildEnvironment, node: addnodes.pendin
 
 def _copy_notebooks(app: Sphinx) -> None:
     """Copy the notebooks beside the docs (their widget state left out: the docs load no
-    widget JavaScript) and check that each stored run is whole and has its figures."""
+    widget JavaScript), check that each stored run is whole and has its figures, and write
+    the gallery's thumbnails of those figures."""
     source = Path(app.config.cnbkit_notebooks)
     target = Path(app.srcdir) / "notebooks"
     target.mkdir(exist_ok=True)
+    thumbnails = Path(app.srcdir) / GALLERY_DIR
+    thumbnails.mkdir(exist_ok=True)
+    gallery: list[tuple[str, str, list[Figure]]] = []
     wanted = sorted(source.glob("[0-9][0-9]_*.ipynb"))
     for stale in target.glob("*.ipynb"):
         if stale.name not in {path.name for path in wanted}:
@@ -450,11 +575,17 @@ def _copy_notebooks(app: Sphinx) -> None:
                 figures += "image/png" in output.get("data", {})
         if not figures:
             logger.info("cnbkit: %s stores no figure", path.name)
+        gallery.append((path.stem, *_notebook_figures(book, path.stem, thumbnails)))
         text = nbformat.writes(book)
         out = target / path.name
         if not out.exists() or out.read_text(encoding="utf-8") != text:
             out.write_text(text, encoding="utf-8")
     app._cnbkit_notebook_names = [path.stem for path in wanted]  # type: ignore[attr-defined]
+    app._cnbkit_gallery = gallery  # type: ignore[attr-defined]
+    written = {f.thumbnail.rsplit("/", 1)[1] for _, _, figures in gallery for f in figures}
+    for stale in thumbnails.glob("*.png"):
+        if stale.name not in written:
+            stale.unlink()
 
 
 def _builder_inited(app: Sphinx) -> None:
@@ -487,9 +618,13 @@ def _build_finished(app: Sphinx, exception: Exception | None) -> None:
     homes = sorted({e.home for entries in pages.values() for e in entries
                     if e.kind != "module"})
     inventory = {name for name, *_ in app.env.get_domain("py").get_objects()}
+    gallery = [{"notebook": f.notebook, "index": f.index, "title": f.title,
+                "section": f.section, "thumbnail": f.thumbnail}
+               for _, _, figures in app._cnbkit_gallery for f in figures]  # type: ignore[attr-defined]
     report = {"public_names": len(names), "documented_objects": len(homes),
               "undocumented": [h for h in homes if h not in inventory],
-              "names": names, "notebooks": app._cnbkit_notebook_names}  # type: ignore[attr-defined]
+              "names": names, "notebooks": app._cnbkit_notebook_names,  # type: ignore[attr-defined]
+              "gallery": gallery}
     Path(app.outdir, "cnbkit-api.json").write_text(json.dumps(report, indent=1),
                                                     encoding="utf-8")
     for home in report["undocumented"]:
@@ -503,6 +638,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("cnbkit-operations", OperationsDirective)
     app.add_directive("cnbkit-cli", CliDirective)
     app.add_directive("cnbkit-plan", PlanDirective)
+    app.add_directive("cnbkit-gallery", GalleryDirective)
+    app.connect("doctree-resolved", _link_gallery)
     app.connect("builder-inited", _builder_inited)
     app.add_config_value("cnbkit_api_extra", {}, "env", dict)
     app.connect("autodoc-process-docstring", _data_docstring, priority=400)
