@@ -1,14 +1,14 @@
 """The documentation site: ``bash scripts/docs.sh`` builds it offline with zero warnings (the
 build turns every warning into an error), every public name has an entry, the operations table
 and the command-line reference are generated from the code, and in Debian's headless Chromium a
-notebook page shows its figures and the search finds pages.
+notebook page shows its figures, the gallery's thumbnails load and the search finds pages.
 
 The site is built once for this module (``--dist loadscope`` keeps the module on one worker),
 into a temporary directory, with the network closed to the build (proxies pointing at a closed
 port). It is served by a real HTTP server on 127.0.0.1 (a port the server picks) to Chromium
 through Playwright's Python package with ``executable_path`` set (never Playwright's own
-browser download). Screenshots: ``artifacts/docs-notebook-01.png`` and
-``artifacts/docs-search.png``; on failure ``artifacts/docs-failure.png``.
+browser download). Screenshots: ``artifacts/docs-notebook-01.png``, ``artifacts/docs-gallery.png``
+and ``artifacts/docs-search.png``; on failure ``artifacts/docs-failure.png``.
 """
 
 from __future__ import annotations
@@ -39,6 +39,12 @@ DEADLINE_S = 120
 GROUPS = ["czeonia", "exrates", "forward", "fxrates", "omo", "pribor", "skd"]
 MODULES = ["cnbkit", *(f"cnbkit.{g}" for g in GROUPS), "cnbkit.cobs", "cnbkit.clock",
            "cnbkit.settings", "cnbkit.errors"]
+GALLERY_IMAGES = """() => {
+    const images = [...document.querySelectorAll("article .cnbkit-gallery img")];
+    return images.length > 0 && images.every(i => i.complete) ? images.map(
+        i => [i.naturalWidth, i.naturalHeight, i.getBoundingClientRect().width,
+              i.closest("a").getAttribute("href")]) : false;
+}"""
 NOTEBOOK_FIGURES = """() => {
     const images = [...document.querySelectorAll("article .cell_output img")];
     return images.length > 0 && images.every(i => i.complete) ? images.map(
@@ -134,11 +140,66 @@ def test_the_cli_reference_is_generated_from_the_parser(site: dict[str, Any]) ->
                 assert flag in text, f"cnbkit {name} {flag}"
 
 
+def test_the_pages_for_users_and_contributors_are_there(site: dict[str, Any]) -> None:
+    out = site["out"]
+    for page in ("install", "changelog", "gallery", "contributing", "architecture"):
+        assert (out / f"{page}.html").is_file(), page
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for page in ("install", "changelog", "gallery", "contributing", "architecture"):
+        assert f'href="{page}.html"' in index, f"{page} is not in the navigation"
+    changelog = re.sub(r"<[^>]+>", "", (out / "changelog.html").read_text(encoding="utf-8"))
+    import cnbkit
+    from packaging.version import Version
+
+    assert f"[{Version(cnbkit.__version__).base_version}]" in changelog
+    assert "FutureWarning" in changelog and "Semantic" in changelog
+
+
+def test_the_gallery_links_each_figure_to_its_notebook_section(site: dict[str, Any]) -> None:
+    """The gallery holds every PNG the notebooks store, and each thumbnail's link lands on
+    the section of the notebook page that shows that figure."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    stored = []
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        book = json.loads(path.read_text(encoding="utf-8"))
+        stored += [(path.stem, output["data"]["image/png"]) for cell in book["cells"]
+                   for output in cell.get("outputs", []) if "image/png" in output.get("data", {})]
+    figures = site["report"]["gallery"]
+    assert [f["notebook"] for f in figures] == [stem for stem, _ in stored]
+    html = (site["out"] / "gallery.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a class="cnbkit-gallery-link[^"]*" href="([^"]+)">\s*<img[^>]*src="'
+                       r'([^"]+)"', html)
+    assert len(links) == len(stored)
+    for (href, src), (stem, png), figure in zip(links, stored, figures, strict=True):
+        page, _, anchor = href.partition("#")
+        assert page == f"notebooks/{stem}.html" and anchor, href
+        target = (site["out"] / page).read_text(encoding="utf-8")
+        # the anchor's section holds the figure (the same picture, as the page embeds it)
+        section = target[target.index(f'id="{anchor}"'):]
+        section = section[:section.index("</section>")]
+        assert figure["section"] and figure["section"] in re.sub(r"<[^>]+>", "", section)
+        original = Image.open(io.BytesIO(base64.b64decode(png)))
+        thumbnail = Image.open(site["out"] / src)
+        assert thumbnail.width <= 480 and thumbnail.width / thumbnail.height == pytest.approx(
+            original.width / original.height, rel=0.02)
+
+
 def test_the_notebooks_are_pages(site: dict[str, Any]) -> None:
     notebooks = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     assert site["report"]["notebooks"] == notebooks
     for stem in notebooks:
         assert (site["out"] / "notebooks" / f"{stem}.html").is_file(), stem
+
+
+def site_report(served: str) -> dict[str, Any]:
+    """The build's report (cnbkit-api.json), as the served site has it."""
+    import requests
+
+    return dict(requests.get(f"{served}/cnbkit-api.json", timeout=30).json())
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -187,6 +248,19 @@ def test_a_notebook_page_shows_its_figures_and_the_search_works(
                     figure = page.locator("article .cell_output img").nth(1)
                     figure.scroll_into_view_if_needed()
                     page.screenshot(path=str(ARTIFACTS / "docs-notebook-01.png"))
+            # the gallery: every thumbnail loaded, drawn and a link to a notebook section
+            page.goto(f"{served}/gallery.html")
+            shown = page.wait_for_function(GALLERY_IMAGES).json_value()
+            assert len(shown) == len(site_report(served)["gallery"])
+            for width, height, drawn, href in shown:
+                assert width > 0 and height > 0 and drawn > 0, href
+                assert re.fullmatch(r"notebooks/\d\d_\w+\.html#[\w-]+", href), href
+            page.locator("article .cnbkit-gallery img").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / "docs-gallery.png"))
+            page.locator("article .cnbkit-gallery a").nth(2).click()
+            anchor = shown[2][3].split("#")[1]
+            page.wait_for_url(re.compile(rf"#{anchor}$"))
+            assert page.locator(f"[id='{anchor}'] .cell_output img").count() >= 1
             # the search: the theme's field on the front page, then the results page
             page.goto(f"{served}/index.html")
             page.keyboard.press("Control+k")
