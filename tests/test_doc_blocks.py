@@ -27,11 +27,14 @@ build (tests/browser/test_docs_site.py), not run here.
 from __future__ import annotations
 
 import doctest
+import importlib.util
+import inspect
 import os
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import textwrap
 import tomllib
 from collections.abc import Iterator
@@ -40,7 +43,6 @@ from pathlib import Path
 
 import pytest
 
-import cnbkit
 from cnbkit.client import _Default
 
 pytestmark = pytest.mark.slow
@@ -143,7 +145,16 @@ def _run_python(block: Block, namespace: dict[str, object]) -> None:
         runner.run(test, out=sys.stdout.write)
         assert runner.failures == 0, f"{block.where}: the doctest's output differs"
         return
-    exec(compile(block.code, block.where, "exec"), namespace)  # noqa: S102 - the docs' code
+    before = set(namespace)
+    exec(compile(block.code, block.where, "exec"), namespace)
+    # a test function the page shows for the reader's own suite runs as pytest would run it
+    for name in sorted(set(namespace) - before):
+        function = namespace[name]
+        if name.startswith("test_") and inspect.isfunction(function):
+            wanted = set(inspect.signature(function).parameters)
+            assert wanted <= {"tmp_path"}, f"{block.where}: {name} takes {wanted}"
+            folder = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=Path.cwd()))
+            function(**({"tmp_path": folder} if wanted else {}))
 
 
 def _run_bash(block: Block) -> None:
@@ -164,6 +175,8 @@ def _parse_command(block: Block, words: list[str]) -> None:
     from cnbkit.cli import build_parser
 
     where = f"{block.where}: {' '.join(words)}"
+    while re.fullmatch(r"[A-Z][A-Z0-9_]*=\S*", words[0]):  # VAR=value before the command
+        words = words[1:]
     head, rest = words[0], words[1:]
     if head == "cnbkit":
         try:
@@ -183,9 +196,12 @@ def _parse_command(block: Block, words: list[str]) -> None:
                     f"{where}: {word}?"
     elif head in (".venv/bin/python", "python"):
         target = rest[rest.index("-m") + 1] if "-m" in rest else rest[0]
-        if "-m" in rest:
-            assert target in ("pytest", "pip") or __import__("importlib").util.find_spec(
-                target), f"{where}: no module {target}"
+        if target == "pytest":  # the test files it names exist
+            paths = [w for w in rest[rest.index("-m") + 2:] if not w.startswith("-")
+                     and w != "no:randomly"]
+            assert paths and all((ROOT / p.split("::")[0]).exists() for p in paths), where
+        elif "-m" in rest:
+            assert importlib.util.find_spec(target), f"{where}: no module {target}"
         else:
             assert (ROOT / target).is_file(), f"{where}: no such file"
     elif head in (".venv/bin/ruff", ".venv/bin/mypy", "ruff", "mypy"):
@@ -220,7 +236,7 @@ def _check_config(block: Block) -> None:
     from cnbkit.settings import Settings
 
     namespace: dict[str, object] = {"c": Config()}
-    exec(compile(block.code, block.where, "exec"), namespace)  # noqa: S102 - as JupyterHub does
+    exec(compile(block.code, block.where, "exec"), namespace)
     config = namespace["c"]
     assert isinstance(config, Config)
     environment = dict(config.Spawner.environment)

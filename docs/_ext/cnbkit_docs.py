@@ -13,7 +13,8 @@ Directives:
 
 Checks, each a Sphinx warning (an error under ``-W``): a public name without a docstring, a
 module of the API list without its page, a notebook with an error in its stored outputs, a
-notebook without a figure, a gallery figure that its notebook's page does not show. References to cnbkit names that another module re-exports (e.g.
+notebook without a figure, a gallery figure that its notebook's page does not show.
+References to cnbkit names that another module re-exports (e.g.
 ``cnbkit.errors.InvalidParameter`` and ``cnbkit.InvalidParameter``) resolve to the one entry.
 
 At the end of a build, ``cnbkit-api.json`` in the output directory lists every public name and

@@ -148,8 +148,9 @@ def test_the_pages_for_users_and_contributors_are_there(site: dict[str, Any]) ->
     for page in ("install", "changelog", "gallery", "contributing", "architecture"):
         assert f'href="{page}.html"' in index, f"{page} is not in the navigation"
     changelog = re.sub(r"<[^>]+>", "", (out / "changelog.html").read_text(encoding="utf-8"))
-    import cnbkit
     from packaging.version import Version
+
+    import cnbkit
 
     assert f"[{Version(cnbkit.__version__).base_version}]" in changelog
     assert "FutureWarning" in changelog and "Semantic" in changelog
