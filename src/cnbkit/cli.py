@@ -19,8 +19,6 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from .settings import SANDBOX_CLOCK
-
 __all__ = ["main"]
 
 
@@ -182,13 +180,20 @@ def _cmd_notebooks(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _version_line() -> str:
+    """What ``cnbkit --version`` prints: the installed distribution's version."""
     from importlib.metadata import version
+
+    return f"cnbkit {version('cnbkit')}"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .settings import SANDBOX_CLOCK
 
     parser = argparse.ArgumentParser(
         prog="cnbkit", description="Czech National Bank APIs as typed pandas DataFrames."
     )
-    parser.add_argument("--version", action="version", version=f"cnbkit {version('cnbkit')}")
+    parser.add_argument("--version", action="version", version=_version_line())
     commands = parser.add_subparsers(dest="command", required=True)
 
     sb = commands.add_parser("sandbox", help="serve the local emulators of the CNB APIs")
@@ -273,8 +278,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cnbkit`` command."""
     from .errors import CnbError
 
+    given = sys.argv[1:] if argv is None else list(argv)
+    if given == ["--version"]:  # answered before the parser (and its imports) is built
+        print(_version_line())
+        return 0
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(given)
     try:
         return int(args.func(args))
     except CnbError as exc:
