@@ -48,7 +48,8 @@ nitpick_ignore_regex = [
                r"requests_cache|requests_oauthlib|oauthlib|cryptography|ipywidgets|redis|"
                r"jsonschema|msgspec|tqdm|platformdirs|holidays|zoneinfo|datetime|dt|os|"
                r"pathlib|typing|collections|contextlib|concurrent|threading|http|socket|ssl|"
-               r"argparse|enum|decimal|types|io|logging|warnings|abc|email|webbrowser)(\..*)?"),
+               r"argparse|enum|decimal|types|io|logging|warnings|abc|email|webbrowser|"
+               r"importlib)(\..*)?"),
     # builtins and typing names as they appear in signatures
     (r"py:.*", r"(int|float|str|bytes|bool|object|None|list|dict|tuple|set|frozenset|type|"
                r"Exception|ValueError|RuntimeError|Warning|UserWarning|ConnectionError|"
@@ -109,8 +110,9 @@ html_context = {"default_mode": "light"}
 cnbkit_api_modules = [
     "cnbkit.czeonia", "cnbkit.exrates", "cnbkit.forward", "cnbkit.fxrates", "cnbkit.omo",
     "cnbkit.pribor", "cnbkit.skd", "cnbkit.errors", "cnbkit.settings", "cnbkit.clock",
-    "cnbkit.backends", "cnbkit.cache", "cnbkit.catalog", "cnbkit.analysis", "cnbkit.widgets",
-    "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs", "cnbkit.cobs.config",
+    "cnbkit.backends", "cnbkit.cache", "cnbkit.bundled", "cnbkit.catalog", "cnbkit.analysis",
+    "cnbkit.widgets", "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs",
+    "cnbkit.cobs.config",
     "cnbkit.cobs.signing", "cnbkit.cobs.pisp_calls", "cnbkit.cobs.order_calls",
     "cnbkit.cobs.orders", "cnbkit.cobs.browser", "cnbkit.cobs.notebook", "cnbkit.cobs.awaiting",
     "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.identity", "cnbkit",

@@ -192,7 +192,7 @@ def copy_notebooks(target: str | os.PathLike[str] = "cnbkit-notebooks", *,
 
     A notebook already in ``target`` is replaced only when cnbkit wrote it and it has not
     changed since (the manifest's SHA-256 still matches), or with ``force=True``; otherwise
-    it is kept and listed in :attr:`CopyReport.kept`.
+    it is kept and listed in the report's ``kept``.
 
     Raises:
         InvalidParameter: ``target`` exists and is not a folder.
