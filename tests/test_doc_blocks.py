@@ -102,21 +102,12 @@ def test_every_page_is_read_and_its_blocks_are_known() -> None:
 
 # -- the environment a page runs in -----------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def sandbox_url() -> Iterator[str]:
-    from cnbkit.sandbox import start
-
-    url = start(clock=CLOCK)
-    yield str(url)
-    url.stop()
-
-
 @pytest.fixture
-def session(sandbox_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def session(sandbox: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             ) -> Iterator[dict[str, str]]:
-    """An empty working folder, the sandbox as the API, a fresh cache; the default client
-    is this page's and is put back afterwards."""
-    env = {"CNBKIT_BASE_URL": sandbox_url, "CNBKIT_TODAY": CLOCK,
+    """An empty working folder, the session's sandbox (tests/conftest.py) as the API, a fresh
+    cache; the default client is this page's and is put back afterwards."""
+    env = {"CNBKIT_BASE_URL": str(sandbox), "CNBKIT_TODAY": CLOCK,
            "CNBKIT_CACHE_DIR": str(tmp_path / "cache"), "MPLBACKEND": "agg",
            "XDG_DATA_HOME": str(tmp_path / "data")}
     for name, value in env.items():

@@ -73,7 +73,7 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     took = time.perf_counter() - started
     (sdist,) = out.glob("*.tar.gz")
     (wheel,) = out.glob("*.whl")
-    return {"sdist": sdist, "wheel": wheel, "log": build.stdout, "seconds": took}
+    return {"sdist": sdist, "wheel": wheel, "log": build.stdout + build.stderr, "seconds": took}
 
 
 @pytest.fixture(scope="module")
