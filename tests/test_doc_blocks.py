@@ -250,3 +250,14 @@ def test_the_blocks_of_a_page_run_as_written(page: str, session: dict[str, str])
             _run_python(block, namespace)
         else:
             _run_bash(block)
+
+
+def test_the_readme_is_a_landing_page_whose_links_resolve() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    targets = re.findall(r"\]\((?!https?://)([^)#\s]+)(?:#[^)]*)?\)", text)
+    assert len(targets) >= 10
+    for target in targets:
+        assert (ROOT / target).exists(), f"README.md links to {target}, which is missing"
+    for page in ("install", "changelog", "gallery", "contributing", "architecture"):
+        assert f"docs/{page}.md" in targets or (page == "changelog" and "CHANGELOG.md" in targets)
