@@ -612,6 +612,37 @@ def test_the_mid_rate_takes_the_bid_offer_out_of_the_implied_rate(forwards):
         analysis.forward_table(*args, czk_bid_offer_bp=-1.0)
 
 
+def test_the_sandbox_s_forward_points_are_cip_on_the_forwards_actual_days(forwards):
+    """The sandbox builds its points by CIP on the forward's own days (spot and value date on
+    the joint calendar, end-end rule) from its PRIBOR and a foreign rate of policy path +
+    term premium + noise (sd 0.03). So QuantLib's exact CIP on those days gives back the
+    foreign rate up to the noise, whatever the day count: no spurious term in days (points
+    built on 0.25 and 0.5 years left one of up to 0.37 pp, correlated with the days)."""
+    from cnbkit.sandbox.data.policy import eur_rate, usd_rate
+
+    points, rates, pribor = forwards["points"], forwards["rates"], forwards["pribor"]
+    for pair, policy in (("EUR_TO_CZK", eur_rate), ("USD_TO_CZK", usd_rate)):
+        judge = JUDGE[PAIR_NAMES[pair]]
+        spot = rates[rates["currency_code"] == pair[:3]].set_index("valid_for")["rate_per_unit"]
+        for maturity, months in (("THREE_MONTH", 3), ("SIX_MONTH", 6)):
+            pts = points[(points["currency_pair"] == pair) & (points["maturity"] == maturity)]
+            czk = pribor[pribor["period"] == maturity].set_index("valid_for")["pribor"]
+            residual, days = [], []
+            for day, value in pts.set_index("valid_for")["forward_points"].items():
+                start = judge.advance(_q(day), 2, ql.Days)
+                end = judge.advance(start, ql.Period(months, ql.Months), ql.ModifiedFollowing,
+                                    True)
+                implied = _quantlib_implied(start, end, czk[day], spot[day],
+                                            spot[day] + value / 1000)
+                residual.append(implied - (policy(day.date()) + 0.1 + 0.2 * months / 12))
+                days.append(int(end - start))
+            residual_arr = np.array(residual)
+            assert len(residual_arr) == len(fixing_days(FIRST, LAST))
+            assert residual_arr.std() < 0.035, (pair, maturity)
+            assert np.abs(residual_arr).max() < 0.2, (pair, maturity)
+            assert abs(np.corrcoef(residual_arr, days)[0, 1]) < 0.1, (pair, maturity)
+
+
 def test_gbp_uses_act_365_in_the_implied_rate():
     spot, end = ql.Date(5, 1, 2026), ql.Date(7, 4, 2026)
     czk = ql.InterestRate(0.0358, ql.Actual360(), ql.Simple, ql.Annual)

@@ -59,7 +59,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from typing import overload
+from typing import Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -369,8 +369,8 @@ def spot_date(trade_dates: DateLike | Dates | pd.Series, lag: int = 2, *,
     return add_business_days(trade_dates, _fx_lag(lag), _pair_calendar(pair))
 
 
-def _roll(days: npt.NDArray[np.datetime64], rule: str, calendar: Calendar
-          ) -> npt.NDArray[np.datetime64]:
+def _roll(days: npt.NDArray[np.datetime64], rule: Literal["following", "modifiedfollowing"],
+          calendar: Calendar) -> npt.NDArray[np.datetime64]:
     rolled: npt.NDArray[np.datetime64] = np.busday_offset(
         days, 0, roll=rule, busdaycal=_calendar(days, calendar))
     return rolled

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from statistics import NormalDist
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -258,8 +259,8 @@ def return_statistics(prices: pd.DataFrame | pd.Series,
 
 def _moments(returns: np.ndarray) -> tuple[float, float]:
     """Bias-corrected sample skewness and excess kurtosis (as pandas' ``skew``/``kurt``)."""
-    series = pd.Series(returns)
-    return float(series.skew()), float(series.kurt())
+    series = pd.Series(returns, dtype=float)
+    return float(cast(float, series.skew())), float(cast(float, series.kurt()))
 
 
 def _statistics_row(returns: pd.Series, periods_per_year: int, z: float) -> dict[str, object]:

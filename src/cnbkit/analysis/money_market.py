@@ -438,7 +438,8 @@ def _mean_in_force(steps: pd.Series, start: pd.Series, end: pd.Series) -> np.nda
     horizon = pd.Timestamp(steps.index.max())
     beyond = (pd.DatetimeIndex(end) - pd.Timedelta(days=1)) > horizon
     mean[(gaps[at_end] != gaps[at_start]) | beyond] = np.nan
-    return mean
+    result: np.ndarray = mean
+    return result
 
 
 def repo_rate(omo: pd.DataFrame, days: pd.DatetimeIndex | None = None) -> pd.Series:
