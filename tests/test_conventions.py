@@ -326,6 +326,9 @@ def test_czeonia_averages_name_each_difference(czeonia, quantlib_today):
     day-weighted minus the arithmetic mean; the "fixing" convention compounds the fixings
     dated in a period over their own accrual (QuantLib's coupon from the first to the
     business day after the last)."""
+    default = analysis.czeonia_averages(czeonia, "QE")
+    assert np.allclose(default["compounding_bp"], (default["compounded_pct"]
+                                                   - default["day_weighted_mean_pct"]) * 100)
     index = _czeonia_index(czeonia)
     ends = pd.DatetimeIndex(mm.next_business_day(pd.DatetimeIndex(czeonia.index)))
     for freq in ("ME", "QE"):
