@@ -10,20 +10,25 @@ and are all importable from here (``cnbkit.analysis.<name>``):
 ======================  ===============================================================
 module                  what
 ======================  ===============================================================
-``conventions``         Prague business days, spot and value dates, day counts
+``conventions``         calendars (Prague, TARGET, New York), spot and value dates, day counts
 ``fixing``              returns, volatility, correlation, averages, cross rates, statistics
 ``floor``               the EUR/CZK floor 2013-2017: phases and band statistics
-``forwards``            outright forwards on value dates, exact covered interest parity
-``money_market``        CZEONIA compounded, PRIBOR curve, term premium, repo rate, spreads
+``forwards``            outright forwards on value dates, exact CIP, broken dates, curve
+``money_market``        CZEONIA compounded, PRIBOR curve, term premium ex ante and realised
 ``operations``          open market operations: average outstanding and turnover
-``bills``               SKD prices, T-bill yields and the T-bill curve
+``bills``               SKD prices, T-bill yields and the T-bill curve, by ISIN
 ``spending``            PSD2 transactions per month
 ======================  ===============================================================
+
+The conventions each function follows, and their sources, are on the docs site's *Analysis and
+market conventions* page.
 
 Example:
     >>> from cnbkit import analysis
     >>> analysis.spot_date("2025-12-29"), analysis.value_date("2025-12-29", "THREE_MONTH")
     (Timestamp('2025-12-31 00:00:00'), Timestamp('2026-03-31 00:00:00'))
+    >>> analysis.value_date("2025-07-02", "THREE_MONTH", pair="USD/CZK")  # 4 July in New York
+    Timestamp('2025-10-07 00:00:00')
     >>> wide = cnbkit.to_wide(cnbkit.exrates.history(2015, 2017, ["EUR", "USD"]))  # doctest: +SKIP
     >>> analysis.rolling_volatility(analysis.log_returns(wide), window=21)  # doctest: +SKIP
 """

@@ -104,8 +104,8 @@ DateResult = pd.Timestamp | pd.DatetimeIndex | pd.Series
 #: sequence of names: a joint calendar whose business days are business days in every centre.
 Calendar = str | Sequence[str]
 
-#: The business-day calendars: name -> (where ``holidays`` lists them, market code or country,
-#: first year covered). See the module's text.
+#: The business-day calendars by name, each with where ``holidays`` lists it (a country or a
+#: financial market), its code there and the first year it covers. See the module's text.
 CALENDARS: dict[str, tuple[str, str, int]] = {
     "PRAGUE": ("country", "CZ", 1993),
     "TARGET": ("financial", "XECB", 1999),

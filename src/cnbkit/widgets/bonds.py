@@ -15,7 +15,7 @@ __all__ = ["BondsPanel"]
 class BondsPanel(Panel):
     """Price-to-value (% of nominal) by issue; ``issues`` (SelectMultiple) picks the issues,
     each an ISIN labelled with its issue name (several ISINs can share a name, see
-    :mod:`cnbkit.analysis.bills`).
+    :func:`cnbkit.analysis.skd_prices`).
 
     The range is fetched once (SKD has only a daily operation: one call per business day).
 
