@@ -218,6 +218,15 @@ def cross_rate_series(wide: pd.DataFrame, pairs: Sequence[str]) -> pd.DataFrame:
     return frame
 
 
+def _price_and_returns(series: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """The positive prices of a series and their daily log returns (between consecutive
+    prices, never across a missing one)."""
+    price = series.astype(float).dropna()
+    price = price[price > 0]
+    returns = pd.Series(np.log(price.to_numpy()), index=price.index).diff().dropna()
+    return price, returns
+
+
 def return_statistics(prices: pd.DataFrame | pd.Series,
                       periods_per_year: int = 252) -> pd.DataFrame:
     """One row per price series: the statistics of its daily log returns.
@@ -238,9 +247,7 @@ def return_statistics(prices: pd.DataFrame | pd.Series,
     frame = prices.to_frame() if isinstance(prices, pd.Series) else prices
     rows = {}
     for name in frame.columns:
-        price = frame[name].astype(float).dropna()
-        price = price[price > 0]
-        returns = pd.Series(np.log(price.to_numpy()), index=price.index).diff().dropna()
+        price, returns = _price_and_returns(frame[name])
         drawdown = price / price.cummax() - 1.0
         rows[name] = {
             "observations": len(returns),
@@ -341,9 +348,7 @@ def robust_return_statistics(prices: pd.DataFrame | pd.Series,
     frame = prices.to_frame() if isinstance(prices, pd.Series) else prices
     rows = {}
     for name in frame.columns:
-        price = frame[name].astype(float).dropna()
-        price = price[price > 0]
-        returns = pd.Series(np.log(price.to_numpy()), index=price.index).diff().dropna()
+        returns = _price_and_returns(frame[name])[1]
         spans = regimes or {"all": (returns.index.min(), returns.index.max())}
         for regime, (first, last) in spans.items():
             part = returns.loc[pd.Timestamp(first):pd.Timestamp(last)]
