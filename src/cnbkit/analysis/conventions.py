@@ -107,7 +107,7 @@ Calendar = str | Sequence[str]
 #: The business-day calendars by name, each with where ``holidays`` lists it (a country or a
 #: financial market), its code there and the first year it covers. See the module's text.
 CALENDARS: dict[str, tuple[str, str, int]] = {
-    "PRAGUE": ("country", "CZ", 1993),
+    "PRAGUE": ("country", "CZ", 1952),
     "TARGET": ("financial", "XECB", 1999),
     "NEW_YORK": ("financial", "XFED", 1999),
 }

@@ -193,9 +193,9 @@ def forward_table(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFram
 
     ``points`` is a :func:`cnbkit.forward.history` frame, ``rates`` a
     :func:`cnbkit.exrates.history` frame (the spot is the CNB fixing of the day), ``pribor`` a
-    :func:`cnbkit.pribor.history` frame (the CZK rate of the same tenor; its deposit runs from
-    the same spot to within a few days of the forward's value date, and its rate is used over
-    the forward's own days). Columns: ``spot_date`` and ``value_date`` (the pair's joint
+    :func:`cnbkit.pribor.history` frame (the CZK rate of the same tenor; its deposit starts on
+    the Prague spot and ends on the Prague calendar without the end-end rule, within a few days
+    of the forward's dates, and its rate is used over the forward's own days). Columns: ``spot_date`` and ``value_date`` (the pair's joint
     calendar, end-end rule), ``days`` (actual days between them), ``spot_czk`` and
     ``outright_czk`` (CZK per unit), ``forward_points`` (CZK/1000), ``pribor_pct`` and
     ``pribid_pct`` (the offered and bid CZK rates, NaN where not published),
