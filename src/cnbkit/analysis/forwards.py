@@ -195,8 +195,9 @@ def forward_table(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFram
     :func:`cnbkit.exrates.history` frame (the spot is the CNB fixing of the day), ``pribor`` a
     :func:`cnbkit.pribor.history` frame (the CZK rate of the same tenor; its deposit starts on
     the Prague spot and ends on the Prague calendar without the end-end rule, within a few days
-    of the forward's dates, and its rate is used over the forward's own days). Columns: ``spot_date`` and ``value_date`` (the pair's joint
-    calendar, end-end rule), ``days`` (actual days between them), ``spot_czk`` and
+    of the forward's dates, and its rate is used over the forward's own days). Columns:
+    ``spot_date`` and ``value_date`` (the pair's joint calendar, end-end rule), ``days``
+    (actual days between them), ``spot_czk`` and
     ``outright_czk`` (CZK per unit), ``forward_points`` (CZK/1000), ``pribor_pct`` and
     ``pribid_pct`` (the offered and bid CZK rates, NaN where not published),
     ``foreign_implied_pct`` (exact CIP on the foreign currency's day count from PRIBOR,
