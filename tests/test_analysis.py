@@ -189,6 +189,97 @@ def test_return_statistics_of_cnb_cross_rates() -> None:
     assert stats["observations"].dtype == np.int64
 
 
+def test_the_correlation_of_a_year_is_of_that_year_s_own_returns() -> None:
+    """The CNB's EUR and USD fixings 2013-2017: each year's correlation from its own daily
+    returns (numpy's corrcoef), not the mean of 63-fixing windows reaching into the year
+    before (which gave 0.431 for 2014)."""
+    wide = pd.DataFrame({code: _cnb(code, "2013-01-01", "2017-12-31") for code in ("EUR", "USD")})
+    returns = analysis.log_returns(wide)
+    table = analysis.correlation_by_period(returns, "EUR", "USD", "YE")
+    eur, usd = fixing("EUR"), fixing("USD")
+    for year in range(2013, 2018):
+        days = [d for d in fixing_days(year - 1, year) if d.year == year or d == max(
+            x for x in fixing_days(year - 1, year - 1))]
+        days = sorted(days)
+        r_eur = np.diff(np.log([eur[d] for d in days]))
+        r_usd = np.diff(np.log([usd[d] for d in days]))
+        if year == 2013:  # the data starts in 2013: its first day has no return
+            r_eur, r_usd = r_eur[1:], r_usd[1:]
+        row = table.loc[pd.Timestamp(year, 12, 31)]
+        assert row["observations"] == len(r_eur)
+        assert row["correlation"] == pytest.approx(np.corrcoef(r_eur, r_usd)[0, 1], abs=1e-12)
+    rolling = analysis.rolling_correlation(returns, "EUR", "USD", window=63)
+    assert abs(rolling[rolling.index.year == 2014].mean()
+               - table.loc[pd.Timestamp("2014-12-31"), "correlation"]) > 0.05
+
+
+def _coverage(draws: np.ndarray, level: float, normal_theory: bool) -> float:
+    """The share of samples whose 95 % volatility interval holds the true volatility (1)."""
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    hits = 0
+    for sample in draws:
+        prices = pd.Series(np.exp(np.cumsum(np.concatenate([[0.0], sample]))),
+                           index=pd.bdate_range("2020-01-01", periods=len(sample) + 1))
+        if normal_theory:  # the textbook interval that assumes normal returns
+            sd = sample.std(ddof=1) * math.sqrt(252)
+            half = z * math.sqrt(2 / len(sample)) / 2
+            low, high = sd * math.exp(-half), sd * math.exp(half)
+        else:
+            row = analysis.robust_return_statistics(prices, drop_largest=0,
+                                                    confidence=level).iloc[0]
+            low, high = row["volatility_ci_low_pct"] / 100, row["volatility_ci_high_pct"] / 100
+        hits += low <= 1.0 <= high  # the true annualised volatility: 100 %
+    return hits / len(draws)
+
+
+def test_the_volatility_interval_holds_for_fat_tailed_returns() -> None:
+    """Student-t returns with 5 degrees of freedom (excess kurtosis 6), scaled to a daily
+    standard deviation of 1/sqrt(252): the interval covers the true volatility about 95 % of
+    the time (93 % of these 400 samples), the normal-theory interval far less often (73 %)."""
+    rng = np.random.default_rng(20251231)
+    draws = rng.standard_t(5, size=(400, 500)) / math.sqrt(5 / 3) / math.sqrt(252)
+    assert 0.90 <= _coverage(draws, 0.95, normal_theory=False) <= 0.99
+    assert _coverage(draws, 0.95, normal_theory=True) < 0.85
+    normal = rng.normal(0.0, 1 / math.sqrt(252), size=(400, 500))
+    assert 0.92 <= _coverage(normal, 0.95, normal_theory=False) <= 0.98
+
+
+def test_robust_statistics_by_regime_with_and_without_the_largest_move() -> None:
+    """EUR/CHF from the CNB's fixings 2015-2025: 15 January 2015 (the SNB's exit) dominates
+    the floor regime; without it the excess kurtosis is that of an ordinary series."""
+    wide = pd.DataFrame({code: _cnb(code, "2015-01-01", "2025-12-31") for code in ("EUR", "CHF")})
+    cross = analysis.cross_rate_series(wide, ["EUR/CHF"])
+    regimes = {"floor": ("2015-01-01", "2017-04-05"), "after": ("2017-04-06", "2025-12-31")}
+    stats = analysis.robust_return_statistics(cross, regimes, drop_largest=1)
+    price = cross["EUR/CHF"].dropna()
+    returns = pd.Series(np.diff(np.log(price.to_numpy())), index=price.index[1:])
+    for regime, (first, last) in regimes.items():
+        part = returns.loc[first:last]
+        biggest = part.abs().idxmax()
+        for sample, values in (("all", part), ("without 1 largest", part.drop(biggest))):
+            row = stats.loc[("EUR/CHF", regime, sample)]
+            r = values.to_numpy()
+            skew, kurt = _textbook_moments(r)
+            assert row["observations"] == len(r)
+            assert row["ann_volatility_pct"] == pytest.approx(r.std(ddof=1) * math.sqrt(252)
+                                                              * 100)
+            assert row["mad_volatility_pct"] == pytest.approx(
+                1.4826 * np.median(np.abs(r - np.median(r))) * math.sqrt(252) * 100)
+            assert row["skew"] == pytest.approx(skew) and row["excess_kurtosis"] == \
+                pytest.approx(kurt)
+            assert row["volatility_ci_low_pct"] < row["ann_volatility_pct"] \
+                < row["volatility_ci_high_pct"]
+            assert row["return_ci_low_pct"] < row["ann_return_pct"] < row["return_ci_high_pct"]
+    floor = stats.loc[("EUR/CHF", "floor", "all")]
+    assert floor["largest_move_date"] == pd.Timestamp("2015-01-15")
+    assert floor["excess_kurtosis"] > 100
+    assert stats.loc[("EUR/CHF", "floor", "without 1 largest"), "excess_kurtosis"] < 10
+    with pytest.raises(InvalidParameter, match="confidence"):
+        analysis.robust_return_statistics(cross, confidence=95)
+
+
 def test_month_end_fixing_is_the_fixing_of_the_last_business_day() -> None:
     usd = _cnb("USD", "2023-12-01", "2025-12-31")
     month_end = analysis.month_end_fixing(usd)
@@ -225,6 +316,9 @@ def test_spread_and_term_structure() -> None:
     assert curve["period"].tolist() == ["ONE_DAY", "THREE_MONTH", "ONE_YEAR"]
     assert curve["pribor"].tolist() == [1.0, 2.0, 3.0]
     spot = analysis.spot_date(DATES[0])
+    assert curve["start"].tolist() == [DATES[0], spot, spot]
+    assert curve["maturity"].tolist() == [analysis.value_date(DATES[0], t)
+                                          for t in curve["period"]]
     assert curve["days"].tolist() == [
         1, (analysis.value_date(DATES[0], "THREE_MONTH") - spot).days,
         (analysis.value_date(DATES[0], "ONE_YEAR") - spot).days]
@@ -294,6 +388,15 @@ def test_an_overnight_facility_and_a_rolled_repo_of_one_size_are_equally_large()
     assert feb.loc["Repo", "avg_rate_pct"] == pytest.approx(3.5)
 
 
+def test_operation_types_carry_their_english_names() -> None:
+    assert analysis.operation_label("Depozitní facilita") == \
+        "Depozitní facilita (deposit facility)"
+    assert analysis.operation_label("Marginální zápůjční facilita") == \
+        "Marginální zápůjční facilita (marginal lending facility)"
+    assert analysis.operation_label("Repo") == "Repo (2-week repo)"
+    assert analysis.operation_label("Something new") == "Something new"
+
+
 def test_omo_by_type_refuses_bad_input() -> None:
     with pytest.raises(InvalidParameter, match="freq"):
         analysis.omo_by_type(pd.DataFrame({c: [] for c in (
@@ -331,14 +434,18 @@ def test_forward_table_refuses_unknown_pairs_and_maturities() -> None:
 # -- T-bills and spending ---------------------------------------------------------------------
 
 
-def test_skd_prices_weighted_by_nominal() -> None:
+def test_skd_prices_weighted_by_nominal_and_keyed_by_isin() -> None:
     skd = pd.DataFrame({
-        "settlement_date": [DATES[0]] * 3, "issue_name": ["A", "A", "B"],
-        "average_price_to_value": [99.0, 98.0, 97.0],
-        "settlement_nominal_czk": [1.0, 3.0, 2.0]})
+        "settlement_date": [DATES[0]] * 4, "isin": ["CZ1", "CZ1", "CZ2", "CZ3"],
+        "issue_name": ["A", "A", "A", "B"],
+        "average_price_to_value": [99.0, 98.0, 97.0, 96.0],
+        "settlement_nominal_czk": [1.0, 3.0, 2.0, 1.0]})
     out = analysis.skd_prices(skd)
-    assert out.loc[DATES[0], "A"] == pytest.approx(98.25)
-    assert list(analysis.skd_prices(skd, ["B"]).columns) == ["B"]
+    assert out.loc[DATES[0], "CZ1"] == pytest.approx(98.25)
+    assert out.loc[DATES[0], "CZ2"] == 97.0  # the same name, another issue: not averaged in
+    assert out.attrs["names"] == {"CZ1": "A", "CZ2": "A", "CZ3": "B"}
+    assert list(analysis.skd_prices(skd, ["B"]).columns) == ["CZ3"]
+    assert list(analysis.skd_prices(skd, ["CZ2"]).columns) == ["CZ2"]
 
 
 def test_tbill_maturities_come_from_the_name_or_are_asked_for() -> None:
@@ -353,17 +460,49 @@ def test_tbill_maturities_come_from_the_name_or_are_asked_for() -> None:
     assert yields["days_to_maturity"].tolist() == [62, 91]
 
 
-def test_the_tbill_curve_takes_each_issue_s_last_trade(client) -> None:
-    yields = analysis.tbill_yields(cnbkit.skd.history("2025-12-01", "2025-12-31", client=client))
-    curve = analysis.tbill_curve(yields, "2025-12-31", window_days=7)
-    recent = yields[yields["settlement_date"] > pd.Timestamp("2025-12-24")]
-    assert set(curve["issue_name"]) == set(recent["issue_name"])
-    assert curve["days_from_date"].is_monotonic_increasing
+def test_the_tbill_curve_takes_each_isin_s_last_trade_and_leaves_out_short_bills(client):
+    """Names are not issues: in the sandbox's H2 2025 data several names belong to two or
+    three ISINs, and the curve has each ISIN's last trade in the window, without the trades
+    less than 14 days from maturity, on one time axis: days from the curve's date."""
+    skd = cnbkit.skd.history("2025-07-01", "2025-12-31", client=client)
+    names = skd.groupby("issue_name", observed=True)["isin"].nunique()
+    assert (names >= 2).sum() >= 5 and names.max() >= 2
+    yields = analysis.tbill_yields(skd)
+    day = pd.Timestamp("2025-12-31")
+    curve = analysis.tbill_curve(yields, day, window_days=7)
+    last: dict[str, tuple] = {}
+    for row in yields.itertuples(index=False):  # by hand: each ISIN's last eligible trade
+        if day - pd.Timedelta(days=7) < row.settlement_date <= day \
+                and (row.maturity - row.settlement_date).days >= 14:
+            last[row.isin] = (row.settlement_date, row.yield_pct)
+    assert sorted(curve["isin"]) == sorted(last)
     for row in curve.itertuples(index=False):
-        last = recent[recent["issue_name"] == row.issue_name].iloc[-1]
-        assert row.yield_pct == last["yield_pct"]
+        assert (row.settlement_date, row.yield_pct) == last[row.isin]
+        assert row.days_from_date == (row.maturity - day).days
+        assert row.days_to_maturity >= 14
+    assert curve["days_from_date"].is_monotonic_increasing
+    whole = analysis.tbill_curve(yields, day, window_days=7, min_days=1)
+    assert len(whole) >= len(curve)
     with pytest.raises(InvalidParameter, match="no trades"):
-        analysis.tbill_curve(yields, "2025-11-01")
+        analysis.tbill_curve(yields, "2025-06-01")
+
+
+def test_the_tbill_figure_puts_bills_and_pribor_on_one_time_axis(client) -> None:
+    """Every point of the T-bill figure is at the days from the curve's date to its maturity:
+    the PRIBOR deposits too, which start on spot (two business days later)."""
+    pytest.importorskip("matplotlib")
+    from cnbkit.widgets import figures
+
+    yields = analysis.tbill_yields(cnbkit.skd.history("2025-12-01", "2025-12-31",
+                                                      client=client))
+    pribor = analysis.term_structure(cnbkit.pribor.history(2025, client=client), "2025-12-31")
+    day = pd.Timestamp("2025-12-31")
+    figure = figures.tbill_curve_figure(analysis.tbill_curve(yields, day), pribor, day)
+    lines = {line.get_label(): line for line in figure.axes[0].get_lines()}
+    deposits = next(line for label, line in lines.items() if label.startswith("PRIBOR"))
+    expected = [(m - day).days for m in pribor["maturity"]]
+    assert list(deposits.get_xdata()) == expected
+    assert expected != pribor["days"].tolist()  # not the deposit's own days from spot
 
 
 def test_monthly_spending() -> None:

@@ -144,10 +144,10 @@ def test_forward_panel_exact_cip_on_value_dates() -> None:
     pribor = pd.concat([pd.DataFrame({"valid_for": days, "period": p, "pribor": 4.0})
                         for p in ("THREE_MONTH", "SIX_MONTH")])
     panel = ForwardPanel(points=points, rates=rates, pribor=pribor)
-    # traded Friday 2 Jan 2015: spot Tuesday 6 Jan, 3 months later Monday 6 Apr is Easter
-    # Monday, so the forward settles on Tuesday 7 Apr: 91 days
-    days = (analysis.value_date("2015-01-02", "THREE_MONTH")
-            - analysis.spot_date("2015-01-02")).days
+    # traded Friday 2 Jan 2015: spot Tuesday 6 Jan (Prague and TARGET), 3 months later Monday
+    # 6 Apr is Easter Monday, so the forward settles on Tuesday 7 Apr: 91 days
+    days = (analysis.value_date("2015-01-02", "THREE_MONTH", pair="EUR/CZK")
+            - analysis.spot_date("2015-01-02", pair="EUR/CZK")).days
     assert days == 91
     eur = (1 + 0.04 * days / 360) * 25 / 25.1
     assert panel.plotted["implied EUR rate"].iloc[1] == pytest.approx((eur - 1) * 360 / days
@@ -197,13 +197,14 @@ def test_omo_panel_types_and_frequency() -> None:
         "avg_allotted_rate_pct": [4.0, 5.0, 6.0, 3.0, 4.0]})
     panel = OmoPanel(omo=omo, freq="quarter")
     # Q1 starts before the first repo + 14 days: not whole, left out and said so
-    assert panel.plotted["Repo turnover"].tolist() == [50.0, 0.0, 91.0]
-    assert panel.plotted["Repo outstanding"].tolist() == pytest.approx(
+    assert panel.plotted["Repo (2-week repo) turnover"].tolist() == [50.0, 0.0, 91.0]
+    assert panel.plotted["Repo (2-week repo) outstanding"].tolist() == pytest.approx(
         [50 * 14 / 91, 0.0, 91.0 / 92])  # the last repo is out on 31 Dec only
     assert "1 quarter(s)" in panel.status.value
     panel.types.value = ("Depozitní facilita",)
-    assert list(panel.plotted) == ["Depozitní facilita outstanding",
-                                   "Depozitní facilita turnover", "Depozitní facilita rate"]
+    assert list(panel.plotted) == ["Depozitní facilita (deposit facility) outstanding",
+                                   "Depozitní facilita (deposit facility) turnover",
+                                   "Depozitní facilita (deposit facility) rate"]
     panel.types.value = ("Repo",)
     panel.freq.value = "year"
     assert panel.plotted == {}  # one year, not covered whole
@@ -214,16 +215,20 @@ def test_omo_panel_types_and_frequency() -> None:
 
 def test_bonds_panel_issue_picker() -> None:
     skd = pd.DataFrame({
-        "settlement_date": list(DAYS[:3]) * 2 + [DAYS[0]],
+        "settlement_date": list(DAYS[:3]) * 2 + [DAYS[0], DAYS[1]],
+        "isin": ["CZ3"] * 3 + ["CZ2"] * 3 + ["CZ1", "CZ0"],
         "issue_name": ["SPP ČR 01.03.2026"] * 3 + ["SPP ČR 01.02.2026"] * 3
-        + ["SPP ČR 01.01.2026"],
-        "average_price_to_value": [99.0, 99.1, 99.2, 99.5, 99.6, 99.7, 99.9],
+        + ["SPP ČR 01.01.2026"] * 2,
+        "average_price_to_value": [99.0, 99.1, 99.2, 99.5, 99.6, 99.7, 99.9, 99.8],
         "settlement_nominal_czk": 1.0})
     panel = BondsPanel(skd=skd, issues=2)
-    assert panel.issues.options[0] == "SPP ČR 01.01.2026"  # by maturity
-    assert panel.issues.value == ("SPP ČR 01.02.2026", "SPP ČR 01.03.2026")  # busiest
-    panel.issues.value = ("SPP ČR 01.01.2026",)
-    assert panel.plotted["SPP ČR 01.01.2026"].tolist() == [99.9]
+    # by maturity, then ISIN: two ISINs share the name "SPP ČR 01.01.2026"
+    assert [value for _, value in panel.issues.options] == ["CZ0", "CZ1", "CZ2", "CZ3"]
+    assert panel.issues.options[0][0] == "SPP ČR 01.01.2026 (CZ0)"
+    assert panel.issues.value == ("CZ2", "CZ3")  # busiest
+    panel.issues.value = ("CZ1", "CZ0")
+    assert panel.plotted["SPP ČR 01.01.2026 (CZ1)"].tolist() == [99.9]
+    assert panel.plotted["SPP ČR 01.01.2026 (CZ0)"].tolist() == [99.8]
 
 
 def test_source_banner_describes_the_client_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -317,16 +322,23 @@ def _static_figures(client) -> dict:
     rates = _sandbox("exrates", client, 2025, 2025, ["EUR", "USD", "PLN"])
     wide = rates.pivot_table(index="valid_for", columns="currency_code", values="rate_per_unit")
     yields = analysis.tbill_yields(_sandbox("skd", client, "2025-12-01", "2025-12-31"))
+    repo = analysis.repo_rate(omo)
+    premium = analysis.term_premium(pribor, czeonia, repo=repo)
+    cross = analysis.cross_rate_series(wide, ["EUR/USD", "EUR/PLN"])
     return {
         "floor": figures.floor_figure(eur, analysis.floor_phases(eur)),
         "czeonia": figures.czeonia_figure(czeonia, analysis.czeonia_averages(czeonia)),
-        "term premium": figures.term_premium_figure(
-            analysis.term_premium(pribor, czeonia), analysis.repo_rate(omo)),
+        "term premium": figures.term_premium_figure(premium, repo),
+        "ex ante": figures.ex_ante_figure(premium),
         "forward curve": figures.forward_curve_figure(
             analysis.implied_yield_curve(points, rates, pribor, "2025-12-31"),
             analysis.term_structure(pribor, "2025-12-31")),
-        "cross rates": figures.cross_rates_figure(
-            analysis.cross_rate_series(wide, ["EUR/USD", "EUR/PLN"])),
+        "offered rate": figures.offered_rate_figure(analysis.forward_table(
+            points, rates, pribor, "EUR_TO_CZK", "THREE_MONTH", czk_bid_offer_bp=10.0)),
+        "cross rates": figures.cross_rates_figure(cross),
+        "return statistics": figures.return_statistics_figure(
+            analysis.robust_return_statistics(cross, {"H1": ("2025-01-01", "2025-06-30"),
+                                                      "H2": ("2025-07-01", "2025-12-31")})),
         "omo": figures.omo_figure(analysis.omo_by_type(omo, "YE")),
         "T-bill curve": figures.tbill_curve_figure(analysis.tbill_curve(yields, "2025-12-31"),
                                                    analysis.term_structure(pribor,
@@ -355,3 +367,42 @@ def test_static_figures_have_a_title_and_units_on_every_axis(client) -> None:
         assert any(ax.get_xlabel() for ax in figure.axes), name
         png = figure.png()
         assert png.startswith(b"\x89PNG") and png == figure.png(), name  # no timestamp
+
+
+def test_every_figure_function_is_drawn_by_the_figure_tests(client) -> None:
+    from cnbkit.widgets import figures
+
+    drawn = {figure.title for figure in _static_figures(client).values()}
+    functions = [name for name in figures.__all__ if name.endswith("_figure")]
+    assert len(drawn) == len(functions) == 10
+
+
+def test_the_floor_figure_s_legend_covers_no_fixing(client) -> None:
+    """The legend sits below the axes, so no line of the 2013-2017 fixing is under it."""
+    from cnbkit.widgets import figures
+
+    eur = _sandbox("exrates", client, 2013, 2017, ["EUR"]).set_index("valid_for")[
+        "rate_per_unit"]
+    import matplotlib as mpl
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    figure = figures.floor_figure(eur, analysis.floor_phases(eur))
+    canvas = FigureCanvasAgg(figure)
+    with mpl.rc_context(figures.STYLE):  # drawn as the PNG is
+        canvas.draw()
+    renderer = canvas.get_renderer()
+    legend = figure.legends[0].get_window_extent(renderer)
+    axes = figure.axes[0].get_window_extent(renderer)
+    assert not legend.overlaps(axes) and legend.y1 <= axes.y0
+    assert figure.axes[0].get_legend() is None
+
+
+def test_the_omo_figure_names_each_operation_in_english_too(client) -> None:
+    from cnbkit.widgets import figures
+
+    omo = _sandbox("omo", client, "2023-12-01", 2025)
+    figure = figures.omo_figure(analysis.omo_by_type(omo, "YE"))
+    labels = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    assert labels == ["Depozitní facilita (deposit facility)",
+                      "Marginální zápůjční facilita (marginal lending facility)",
+                      "Repo (2-week repo)"]

@@ -10,50 +10,69 @@ and are all importable from here (``cnbkit.analysis.<name>``):
 ======================  ===============================================================
 module                  what
 ======================  ===============================================================
-``conventions``         Prague business days, spot and value dates, day counts
+``conventions``         calendars (Prague, TARGET, New York), spot and value dates, day counts
 ``fixing``              returns, volatility, correlation, averages, cross rates, statistics
 ``floor``               the EUR/CZK floor 2013-2017: phases and band statistics
-``forwards``            outright forwards on value dates, exact covered interest parity
-``money_market``        CZEONIA compounded, PRIBOR curve, term premium, repo rate, spreads
+``forwards``            outright forwards on value dates, exact CIP, broken dates, curve
+``money_market``        CZEONIA compounded, PRIBOR curve, term premium ex ante and realised
 ``operations``          open market operations: average outstanding and turnover
-``bills``               SKD prices, T-bill yields and the T-bill curve
+``bills``               SKD prices, T-bill yields and the T-bill curve, by ISIN
 ``spending``            PSD2 transactions per month
 ======================  ===============================================================
+
+The conventions each function follows, and their sources, are on the docs site's *Analysis and
+market conventions* page.
 
 Example:
     >>> from cnbkit import analysis
     >>> analysis.spot_date("2025-12-29"), analysis.value_date("2025-12-29", "THREE_MONTH")
     (Timestamp('2025-12-31 00:00:00'), Timestamp('2026-03-31 00:00:00'))
+    >>> analysis.value_date("2025-07-02", "THREE_MONTH", pair="USD/CZK")  # 4 July in New York
+    Timestamp('2025-10-07 00:00:00')
     >>> wide = cnbkit.to_wide(cnbkit.exrates.history(2015, 2017, ["EUR", "USD"]))  # doctest: +SKIP
     >>> analysis.rolling_volatility(analysis.log_returns(wide), window=21)  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-from .bills import maturity_from_name, skd_prices, tbill_curve, tbill_yield, tbill_yields
+from .bills import (
+    issue_names,
+    maturity_from_name,
+    skd_prices,
+    tbill_curve,
+    tbill_yield,
+    tbill_yields,
+)
 from .conventions import (
+    CALENDARS,
+    CURRENCY_CALENDARS,
     DAY_COUNT_DENOMINATOR,
     MONEY_MARKET_BASIS,
     TENORS,
     add_business_days,
     add_tenor,
     business_days,
+    fx_calendar,
+    holiday_dates,
     is_business_day,
     money_market_basis,
     next_business_day,
     prague_holidays,
+    roll_following,
     roll_modified_following,
     spot_date,
     value_date,
     year_fraction,
 )
 from .fixing import (
+    correlation_by_period,
     cross_rate_series,
     cross_rates,
     fixing_against_averages,
     log_returns,
     month_end_fixing,
     return_statistics,
+    robust_return_statistics,
     rolling_correlation,
     rolling_volatility,
 )
@@ -68,6 +87,7 @@ from .floor import (
 from .forwards import (
     FORWARD_MATURITIES,
     PAIRS,
+    broken_date_forwards,
     forward_table,
     implied_czk_rate,
     implied_differential_approx,
@@ -86,10 +106,12 @@ from .money_market import (
     term_premium,
     term_structure,
 )
-from .operations import omo_by_type
+from .operations import OPERATION_TYPES_EN, omo_by_type, operation_label
 from .spending import monthly_spending
 
 __all__ = [
+    "CALENDARS",
+    "CURRENCY_CALENDARS",
     "DAY_COUNT_BASIS",
     "DAY_COUNT_DENOMINATOR",
     "EURCZK_FLOOR",
@@ -97,13 +119,16 @@ __all__ = [
     "FLOOR_ENDED",
     "FORWARD_MATURITIES",
     "MONEY_MARKET_BASIS",
+    "OPERATION_TYPES_EN",
     "PAIRS",
     "TENORS",
     "TENOR_DAYS",
     "add_business_days",
     "add_tenor",
+    "broken_date_forwards",
     "business_days",
     "compounded_rate",
+    "correlation_by_period",
     "cross_rate_series",
     "cross_rates",
     "czeonia_averages",
@@ -113,12 +138,15 @@ __all__ = [
     "floor_summary",
     "floor_table",
     "forward_table",
+    "fx_calendar",
+    "holiday_dates",
     "implied_czk_rate",
     "implied_differential_approx",
     "implied_foreign_rate",
     "implied_forward",
     "implied_yield_curve",
     "is_business_day",
+    "issue_names",
     "log_returns",
     "maturity_from_name",
     "money_market_basis",
@@ -126,9 +154,12 @@ __all__ = [
     "monthly_spending",
     "next_business_day",
     "omo_by_type",
+    "operation_label",
     "prague_holidays",
     "repo_rate",
     "return_statistics",
+    "robust_return_statistics",
+    "roll_following",
     "roll_modified_following",
     "rolling_correlation",
     "rolling_volatility",

@@ -9,6 +9,14 @@ convention of the CZK money market::
 
 The SKD data has no maturity column; the issue names of T-bills end with the maturity date
 (``SPP ČR 19.01.2026``), which :func:`tbill_yields` reads unless you give the maturities.
+A name is not an issue: bills of different original terms that mature on the same day share a
+name (``SPP ČR 19.01.2026`` may be two or three ISINs), so every function here keys an issue by
+its **ISIN** and keeps the name beside it.
+
+**Short bills.** A bill a few days from maturity has a yield that says little: its price is
+quoted to four decimals (0.0001 % of nominal), which is 1.2 bp of yield at 3 days, and its
+last days trade for settlement and balance-sheet reasons, not as term money. Like a desk,
+:func:`tbill_curve` leaves out trades with fewer than ``min_days`` (14) days to maturity.
 
 Example:
     >>> round(tbill_yield(99.0, "2025-10-01", "2026-01-01"), 4)
@@ -23,29 +31,51 @@ import pandas as pd
 
 from ..errors import InvalidParameter
 
-__all__ = ["maturity_from_name", "skd_prices", "tbill_curve", "tbill_yield", "tbill_yields"]
+__all__ = ["issue_names", "maturity_from_name", "skd_prices", "tbill_curve", "tbill_yield",
+           "tbill_yields"]
 
 _BASIS = 360
 
 
 def skd_prices(skd: pd.DataFrame, issues: Sequence[str] | None = None) -> pd.DataFrame:
-    """Average price-to-value (% of nominal) by settlement date x issue name.
+    """Average price-to-value (% of nominal) by settlement date x ISIN.
 
     Several trades of one issue on one date are averaged, weighted by settlement nominal.
+    ``issues`` keeps only these ISINs or issue names. ``attrs["names"]`` maps each ISIN to its
+    issue name (several ISINs can share one, see the module).
 
     Example:
         >>> skd = pd.DataFrame({"settlement_date": pd.Timestamp("2025-12-01"),
-        ...                     "issue_name": ["A", "A"], "average_price_to_value": [99.0, 98.0],
+        ...                     "isin": "CZ0001000001", "issue_name": ["A", "A"],
+        ...                     "average_price_to_value": [99.0, 98.0],
         ...                     "settlement_nominal_czk": [1.0, 3.0]})
-        >>> float(skd_prices(skd).iloc[0, 0])
-        98.25
+        >>> prices = skd_prices(skd)
+        >>> float(prices.iloc[0, 0]), prices.attrs["names"]
+        (98.25, {'CZ0001000001': 'A'})
     """
-    frame = skd if issues is None else skd[skd["issue_name"].isin(list(issues))]
+    frame = skd
+    if issues is not None:
+        wanted = list(issues)
+        frame = skd[skd["isin"].isin(wanted) | skd["issue_name"].isin(wanted)]
     frame = frame.assign(w=frame["average_price_to_value"] * frame["settlement_nominal_czk"])
-    grouped = frame.groupby(["settlement_date", "issue_name"], observed=True)[
+    grouped = frame.groupby(["settlement_date", "isin"], observed=True)[
         ["w", "settlement_nominal_czk"]].sum()
     price = grouped["w"] / grouped["settlement_nominal_czk"]
-    return price.unstack("issue_name").sort_index()
+    table = price.unstack("isin").sort_index()
+    table.attrs["names"] = issue_names(frame)
+    return table
+
+
+def issue_names(skd: pd.DataFrame) -> dict[str, str]:
+    """ISIN -> issue name of an SKD frame.
+
+    Example:
+        >>> issue_names(pd.DataFrame({"isin": ["CZ1", "CZ2"], "issue_name": ["A", "A"]}))
+        {'CZ1': 'A', 'CZ2': 'A'}
+    """
+    pairs = skd[["isin", "issue_name"]].drop_duplicates("isin")
+    return {str(isin): str(name) for isin, name in zip(pairs["isin"], pairs["issue_name"],
+                                                       strict=True)}
 
 
 def maturity_from_name(names: pd.Series) -> pd.Series:
@@ -124,13 +154,16 @@ def tbill_yields(skd: pd.DataFrame,
     return out.sort_values(["settlement_date", "days_to_maturity"]).reset_index(drop=True)
 
 
-def tbill_curve(yields: pd.DataFrame, date: str | pd.Timestamp,
-                window_days: int = 7) -> pd.DataFrame:
-    """The T-bill yield curve on ``date``: the last trade of each issue settled in the
-    ``window_days`` calendar days up to ``date`` (a handful of issues trade on any one day),
-    sorted by days to maturity counted from ``date``, with the yield of that trade.
+def tbill_curve(yields: pd.DataFrame, date: str | pd.Timestamp, window_days: int = 7,
+                min_days: int = 14) -> pd.DataFrame:
+    """The T-bill yield curve on ``date``: the last trade of each ISIN settled in the
+    ``window_days`` calendar days up to ``date`` (a handful of issues trade on any one day)
+    with at least ``min_days`` days to maturity (see the module), sorted by maturity.
 
-    ``yields`` is a :func:`tbill_yields` frame. Columns as there plus ``days_from_date``.
+    ``yields`` is a :func:`tbill_yields` frame. Columns as there (each ``yield_pct`` over its
+    own trade's settlement-to-maturity days) plus ``days_from_date``: the days from ``date``
+    to maturity, the one time axis to plot every point against (a PRIBOR deposit fixed on
+    ``date`` matures ``term_structure(...)["maturity"] - date`` days later).
 
     Example:
         >>> tbill_curve(tbill_yields(cnbkit.skd.history("2025-12-01")), "2025-12-31")
@@ -138,14 +171,17 @@ def tbill_curve(yields: pd.DataFrame, date: str | pd.Timestamp,
     """
     if window_days < 1:
         raise InvalidParameter("window_days", window_days, "at least one day")
+    if min_days < 1:
+        raise InvalidParameter("min_days", min_days, "at least one day")
     when = pd.Timestamp(date)
     recent = yields[(yields["settlement_date"] <= when)
-                    & (yields["settlement_date"] > when - pd.Timedelta(days=window_days))]
+                    & (yields["settlement_date"] > when - pd.Timedelta(days=window_days))
+                    & (yields["days_to_maturity"] >= min_days)]
     if recent.empty:
-        raise InvalidParameter("date", date, f"no trades settled in the {window_days} days up "
-                               "to it")
+        raise InvalidParameter("date", date, f"no trades with {min_days} days or more to "
+                               f"maturity settled in the {window_days} days up to it")
     last = recent.sort_values("settlement_date", kind="stable").groupby(
-        "issue_name", observed=True).tail(1)
+        "isin", observed=True).tail(1)
     last = last[last["maturity"] > when].copy()
     last["days_from_date"] = (last["maturity"] - when).dt.days.astype("int64")
-    return last.sort_values("days_from_date").reset_index(drop=True)
+    return last.sort_values(["days_from_date", "isin"]).reset_index(drop=True)

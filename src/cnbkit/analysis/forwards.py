@@ -1,12 +1,13 @@
-"""Forward points: outright forwards on their value dates, covered interest parity and the
-implied-yield term structure.
+"""Forward points: outright forwards on their value dates, covered interest parity, broken
+dates and the implied-yield term structure.
 
 The CNB publishes forward points of EUR/CZK and USD/CZK for 3 and 6 months, in points of
 CZK/1000 per unit of the foreign currency. A forward traded on day *t* settles on its value
-date: spot (T+2 Prague business days) plus the maturity, modified following
-(:func:`cnbkit.analysis.conventions.value_date`). Covered interest parity links the outright
-``F`` to the spot ``S`` and the money-market rates of both currencies over the same dates,
-each with its own day count (CZK, EUR, USD: ACT/360; GBP: ACT/365)::
+date: spot (T+2 business days on the pair's joint calendar: Prague and TARGET for EUR/CZK,
+Prague and New York for USD/CZK) plus the maturity, modified following, with the end-end rule
+(:func:`cnbkit.analysis.conventions.value_date` with ``pair``). Covered interest parity links
+the outright ``F`` to the spot ``S`` and the money-market rates of both currencies over the
+same dates, each with its own day count (CZK, EUR, USD: ACT/360; GBP: ACT/365)::
 
     F / S = (1 + r_CZK * days / 360) / (1 + r_f * days / basis_f)
 
@@ -14,6 +15,21 @@ so the foreign rate the forward implies, given PRIBOR for the same dates, is exa
 ``r_f = ((1 + r_CZK * days / 360) * S / F - 1) * basis_f / days`` (:func:`implied_foreign_rate`).
 The linear shortcut ``(F / S - 1) * 360 / days`` is only an approximation of the
 differential (:func:`implied_differential_approx`).
+
+**PRIBOR is an offered rate.** It is the rate at which the panel banks offer deposits, not a
+mid rate: used as ``r_CZK`` it puts about half the CZK bid-offer spread into the foreign rate
+the forward implies (``d r_f / d r_CZK`` is close to 1). :func:`forward_table` gives the rate
+implied by the mid as well, from PRIBID where the CNB still publishes it (``pribid`` is empty
+since 2019 in the sandbox and in recent real data) or from a spread you state
+(``czk_bid_offer_bp``).
+
+**Broken dates.** A value date between the published ones gets its points by straight-line
+interpolation in actual days from spot between spot (0 points), the 3-month and the 6-month
+value dates (:func:`broken_date_forwards`); nothing is extrapolated past the longest published
+maturity. Points are ``S * (r_CZK - r_f) * days / 360`` to first order, so they are linear in
+days while the rate differential is flat: straight lines between the quoted dates assume a
+flat differential within each interval, the FX market's convention for broken dates, and
+need no foreign yield curve (which the CNB does not publish).
 
 Example:
     >>> round(implied_foreign_rate(25.0, 25.12, 4.0, 91, "ACT/360"), 4)
@@ -24,16 +40,29 @@ Example:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
 from ..errors import InvalidParameter
-from .conventions import DAY_COUNT_DENOMINATOR, money_market_basis, spot_date, value_date
+from .conventions import (
+    DAY_COUNT_DENOMINATOR,
+    TENORS,
+    DateLike,
+    fx_calendar,
+    is_business_day,
+    money_market_basis,
+    spot_date,
+    value_date,
+)
 
 __all__ = [
     "FORWARD_MATURITIES",
     "PAIRS",
     "POINTS_PER_CZK",
+    "broken_date_forwards",
     "forward_table",
     "implied_czk_rate",
     "implied_differential_approx",
@@ -42,6 +71,8 @@ __all__ = [
     "implied_yield_curve",
 ]
 
+#: A tenor written as a count and unit ("2W", "3M"), as :func:`value_date` reads it.
+_TENOR = re.compile(r"\d{1,3}[DWMY]", re.IGNORECASE)
 #: Forward points per CZK: a point is 0.001 CZK per unit.
 POINTS_PER_CZK = 1000.0
 #: The CNB's currency pairs -> the foreign currency (quoted in CZK per unit).
@@ -137,79 +168,212 @@ def _series(frame: pd.DataFrame, mask: pd.Series, value: str, what: str) -> pd.S
     return series
 
 
+def _check_pair(pair: str) -> str:
+    """The foreign currency of a CNB pair name (``EUR_TO_CZK`` -> ``EUR``), checked."""
+    if pair not in PAIRS:
+        raise InvalidParameter("pair", pair, allowed=list(PAIRS))
+    return PAIRS[pair]
+
+
+def _czk_mid(pribor: pd.Series, pribid: pd.Series, czk_bid_offer_bp: float | None) -> pd.Series:
+    """The CZK mid rate (% p.a.): (PRIBOR + PRIBID) / 2 where PRIBID is published, else PRIBOR
+    less half the stated spread, else NaN."""
+    assumed = (pribor - czk_bid_offer_bp / 200.0 if czk_bid_offer_bp is not None
+               else pd.Series(np.nan, index=pribor.index))
+    if czk_bid_offer_bp is not None and czk_bid_offer_bp < 0:
+        raise InvalidParameter("czk_bid_offer_bp", czk_bid_offer_bp, "a spread of 0 bp or more")
+    return ((pribor + pribid) / 2.0).fillna(assumed)
+
+
 def forward_table(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFrame,
-                  pair: str, maturity: str) -> pd.DataFrame:
+                  pair: str, maturity: str, *,
+                  czk_bid_offer_bp: float | None = None) -> pd.DataFrame:
     """One pair and maturity by trade date: the outright forward on its value date and the
     foreign rate it implies.
 
     ``points`` is a :func:`cnbkit.forward.history` frame, ``rates`` a
     :func:`cnbkit.exrates.history` frame (the spot is the CNB fixing of the day), ``pribor`` a
-    :func:`cnbkit.pribor.history` frame (the CZK rate of the same tenor, whose deposit runs
-    over the same spot-to-value-date period). Columns: ``spot_date``, ``value_date``,
-    ``days`` (actual days between them), ``spot_czk`` and ``outright_czk`` (CZK per unit),
-    ``forward_points`` (CZK/1000), ``pribor_pct``, ``foreign_implied_pct`` (exact CIP on the
-    foreign currency's day count, :func:`implied_foreign_rate`), ``differential_pct``
-    (``pribor_pct - foreign_implied_pct``) and ``differential_approx_pct`` (the linear
-    approximation, for comparison), all rates in % p.a. Dates without PRIBOR keep NaN rates.
+    :func:`cnbkit.pribor.history` frame (the CZK rate of the same tenor; its deposit starts on
+    the Prague spot and ends on the Prague calendar without the end-end rule, within a few days
+    of the forward's dates, and its rate is used over the forward's own days). Columns:
+    ``spot_date`` and ``value_date`` (the pair's joint calendar, end-end rule), ``days``
+    (actual days between them), ``spot_czk`` and
+    ``outright_czk`` (CZK per unit), ``forward_points`` (CZK/1000), ``pribor_pct`` and
+    ``pribid_pct`` (the offered and bid CZK rates, NaN where not published),
+    ``foreign_implied_pct`` (exact CIP on the foreign currency's day count from PRIBOR,
+    :func:`implied_foreign_rate`), ``foreign_implied_mid_pct`` (the same from the CZK mid rate:
+    the mean of PRIBOR and PRIBID, or PRIBOR less half of ``czk_bid_offer_bp`` where PRIBID is
+    missing, NaN when neither is there), ``differential_pct`` (``pribor_pct -
+    foreign_implied_pct``) and ``differential_approx_pct`` (the linear approximation, for
+    comparison), all rates in % p.a. Dates without PRIBOR keep NaN rates.
 
     Example:
         >>> forward_table(points, rates, pribor, "EUR_TO_CZK", "THREE_MONTH")  # doctest: +SKIP
     """
-    if pair not in PAIRS:
-        raise InvalidParameter("pair", pair, allowed=list(PAIRS))
+    code = _check_pair(pair)
     if maturity not in FORWARD_MATURITIES:
         raise InvalidParameter("maturity", maturity, allowed=list(FORWARD_MATURITIES))
-    code = PAIRS[pair]
     pts = _series(points, (points["currency_pair"] == pair) & (points["maturity"] == maturity),
                   "forward_points", "points")
     spot = _series(rates, rates["currency_code"] == code, "rate_per_unit", "rates")
-    czk = _series(pribor, pribor["period"] == maturity, "pribor", "pribor")
+    fixed = pribor["period"] == maturity
+    czk = _series(pribor, fixed, "pribor", "pribor")
+    bid = (_series(pribor, fixed, "pribid", "pribor") if "pribid" in pribor.columns
+           else pd.Series(np.nan, index=czk.index))
     table = pd.concat({"spot_czk": spot, "forward_points": pts}, axis=1, join="inner").dropna()
     table = table.sort_index()
     table.index.name = "valid_for"
     dates = pd.DatetimeIndex(table.index)
-    table.insert(0, "spot_date", spot_date(dates))
-    table.insert(1, "value_date", value_date(dates, maturity))
+    table.insert(0, "spot_date", spot_date(dates, pair=pair))
+    table.insert(1, "value_date", value_date(dates, maturity, pair=pair))
     table.insert(2, "days", (table["value_date"] - table["spot_date"]).dt.days.astype("int64"))
     table["outright_czk"] = implied_forward(table["spot_czk"], table["forward_points"])
     table["pribor_pct"] = czk.reindex(table.index)
+    table["pribid_pct"] = bid.reindex(table.index)
+    basis = money_market_basis(code)
     table["foreign_implied_pct"] = implied_foreign_rate(
-        table["spot_czk"], table["outright_czk"], table["pribor_pct"], table["days"],
-        money_market_basis(code))
+        table["spot_czk"], table["outright_czk"], table["pribor_pct"], table["days"], basis)
+    mid = _czk_mid(table["pribor_pct"], table["pribid_pct"], czk_bid_offer_bp)
+    table["foreign_implied_mid_pct"] = implied_foreign_rate(
+        table["spot_czk"], table["outright_czk"], mid, table["days"], basis)
     table["differential_pct"] = table["pribor_pct"] - table["foreign_implied_pct"]
     table["differential_approx_pct"] = implied_differential_approx(
         table["spot_czk"], table["outright_czk"], table["days"])
     table.attrs["units"] = {
         "days": "days from spot to the value date", "spot_czk": f"CZK per {code}",
         "outright_czk": f"CZK per {code}", "forward_points": "CZK/1000 per unit",
-        "pribor_pct": "% p.a. ACT/360", "foreign_implied_pct":
-            f"% p.a. {money_market_basis(code)}", "differential_pct": "% p.a.",
-        "differential_approx_pct": "% p.a. (linear approximation)"}
+        "pribor_pct": "% p.a. ACT/360 (offered)", "pribid_pct": "% p.a. ACT/360 (bid)",
+        "foreign_implied_pct": f"% p.a. {basis}",
+        "foreign_implied_mid_pct": f"% p.a. {basis} (from the CZK mid rate)",
+        "differential_pct": "% p.a.", "differential_approx_pct": "% p.a. (linear approximation)"}
+    table.attrs["calendar"] = fx_calendar(pair)
+    return table
+
+
+def _quotes(points: pd.DataFrame, rates: pd.DataFrame, pair: str,
+            date: DateLike) -> tuple[pd.Timestamp, float, dict[str, float]]:
+    """The last trade date on or before ``date`` with the spot fixing and the points of every
+    published maturity: (trade date, spot in CZK per unit, maturity -> points)."""
+    code = _check_pair(pair)
+    when = pd.Timestamp(date)
+    spot = _series(rates, rates["currency_code"] == code, "rate_per_unit", "rates")
+    columns = {maturity: _series(points, (points["currency_pair"] == pair)
+                                 & (points["maturity"] == maturity), "forward_points", "points")
+               for maturity in FORWARD_MATURITIES}
+    table = pd.concat({"spot": spot, **columns}, axis=1, join="inner").dropna().sort_index()
+    table = table[table.index <= when]
+    if table.empty:
+        raise InvalidParameter("date", date, f"no {pair} spot fixing and forward points of "
+                               f"every maturity on or before {when.date()}")
+    last = table.iloc[-1]
+    return (pd.Timestamp(table.index[-1]), float(last["spot"]),
+            {maturity: float(last[maturity]) for maturity in FORWARD_MATURITIES})
+
+
+def _is_tenor(text: object) -> bool:
+    """Whether ``text`` names a tenor (``"ONE_MONTH"``, ``"2W"``) rather than a date."""
+    return isinstance(text, str) and (text in TENORS or _TENOR.fullmatch(text) is not None)
+
+
+def broken_date_forwards(points: pd.DataFrame, rates: pd.DataFrame, pair: str,
+                         date: DateLike, value_dates: Sequence[DateLike]) -> pd.DataFrame:
+    """Forward points and outrights of ``pair`` for any value dates between spot and the
+    longest published maturity, on the last trade date on or before ``date``.
+
+    Points are interpolated on a straight line in actual days from spot between spot (0
+    points) and the published 3- and 6-month value dates (see the module for why); a value
+    date that is a published one gets its published points. ``value_dates`` are dates or
+    tenors (``"ONE_MONTH"``, ``"2W"``, whose value dates follow the pair's conventions). A date
+    that is not a business day on the pair's joint calendar, before spot or after the 6-month
+    value date is refused (no extrapolation). Columns: ``value_date``, ``days`` (from spot),
+    ``forward_points`` (CZK/1000), ``outright_czk`` (CZK per unit), ``source`` (``published``
+    or ``interpolated``); ``attrs`` hold the trade date, spot date and spot.
+
+    Example:
+        >>> broken_date_forwards(points, rates, "EUR_TO_CZK", "2025-12-31",
+        ...                      ["ONE_MONTH", "2026-05-15"])  # doctest: +SKIP
+    """
+    trade, spot, quoted = _quotes(points, rates, pair, date)
+    start = spot_date(trade, pair=pair)
+    nodes = {maturity: value_date(trade, maturity, pair=pair) for maturity in quoted}
+    node_days = np.array([0.0, *((nodes[m] - start).days for m in quoted)])
+    node_points = np.array([0.0, *quoted.values()])
+    wanted = pd.DatetimeIndex([value_date(trade, str(v), pair=pair) if _is_tenor(v)
+                               else pd.Timestamp(v) for v in value_dates])
+    last = max(nodes.values())
+    for day in wanted:
+        if not start <= day <= last:
+            raise InvalidParameter("value_dates", f"{day.date()}", f"outside spot {start.date()}"
+                                   f" .. the longest published value date {last.date()}: "
+                                   "nothing is extrapolated")
+    flags = is_business_day(wanted, fx_calendar(pair))
+    if not flags.all():
+        bad = wanted[~flags][0]
+        raise InvalidParameter("value_dates", f"{bad.date()}", f"not a business day on the "
+                               f"{fx_calendar(pair)} calendar: no forward settles then")
+    days = (wanted - start).days.to_numpy().astype(float)
+    interpolated = np.interp(days, node_days, node_points)
+    published = set(nodes.values())
+    table = pd.DataFrame({
+        "value_date": wanted, "days": days.astype("int64"), "forward_points": interpolated,
+        "outright_czk": spot + interpolated / POINTS_PER_CZK,
+        "source": ["published" if day in published else "interpolated" for day in wanted]})
+    table.attrs.update({"trade_date": trade, "spot_date": start, "spot_czk": spot,
+                        "pair": pair})
     return table
 
 
 def implied_yield_curve(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFrame,
-                        date: str | pd.Timestamp) -> pd.DataFrame:
-    """The implied-yield term structure on the last trade date on or before ``date``: one row
-    per pair and maturity with its value date, days from spot, outright forward, PRIBOR of
-    the tenor and the foreign rate the forward implies (% p.a.), shortest first per pair.
+                        date: DateLike, *,
+                        czk_bid_offer_bp: float | None = None) -> pd.DataFrame:
+    """The implied-yield term structure on the last trade date on or before ``date``: for each
+    pair, one row per PRIBOR tenor from one week to the longest published forward maturity
+    (6 months), the forward on that tenor's value date (published at 3 and 6 months,
+    interpolated by :func:`broken_date_forwards` in between) and the foreign rate it implies
+    against PRIBOR of the tenor fixed that day, shortest first per pair.
+
+    Columns: ``pair``, ``maturity`` (the tenor), ``source`` (``published`` or
+    ``interpolated`` points), ``trade_date``, ``value_date``, ``days`` (from spot),
+    ``forward_points``, ``outright_czk``, ``pribor_pct``, ``foreign_implied_pct`` and
+    ``foreign_implied_mid_pct`` (% p.a.; the mid as in :func:`forward_table`). Tenors PRIBOR
+    did not fix that day are left out (TWO_MONTH and NINE_MONTH in recent data).
 
     Example:
         >>> implied_yield_curve(points, rates, pribor, "2025-12-31")  # doctest: +SKIP
     """
-    when = pd.Timestamp(date)
     rows = []
-    for pair in PAIRS:
-        for maturity in FORWARD_MATURITIES:
-            table = forward_table(points, rates, pribor, pair, maturity)
-            table = table[table.index <= when]
-            if table.empty:
-                continue
-            last = table.iloc[-1]
-            rows.append({"pair": pair, "maturity": maturity, "trade_date": table.index[-1],
-                         "value_date": last["value_date"], "days": int(last["days"]),
-                         "outright_czk": last["outright_czk"], "pribor_pct": last["pribor_pct"],
-                         "foreign_implied_pct": last["foreign_implied_pct"]})
+    for pair, code in PAIRS.items():
+        try:
+            trade, _spot, _quoted = _quotes(points, rates, pair, date)
+        except InvalidParameter:
+            continue
+        fixed = pribor[pribor["valid_for"] == trade]
+        offered = fixed.set_index("period")["pribor"].astype(float)
+        bid = (fixed.set_index("period")["pribid"].astype(float) if "pribid" in fixed.columns
+               else pd.Series(np.nan, index=offered.index))
+        longest = value_date(trade, FORWARD_MATURITIES[-1], pair=pair)
+        tenors = [t for t in TENORS if t != "ONE_DAY" and t in offered.index
+                  and value_date(trade, t, pair=pair) <= longest]
+        if not tenors:
+            continue
+        forwards = broken_date_forwards(points, rates, pair, trade, tenors)
+        spot = forwards.attrs["spot_czk"]
+        czk = offered.reindex(tenors).to_numpy()
+        mid = _czk_mid(pd.Series(czk), pd.Series(bid.reindex(tenors).to_numpy()),
+                       czk_bid_offer_bp).to_numpy()
+        days = forwards["days"].to_numpy()
+        basis = money_market_basis(code)
+        for i, tenor in enumerate(tenors):
+            outright = float(forwards["outright_czk"].iloc[i])
+            rows.append({
+                "pair": pair, "maturity": tenor, "source": forwards["source"].iloc[i],
+                "trade_date": trade, "value_date": forwards["value_date"].iloc[i],
+                "days": int(days[i]), "forward_points": float(forwards["forward_points"].iloc[i]),
+                "outright_czk": outright, "pribor_pct": float(czk[i]),
+                "foreign_implied_pct": implied_foreign_rate(spot, outright, float(czk[i]),
+                                                            float(days[i]), basis),
+                "foreign_implied_mid_pct": implied_foreign_rate(spot, outright, float(mid[i]),
+                                                                float(days[i]), basis)})
     if not rows:
-        raise InvalidParameter("date", date, "no forward points on or before it")
+        raise InvalidParameter("date", date, "no forward points with PRIBOR on or before it")
     return pd.DataFrame(rows).sort_values(["pair", "days"], kind="stable").reset_index(drop=True)

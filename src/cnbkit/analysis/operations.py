@@ -29,7 +29,14 @@ import pandas as pd
 from ..errors import InvalidParameter
 from .conventions import next_business_day
 
-__all__ = ["omo_by_type"]
+__all__ = ["OPERATION_TYPES_EN", "omo_by_type", "operation_label"]
+
+#: The operation types the API names in Czech -> English (the CNB's own English names).
+OPERATION_TYPES_EN: dict[str, str] = {
+    "Repo": "2-week repo",
+    "Depozitní facilita": "deposit facility",
+    "Marginální zápůjční facilita": "marginal lending facility",
+}
 
 _NEEDED = ("trade_date", "settlement_date", "maturity_date", "operation_type",
            "allotted_volume_czk_bn", "avg_allotted_rate_pct")
@@ -49,6 +56,18 @@ def _daily_outstanding(ops: pd.DataFrame, days: pd.DatetimeIndex) -> pd.DataFram
         np.add.at(steps[row], stop, -amount)
     levels = np.cumsum(steps[:, :n], axis=1)
     return pd.DataFrame({"outstanding": levels[0], "weighted": levels[1]}, index=days)
+
+
+def operation_label(operation_type: str) -> str:
+    """The operation type as the API names it with its English name beside it, for legends
+    and tables; a type without a known English name is returned as it is.
+
+    Example:
+        >>> operation_label("Depozitní facilita"), operation_label("Repo")
+        ('Depozitní facilita (deposit facility)', 'Repo (2-week repo)')
+    """
+    english = OPERATION_TYPES_EN.get(str(operation_type))
+    return f"{operation_type} ({english})" if english else str(operation_type)
 
 
 def omo_by_type(omo: pd.DataFrame, freq: str = "QE") -> pd.DataFrame:

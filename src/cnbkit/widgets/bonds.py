@@ -13,7 +13,9 @@ __all__ = ["BondsPanel"]
 
 
 class BondsPanel(Panel):
-    """Price-to-value (% of nominal) by issue; ``issues`` (SelectMultiple) picks the issues.
+    """Price-to-value (% of nominal) by issue; ``issues`` (SelectMultiple) picks the issues,
+    each an ISIN labelled with its issue name (several ISINs can share a name, see
+    :func:`cnbkit.analysis.skd_prices`).
 
     The range is fetched once (SKD has only a daily operation: one call per business day).
 
@@ -33,25 +35,30 @@ class BondsPanel(Panel):
             skd = as_pandas(sk.history(start, end, client=client, progress=False))
         self.skd = skd
         self.prices = analysis.skd_prices(skd)
-        # issues ordered by maturity as their names end with the maturity date
-        names = sorted(self.prices.columns,
-                       key=lambda n: pd.to_datetime(n.split()[-1], format="%d.%m.%Y",
-                                                    errors="coerce"))
+        self.names: dict[str, str] = self.prices.attrs["names"]
+        maturity = analysis.maturity_from_name(pd.Series(self.names)).fillna(pd.Timestamp.max)
+        # issues ordered by maturity (the date their names end with), then ISIN
+        isins = sorted(self.prices.columns, key=lambda isin: (maturity[isin], isin))
         if isinstance(issues, int):  # default: the issues traded on the most days
             busiest = set(self.prices.count().sort_values(ascending=False, kind="stable")
                           .index[:issues])
-            chosen = tuple(n for n in names if n in busiest)
+            chosen = tuple(isin for isin in isins if isin in busiest)
         else:
             chosen = tuple(issues)
-        self.issues = w.SelectMultiple(options=names, value=chosen, description="Issues",
-                                       rows=6)
+        self.issues = w.SelectMultiple(options=[(self.label(i), i) for i in isins],
+                                       value=chosen, description="Issues", rows=6)
         self.controls = [self.issues]
         self._finish()
 
+    def label(self, isin: str) -> str:
+        """An issue as the legend names it: ``"SPP ČR 19.01.2026 (CZ0001...)"``."""
+        return f"{self.names.get(isin, isin)} ({isin})"
+
     def draw(self) -> None:
         ax = self.figure.add_subplot()
-        for name in self.issues.value:
-            self._plot(ax, self.prices[name].dropna(), name, marker=".", linewidth=0.8)
+        for isin in self.issues.value:
+            self._plot(ax, self.prices[isin].dropna(), self.label(isin), marker=".",
+                       linewidth=0.8)
         ax.set_ylabel("price, % of nominal")
         ax.set_title("SKD average price-to-value by issue")
         ax.grid(alpha=0.3)

@@ -29,6 +29,8 @@ import pandas as pd
 from cycler import cycler
 from matplotlib.figure import Figure
 
+from ..analysis.operations import operation_label
+
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
@@ -38,9 +40,12 @@ __all__ = [
     "StaticFigure",
     "cross_rates_figure",
     "czeonia_figure",
+    "ex_ante_figure",
     "floor_figure",
     "forward_curve_figure",
+    "offered_rate_figure",
     "omo_figure",
+    "return_statistics_figure",
     "tbill_curve_figure",
     "term_premium_figure",
 ]
@@ -137,35 +142,44 @@ def floor_figure(rate: pd.Series, phases: pd.Series, floor: float = 27.0) -> Sta
                    label=f"floor {floor:.2f} CZK per EUR")
         ax.set_ylabel("CZK per EUR")
         ax.set_xlabel("fixing date")
-        ax.legend(loc="lower left")
+        figure.legend(loc="outside lower center", ncols=3)  # below the axes: covers no fixing
 
-    return _draw("EUR/CZK around the 2013-2017 floor: ramp, floor, exit", (9.0, 4.0), body)
+    return _draw("EUR/CZK around the 2013-2017 floor: ramp, floor, exit", (9.0, 4.5), body)
 
 
 def czeonia_figure(rates: pd.Series, averages: pd.DataFrame) -> StaticFigure:
-    """Top: CZEONIA by day and its monthly compounded and arithmetic averages (% p.a.).
-    Bottom: compounded minus arithmetic per period (bp). ``averages`` is
-    :func:`cnbkit.analysis.czeonia_averages` of ``rates``.
+    """Top: CZEONIA by day and its compounded and arithmetic averages per period (% p.a.).
+    Bottom: what separates them per period (bp): compounding (compounded minus the
+    day-weighted mean) and day weighting (day-weighted minus the arithmetic mean: weekends and
+    holidays). ``averages`` is :func:`cnbkit.analysis.czeonia_averages` of ``rates``.
 
     Example:
         >>> czeonia_figure(czeonia, analysis.czeonia_averages(czeonia))  # doctest: +SKIP
     """
+    convention = averages.attrs.get("convention", "calendar")
+
     def body(figure: StaticFigure) -> None:
         top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(2, 1))
         top.plot(rates.index, rates.to_numpy(dtype=float), color="#7f7f7f", linewidth=0.5,
                  label="CZEONIA, daily")
         first = pd.Timestamp(rates.index.min())
         for column, style, label in (
-                ("compounded_pct", "-", "compounded average (ACT/360, weekends counted)"),
+                ("compounded_pct", "-", f"compounded average (ACT/360, {convention} periods)"),
                 ("arithmetic_mean_pct", "--", "arithmetic mean of the daily rates")):
             x, y = _period_steps(averages.index, averages[column], first)
             top.step(x, y, where="post", linestyle=style, label=label)
         top.set_ylabel("% p.a.")
         top.legend(loc="best")
-        x, y = _period_steps(averages.index, averages["compounding_bp"], first)
-        bottom.step(x, y, where="post", color="#1f77b4")
-        bottom.set_ylabel("compounded - mean, bp")
+        for column, colour, label in (
+                ("compounding_bp", "#1f77b4", "compounding: compounded - day-weighted mean"),
+                ("day_weighting_bp", "#ff7f0e",
+                 "day weighting: day-weighted - arithmetic mean")):
+            x, y = _period_steps(averages.index, averages[column], first)
+            bottom.step(x, y, where="post", color=colour, label=label)
+        bottom.axhline(0.0, color="black", linewidth=0.5)
+        bottom.set_ylabel("difference, bp")
         bottom.set_xlabel("date")
+        bottom.legend(loc="best")
 
     return _draw("CZEONIA: daily rate and monthly averages", (9.0, 5.0), body)
 
@@ -199,34 +213,129 @@ def term_premium_figure(table: pd.DataFrame, repo: pd.Series | None = None,
     return _draw(f"PRIBOR {tenor} against realised CZEONIA", (9.0, 5.0), body)
 
 
+def ex_ante_figure(table: pd.DataFrame, tenor: str = "3M") -> StaticFigure:
+    """What was known when PRIBOR was fixed against what followed. Top (% p.a.): PRIBOR, the
+    last CZEONIA published by the fixing (the business day before's) and the 2-week repo
+    rate in force, each on the fixing date; the repo rate's mean over the deposit's period.
+    Bottom (bp): the ex-ante spread, PRIBOR minus the known CZEONIA, split into the term
+    premium (PRIBOR minus realised CZEONIA) and the move in overnight rates that followed
+    (realised minus known). ``table`` is :func:`cnbkit.analysis.term_premium` with ``repo``.
+
+    Example:
+        >>> ex_ante_figure(analysis.term_premium(pribor, czeonia, repo=repo))  # doctest: +SKIP
+    """
+    def body(figure: StaticFigure) -> None:
+        top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+        top.plot(table.index, table["pribor_pct"], label=f"PRIBOR {tenor}")
+        top.plot(table.index, table["czeonia_known_pct"], linewidth=0.7,
+                 label="CZEONIA known at the fixing (previous business day)")
+        if "repo_at_fixing_pct" in table:
+            top.step(table.index, table["repo_at_fixing_pct"], where="post", color="black",
+                     linewidth=0.8, label="2-week repo rate in force at the fixing")
+            top.plot(table.index, table["repo_path_pct"], color="black", linestyle=":",
+                     label=f"2-week repo rate, mean over the {tenor} that followed")
+        top.set_ylabel("% p.a.")
+        top.legend(loc="best")
+        for column, colour, label in (
+                ("ex_ante_spread_bp", "#7f7f7f", "ex ante: PRIBOR - known CZEONIA"),
+                ("term_premium_bp", "#2ca02c", "term premium: PRIBOR - realised CZEONIA"),
+                ("rate_path_bp", "#9467bd", "rate path: realised - known CZEONIA")):
+            bottom.plot(table.index, table[column].to_numpy(dtype=float), color=colour,
+                        linewidth=0.8, label=label)
+        bottom.axhline(0.0, color="black", linewidth=0.5)
+        bottom.set_ylabel("bp")
+        bottom.set_xlabel("PRIBOR fixing date")
+        bottom.legend(loc="best")
+
+    return _draw(f"PRIBOR {tenor} ex ante and ex post", (9.0, 5.5), body)
+
+
 def forward_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame) -> StaticFigure:
-    """The implied-yield term structure on one day: PRIBOR by deposit days and, for each pair,
-    the foreign rate the 3- and 6-month forwards imply against the days to their value dates
-    (% p.a.). ``curve`` is :func:`cnbkit.analysis.implied_yield_curve`, ``pribor_curve``
+    """The forward curve on one day. Left: forward points (CZK/1000) against the days from spot
+    to each value date, the published 3- and 6-month points and the broken dates interpolated
+    between them. Right: PRIBOR by tenor and, for each pair, the foreign rate the forward to
+    the same tenor's value date implies (% p.a.). ``curve`` is
+    :func:`cnbkit.analysis.implied_yield_curve`, ``pribor_curve``
     :func:`cnbkit.analysis.term_structure` of the same day.
 
     Example:
         >>> forward_curve_figure(curve, analysis.term_structure(pribor, day))  # doctest: +SKIP
     """
     day = pd.Timestamp(curve["trade_date"].max())
+    ticks = {"ONE_WEEK": "1w", "TWO_WEEKS": "2w", "ONE_MONTH": "1m", "TWO_MONTH": "2m",
+             "THREE_MONTH": "3m", "SIX_MONTH": "6m", "NINE_MONTH": "9m", "ONE_YEAR": "1y"}
 
     def body(figure: StaticFigure) -> None:
-        ax = figure.subplots()
-        ax.plot(pribor_curve["days"], pribor_curve["pribor"], marker="o", color="black",
-                label="PRIBOR (CZK, ACT/360)")
-        for pair, part in curve.groupby("pair", sort=True):
+        left, right = figure.subplots(1, 2)
+        for i, (pair, part) in enumerate(curve.groupby("pair", sort=True)):
             code = str(pair).split("_")[0]
-            ax.plot(part["days"], part["foreign_implied_pct"], marker="s",
-                    label=f"{code} rate implied by the {code}/CZK forwards")
-        for row in curve.itertuples(index=False):
-            ax.annotate(f"{row.value_date:%d %b %Y}", (row.days, row.foreign_implied_pct),
-                        textcoords="offset points", xytext=(4, 4), fontsize=7)
-        ax.set_xlim(left=0)
-        ax.set_xlabel("days from spot to the value date (PRIBOR: to the deposit's maturity)")
-        ax.set_ylabel("% p.a.")
-        ax.legend(loc="best")
+            colour = ("#d62728", "#2ca02c", "#ff7f0e")[i % 3]
+            published = part[part["source"] == "published"]
+            left.plot([0, *part["days"]], [0.0, *part["forward_points"]], color=colour,
+                      linewidth=0.8, label=f"{code}/CZK, straight lines between quotes")
+            left.plot(published["days"], published["forward_points"], "s", color=colour,
+                      label=f"{code}/CZK, published (3m, 6m)")
+            left.plot(part["days"][part["source"] != "published"],
+                      part["forward_points"][part["source"] != "published"], "o",
+                      color=colour, markerfacecolor="white", markersize=4)
+            right.plot(part["days"], part["foreign_implied_pct"], marker="o", color=colour,
+                       label=f"{code} implied by the forwards (PRIBOR, offered)")
+            for row in part.itertuples(index=False):
+                right.annotate(ticks.get(str(row.maturity), str(row.maturity)),
+                               (row.days, row.foreign_implied_pct), textcoords="offset points",
+                               xytext=(3, 3), fontsize=7, color=colour)
+        left.axhline(0.0, color="black", linewidth=0.5)
+        left.set_xlim(left=0)
+        left.set_xlabel("days from spot to the value date")
+        left.set_ylabel("forward points, CZK/1000 per unit")
+        left.set_title("points: quoted and broken dates")
+        left.legend(loc="best")
+        shown = pribor_curve[pribor_curve["period"] != "ONE_DAY"]
+        right.plot(shown["days"], shown["pribor"], marker=".", color="black",
+                   label="PRIBOR (CZK, offered, ACT/360)")
+        right.set_xlim(left=0)
+        right.set_xlabel("days from spot to the value date / deposit maturity")
+        right.set_ylabel("% p.a.")
+        right.set_title("implied yields")
+        right.legend(loc="best")
 
-    return _draw(f"Implied yields from the forward points, {day:%d %b %Y}", (9.0, 4.0), body)
+    return _draw(f"Forward points and implied yields, {day:%d %b %Y}", (9.0, 4.5), body)
+
+
+def offered_rate_figure(table: pd.DataFrame, code: str = "EUR",
+                        maturity: str = "3M") -> StaticFigure:
+    """The foreign rate a forward implies from PRIBOR (an offered rate) and from the CZK mid
+    rate, and the difference (bp): about half the CZK bid-offer spread. ``table`` is
+    :func:`cnbkit.analysis.forward_table` (its mid from PRIBID where published, else from the
+    stated spread); the days with PRIBID published are shaded.
+
+    Example:
+        >>> offered_rate_figure(analysis.forward_table(points, rates, pribor, "EUR_TO_CZK",
+        ...                     "THREE_MONTH", czk_bid_offer_bp=10))  # doctest: +SKIP
+    """
+    def body(figure: StaticFigure) -> None:
+        top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(2, 1))
+        top.plot(table.index, table["foreign_implied_pct"], linewidth=0.8,
+                 label=f"{code} {maturity} implied from PRIBOR (offered)")
+        top.plot(table.index, table["foreign_implied_mid_pct"], linewidth=0.8,
+                 label=f"{code} {maturity} implied from the CZK mid")
+        top.set_ylabel("% p.a.")
+        top.legend(loc="best")
+        gap = (table["foreign_implied_pct"] - table["foreign_implied_mid_pct"]) * 100.0
+        bottom.plot(table.index, gap.to_numpy(dtype=float), color="#9467bd", linewidth=0.8,
+                    label="offered - mid")
+        published = table["pribid_pct"].notna()
+        if published.any():
+            days = table.index[published.to_numpy()]
+            bottom.axvspan(days.min(), days.max(), color="#2ca02c", alpha=0.1,
+                           label="mid from PRIBID (published)")
+        bottom.set_ylabel("difference, bp")
+        bottom.set_xlabel("trade date")
+        bottom.set_ylim(bottom=0)
+        bottom.legend(loc="best")
+
+    return _draw(f"PRIBOR is an offered rate: the implied {code} rate, offered and mid",
+                 (9.0, 4.5), body)
 
 
 def cross_rates_figure(cross: pd.DataFrame) -> StaticFigure:
@@ -269,8 +378,9 @@ def omo_figure(table: pd.DataFrame, freq_label: str = "year") -> StaticFigure:
         x = np.arange(len(periods))
         for i, kind in enumerate(kinds):
             part = whole.xs(kind, level="operation_type").reindex(periods)
-            left.bar(x + i * width, part["avg_outstanding_czk_bn"], width, label=kind)
-            right.bar(x + i * width, part["turnover_czk_bn"], width, label=kind)
+            label = operation_label(kind)
+            left.bar(x + i * width, part["avg_outstanding_czk_bn"], width, label=label)
+            right.bar(x + i * width, part["turnover_czk_bn"], width, label=label)
         labels = [f"{p:%Y}" if freq_label == "year" else f"{p:%Y-%m}" for p in periods]
         for ax, what in ((left, "average outstanding, CZK bn"),
                          (right, f"turnover, CZK bn per {freq_label}")):
@@ -286,9 +396,11 @@ def omo_figure(table: pd.DataFrame, freq_label: str = "year") -> StaticFigure:
 
 def tbill_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame | None = None,
                        date: str | pd.Timestamp | None = None) -> StaticFigure:
-    """The T-bill yield curve: each issue's last yield (% p.a., ACT/360) against its days to
-    maturity, with the PRIBOR curve of the day for comparison. ``curve`` is
-    :func:`cnbkit.analysis.tbill_curve`.
+    """The T-bill yield curve: each issue's last yield (% p.a., ACT/360) against the days from
+    the curve's date to its maturity, with the PRIBOR deposits fixed that day on the same axis
+    (days from the curve's date to each deposit's maturity). Trades settled before the curve's
+    date are drawn hollow. ``curve`` is :func:`cnbkit.analysis.tbill_curve`, ``pribor_curve``
+    :func:`cnbkit.analysis.term_structure`.
 
     Example:
         >>> tbill_curve_figure(analysis.tbill_curve(yields, "2025-12-31"))  # doctest: +SKIP
@@ -297,13 +409,73 @@ def tbill_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame | None = 
 
     def body(figure: StaticFigure) -> None:
         ax = figure.subplots()
-        ax.plot(curve["days_from_date"], curve["yield_pct"], marker="o", linestyle="-",
-                label="T-bills (SPP ČR): last trade of each issue")
+        ax.plot(curve["days_from_date"], curve["yield_pct"], color="#1f77b4", linewidth=0.8)
+        today = curve["settlement_date"] == day
+        ax.plot(curve["days_from_date"][today], curve["yield_pct"][today], "o",
+                color="#1f77b4", label=f"T-bills (SPP ČR) settled {day:%d %b %Y}")
+        ax.plot(curve["days_from_date"][~today], curve["yield_pct"][~today], "o",
+                color="#1f77b4", markerfacecolor="white",
+                label="T-bills: last trade in the week before")
         if pribor_curve is not None:
-            ax.plot(pribor_curve["days"], pribor_curve["pribor"], marker=".", color="black",
-                    linestyle="--", label="PRIBOR of the day")
-        ax.set_xlabel("days to maturity")
+            fixed = pd.Timestamp(pribor_curve["valid_for"].max())
+            to_maturity = (pribor_curve["maturity"] - day).dt.days
+            ax.plot(to_maturity, pribor_curve["pribor"], marker=".", color="black",
+                    linestyle="--", label=f"PRIBOR fixed {fixed:%d %b %Y} (offered)")
+        ax.set_xlim(left=0)
+        ax.set_xlabel(f"days from {day:%d %b %Y} to maturity")
         ax.set_ylabel("yield, % p.a. (ACT/360)")
         ax.legend(loc="best")
 
     return _draw(f"T-bill yield curve, {day:%d %b %Y}", (9.0, 4.0), body)
+
+
+def return_statistics_figure(stats: pd.DataFrame) -> StaticFigure:
+    """Daily log returns of each series by regime, for all returns and without the largest
+    moves: left, the annualised volatility with its confidence interval and the
+    median-absolute-deviation volatility (a dash); right, the annualised mean return with its
+    interval (% p.a.). ``stats`` is :func:`cnbkit.analysis.robust_return_statistics`.
+
+    Example:
+        >>> return_statistics_figure(analysis.robust_return_statistics(cross, regimes))
+        ... # doctest: +SKIP
+    """
+    rows = stats.reset_index()
+    series_name, regime, sample = stats.index.names
+    rows["group"] = rows[series_name].astype(str) + "\n" + rows[regime].astype(str)
+    groups = list(dict.fromkeys(rows["group"]))
+    samples = list(dict.fromkeys(rows[sample]))
+
+    def body(figure: StaticFigure) -> None:
+        left, right = figure.subplots(1, 2)
+        width = 0.6 / max(len(samples), 1)
+        x = np.arange(len(groups))
+        for j, name in enumerate(samples):
+            part = rows[rows[sample] == name]
+            at = np.array([groups.index(g) for g in part["group"]]) + (j - 0.5) * width
+            for ax, value, low, high in (
+                    (left, "ann_volatility_pct", "volatility_ci_low_pct",
+                     "volatility_ci_high_pct"),
+                    (right, "ann_return_pct", "return_ci_low_pct", "return_ci_high_pct")):
+                centre = part[value].to_numpy(dtype=float)
+                error = np.vstack([centre - part[low].to_numpy(dtype=float),
+                                   part[high].to_numpy(dtype=float) - centre])
+                ax.errorbar(at, centre, yerr=error, fmt="o", capsize=3,
+                            color=("#1f77b4", "#d62728", "#2ca02c")[j % 3],
+                            label=f"{name} (interval {_level(stats)})")
+            left.plot(at, part["mad_volatility_pct"], "_", markersize=12, color="black",
+                      label="robust: median absolute deviation" if j == 0 else None)
+        for ax, what in ((left, "annualised volatility, % p.a."),
+                         (right, "annualised mean return, % p.a.")):
+            ax.set_xticks(x, groups)
+            ax.set_ylabel(what)
+            ax.set_xlabel("series, regime")
+        right.axhline(0.0, color="black", linewidth=0.5)
+        left.legend(loc="best")
+
+    return _draw("Daily log returns by regime, with and without the largest moves",
+                 (9.0, 4.5), body)
+
+
+def _level(stats: pd.DataFrame) -> str:
+    level = stats.attrs.get("confidence")
+    return f"{level:.0%}" if isinstance(level, float) else "95%"

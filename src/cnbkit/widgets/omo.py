@@ -16,7 +16,8 @@ _FREQ = {"month": "ME", "quarter": "QE", "year": "YE"}
 
 
 class OmoPanel(Panel):
-    """By operation type: the average amount outstanding (CZK bn, log scale: the liquidity the
+    """By operation type (named in Czech as the API sends it, with English beside it): the
+    average amount outstanding (CZK bn, log scale: the liquidity the
     type absorbed or provided on an average day), the turnover (allotments summed, CZK bn per
     period) and the allotted rate weighted by amount outstanding (% p.a.); see
     :func:`cnbkit.analysis.omo_by_type`. Periods the data does not cover whole (at the edges of
@@ -67,11 +68,12 @@ class OmoPanel(Panel):
             if kind not in whole.index.get_level_values("operation_type"):
                 continue
             part = whole.xs(kind, level="operation_type")
-            self._plot(outstanding, part["avg_outstanding_czk_bn"], f"{kind} outstanding",
+            label = analysis.operation_label(kind)
+            self._plot(outstanding, part["avg_outstanding_czk_bn"], f"{label} outstanding",
                        drawstyle="steps-mid")
-            self._plot(turnover, part["turnover_czk_bn"], f"{kind} turnover",
+            self._plot(turnover, part["turnover_czk_bn"], f"{label} turnover",
                        drawstyle="steps-mid")
-            self._plot(rate, part["avg_rate_pct"], f"{kind} rate", drawstyle="steps-mid")
+            self._plot(rate, part["avg_rate_pct"], f"{label} rate", drawstyle="steps-mid")
         if outstanding.lines:
             outstanding.set_yscale("log")
         outstanding.set_ylabel("average outstanding,\nCZK bn (log)")

@@ -1,21 +1,34 @@
 """Deterministic synthetic forward points of EUR/CZK and USD/CZK (3 and 6 months), from 2000.
 
-Covered interest parity on every business day from :data:`START` (2000-01-03):
-``F = S * (1 + i_CZK * t) / (1 + i_foreign * t)`` and ``points = (F - S) * 1000`` (two
-decimals), with ``S`` the real CNB fixing of the day, ``t`` = 0.25 or 0.5 years, ``i_CZK`` the
-sandbox's PRIBOR of the same tenor (same seed) and ``i_foreign`` the EUR or USD policy path
-plus a term premium and a little seeded noise. Positive points mean CZK rates above the
-foreign ones.
+Covered interest parity on every business day from :data:`START` (2000-01-03), on the
+forward's actual days, as the FX market settles it:
+
+* spot is two business days after the trade date on the joint calendar of the pair's two
+  centres (Prague and TARGET for EUR/CZK, Prague and the Federal Reserve for USD/CZK, as the
+  ``holidays`` package lists their holidays);
+* the value date is spot plus 3 or 6 months, modified following on the same joint calendar,
+  with the end-end rule (a spot on the last business day of its month matures on the last
+  business day of the target month);
+* ``F = S * (1 + i_CZK * d / 360) / (1 + i_foreign * d / 360)`` with ``d`` the actual days from
+  spot to the value date, and ``points = (F - S) * 1000`` (two decimals).
+
+``S`` is the real CNB fixing of the day, ``i_CZK`` the sandbox's PRIBOR of the same tenor (same
+seed) and ``i_foreign`` the EUR or USD policy path plus a term premium and a little seeded
+noise. Positive points mean CZK rates above the foreign ones. This module computes its dates
+itself (it imports nothing of the client it serves).
 
 Example:
     >>> import datetime
     >>> rows = series(0)[datetime.date(2024, 1, 2)]
     >>> [(pair, maturity) for pair, maturity, _ in rows][:2]
     [('EUR_TO_CZK', 'THREE_MONTH'), ('EUR_TO_CZK', 'SIX_MONTH')]
+    >>> settlement("USD", datetime.date(2025, 7, 2), 3)   # 4 July: no USD settlement
+    (datetime.date(2025, 7, 7), datetime.date(2025, 10, 7))
 """
 
 from __future__ import annotations
 
+import calendar as _calendar
 import datetime
 import functools
 import random
@@ -24,18 +37,78 @@ from cnbkit.sandbox.data import pribor
 from cnbkit.sandbox.data.fixing import load
 from cnbkit.sandbox.data.policy import eur_rate, usd_rate
 
-__all__ = ["MATURITY_YEARS", "PAIRS", "START", "series"]
+__all__ = ["MATURITY_MONTHS", "PAIRS", "START", "series", "settlement"]
 
 START = datetime.date(2000, 1, 3)
 PAIRS: tuple[tuple[str, str], ...] = (("EUR_TO_CZK", "EUR"), ("USD_TO_CZK", "USD"))
-#: ``maturity -> (years, PRIBOR tenor)``
-MATURITY_YEARS: dict[str, tuple[float, str]] = {
-    "THREE_MONTH": (0.25, "THREE_MONTH"),
-    "SIX_MONTH": (0.5, "SIX_MONTH"),
+#: ``maturity -> (months, PRIBOR tenor)``
+MATURITY_MONTHS: dict[str, tuple[int, str]] = {
+    "THREE_MONTH": (3, "THREE_MONTH"),
+    "SIX_MONTH": (6, "SIX_MONTH"),
+}
+#: Where the ``holidays`` package lists each centre: (kind, code).
+_CENTRES: dict[str, tuple[str, str]] = {
+    "CZK": ("country", "CZ"), "EUR": ("financial", "XECB"), "USD": ("financial", "XFED"),
 }
 
 #: ``(ccyPair, maturity, forward points)``
 Row = tuple[str, str, float]
+
+
+@functools.lru_cache(maxsize=4)
+def _closed(foreign: str) -> frozenset[datetime.date]:
+    """The holidays of Prague and of ``foreign``'s centre, 1999-2028."""
+    import holidays
+
+    years = range(1999, 2029)
+    days: set[datetime.date] = set()
+    for kind, code in (_CENTRES["CZK"], _CENTRES[foreign]):
+        table = (holidays.country_holidays(code, years=years) if kind == "country"
+                 else holidays.financial_holidays(code, years=years))
+        days.update(table)
+    return frozenset(days)
+
+
+def _open(day: datetime.date, closed: frozenset[datetime.date]) -> bool:
+    return day.weekday() < 5 and day not in closed
+
+
+def _after(day: datetime.date, count: int, closed: frozenset[datetime.date]) -> datetime.date:
+    """``count`` joint business days after ``day``."""
+    while count:
+        day += datetime.timedelta(days=1)
+        if _open(day, closed):
+            count -= 1
+    return day
+
+
+def _month_end(year: int, month: int, closed: frozenset[datetime.date]) -> datetime.date:
+    """The last joint business day of a month."""
+    day = datetime.date(year, month, _calendar.monthrange(year, month)[1])
+    while not _open(day, closed):
+        day -= datetime.timedelta(days=1)
+    return day
+
+
+def settlement(foreign: str, trade: datetime.date,
+               months: int) -> tuple[datetime.date, datetime.date]:
+    """``(spot, value date)`` of a ``months``-month forward of ``foreign``/CZK traded on
+    ``trade`` (a business day)."""
+    closed = _closed(foreign)
+    spot = _after(trade, 2, closed)
+    year, month = divmod(spot.month - 1 + months, 12)
+    year, month = spot.year + year, month + 1
+    if spot == _month_end(spot.year, spot.month, closed):  # the end-end rule
+        return spot, _month_end(year, month, closed)
+    end = datetime.date(year, month, min(spot.day, _calendar.monthrange(year, month)[1]))
+    rolled = end
+    while not _open(rolled, closed):
+        rolled += datetime.timedelta(days=1)
+    if rolled.month != end.month:  # modified following
+        rolled = end
+        while not _open(rolled, closed):
+            rolled -= datetime.timedelta(days=1)
+    return spot, rolled
 
 
 @functools.lru_cache(maxsize=8)
@@ -54,9 +127,12 @@ def series(seed: int) -> dict[datetime.date, tuple[Row, ...]]:
             amount, spot_rate = fixing.rates[code]
             spot = spot_rate / amount
             base = eur_rate(day) if code == "EUR" else usd_rate(day)
-            for maturity, (years, tenor) in MATURITY_YEARS.items():
-                foreign = base + 0.1 + 0.2 * years + rng.gauss(0.0, 0.03)
-                forward = spot * (1 + czk[tenor] / 100 * years) / (1 + foreign / 100 * years)
+            for maturity, (months, tenor) in MATURITY_MONTHS.items():
+                foreign = base + 0.1 + 0.2 * months / 12 + rng.gauss(0.0, 0.03)
+                start, end = settlement(code, day, months)
+                days = (end - start).days
+                forward = (spot * (1 + czk[tenor] / 100 * days / 360)
+                           / (1 + foreign / 100 * days / 360))
                 rows.append((pair, maturity, round((forward - spot) * 1000, 2)))
         out[day] = tuple(rows)
     return out
