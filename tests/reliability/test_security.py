@@ -65,7 +65,8 @@ def config(sandbox: CobsSandbox, **changes: object) -> CobsConfig:
         base_url=sandbox.base_url, version="5.0", p12_file=sandbox.client_p12_path,
         p12_password=sandbox.client_p12_password, ca_bundle=sandbox.ca_path,
         authorize_url=sandbox.authorize_url, token_url=sandbox.token_url,
-        redirect_uri=REDIRECT, scopes=("aisp", "pisp"), tpp_name="Star Corporation, a.s.")
+        redirect_uri=REDIRECT, scopes=("aisp", "pisp"), tpp_name="Star Corporation, a.s.",
+        preset="cnb")
     if "cert_file" in changes:
         values.pop("p12_file"), values.pop("p12_password")
     values.update(changes)
