@@ -51,6 +51,17 @@ VARIANTS = {
 }
 
 
+class Phone:
+    """The user reading the SMS code: mistyped the first time, read again the second."""
+
+    def __init__(self, sandbox, order_id: str) -> None:
+        self.sandbox, self.order_id, self.reads = sandbox, order_id, 0
+
+    def read(self) -> str:
+        self.reads += 1
+        return "000000" if self.reads == 1 else self.sandbox.app.one_time_password(self.order_id)
+
+
 class Waits:
     """Records the waits the walk asks for, without waiting (the sandbox moves on reads)."""
 
@@ -148,18 +159,14 @@ def test_the_banks_page_in_every_variant(bank, sandbox, browser, version, varian
                                      "finish_completes"])
 def test_the_sms_code_in_every_variant_with_step_three(bank, sandbox, version, variant):
     sandbox.app.set_variant(bank.config.client_id, BankVariant(), **VARIANTS[variant])
+    # without Step I the bank names no scenarios: the method code comes from its documents
+    method = "SMS" if variant == "no_step_one" else None
     for kind in _kinds(version):
         order = _order(bank, kind, amount=21)
-        typed = iter(["000000"])  # one wrong code first
-
-        def code(order_id: str = order.payment_id if kind == "payment" else order.order_id
-                 ) -> str:
-            return next(typed, None) or sandbox.app.one_time_password(order_id)
-
-        # without Step I the bank names no scenarios: the method code comes from its documents
-        method = "SMS" if variant == "no_step_one" else None
-        result = _authorize(bank, kind, order, method, one_time_password=code, sleep=Waits())
-        assert result.method == ("SMS",) and result.state == "DONE"
+        user = Phone(sandbox, order.payment_id if kind == "payment" else order.order_id)
+        result = _authorize(bank, kind, order, method, one_time_password=user.read,
+                            sleep=Waits())
+        assert result.method == ("SMS",) and result.state == "DONE" and user.reads == 2
         assert _status(bank, kind, order) == "ACSP"
 
 
@@ -258,43 +265,50 @@ def test_defect_3_a_bank_without_step_three_is_read_on(bank, sandbox, browser, v
         assert result.state == "DONE" and _status(bank, kind, order) == "ACSP"
 
 
+class LateUser:
+    """The user of ``webbrowser.open``: opening returns at once, and the user acts (in the
+    browser) only once the walk has made its next call on the authorization after the page was
+    opened, as a person does, later than any program."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.pages: list[str] = []
+        self.called = threading.Event()
+        self.acted = threading.Event()
+        self.failures: list[BaseException] = []
+
+    def watch(self, request, reply) -> None:
+        """A sandbox observer: a call on the authorization after the page was opened."""
+        if self.pages and "/sign/" in request.path and request.path.startswith("/cobs/"):
+            self.called.set()
+
+    def open(self, url: str) -> None:
+        self.pages.append(url)
+        threading.Thread(target=self._act, args=(url,), daemon=True).start()
+
+    def _act(self, url: str) -> None:
+        try:
+            if not self.called.wait(DEADLINE_S):
+                raise AssertionError("the walk made no call after opening the page")
+            self.browser.open(url)
+        except BaseException as exc:  # the test reports it
+            self.failures.append(exc)
+        finally:
+            self.acted.set()
+
+
 def test_defect_3_step_three_waits_for_the_user(bank, sandbox, browser, version):
-    """A bank that completes a federated authorization at Step III: the user acts only after
-    the walk's first call on the authorization after the page was opened. The old client sent
-    Step III right after opening the page, before the user had done anything, and then waited
-    for a state that Step III alone would have moved."""
+    """A bank that completes a federated authorization at Step III, and a user who acts after
+    the walk's next call. The old client sent Step III right after opening the page, before the
+    user had done anything, and then waited for a state only Step III would have moved."""
     sandbox.app.set_variant(bank.config.client_id, finish_completes=True)
     for kind in _kinds(version):
         order = _order(bank, kind)
-        seen_call = threading.Event()
-        acted = threading.Event()
-        failures: list[BaseException] = []
-
-        def watch(request, reply) -> None:
-            if "/sign/" in request.path and request.path.startswith(("/cobs/", "/pisp/")) \
-                    and pages:
-                seen_call.set()
-
-        def user(url: str) -> None:
-            try:
-                if not seen_call.wait(DEADLINE_S):
-                    raise AssertionError("the walk made no call after opening the page")
-                browser.open(url)
-            except BaseException as exc:  # reported by the test below
-                failures.append(exc)
-            finally:
-                acted.set()
-
-        pages: list[str] = []
-
-        def open_later(url: str) -> None:  # like webbrowser.open: returns at once
-            pages.append(url)
-            threading.Thread(target=user, args=(url,), daemon=True).start()
-
-        with sandbox.app.watch(watch):
-            result = _authorize(bank, kind, order, open_url=open_later, redirect_url=LOOPBACK,
+        user = LateUser(browser)
+        with sandbox.app.watch(user.watch):
+            result = _authorize(bank, kind, order, open_url=user.open, redirect_url=LOOPBACK,
                                 sleep=Waits())
-        assert acted.wait(DEADLINE_S) and failures == []
+        assert user.acted.wait(DEADLINE_S) and user.failures == []
         assert result.state == "DONE" and _status(bank, kind, order) == "ACSP"
         assert browser.visited[-1][1].startswith("http://127.0.0.1:")  # the user came back
 
