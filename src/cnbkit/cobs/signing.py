@@ -672,7 +672,9 @@ class Signing:
                 open_url(target.url)
             elif open_url is not None:  # a POST: a page of ours posts the form to the bank
                 pages = catcher or stack.enter_context(RedirectCatcher(require=()))
-                open_url(pages.serve_once(target.auto_post_page()))
+                page = pages.serve_once(target.auto_post_page())
+                self.client.secrets.add(page)
+                open_url(page)
             info = self._until_back(step.info.state, catcher, budget)
         if info.final:
             return info
