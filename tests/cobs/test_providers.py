@@ -141,7 +141,6 @@ def test_the_cnb_preset_holds_roots_oauth_and_limits():
 # -- defect 8: standing-order limits belong to the CNB's preset ----------------------------------
 def test_defect_8_other_providers_get_the_standards_standing_orders(sandbox, make_config):
     config = make_config(sandbox, "5.0", preset=None)  # not the CNB: the standard's values
-    assert config.standing_order_limits.source == "the standard"
     with CobsClient(config) as cobs:
         cobs.register("standard limits")
         cobs.authorize_without_browser()
@@ -162,6 +161,7 @@ def test_defect_8_other_providers_get_the_standards_standing_orders(sandbox, mak
                                            mode="MAX_AMOUNT_EXCEEDED", max_amount="480.00",
                                            mode_due="DUE_LAST_DAY_OF_MONTH", **base),
             ]
+        assert config.standing_order_limits.source == "the standard"
         sent = [json.loads(q.body)["standingOrder"] for q, _ in seen
                 if q.method == "POST" and q.path.endswith("/my/standingorders")]
         assert [s["execution"]["interval"] for s in sent] == [

@@ -389,15 +389,16 @@ class CobsConfig:
 
     @property
     def standing_order_limits(self) -> StandingOrderLimits:
-        """What the provider accepts in a standing order: its preset's limits, else the
-        standard's (:data:`cnbkit.cobs.providers.STANDARD_STANDING_ORDERS`)."""
+        """The standing orders the provider accepts, checked before anything is sent (its
+        preset's limits, else the standard's,
+        :data:`cnbkit.cobs.providers.STANDARD_STANDING_ORDERS`)."""
         preset = self.provider
         return preset.standing_orders if preset is not None else STANDARD_STANDING_ORDERS
 
     @property
     def api_url(self) -> str:
-        """The default API root: ``api_root``, or ``{base_url}/cobs/{version}``; with area
-        roots alone, the first of them."""
+        """The default API root, ``api_root`` or ``{base_url}/cobs/{version}``, and with
+        area roots alone the first of them."""
         if self.api_root is not None:
             return self.api_root.rstrip("/")
         if self.base_url is not None:

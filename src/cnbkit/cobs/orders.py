@@ -129,7 +129,7 @@ def _day(value: Any, name: str) -> dt.date | None:
 def order_arguments(order: StandingOrder) -> dict[str, Any]:
     """The arguments of :func:`cnbkit.cobs.payments.standing_order_body` that rebuild
     ``order`` (a change starts from them); the symbols come back out of its remittance
-    information (:func:`cnbkit.cobs.payments.read_symbols`).
+    information (``cnbkit.cobs.payments.read_symbols``).
 
     Raises:
         MalformedAnswer: the order lacks what a standing order needs.

@@ -71,8 +71,8 @@ class StandingOrderLimits:
 MODE_DUE_VALUES = ("DUE_DAY_OF_MONTH", "DUE_OR_BEFORE_DAY_OF_MONTH", "DUE_OR_NEXT_DAY_OF_MONTH",
                    "DUE_LAST_DAY_OF_MONTH")
 
-#: The standard's values: the 7.0 file's enums of ``interval``, ``mode`` and ``modeDue``, and
-#: its description of ``intervalDue`` ("1-7 (for WEEKLY interval), 1-28 for MONTHLY, 1-2 for
+#: The standard's values, from the 7.0 file's enums of ``interval``, ``mode`` and ``modeDue``
+#: and its description of ``intervalDue`` ("1-7 (for WEEKLY interval), 1-28 for MONTHLY, 1-2 for
 #: BI_MONTHLY, 1-3 for QUARTERLY, 1-6 for HALFYEARLY, 1-12 for YEARLY"; nothing for DAILY and
 #: IRREGULAR: a daily order has no due day, an irregular one takes the number it is given).
 STANDARD_STANDING_ORDERS = StandingOrderLimits(
@@ -109,7 +109,8 @@ class ProviderPreset:
         title: how messages name the provider (``"the CNB"``).
         base_url: the provider's base URL; the API of each version is at
             :meth:`api_root`.
-        authorize_url, token_url: the OAuth endpoints the provider documents.
+        authorize_url: the OAuth authorization endpoint the provider documents.
+        token_url: its OAuth token endpoint.
         revoke_url: its token revocation endpoint, None when it documents none.
         versions: the COBS versions it serves.
         standing_orders: the standing orders it accepts.

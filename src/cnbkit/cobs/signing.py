@@ -237,8 +237,8 @@ class UserAgentRedirect:
     form: Mapping[str, str] = field(default_factory=dict)
 
     def auto_post_page(self) -> str:
-        """An HTML page that posts :attr:`form` to :attr:`url` as soon as a browser loads it
-        (a button does it where scripts are off)."""
+        """An HTML page that posts ``form`` to ``url`` as soon as a browser loads it (a
+        button does it where scripts are off)."""
         inputs = "".join(f'<input type="hidden" name="{html.escape(name)}" '
                          f'value="{html.escape(str(value))}">'
                          for name, value in self.form.items())
@@ -286,8 +286,9 @@ class SignStep:
 
     @property
     def redirect(self) -> UserAgentRedirect | None:
-        """Where the browser must go (None when the method opens no page): ``method`` as the
-        bank says (``GET`` when it says none and sends no form, ``POST`` with a form).
+        """The :class:`UserAgentRedirect` of this step, or None when the method opens no
+        page. Its ``method`` is the bank's (``GET`` when it names none and sends no form,
+        ``POST`` with a form).
 
         Raises:
             UnsupportedOperation: the bank asks for another HTTP method than GET or POST.
@@ -575,7 +576,7 @@ class Signing:
             timeout: seconds' worth of waits before :class:`AuthorizationTimeout`.
             poll_interval: seconds between reads until the bank names its ``pollInterval``
                 (default :data:`DEFAULT_POLL_INTERVAL`).
-            sleep: how to wait (:func:`time.sleep`).
+            sleep: how to wait (``time.sleep``).
 
         Raises:
             WrongState: the order is already authorized.

@@ -76,7 +76,7 @@ class BankVariant:
 
     @property
     def scenarios(self) -> list[list[str]]:
-        """The scenarios offered: a page and an SMS code, the page alone without Step III."""
+        """The scenarios offered (a page and an SMS code; the page alone without Step III)."""
         if not self.step_three:
             return [["USERAGENT_REDIRECT"]]
         return [["USERAGENT_REDIRECT"], ["SMS"]]
