@@ -87,7 +87,8 @@ _COBS = re.compile(r"^/(?:cobs|aisp|pisp|cisp)/(?P<version>[^/]+)(?P<path>/.*)?$
 #: NOTES.md, slips: the files name two optional headers with an en dash (``User–IP-Address``,
 #: ``User–IP-Port``); cnbkit sends ASCII hyphens, and the judge reads those under the files'
 #: names so that their schemas (maxLength 50, 40) still judge them.
-_EN_DASH_HEADERS = {"User-IP-Address": "User\u2013IP-Address", "User-IP-Port": "User\u2013IP-Port"}
+_EN_DASH_HEADERS = {"User-IP-Address": "User\u2013IP-Address",
+                    "User-IP-Port": "User\u2013IP-Port"}
 _REQUIRED = re.compile(r"^'(?P<name>[^']+)' is a required property")
 
 

@@ -319,3 +319,18 @@ def test_the_sandbox_refuses_bodies_the_files_refuse(authorized, sandbox, versio
     assert other.status_code == 415
     assert other.json()["errors"] == [{"error": "UNSUPPORTED_MEDIA_TYPE",
                                        "scope": "Content-Type"}]
+
+
+@pytest.mark.parametrize("version", ["2.0", "5.0"])
+def test_the_judge_reads_the_user_headers_the_files_spell_with_an_en_dash(judge, version):
+    """NOTES.md: the files name User–IP-Address and User–IP-Port with an en dash; cnbkit sends
+    ASCII hyphens, which the judge checks against the files' schemas (maxLength 50 and 40), on
+    the CNB's root and on a root of one area."""
+    headers = {**GOOD_HEADERS, "User-IP-Address": "192.168.1.221", "User-IP-Port": "443"}
+    for root in ("cobs", "aisp"):
+        path = f"/{root}/{version}/my/accounts"
+        assert judge.judge(_request("GET", path, headers), _ok(ACCOUNTS)) == []
+        too_long = {**headers, "User-IP-Address": "1" * 51, "User-IP-Port": "4" * 41}
+        found = judge.judge(_request("GET", path, too_long), _ok(ACCOUNTS))
+        assert {(f.where, f.check) for f in found} == {
+            ("header User\u2013IP-Address", "maxLength"), ("header User\u2013IP-Port", "maxLength")}

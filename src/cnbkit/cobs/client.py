@@ -433,7 +433,9 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
         """Open ``url`` as a browser would, with this client's connection, and return where
         it redirects (None when it does not). For the local sandbox, whose consent and signing
         pages approve at once: ``cobs.authorize_payment(payment,
-        open_url=cobs.follow_without_browser)``. Real providers need the user in a browser.
+        open_url=cobs.follow_without_browser)``. It only GETs: a bank that wants a federated
+        POST needs a browser (which posts cnbkit's loopback page) or a ``redirect_hook``. Real
+        providers need the user in a browser.
         """
         try:
             response = self.session.request("GET", url, allow_redirects=False,
