@@ -355,8 +355,9 @@ def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
     needles = sorted({s for s in secrets if s}) + _key_material(cobs)
     leaks = _leaks(blob, needles)
     record("security", "debug_authorization_flows_leak_grep", {
-        "checked": f"{len(needles)} secrets/key forms (sign ids, signing pages, one-time "
-                   f"passwords, codes, tokens, client secrets, key forms) in "
+        "checked": f"{len(needles)} secrets/key forms (sign ids, signing pages, loopback "
+                   f"pages, federated form data and relay states, one-time passwords, codes, "
+                   f"tokens, client secrets, key forms) in "
                    f"{len(handler.lines)} log records, {len(errors)} errors, {len(produced)} "
                    "texts",
         "found": len(leaks),
