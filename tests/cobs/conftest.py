@@ -67,11 +67,13 @@ def version(request: pytest.FixtureRequest) -> str:
 
 
 def make_config(sandbox: CobsSandbox, version: str = "5.0", **kw: object) -> CobsConfig:
+    """A config of the session's sandbox, which plays the CNB's deployment by default: its
+    layout and limits (``preset="cnb"`` at the sandbox's own address)."""
     values: dict[str, object] = dict(
         base_url=sandbox.base_url, version=version, p12_file=sandbox.client_p12_path,
         p12_password=sandbox.client_p12_password, ca_bundle=sandbox.ca_path,
         authorize_url=sandbox.authorize_url, token_url=sandbox.token_url,
-        redirect_uri=REDIRECT, scopes=("aisp", "pisp"), tpp_name=TPP_NAME,
+        redirect_uri=REDIRECT, scopes=("aisp", "pisp"), tpp_name=TPP_NAME, preset="cnb",
     )
     if "cert_file" in kw:
         values.pop("p12_file")

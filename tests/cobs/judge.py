@@ -1,6 +1,7 @@
 """The OpenAPI files as the judge of COBS traffic (openapi-core).
 
-Every exchange the COBS sandbox answers under ``/cobs/{version}/`` (registration aside: the
+Every exchange the COBS sandbox answers under ``/cobs/{version}/`` (or a root of one area,
+``/aisp/{version}/``...; registration aside: the
 CNB's own API, which no OpenAPI file describes) is validated against the file of the version in
 play: ``COBS_RuleBook_AISP_PISP_V02.0.1.0.yaml`` for 2.0 and ``..._V07.0.0.0.yaml`` for 5.0
 (the nearest published file, see ``NOTES.md``). The request is judged as it arrived on the wire
@@ -81,7 +82,13 @@ FILES = {
 ALLOWLIST = DATA / "allowlist.yaml"
 #: The host the files' ``servers`` name; requests are judged as if sent there.
 SERVER = "https://api.bank.cz"
-_COBS = re.compile(r"^/cobs/(?P<version>[^/]+)(?P<path>/.*)?$")
+#: The API roots of the sandbox: the CNB's layout and one root per area.
+_COBS = re.compile(r"^/(?:cobs|aisp|pisp|cisp)/(?P<version>[^/]+)(?P<path>/.*)?$")
+#: NOTES.md, slips: the files name two optional headers with an en dash (``User–IP-Address``,
+#: ``User–IP-Port``); cnbkit sends ASCII hyphens, and the judge reads those under the files'
+#: names so that their schemas (maxLength 50, 40) still judge them.
+_EN_DASH_HEADERS = {"User-IP-Address": "User\u2013IP-Address",
+                    "User-IP-Port": "User\u2013IP-Port"}
 _REQUIRED = re.compile(r"^'(?P<name>[^']+)' is a required property")
 
 
@@ -127,6 +134,10 @@ class SpecRequest:
     """A request as openapi-core's Request protocol wants it, sent to the files' server."""
 
     def __init__(self, method: str, path: str, query: str, headers: Headers, body: bytes) -> None:
+        headers = Headers(list(headers.items()))
+        for ascii_name, file_name in _EN_DASH_HEADERS.items():
+            if ascii_name in headers:
+                headers[file_name] = headers[ascii_name]
         self.method = method.lower()
         self.host_url = SERVER
         self.path = path

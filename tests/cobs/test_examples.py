@@ -31,6 +31,7 @@ from cnbkit.cobs.consents import consents_frame
 from cnbkit.cobs.errors import BadRequest, InvalidPaymentOrder, PageNotFound
 from cnbkit.cobs.orders import order_status
 from cnbkit.cobs.payments import Payment, check_standing_order
+from cnbkit.cobs.providers import CNB_STANDING_ORDERS
 from cnbkit.cobs.signing import SignDetail, SignOutcome, SignStep
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "cobs" / "examples" / "JSON"
@@ -307,14 +308,24 @@ def test_standing_order_status_example():
     assert order_status(body) == body["instructionStatus"]
 
 
-def test_the_standing_order_change_example_breaks_the_cnbs_limits():
-    execution = load("PISP/PUT_standingorder/PUT_request.json")["standingOrder"]["execution"]
+def test_the_standing_order_change_example_breaks_the_cnbs_limits_not_the_standards():
+    order = load("PISP/PUT_standingorder/PUT_request.json")["standingOrder"]
+    execution = order["execution"]
     with pytest.raises(InvalidPaymentOrder, match="MAX_AMOUNT_EXCEEDED"):
         check_standing_order(execution["interval"], execution["intervalDue"],
-                             execution["mode"], execution["modeDue"])
+                             execution["mode"], execution["modeDue"],
+                             limits=CNB_STANDING_ORDERS)
     with pytest.raises(InvalidPaymentOrder, match="DUE_OR_BEFORE_DAY_OF_MONTH"):
         check_standing_order(execution["interval"], execution["intervalDue"],
-                             "UNTIL_CANCELLATION", execution["modeDue"])
+                             "UNTIL_CANCELLATION", execution["modeDue"],
+                             limits=CNB_STANDING_ORDERS)
+    # the standard's own values (any provider without a preset): the example is fine
+    assert check_standing_order(execution["interval"], execution["intervalDue"],
+                                execution["mode"], execution["modeDue"],
+                                max_amount=order["validity"]["maxAmount"]["value"]) == 25
+    with pytest.raises(InvalidPaymentOrder, match="needs max_amount"):
+        check_standing_order(execution["interval"], execution["intervalDue"],
+                             execution["mode"], execution["modeDue"])
 
 
 def test_what_cnbkit_sends_is_the_examples_request(authorized_5, sandbox):

@@ -25,6 +25,8 @@ from .judge import FILES, AllowList, Judge, load_file
 from .spec_rules import RULES, SERVED, render
 
 CREDITOR = "CZ6330300000000000000123"
+#: A redirect URI of 36 characters, one more than the files allow for redirectUrl.
+LONG_REDIRECT = "https://app.example.cz/psd2/callback"
 GOOD_HEADERS = {"Content-Type": "application/json", "Authorization": "Bearer abc",
                 "X-Request-ID": "f713da2b-6908-4c3f-9461-784f74b86710",
                 "Date": "Mon, 01 Dec 2025 10:00:00 GMT", "User-Involved": "false",
@@ -95,6 +97,7 @@ def test_the_judge_catches_answers_outside_the_files(judge, version):
 def _every_call(client: CobsClient, sandbox, version: str) -> None:
     """One of each call cnbkit makes, errors included, against the sandbox (``client`` is
     authorized); what the allow-list and coverage tests run."""
+    client.update_application(redirect_uris=[REDIRECT, LONG_REDIRECT])
     accounts = client.accounts(page_size=2)
     client.balances(accounts.id[0])
     client.transactions(accounts.id[0], "2025-01-01", "2025-12-31", page_size=50)
@@ -111,8 +114,11 @@ def _every_call(client: CobsClient, sandbox, version: str) -> None:
     signing.choose("SMS")
     with pytest.raises(WrongOneTimePassword):  # a 400 of Step III
         signing.finish("SMS", "000000")
+    # a registered redirect URI over the files' 35 characters, and a Step III answer
+    # without pollInterval (the 2.0 text's)
+    sandbox.app.set_order_variant(payment.payment_id, poll_interval=False)
     client.authorize_payment(payment, open_url=client.follow_without_browser,
-                             redirect_url=REDIRECT, sleep=lambda _: None)
+                             redirect_url=LONG_REDIRECT, sleep=lambda _: None)
     with pytest.raises(WrongState):  # a 400 of Step II: not open any more
         signing.choose("SMS")
     unsigned = client.initiate_payment(debtor_iban=accounts.iban[0], creditor_iban=CREDITOR,
@@ -313,3 +319,18 @@ def test_the_sandbox_refuses_bodies_the_files_refuse(authorized, sandbox, versio
     assert other.status_code == 415
     assert other.json()["errors"] == [{"error": "UNSUPPORTED_MEDIA_TYPE",
                                        "scope": "Content-Type"}]
+
+
+@pytest.mark.parametrize("version", ["2.0", "5.0"])
+def test_the_judge_reads_the_user_headers_the_files_spell_with_an_en_dash(judge, version):
+    """NOTES.md: the files name User–IP-Address and User–IP-Port with an en dash; cnbkit sends
+    ASCII hyphens, which the judge checks against the files' schemas (maxLength 50 and 40), on
+    the CNB's root and on a root of one area."""
+    headers = {**GOOD_HEADERS, "User-IP-Address": "192.168.1.221", "User-IP-Port": "443"}
+    for root in ("cobs", "aisp"):
+        path = f"/{root}/{version}/my/accounts"
+        assert judge.judge(_request("GET", path, headers), _ok(ACCOUNTS)) == []
+        too_long = {**headers, "User-IP-Address": "1" * 51, "User-IP-Port": "4" * 41}
+        found = judge.judge(_request("GET", path, too_long), _ok(ACCOUNTS))
+        assert {(f.where, f.check) for f in found} == {
+            ("header User\u2013IP-Address", "maxLength"), ("header User\u2013IP-Port", "maxLength")}

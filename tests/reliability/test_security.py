@@ -65,7 +65,8 @@ def config(sandbox: CobsSandbox, **changes: object) -> CobsConfig:
         base_url=sandbox.base_url, version="5.0", p12_file=sandbox.client_p12_path,
         p12_password=sandbox.client_p12_password, ca_bundle=sandbox.ca_path,
         authorize_url=sandbox.authorize_url, token_url=sandbox.token_url,
-        redirect_uri=REDIRECT, scopes=("aisp", "pisp"), tpp_name="Star Corporation, a.s.")
+        redirect_uri=REDIRECT, scopes=("aisp", "pisp"), tpp_name="Star Corporation, a.s.",
+        preset="cnb")
     if "cert_file" in changes:
         values.pop("p12_file"), values.pop("p12_password")
     values.update(changes)
@@ -204,13 +205,18 @@ def _leaks(blob: str, needles: list[str]) -> list[str]:
 def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
     """Payments and standing orders authorized by the bank's page and by SMS codes (wrong ones
     too), the steps one by one, their errors, consents, token revocation, the CISP check and the
-    loopback redirect: no sign id, signing page, one-time password, code or token anywhere."""
+    loopback redirect; and the variants a bank may play: a federated POST page (its form data,
+    SAMLRequest and relayState, through cnbkit's loopback page and through a hook, the relay
+    state coming back), no Step I, no Step III (their 501s): no sign id, signing page, loopback
+    page, form data, relay state, one-time password, code or token anywhere."""
     from cnbkit.cobs import (
         AuthorizationFailed,
         WrongOneTimePassword,
         WrongState,
     )
     from cnbkit.cobs.browser import authorize_in_browser
+
+    from ..cobs.user_agent import Browser
 
     produced: list[str] = []
     secrets: list[str] = [cobs.client_p12_password]
@@ -283,6 +289,39 @@ def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
         cancel = client.cancel_standing_order(order)
         produced += [repr(cancel), repr(client.authorize_standing_order(
             cancel, open_url=page, sleep=no_wait)), repr(client.standing_order(order))]
+        # a federated POST page: through cnbkit's loopback page, back to its loopback address
+        cobs.app.set_variant(client.config.client_id, redirect_method="POST")
+        user = Browser(cobs)
+        federated = pay(15)
+        produced.append(repr(client.authorize_payment(
+            federated, open_url=user.open, redirect_url="http://127.0.0.1/", sleep=no_wait)))
+        hooked: list[object] = []
+
+        def hook(redirect) -> None:  # the hook receives method, address and form
+            hooked.append(redirect)
+            user.go(redirect.method, redirect.url, dict(redirect.form))
+
+        posted = client.create_standing_order(debtor_iban=iban, creditor_iban=creditor,
+                                              amount=101, currency="CZK", interval="MONTHLY",
+                                              interval_due=3, first_date="2026-02-03")
+        produced += [repr(client.authorize_standing_order(
+            posted, redirect_hook=hook, redirect_url="http://127.0.0.1/", sleep=no_wait))]
+        step_by_step = client.signing(pay(16))
+        step = step_by_step.choose("USERAGENT_REDIRECT", redirect_url=REDIRECT)
+        produced += [repr(step), str(step), repr(step.redirect), repr(hooked),
+                     repr(step_by_step)]
+        # a bank without Step I and III: their 501s are errors with the authorization's path
+        cobs.app.set_variant(client.config.client_id, redirect_method="POST", step_one=False,
+                             step_three=False, poll_interval=False)
+        for bad in (step_by_step.detail, lambda: step_by_step.finish("USERAGENT_REDIRECT")):
+            try:
+                bad()
+            except CobsError as exc:
+                errors.append(exc)
+        produced.append(repr(client.authorize_payment(
+            step_by_step.order_id, open_url=user.open, sleep=no_wait)))
+        cobs.app.set_variant(client.config.client_id, None)
+        user.close()
         with CobsClient(config(cobs, cert_file=cobs.cisp_cert_path, key_file=cobs.cisp_key_path,
                                scopes=("aisp",))) as cisp:
             produced.append(repr(cisp.confirm_funds(iban, 10, "CZK")))
@@ -296,11 +335,19 @@ def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
         client.revoke_token()
         produced += [repr(o) + "\n" + str(o) for o in (client, client.config, client.oauth)]
         client.close()
-    with cobs.app.state.lock:  # what the bank issued: every signId, every code it "sent"
-        secrets += list(cobs.app.state.signs)
+    with cobs.app.state.lock:  # what the bank issued: every signId, every code it "sent",
+        secrets += list(cobs.app.state.signs)  # every federated login's form
         secrets += [m["code"] for m in cobs.app.state.outbox]
+        forms = [sign["form"] for sign in cobs.app.state.signs.values() if sign["form"]]
+    assert len(forms) >= 3
+    secrets += [value for form in forms for value in form.values()]
     secrets += ["918273", "827364", "736455", "645546"]
     secrets += [url.split("/sign/")[1] for url in pages]  # the signing pages' tickets
+    visited = [url for _, url in user.visited]  # the federated pages, cnbkit's loopback pages
+    secrets += [url.split("/sign/")[1] for url in visited if "/sign/" in url]
+    secrets += [url.split("/cnbkit-page/")[1] for url in visited if "/cnbkit-page/" in url]
+    assert any("relayState=" in url for url in visited)  # the relay state came back
+    assert sum("/cnbkit-page/" in url for url in visited) >= 2
     produced += ["".join(traceback.format_exception(e)) for e in errors]
     produced += [repr(e.__dict__) for e in errors]
     produced += handler.lines
@@ -308,13 +355,14 @@ def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
     needles = sorted({s for s in secrets if s}) + _key_material(cobs)
     leaks = _leaks(blob, needles)
     record("security", "debug_authorization_flows_leak_grep", {
-        "checked": f"{len(needles)} secrets/key forms (sign ids, signing pages, one-time "
-                   f"passwords, codes, tokens, client secrets, key forms) in "
+        "checked": f"{len(needles)} secrets/key forms (sign ids, signing pages, loopback "
+                   f"pages, federated form data and relay states, one-time passwords, codes, "
+                   f"tokens, client secrets, key forms) in "
                    f"{len(handler.lines)} log records, {len(errors)} errors, {len(produced)} "
                    "texts",
         "found": len(leaks),
     })
-    assert len(errors) == 6 and len(pages) == 3
+    assert len(errors) == 8 and len(pages) == 3
     assert len(handler.lines) > 100  # DEBUG really was on
     assert leaks == []
 

@@ -46,7 +46,7 @@ from cnbkit.cobs.oauth import Token, TokenFile
 from cnbkit.cobs.orders import StandingOrder
 from cnbkit.cobs.payments import BalanceCheck, Payment, check_standing_order
 from cnbkit.cobs.registration import Application
-from cnbkit.cobs.signing import AuthorizationResult, SignInfo, Signing
+from cnbkit.cobs.signing import AuthorizationResult, SignInfo, Signing, UserAgentRedirect
 
 __all__ = [
     "Application",
@@ -84,6 +84,7 @@ __all__ = [
     "TokenFileError",
     "Unauthorized",
     "UnsupportedOperation",
+    "UserAgentRedirect",
     "WrongOneTimePassword",
     "WrongState",
     "check_standing_order",

@@ -16,6 +16,7 @@ from typing import Any
 
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.identity import ClientIdentity
+from cnbkit.cobs.redact import SecretRegistry
 
 __all__ = ["IF_ANY", "NEEDED", "NONE", "ClientBase"]
 
@@ -27,6 +28,8 @@ class ClientBase:
     """The plumbing every group of calls relies on (implemented by ``CobsClient``)."""
 
     identity: ClientIdentity | None
+    #: the client's secrets, masked in its logs (:mod:`cnbkit.cobs.redact`)
+    secrets: SecretRegistry
 
     @property
     def config(self) -> CobsConfig:
@@ -41,6 +44,7 @@ class ClientBase:
 
     def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
               body: Any = None, user: str = NEEDED, user_involved: bool | None = None,
-              scope: str | None = None) -> Any:
-        """Send one API call (``path`` below the API URL) and return its JSON answer."""
+              scope: str | None = None, area: str | None = None) -> Any:
+        """Send one API call (``path`` below the API root of ``area``, by default the
+        ``scope``'s; :meth:`cnbkit.cobs.config.CobsConfig.root`) and return its JSON answer."""
         raise NotImplementedError

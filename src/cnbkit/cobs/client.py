@@ -15,8 +15,12 @@ the rule. So it is ``false`` by default (background), ``true`` inside
 :meth:`CobsClient.interactive` (the user just authorized, or asked for the data now), and every
 call takes ``user_involved=`` to say it for that call alone.
 
-The access token is refreshed shortly before it expires and once when a call answers 401 or
-403 (the standard allows 403 for an expired token, PDF p.51). Error answers become typed
+The access token is refreshed shortly before it expires, and once when a call answers 401 or
+403 that says the token is invalid or expired (:func:`~cnbkit.cobs.errors.token_rejected`: the
+standard allows 403 for an expired token, PDF p.51, but also answers 403 for a scope or licence
+that does not fit, which a refresh cannot mend). ``TPP-Identification`` and the headers that
+describe the user at the screen (``User-IP-Address``...) go out when the config sets them
+(:class:`~cnbkit.cobs.config.CobsConfig`). Error answers become typed
 :class:`~cnbkit.cobs.errors.CobsError` subclasses.
 
 Example:
@@ -72,6 +76,7 @@ from cnbkit.cobs.errors import (
     OAuthError,
     Unauthorized,
     UnsupportedOperation,
+    token_rejected,
 )
 from cnbkit.cobs.identity import check_ca_bundle, load_identity
 from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error
@@ -236,18 +241,22 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
             return True
         return self.user_involved
 
-    def _headers(self, user_involved: bool) -> dict[str, str | bytes]:
-        name = str(self._config.tpp_name)
-        headers: dict[str, str | bytes] = {
+    def _headers(self, user_involved: bool) -> dict[str, str]:
+        config = self._config
+        headers: dict[str, str] = {
             "X-Request-ID": str(uuid.uuid4()),
             "Date": formatdate(usegmt=True),
-            # a legal name with diacritics travels as UTF-8 (HTTP headers are bytes)
-            "TPP-Name": name if name.isascii() else name.encode("utf-8"),
+            # ISO-8859-1 text (the config refuses a name beyond it); http.client sends it so
+            "TPP-Name": str(config.tpp_name),
             "Accept": "application/json",
             "Content-Type": "application/json",
             "User-Involved": "true" if user_involved else "false",
         }
-        if self._config.sends_api_key:
+        if config.tpp_identification:
+            headers["TPP-Identification"] = config.tpp_identification
+        if user_involved:
+            headers.update(config.user_headers)
+        if config.sends_api_key:
             headers["API-key"] = str(self._config.api_key)
         if self._config.sandbox_certificate:
             headers[SANDBOX_CERTIFICATE_HEADER] = self._config.sandbox_certificate
@@ -275,8 +284,8 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
 
     def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
               body: Any = None, user: str = NEEDED, user_involved: bool | None = None,
-              scope: str | None = None) -> Any:
-        url = self._config.api_url + path
+              scope: str | None = None, area: str | None = None) -> Any:
+        url = self._config.root(area or scope or "common") + path
         clean = {k: v for k, v in (params or {}).items() if v is not None}
         involved = self._user_involved(user_involved)
         with_token = user == NEEDED or (user == IF_ANY and self.oauth.token is not None)
@@ -295,21 +304,33 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
             log.debug("%s %s -> %s [X-Request-ID %s]", method,
                       redact.mask_path(urlsplit(response.url).path), response.status_code,
                       request_id)
-            # 401, or 403 (the standard allows it for an expired token): refresh once, retry;
-            # a 403 that is about scope or role comes back and is raised as Forbidden
-            if response.status_code in (401, 403) and with_token and attempt == 0 \
-                    and not self._config.public_sandbox \
-                    and self.oauth.token and self.oauth.token.refresh_token:
-                log.debug("%s on %s: refreshing the token once and retrying",
-                          response.status_code, path)
+            if attempt == 0 and with_token and self._refresh_helps(response):
+                log.debug("%s on %s: the answer says the token is invalid or expired: "
+                          "refreshing it once and retrying", response.status_code, path)
                 try:
                     self.oauth.refresh()
                 except OAuthError:
-                    pass  # report the original 401 below
+                    pass  # report the original answer below
                 else:
                     continue
             return self._result(response, request_id)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _refresh_helps(self, response: requests.Response) -> bool:
+        """Whether a 401/403 says the access token is invalid or expired
+        (:func:`~cnbkit.cobs.errors.token_rejected`) and a refresh token is at hand; a refusal
+        for scope, role or licence is raised as it came."""
+        token = self.oauth.token
+        if response.status_code not in (401, 403) or self._config.public_sandbox \
+                or token is None or not token.refresh_token:
+            return False
+        try:
+            data = response.json() if response.content else None
+        except ValueError:
+            data = None
+        return token_rejected(response.status_code, data,
+                              response.headers.get("WWW-Authenticate"),
+                              expired=token.expires_in() <= 0)
 
     @staticmethod
     def _result(response: requests.Response, request_id: str) -> Any:
@@ -412,7 +433,9 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
         """Open ``url`` as a browser would, with this client's connection, and return where
         it redirects (None when it does not). For the local sandbox, whose consent and signing
         pages approve at once: ``cobs.authorize_payment(payment,
-        open_url=cobs.follow_without_browser)``. Real providers need the user in a browser.
+        open_url=cobs.follow_without_browser)``. It only GETs: a bank that wants a federated
+        POST needs a browser (which posts cnbkit's loopback page) or a ``redirect_hook``. Real
+        providers need the user in a browser.
         """
         try:
             response = self.session.request("GET", url, allow_redirects=False,

@@ -3,15 +3,36 @@
 A :class:`CobsConfig` comes from keyword arguments, environment variables
 (:meth:`CobsConfig.from_env`, prefix ``CNBKIT_COBS_``) or a TOML file
 (:meth:`CobsConfig.from_toml`, table ``[cobs]``). It holds values only: building one checks
-their form (an https:// base URL, a known version, scopes, one kind of certificate, the
-provider's legal name for ``TPP-Name``) and reads no file.
+their form (https:// roots, a known version, scopes, one kind of certificate, the provider's
+legal name for ``TPP-Name``) and reads no file.
 
-OAuth endpoints are never guessed from the base URL: a provider serves them where it likes
-(the CNB at ``https://aboktpp.cnb.cz/powerauth-webflow/oauth/{authorize,token}``, beside its
-API at ``/psd2-cobs``). A base URL with a preset (:data:`OAUTH_PRESETS`: the CNB's, however the
-config was built: keywords, :meth:`~CobsConfig.cnb`, :meth:`~CobsConfig.from_env`,
-:meth:`~CobsConfig.from_toml`) gets the preset's endpoints; any other base URL needs
-``authorize_url`` and ``token_url``, or the config refuses to be built.
+**Where the API is.** Providers serve COBS under roots of their own, some with separate roots
+for AISP, PISP and CISP (ČSOB ``https://api.csob.cz/api/csob/psd2/v1``, Air Bank
+``…/openapi/accountInfo/v3``). The config takes them as the provider documents them:
+
+* ``api_root``: one root for everything (``https://api.bank.example/psd2/v1``);
+* ``aisp_root``, ``pisp_root``, ``cisp_root``: a root per area, each replacing ``api_root`` for
+  its calls (registration and consents go to ``api_root``, else the first area root given);
+* ``base_url``: a deployment laid out as the CNB's, the API of each version at
+  ``{base_url}/cobs/{version}`` (the CNB's preset, the local sandbox).
+
+A call to an area without a root is refused before anything is sent.
+
+**Presets.** A provider whose deployment cnbkit knows has a preset
+(:mod:`cnbkit.cobs.providers`; the CNB's: ``preset="cnb"``, or its base URL, or
+:meth:`CobsConfig.cnb`): its base URL, OAuth endpoints and standing-order limits. OAuth endpoints
+are never guessed: a config at a preset's own base URL gets the preset's; any other needs
+``authorize_url`` and ``token_url`` (they need not lie under the API root: the CNB serves them
+at ``https://aboktpp.cnb.cz/powerauth-webflow/oauth/{authorize,token}``), or it refuses to be
+built. ``preset="cnb"`` with another ``base_url`` is a stand-in laid out as the CNB's, with the
+CNB's limits (the local sandbox: :meth:`CobsConfig.for_sandbox`). Without a preset, standing
+orders are checked against the standard's values.
+
+**Optional headers.** ``tpp_identification`` (your licence number) goes out as
+``TPP-Identification`` on every call; ``user_ip_address``, ``user_ip_port``,
+``user_user_agent`` and ``user_device_os`` describe the user at the screen and go out as
+``User-IP-Address``, ``User-IP-Port``, ``User-User-Agent`` and ``User-Device-OS`` on the calls
+the user takes part in (``User-Involved: true``) only. All are off until set.
 
 The CNB's public sandbox (:meth:`CobsConfig.cnb_sandbox`) is the exception: it needs no
 licence and no certificate of one's own, takes fixed bearer tokens instead of OAuth and applies a
@@ -35,11 +56,19 @@ Example:
     (False, 'https://127.0.0.1:8443/cobs/5.0')
     >>> CobsConfig.cnb(p12_file="qwac.p12", tpp_name="Star Corporation, a.s.").token_endpoint
     'https://aboktpp.cnb.cz/powerauth-webflow/oauth/token'
+    >>> split = CobsConfig(aisp_root="https://api.bank.example/aisp/v1",
+    ...                    pisp_root="https://api.bank.example/pisp/v1",
+    ...                    authorize_url="https://login.bank.example/auth",
+    ...                    token_url="https://login.bank.example/token",
+    ...                    p12_file="qwac.p12", tpp_name="Star Corporation, a.s.")
+    >>> split.root("pisp"), split.standing_order_limits.source
+    ('https://api.bank.example/pisp/v1', 'the standard')
 """
 
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 import tomllib
 from collections.abc import Mapping
@@ -48,19 +77,26 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from cnbkit.cobs.providers import (
+    CNB,
+    PRESETS,
+    STANDARD_STANDING_ORDERS,
+    ProviderPreset,
+    StandingOrderLimits,
+)
 from cnbkit.errors import ConfigError
 
-__all__ = ["CNB_AUTHORIZE_URL", "CNB_BASE_URL", "CNB_PORTAL", "CNB_TOKEN_URL", "OAUTH_PRESETS",
-           "SANDBOX_CERTIFICATES", "SANDBOX_TPP_NAME", "CobsConfig", "LocalSandbox"]
+__all__ = ["AREAS", "CNB_AUTHORIZE_URL", "CNB_BASE_URL", "CNB_PORTAL", "CNB_TOKEN_URL",
+           "OAUTH_PRESETS", "SANDBOX_CERTIFICATES", "SANDBOX_TPP_NAME", "CobsConfig",
+           "LocalSandbox"]
 
-CNB_BASE_URL = "https://aboktpp.cnb.cz/psd2-cobs"
-CNB_AUTHORIZE_URL = "https://aboktpp.cnb.cz/powerauth-webflow/oauth/authorize"
-CNB_TOKEN_URL = "https://aboktpp.cnb.cz/powerauth-webflow/oauth/token"  # noqa: S105 - a URL
-#: Base URL (without a trailing /) -> (authorization URL, token URL) of providers whose OAuth
-#: endpoints are known; a config with one of these base URLs gets them.
+CNB_BASE_URL = CNB.base_url
+CNB_AUTHORIZE_URL = CNB.authorize_url
+CNB_TOKEN_URL = CNB.token_url
+#: Base URL (without a trailing /) -> (authorization URL, token URL) of the presets (kept for
+#: code that reads it; :data:`cnbkit.cobs.providers.PRESETS` holds the rest).
 OAUTH_PRESETS: Mapping[str, tuple[str, str]] = MappingProxyType({
-    CNB_BASE_URL: (CNB_AUTHORIZE_URL, CNB_TOKEN_URL),
-})
+    p.base_url: (p.authorize_url, p.token_url) for p in PRESETS.values()})
 #: Where the CNB publishes its public sandbox (and the base URL to copy).
 CNB_PORTAL = "https://developers.cnb.cz"
 #: The canned certificates ``X-Client-Certificate`` can name in the CNB's public sandbox
@@ -71,9 +107,15 @@ SANDBOX_CERTIFICATES = ("certificate-aisp", "certificate-pisp", "certificate-cis
 SANDBOX_TPP_NAME = "cnbkit sandbox trial"
 VERSIONS = ("2.0", "5.0")
 SCOPES = ("aisp", "pisp")
+#: The areas of the API a root can be given for; ``common`` is registration and consents.
+AREAS = ("aisp", "pisp", "cisp", "common")
 ENV_PREFIX = "CNBKIT_COBS_"
 _SECRET_FIELDS = ("client_secret", "key_password", "p12_password", "api_key")
 _PATH_FIELDS = ("cert_file", "key_file", "p12_file", "ca_bundle", "token_file")
+_ROOT_FIELDS = ("api_root", "aisp_root", "pisp_root", "cisp_root")
+#: The longest values the OpenAPI files allow for the optional user headers.
+_USER_HEADER_LENGTH = {"user_ip_address": 50, "user_ip_port": 40, "user_user_agent": 200,
+                       "user_device_os": 100}
 
 PathLike = str | os.PathLike[str]
 
@@ -98,16 +140,32 @@ class LocalSandbox(Protocol):
     def client_p12_password(self) -> str: ...
 
 
+def header_text(value: str) -> bool:
+    """Whether ``value`` can travel as an HTTP header value: ISO-8859-1 (the one character set
+    HTTP ever defined for field values, RFC 9110 §5.5), no control characters.
+
+    Example:
+        >>> header_text("Stará Corporation, a.s."), header_text("Česká spořitelna, a.s.")
+        (True, False)
+    """
+    try:
+        value.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return not any(ord(c) < 32 or ord(c) == 127 for c in value)
+
+
 @dataclass(frozen=True, repr=False)
 class CobsConfig:
-    """Everything needed to talk to a COBS provider.
+    """Everything needed to talk to a COBS provider (see the module doc for roots, presets
+    and the optional headers).
 
     Args:
-        base_url: the provider's base, e.g. ``https://aboktpp.cnb.cz/psd2-cobs``; the API is
-            at ``{base_url}/cobs/{version}``.
-        version: ``"2.0"`` or ``"5.0"``.
-        authorize_url, token_url: the provider's OAuth endpoints. Preset for the base URLs of
-            :data:`OAUTH_PRESETS` (the CNB's); required for any other provider.
+        base_url: a deployment laid out as the CNB's: the API of each version is at
+            ``{base_url}/cobs/{version}``, e.g. ``https://aboktpp.cnb.cz/psd2-cobs``.
+        version: ``"2.0"`` or ``"5.0"``: which operations the provider offers.
+        authorize_url, token_url: the provider's OAuth endpoints. Preset at a preset's own
+            base URL (the CNB's); required for any other provider.
         cert_file, key_file, key_password: a PEM certificate (chain) and key.
         p12_file, p12_password: or a PKCS#12 bundle with password.
         ca_bundle: CA certificates to verify the provider with (system default when None).
@@ -115,7 +173,10 @@ class CobsConfig:
         redirect_uri: the registered redirect URI.
         scopes: ``("aisp",)``, ``("pisp",)`` or both.
         tpp_name: your legal name as a payment service provider (``"Star Corporation,
-            a.s."``), sent as ``TPP-Name`` on every call; required.
+            a.s."``), sent as ``TPP-Name`` on every call; required. HTTP header text is
+            ISO-8859-1 and the standard defines no other encoding, so a name with characters
+            beyond it (``Č``, ``ř``...) is refused: give it as your licence writes it in Latin
+            letters without them (``"Ceska sporitelna, a.s."``).
         api_key: the ``api_key`` the registration answer carried, sent as ``API-key``
             (``None`` or ``"NOT_PROVIDED"``: not sent). Hidden in repr.
         token_file: where to keep tokens (mode 0600); None keeps them in memory.
@@ -127,17 +188,28 @@ class CobsConfig:
         sandbox_certificate: the canned certificate to ask the CNB's sandbox for
             (``X-Client-Certificate``, one of :data:`SANDBOX_CERTIFICATES`); None: the one it
             applies itself.
+        api_root: the provider's one API root, as it documents it (instead of ``base_url``).
+        aisp_root, pisp_root, cisp_root: the root of one area, where the provider documents
+            them apart (each replaces ``api_root`` for its calls).
+        preset: the name of a provider preset (:data:`cnbkit.cobs.providers.PRESETS`:
+            ``"cnb"``); set by itself for a preset's own base URL.
+        tpp_identification: your licence number (``"CZ013574-15"``), sent as
+            ``TPP-Identification`` on every call; None: not sent.
+        user_ip_address, user_ip_port, user_user_agent, user_device_os: the user's IP
+            address and port, browser ``User-Agent`` and operating system, sent as
+            ``User-IP-Address``, ``User-IP-Port``, ``User-User-Agent`` and ``User-Device-OS``
+            on calls with ``User-Involved: true``; None: not sent.
 
     Raises:
-        ConfigError: a value has the wrong form, or the OAuth endpoints of a provider
-            without a preset are missing (the message says what to give instead).
+        ConfigError: a value has the wrong form, no API root is given, or the OAuth endpoints
+            of a provider without a preset are missing (the message says what to give).
 
     Example:
         >>> CobsConfig.from_env().api_url  # doctest: +SKIP
         'https://aboktpp.cnb.cz/psd2-cobs/cobs/5.0'
     """
 
-    base_url: str
+    base_url: str | None = None
     version: str = "5.0"
     authorize_url: str | None = None
     token_url: str | None = None
@@ -157,22 +229,26 @@ class CobsConfig:
     revoke_url: str | None = None
     public_sandbox: bool = False
     sandbox_certificate: str | None = None
+    api_root: str | None = None
+    aisp_root: str | None = None
+    pisp_root: str | None = None
+    cisp_root: str | None = None
+    preset: str | None = None
+    tpp_identification: str | None = None
+    user_ip_address: str | None = None
+    user_ip_port: str | int | None = None
+    user_user_agent: str | None = None
+    user_device_os: str | None = None
 
-    def __post_init__(self) -> None:  # checks the values; sets only the preset OAuth URLs
-        if not isinstance(self.base_url, str) or not self.base_url.startswith("https://"):
-            raise ConfigError("base_url", self.base_url, "give an https:// URL: PSD2 APIs are "
-                              "only served over mutual TLS")
-        if not isinstance(self.tpp_name, str) or not self.tpp_name.strip():
-            raise ConfigError("tpp_name", self.tpp_name,
-                              "required: your legal name as a payment service provider, as in "
-                              "your licence (e.g. 'Star Corporation, a.s.'); it is sent as "
-                              f"TPP-Name on every call ({ENV_PREFIX}TPP_NAME)")
+    def __post_init__(self) -> None:  # checks the values; fills in only a preset's values
+        self._check_tpp_name()
         if self.version not in VERSIONS:
             raise ConfigError("version", self.version, "which COBS version", allowed=VERSIONS)
         if (not isinstance(self.scopes, tuple) or not self.scopes
                 or any(s not in SCOPES for s in self.scopes)):
             raise ConfigError("scopes", self.scopes, "a tuple of one or both scopes (from_env "
                               "and from_toml also read 'aisp pisp')", allowed=SCOPES)
+        self._check_roots()
         for name in ("authorize_url", "token_url", "revoke_url"):
             url = getattr(self, name)
             if url is not None and not (isinstance(url, str) and url.startswith("https://")):
@@ -184,6 +260,7 @@ class CobsConfig:
             raise ConfigError("sandbox_certificate", self.sandbox_certificate,
                               "a canned certificate of the CNB's public sandbox (with "
                               "public_sandbox=True)", allowed=SANDBOX_CERTIFICATES)
+        self._check_optional_headers()
         if not self.public_sandbox:
             self._apply_oauth_preset()
         if self.p12_file is not None and (self.cert_file or self.key_file):
@@ -199,32 +276,160 @@ class CobsConfig:
                 f"({ENV_PREFIX}P12_FILE, {ENV_PREFIX}P12_PASSWORD)",
             )
 
+    def _check_tpp_name(self) -> None:
+        if not isinstance(self.tpp_name, str) or not self.tpp_name.strip():
+            raise ConfigError("tpp_name", self.tpp_name,
+                              "required: your legal name as a payment service provider, as in "
+                              "your licence (e.g. 'Star Corporation, a.s.'); it is sent as "
+                              f"TPP-Name on every call ({ENV_PREFIX}TPP_NAME)")
+        if not header_text(self.tpp_name):
+            beyond = sorted({c for c in self.tpp_name if not header_text(c)})
+            raise ConfigError("tpp_name", self.tpp_name,
+                              "TPP-Name is an HTTP header, whose text is ISO-8859-1, and the "
+                              "standard defines no other encoding: a bank would read "
+                              f"{''.join(beyond)!r} wrongly. Give the name without these "
+                              "characters, as your licence writes it in Latin letters (e.g. "
+                              "'Ceska sporitelna, a.s.')")
+
+    def _set(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)  # frozen: a preset's value is the value
+
+    def _check_roots(self) -> None:
+        """The preset (named, or found by its base URL) and the API roots."""
+        if self.base_url is not None:
+            self._https("base_url", self.base_url)
+        if self.preset is None and self.base_url is not None:
+            found = next((p for p in PRESETS.values()
+                          if p.base_url == self.base_url.rstrip("/")), None)
+            if found is not None:
+                self._set("preset", found.name)
+        if self.preset is not None and self.preset not in PRESETS:
+            raise ConfigError("preset", self.preset, "the name of a provider preset",
+                              allowed=list(PRESETS))
+        given = [name for name in _ROOT_FIELDS if getattr(self, name) is not None]
+        for name in given:
+            self._https(name, getattr(self, name))
+        if self.preset is not None and self.base_url is None and not given:
+            self._set("base_url", PRESETS[self.preset].base_url)
+        if self.base_url is not None and self.api_root is not None:
+            raise ConfigError("api_root", self.api_root,
+                              "give either api_root (the provider's root as documented) or "
+                              "base_url (the CNB's layout, {base_url}/cobs/{version}), not both")
+        if self.base_url is None and not given:
+            raise ConfigError(
+                "api_root", None,
+                "give the provider's API root as it documents it: api_root (one root), "
+                "aisp_root/pisp_root/cisp_root (separate roots), or base_url for a deployment "
+                "laid out as the CNB's ({base_url}/cobs/{version}); CobsConfig.cnb() presets "
+                f"the CNB's ({ENV_PREFIX}API_ROOT, {ENV_PREFIX}BASE_URL...)")
+
+    @staticmethod
+    def _https(name: str, url: Any) -> None:
+        if not isinstance(url, str) or not url.startswith("https://"):
+            raise ConfigError(name, url, "give an https:// URL: PSD2 APIs are only served over "
+                              "mutual TLS")
+
+    def _check_optional_headers(self) -> None:
+        ident = self.tpp_identification
+        if ident is not None and (not isinstance(ident, str) or not ident.strip()
+                                  or not ident.isascii() or not header_text(ident)):
+            raise ConfigError("tpp_identification", ident, "your licence number as printable "
+                              "ASCII text (e.g. 'CZ013574-15'), or None")
+        port = self.user_ip_port
+        if port is not None:
+            text = str(port).strip()
+            if isinstance(port, bool) or not text.isdigit() or not 0 < int(text) < 65536:
+                raise ConfigError("user_ip_port", port, "the user's port, 1-65535, or None")
+            self._set("user_ip_port", text)
+        address = self.user_ip_address
+        if address is not None:
+            try:
+                ipaddress.ip_address(str(address))
+            except ValueError:
+                raise ConfigError("user_ip_address", address, "the user's IPv4 or IPv6 address, "
+                                  "or None") from None
+        for name, longest in _USER_HEADER_LENGTH.items():
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, str) or not value.strip()
+                                      or len(value) > longest or not header_text(value)):
+                raise ConfigError(name, value, f"header text of at most {longest} characters "
+                                  "(the OpenAPI files' limit), or None")
+
     def _apply_oauth_preset(self) -> None:
-        """Fill the OAuth endpoints of a preset base URL; refuse to guess any other's."""
-        preset = OAUTH_PRESETS.get(self.base_url.rstrip("/"))
-        if preset is not None:
-            for name, url in zip(("authorize_url", "token_url"), preset, strict=True):
+        """Fill the OAuth endpoints of a preset's own base URL; refuse to guess any other's."""
+        preset = self.provider
+        at_home = preset is not None and self.base_url is not None \
+            and self.base_url.rstrip("/") == preset.base_url
+        if preset is not None and at_home:
+            for name, url in (("authorize_url", preset.authorize_url),
+                              ("token_url", preset.token_url)):
                 given = getattr(self, name)
                 if given is None:
-                    object.__setattr__(self, name, url)  # frozen: the preset is the value
+                    self._set(name, url)
                 elif given.rstrip("/") != url:
                     raise ConfigError(name, given, f"the provider at {self.base_url} serves "
                                       f"OAuth at {url}; leave {name} out to use it")
+            if self.revoke_url is None and preset.revoke_url is not None:
+                self._set("revoke_url", preset.revoke_url)
             return
         missing = [n for n in ("authorize_url", "token_url") if getattr(self, n) is None]
         if missing:
             raise ConfigError(
                 missing[0], None,
-                f"the OAuth endpoints of {self.base_url} are not known: give authorize_url "
+                f"the OAuth endpoints of {self.base_url or self.api_url} are not known: give "
                 f"and token_url ({ENV_PREFIX}AUTHORIZE_URL, {ENV_PREFIX}TOKEN_URL) as the "
-                "provider documents them (they need not lie under the base URL: the CNB "
+                "provider documents them (they need not lie under the API root: the CNB "
                 f"serves {CNB_AUTHORIZE_URL}); CobsConfig.cnb() presets the CNB's")
 
     # -- derived --------------------------------------------------------------------------------
     @property
+    def provider(self) -> ProviderPreset | None:
+        """The provider preset in use (:mod:`cnbkit.cobs.providers`), or None."""
+        return PRESETS.get(self.preset) if self.preset else None
+
+    @property
+    def standing_order_limits(self) -> StandingOrderLimits:
+        """The standing orders the provider accepts, checked before anything is sent (its
+        preset's limits, else the standard's,
+        :data:`cnbkit.cobs.providers.STANDARD_STANDING_ORDERS`)."""
+        preset = self.provider
+        return preset.standing_orders if preset is not None else STANDARD_STANDING_ORDERS
+
+    @property
     def api_url(self) -> str:
-        """``{base_url}/cobs/{version}``."""
-        return f"{self.base_url.rstrip('/')}/cobs/{self.version}"
+        """The default API root, ``api_root`` or ``{base_url}/cobs/{version}``, and with
+        area roots alone the first of them."""
+        if self.api_root is not None:
+            return self.api_root.rstrip("/")
+        if self.base_url is not None:
+            return ProviderPreset.api_root(self.base_url, self.version)
+        return next(str(getattr(self, n)).rstrip("/") for n in _ROOT_FIELDS[1:]
+                    if getattr(self, n) is not None)
+
+    def root(self, area: str) -> str:
+        """The API root of ``area`` (``"aisp"``, ``"pisp"``, ``"cisp"`` or ``"common"``:
+        registration and consents): its own root, else :attr:`api_url` when ``api_root`` or
+        ``base_url`` is given.
+
+        Raises:
+            ConfigError: the provider's root for that area is not configured (nothing is
+                sent).
+
+        Example:
+            >>> CobsConfig.cnb(p12_file="q.p12", tpp_name="Star, a.s.").root("cisp")
+            'https://aboktpp.cnb.cz/psd2-cobs/cobs/5.0'
+        """
+        if area not in AREAS:
+            raise ConfigError("area", area, "a part of the API", allowed=AREAS)
+        own = getattr(self, f"{area}_root", None) if area != "common" else None
+        if own is not None:
+            return str(own).rstrip("/")
+        if self.api_root is not None or self.base_url is not None or area == "common":
+            return self.api_url
+        raise ConfigError(f"{area}_root", None,
+                          f"the provider's {area.upper()} root is not configured: give "
+                          f"{area}_root (or api_root) as the provider documents it "
+                          f"({ENV_PREFIX}{area.upper()}_ROOT)")
 
     @property
     def authorization_endpoint(self) -> str:
@@ -246,6 +451,16 @@ class CobsConfig:
     def sends_api_key(self) -> bool:
         """Whether calls carry ``API-key`` (an api_key other than ``NOT_PROVIDED``)."""
         return bool(self.api_key) and self.api_key != "NOT_PROVIDED"
+
+    @property
+    def user_headers(self) -> dict[str, str]:
+        """The optional headers about the user at the screen that are set
+        (``User-IP-Address``...), sent on calls with ``User-Involved: true``. The files spell
+        the first two with an en dash (NOTES.md); they go out with ASCII hyphens."""
+        names = {"user_ip_address": "User-IP-Address", "user_ip_port": "User-IP-Port",
+                 "user_user_agent": "User-User-Agent", "user_device_os": "User-Device-OS"}
+        return {header: str(getattr(self, name)) for name, header in names.items()
+                if getattr(self, name) is not None}
 
     def path(self, name: str) -> Path | None:
         """One of the file settings (``cert_file``, ``ca_bundle``...) as a Path, or None."""
@@ -271,14 +486,18 @@ class CobsConfig:
     # -- constructors ---------------------------------------------------------------------------
     @classmethod
     def cnb(cls, version: str = "5.0", **kwargs: Any) -> CobsConfig:
-        """The CNB's production deployment: base URL ``https://aboktpp.cnb.cz/psd2-cobs`` and
-        its OAuth endpoints (``/powerauth-webflow/oauth/authorize`` and ``/token``).
+        """The CNB's production deployment, its preset (:data:`cnbkit.cobs.providers.CNB`):
+        base URL ``https://aboktpp.cnb.cz/psd2-cobs`` (the API at ``…/cobs/{version}``), its
+        OAuth endpoints (``/powerauth-webflow/oauth/authorize`` and ``/token``) and its
+        standing-order limits.
 
         Example:
             >>> CobsConfig.cnb("2.0", p12_file="q.p12", tpp_name="Star, a.s.").api_url
             'https://aboktpp.cnb.cz/psd2-cobs/cobs/2.0'
         """
-        kwargs.setdefault("base_url", CNB_BASE_URL)
+        kwargs.setdefault("preset", CNB.name)
+        if not any(kwargs.get(name) for name in _ROOT_FIELDS):
+            kwargs.setdefault("base_url", CNB_BASE_URL)
         return cls(version=version, **kwargs)
 
     @classmethod
@@ -320,6 +539,7 @@ class CobsConfig:
                 if version not in (None, known):
                     raise ConfigError("version", version, f"the base URL names COBS {known}")
                 version = known
+        kwargs.setdefault("preset", CNB.name)
         return cls(base_url=base, version=version or "5.0", public_sandbox=True,
                    sandbox_certificate=certificate, scopes=scopes, tpp_name=tpp_name, **kwargs)
 
@@ -330,8 +550,9 @@ class CobsConfig:
                     tpp_name: str = SANDBOX_TPP_NAME, **kwargs: Any) -> CobsConfig:
         """The config of a running local sandbox (:class:`cnbkit.sandbox.cobs.CobsSandbox`):
         its base URL, OAuth and revocation endpoints, its client certificate (PKCS#12 with its
-        password), its CA bundle, a redirect URI, a TPP name and the scopes; ``kwargs``
-        change any of them.
+        password), its CA bundle, a redirect URI, a TPP name and the scopes; the CNB's preset
+        (the sandbox plays the CNB's deployment: its layout and standing-order limits);
+        ``kwargs`` change any of them.
 
         Example:
             >>> from cnbkit.sandbox.cobs import CobsSandbox  # doctest: +SKIP
@@ -343,7 +564,7 @@ class CobsConfig:
             token_url=sandbox.token_url, revoke_url=sandbox.revoke_url,
             p12_file=sandbox.client_p12_path, p12_password=sandbox.client_p12_password,
             ca_bundle=sandbox.ca_path, redirect_uri=redirect_uri, scopes=scopes,
-            tpp_name=tpp_name)
+            tpp_name=tpp_name, preset=CNB.name)
         if "cert_file" in kwargs:
             values.pop("p12_file"), values.pop("p12_password")
         values.update(kwargs)
@@ -373,8 +594,6 @@ class CobsConfig:
             certificate = merged.pop("sandbox_certificate", None)
             return cls.cnb_sandbox(merged.pop("base_url", None), certificate=certificate,
                                       **merged)
-        if "base_url" not in merged:
-            raise ConfigError("base_url", None, f"required (or {ENV_PREFIX}BASE_URL)")
         return cls(**merged)
 
     @classmethod

@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,6 +69,7 @@ __all__ = [
     "UnsupportedOperation",
     "WrongOneTimePassword",
     "WrongState",
+    "token_rejected",
 ]
 
 
@@ -177,6 +179,62 @@ class CobsError(CnbError):
         if request_id:
             message += f" [X-Request-ID {request_id}]"
         return cls(message, status=status, errors=entries, url=url, request_id=request_id)
+
+
+#: Error codes that name the access token as invalid or expired (the standard's own OAuth code
+#: INVALID_TOKEN, PDF §1.4.7, and its common spellings).
+_TOKEN_CODES = frozenset({"INVALID_TOKEN", "TOKEN_INVALID", "TOKEN_EXPIRED", "EXPIRED_TOKEN"})
+_TOKEN_WORDS = re.compile(r"\btoken\b.*\b(expired|invalid|revoked)\b|"
+                          r"\b(expired|invalid|revoked)\b.*\btoken\b", re.IGNORECASE)
+_OTHER_CAUSE = re.compile(r"\b(scope|role|certificate|licen[cs]e)\b", re.IGNORECASE)
+_CHALLENGE_ERROR = re.compile(r"""\berror\s*=\s*"?([A-Za-z_]+)""")
+
+
+def token_rejected(status: int, body: Any, www_authenticate: str | None = None, *,
+                   expired: bool = False) -> bool:
+    """Whether an error answer says the access token is invalid or expired, so that a refresh
+    can help.
+
+    The standard answers 401 ``UNAUTHORISED`` for an "invalid/missing access token" (or
+    certificate, which the TLS handshake has already accepted) and 403 ``FORBIDDEN`` for "an
+    invalid certificate or expired access token, a call that does not match a third-party
+    license" (PDF p.51), with the same codes whatever the cause. So the answer is read in
+    order: a ``WWW-Authenticate: Bearer error="…"`` challenge (RFC 6750 §3.1:
+    ``invalid_token`` yes, anything else no); an error code naming the token
+    (``INVALID_TOKEN``...); an entry that names the token as expired, invalid or revoked; an
+    entry that names another cause (scope, role, certificate, licence: no); then a 401 is the
+    token, and a 403 only when the token is past its expiry by the client's clock
+    (``expired``).
+
+    Example:
+        >>> token_rejected(403, {"errors": [{"error": "FORBIDDEN",
+        ...     "message": "the token lacks the pisp scope"}]})
+        False
+        >>> token_rejected(403, {"errors": [{"error": "FORBIDDEN"}]},
+        ...                'Bearer error="invalid_token"')
+        True
+        >>> token_rejected(401, {"errors": [{"error": "UNAUTHORISED"}]})
+        True
+    """
+    if status not in (401, 403):
+        return False
+    challenge = _CHALLENGE_ERROR.search(www_authenticate or "")
+    if challenge is not None:
+        return challenge.group(1).lower() == "invalid_token"
+    if isinstance(body, Mapping) and "errors" not in body and "error" in body:
+        entries: tuple[ErrorEntry, ...] = (ErrorEntry(str(body.get("error")), message=str(
+            body.get("error_description") or "") or None),)
+    else:
+        raw = body.get("errors") if isinstance(body, Mapping) else None
+        entries = tuple(ErrorEntry.from_json(item) for item in raw or ())
+    if any(entry.error.upper() in _TOKEN_CODES for entry in entries):
+        return True
+    if any(_TOKEN_WORDS.search(entry.message or "") for entry in entries):
+        return True
+    if any(_OTHER_CAUSE.search(f"{entry.message or ''} {entry.scope or ''} "
+                               f"{' '.join(entry.parameters or {})}") for entry in entries):
+        return False
+    return status == 401 or expired
 
 
 class BadRequest(CobsError, ValidationError):

@@ -2,12 +2,16 @@
 change, cancel, status and authorize; the list is an AISP frame
 (:meth:`~cnbkit.cobs.client.CobsClient.standing_orders`).
 
-Every order is checked against the CNB's limits before anything is sent
-(:func:`cnbkit.cobs.payments.check_standing_order`): intervals DAILY, WEEKLY, MONTHLY,
-QUARTERLY, HALFYEARLY, YEARLY; a weekly ``interval_due`` of 1-5; modes UNTIL_DATE and
-UNTIL_CANCELLATION; execution on the due day (``DUE_DAY_OF_MONTH`` on the wire, ``"DUE_DAY"``
-accepted). A new order, a change of an active one and a cancellation of an active one are each
-authorized by the user like a payment (:meth:`StandingOrderCalls.authorize_standing_order`);
+Every order is checked against the provider's limits before anything is sent
+(:func:`cnbkit.cobs.payments.check_standing_order` with the config's
+:attr:`~cnbkit.cobs.config.CobsConfig.standing_order_limits`): the CNB's preset allows
+intervals DAILY, WEEKLY, MONTHLY, QUARTERLY, HALFYEARLY, YEARLY; a weekly ``interval_due`` of
+1-5; modes UNTIL_DATE and UNTIL_CANCELLATION; execution on the due day (``DUE_DAY_OF_MONTH`` on
+the wire, ``"DUE_DAY"`` accepted); any other provider the standard's values (BI_MONTHLY and
+IRREGULAR too, a weekly day 1-7, modes AFTER_MAX_ITERATION_EXCEEDED with ``max_iterations`` and
+MAX_AMOUNT_EXCEEDED with ``max_amount``, every ``modeDue``). A new order, a change of an active
+one and a cancellation of an active one are each authorized by the user like a payment
+(:meth:`StandingOrderCalls.authorize_standing_order`);
 the answers are :class:`~cnbkit.cobs.orders.StandingOrder` values whose ``sign`` says what is
 left to authorize. COBS 2.0 offers none of this (:class:`~cnbkit.cobs.errors.UnsupportedOperation`).
 
@@ -31,7 +35,13 @@ from cnbkit.cobs.calls import ClientBase
 from cnbkit.cobs.errors import NotFound, UnsupportedOperation, WrongState
 from cnbkit.cobs.orders import StandingOrder, order_arguments, order_status
 from cnbkit.cobs.payments import standing_order_body
-from cnbkit.cobs.signing import AuthorizationResult, OneTimePassword, OpenUrl, Signing
+from cnbkit.cobs.signing import (
+    AuthorizationResult,
+    OneTimePassword,
+    OpenUrl,
+    RedirectHook,
+    Signing,
+)
 from cnbkit.errors import ConfigError
 
 __all__ = ["StandingOrderCalls"]
@@ -57,8 +67,9 @@ class StandingOrderCalls(ClientBase):
 
     def create_standing_order(self, *, user_involved: bool | None = None,
                               **order: Any) -> StandingOrder:
-        """Create a standing order (``POST /my/standingorders``), checked against the CNB's
-        limits first; the answer carries the authorization to sign (``order.sign``).
+        """Create a standing order (``POST /my/standingorders``), checked against the
+        provider's limits first; the answer carries the authorization to sign
+        (``order.sign``).
 
         Arguments as :func:`cnbkit.cobs.payments.standing_order_body` (``mode_due`` takes the
         CNB's "DUE_DAY" as an alias of ``DUE_DAY_OF_MONTH``, the value sent).
@@ -66,7 +77,7 @@ class StandingOrderCalls(ClientBase):
         Example: ``cobs.create_standing_order(debtor_iban=..., creditor_iban=..., amount=500,
         currency="CZK", interval="MONTHLY", interval_due=15, first_date="2026-01-15")``.
         """
-        body = standing_order_body(**order)
+        body = standing_order_body(limits=self.config.standing_order_limits, **order)
         self._need_orders()
         return StandingOrder.from_json(self._call("POST", "/my/standingorders", body=body,
                                                   user_involved=user_involved, scope="pisp"))
@@ -99,7 +110,9 @@ class StandingOrderCalls(ClientBase):
         """Change a standing order (``PUT /my/standingorders/{id}``): the order is read, the
         ``changes`` (the arguments of :func:`~cnbkit.cobs.payments.standing_order_body`:
         ``amount``, ``interval``, ``interval_due``, ``mode``, ``last_execution_date``,
-        ``message``...) applied, the whole order checked against the CNB's limits and sent.
+        ``message``...) applied, the whole order checked against the provider's limits and
+        sent. A change of ``mode`` drops the settings of the old mode that ``changes`` does not
+        give again (``last_execution_date``, ``max_iterations``, ``max_amount``).
         A change of an active order is authorized like a new one (``result.sign``).
 
         Example: ``cobs.change_standing_order(order, amount=650, interval_due=20)``.
@@ -110,11 +123,13 @@ class StandingOrderCalls(ClientBase):
         args = order_arguments(current)
         if "interval" in changes and changes["interval"] == "DAILY":
             args["interval_due"] = None
-        if changes.get("mode") == "UNTIL_CANCELLATION":
-            args["last_execution_date"] = None
+        if "mode" in changes and changes["mode"] != args.get("mode"):
+            for name in ("last_execution_date", "max_iterations", "max_amount"):
+                args[name] = None
         args.update(changes)
         body = standing_order_body(instruction_id=current.instruction_id,
-                                   order_id=current.order_id, **args)
+                                   order_id=current.order_id,
+                                   limits=self.config.standing_order_limits, **args)
         return StandingOrder.from_json(self._call("PUT", self._path(current), body=body,
                                                   user_involved=user_involved, scope="pisp"))
 
@@ -161,8 +176,10 @@ class StandingOrderCalls(ClientBase):
 
     def authorize_standing_order(self, order: StandingOrder, method: str | None = None, *,
                                  open_url: OpenUrl | None = None,
+                                 redirect_hook: RedirectHook | None = None,
                                  one_time_password: OneTimePassword = None,
                                  redirect_url: str | None = None, timeout: float = 300.0,
+                                 poll_interval: float | None = None,
                                  sleep: Callable[[float], object] = time.sleep,
                                  user_involved: bool = True) -> AuthorizationResult:
         """Have the user authorize what ``order.sign`` names (the order, its change or its
@@ -172,8 +189,9 @@ class StandingOrderCalls(ClientBase):
         Example: ``cobs.authorize_standing_order(order, open_url=webbrowser.open)``.
         """
         result = self.standing_order_signing(order, user_involved=user_involved).authorize(
-            method, open_url=open_url, one_time_password=one_time_password,
-            redirect_url=redirect_url, timeout=timeout, sleep=sleep)
+            method, open_url=open_url, redirect_hook=redirect_hook,
+            one_time_password=one_time_password, redirect_url=redirect_url, timeout=timeout,
+            poll_interval=poll_interval, sleep=sleep)
         status = self.standing_order_status(order, user_involved=user_involved)
         return AuthorizationResult(result.state, result.method, result.polls, result.waited,
                                    status)

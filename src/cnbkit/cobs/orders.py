@@ -29,6 +29,7 @@ from typing import Any
 
 from cnbkit.cobs.accounts import field_at, whole_number
 from cnbkit.cobs.errors import MalformedAnswer
+from cnbkit.cobs.payments import read_symbols
 from cnbkit.cobs.signing import SignInfo
 
 __all__ = ["StandingOrder", "order_arguments", "order_status"]
@@ -50,6 +51,8 @@ class StandingOrder:
     mode_due: str | None
     first_date: dt.date | None
     last_date: dt.date | None
+    max_iterations: int | None
+    max_amount: float | None
     debtor_iban: str | None
     creditor_iban: str | None
     alias: str | None
@@ -83,6 +86,10 @@ class StandingOrder:
             first_date=_day(body.get("requestedExecutionDate"), "requestedExecutionDate"),
             last_date=_day(field_at(body, "standingOrder", "validity", "lastExecutionDate"),
                            "lastExecutionDate"),
+            max_iterations=whole_number(field_at(body, "standingOrder", "validity",
+                                                 "maxIterations"), "maxIterations"),
+            max_amount=_amount(field_at(body, "standingOrder", "validity", "maxAmount",
+                                        "value")),
             debtor_iban=field_at(body, "debtorAccount", "identification", "iban"),
             creditor_iban=field_at(body, "creditorAccount", "identification", "iban"),
             alias=field_at(body, "standingOrder", "alias"),
@@ -99,6 +106,16 @@ class StandingOrder:
     __str__ = __repr__
 
 
+def _amount(value: Any) -> float | None:
+    if value in (None, ""):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise MalformedAnswer(f"the standing order's maxAmount {str(value)[:20]!r} is not a "
+                              "number") from None
+
+
 def _day(value: Any, name: str) -> dt.date | None:
     if value in (None, ""):
         return None
@@ -111,7 +128,8 @@ def _day(value: Any, name: str) -> dt.date | None:
 
 def order_arguments(order: StandingOrder) -> dict[str, Any]:
     """The arguments of :func:`cnbkit.cobs.payments.standing_order_body` that rebuild
-    ``order`` (a change starts from them).
+    ``order`` (a change starts from them); the symbols come back out of its remittance
+    information (``cnbkit.cobs.payments.read_symbols``).
 
     Raises:
         MalformedAnswer: the order lacks what a standing order needs.
@@ -123,11 +141,14 @@ def order_arguments(order: StandingOrder) -> dict[str, Any]:
     if missing:
         raise MalformedAnswer(f"the standing order {order.order_id} lacks {', '.join(missing)}: "
                               "it cannot be changed from this answer")
+    message, symbols = read_symbols(order.raw.get("remittanceInformation"))
     args: dict[str, Any] = {**needed, "interval_due": order.interval_due,
                             "mode": order.mode or "UNTIL_CANCELLATION",
                             "mode_due": order.mode_due or "DUE_DAY_OF_MONTH",
-                            "last_execution_date": order.last_date, "alias": order.alias,
-                            "message": order.remittance}
+                            "last_execution_date": order.last_date,
+                            "max_iterations": order.max_iterations,
+                            "max_amount": order.max_amount, "alias": order.alias,
+                            "message": message, **symbols}
     if order.interval == "DAILY":
         args["interval_due"] = None
     return args

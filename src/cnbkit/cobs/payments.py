@@ -7,22 +7,42 @@ a balance check's ``exchangeIdentification`` is a string of at most 18 and its
 sends the standard's wire values (``modeDue`` one of :data:`MODE_DUE_VALUES`, ``intervalDue`` a
 number).
 
-The CNB's COBS deployment accepts standing orders only with intervals DAILY, WEEKLY, MONTHLY,
-QUARTERLY, HALFYEARLY, YEARLY; a weekly ``intervalDue`` of 1-5 (Monday-Friday); modes
-UNTIL_DATE (with ``lastExecutionDate``) and UNTIL_CANCELLATION; and execution "DUE_DAY". The
-CNB says its differences change no format in transit, so "DUE_DAY" is the standard's
-``DUE_DAY_OF_MONTH`` on the wire: cnbkit sends that, and takes ``"DUE_DAY"`` as an input alias
-with the same meaning. ``intervalDue`` is checked per interval (:data:`INTERVAL_DUE`): weekly
-1-5 (the CNB), monthly a day 1-31, quarterly a month of the quarter 1-3, half-yearly 1-6,
-yearly 1-12; a daily order has no due day (the standard still requires ``intervalDue``: cnbkit
-sends 1, the only day of a one-day period). It offers no direct debits.
+**Symbols.** The variable, specific and constant symbols travel twice, as the standard lets a
+payee's bank read them: at the start of ``remittanceInformation.unstructured``
+(``/VS/…/SS/…/KS/…``, PDF §4.27.1) and as the structured reference
+(``structured.creditorReferenceInformation.reference``, §4.27.2: each symbol recorded as
+``VS:…``, ``KS:…``, ``SS:…``). The files type ``reference`` as one string and describe it: "In
+one repetition of the reference field, all three symbols may be stated ... (VS:|KS:|SS:)
+[0-9]{1,10}", so the symbols go into it separated by commas, in the order of the standard's
+example (``"VS:123456,KS:456789,SS:879213546"``).
+
+**Balance checks** leave the account currency out (``debtorAccount.currency``): "We recommend
+not completing the account currency ... the payer bank ... may reject the entire message"
+(PDF §3.3.1); ``transactionDetails.currency`` says the currency of the amount.
+
+**Standing orders** are checked against the provider's limits
+(:class:`~cnbkit.cobs.providers.StandingOrderLimits`: the CNB's for its preset, else the
+standard's) before anything is sent. The standard offers intervals DAILY, WEEKLY, MONTHLY,
+BI_MONTHLY, QUARTERLY, HALFYEARLY, YEARLY and IRREGULAR, an ``intervalDue`` per interval (weekly
+1-7, monthly 1-28, bi-monthly 1-2, quarterly 1-3, half-yearly 1-6, yearly 1-12; a daily order
+has none, cnbkit sends 1 as the files require the field), modes UNTIL_DATE (with
+``lastExecutionDate``), UNTIL_CANCELLATION, AFTER_MAX_ITERATION_EXCEEDED (with
+``maxIterations``) and MAX_AMOUNT_EXCEEDED (with ``maxAmount``), and four ``modeDue`` values.
+The CNB accepts intervals DAILY to YEARLY without BI_MONTHLY and IRREGULAR, a weekly due day of
+1-5 (Monday-Friday), the first two modes and execution "DUE_DAY". The CNB says its differences
+change no format in transit, so "DUE_DAY" is the standard's ``DUE_DAY_OF_MONTH`` on the wire:
+cnbkit sends that, and takes ``"DUE_DAY"`` as an input alias with the same meaning. It offers no
+direct debits.
 
 Example:
+    >>> from cnbkit.cobs.providers import CNB_STANDING_ORDERS
     >>> try:
-    ...     check_standing_order("FORTNIGHTLY", 1, "UNTIL_CANCELLATION")
+    ...     check_standing_order("BI_MONTHLY", 1, "UNTIL_CANCELLATION", limits=CNB_STANDING_ORDERS)
     ... except InvalidPaymentOrder as err:
     ...     "allowed: DAILY, WEEKLY" in str(err)
     True
+    >>> check_standing_order("BI_MONTHLY", 2, "UNTIL_CANCELLATION")  # the standard's values
+    2
     >>> standing_order_body(debtor_iban="CZ6508000000192000145399",
     ...     creditor_iban="CZ6330300000000000000123", amount=500, currency="CZK",
     ...     interval="MONTHLY", interval_due=15, first_date="2026-01-15",
@@ -30,6 +50,12 @@ Example:
     ... # doctest: +NORMALIZE_WHITESPACE
     {'interval': 'MONTHLY', 'intervalDue': 15, 'mode': 'UNTIL_CANCELLATION',
      'modeDue': 'DUE_DAY_OF_MONTH'}
+    >>> payment_body(debtor_iban="CZ6508000000192000145399",
+    ...     creditor_iban="CZ6330300000000000000123", amount=1, currency="CZK", vs=2026001,
+    ...     ks="0308", message="rent")["remittanceInformation"]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'unstructured': '/VS/2026001/KS/0308 rent',
+     'structured': {'creditorReferenceInformation': {'reference': 'VS:2026001,KS:0308'}}}
 """
 
 from __future__ import annotations
@@ -42,6 +68,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer, UnsupportedOperation
+from cnbkit.cobs.providers import (
+    CNB_STANDING_ORDERS,
+    MODE_DUE_VALUES,
+    STANDARD_STANDING_ORDERS,
+    StandingOrderLimits,
+)
 from cnbkit.cobs.signing import SignInfo
 from cnbkit.errors import InvalidParameter
 from cnbkit.params import to_date
@@ -53,39 +85,37 @@ __all__ = [
     "MODE_DUE",
     "MODE_DUE_ALIASES",
     "MODE_DUE_VALUES",
+    "SYMBOL_ORDER",
     "BalanceCheck",
     "Payment",
     "balance_check_body",
     "check_standing_order",
     "payment_body",
+    "read_symbols",
     "refuse_direct_debit",
     "standing_order_body",
     "wire_mode_due",
 ]
 
-INTERVALS = ("DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "HALFYEARLY", "YEARLY")
-MODES = ("UNTIL_DATE", "UNTIL_CANCELLATION")
-#: The standard's ``modeDue`` values (the OpenAPI files' enum).
-MODE_DUE_VALUES = ("DUE_DAY_OF_MONTH", "DUE_OR_BEFORE_DAY_OF_MONTH", "DUE_OR_NEXT_DAY_OF_MONTH",
-                   "DUE_LAST_DAY_OF_MONTH")
+#: The CNB's intervals and modes (kept for code that reads them; the limits of every provider
+#: are :class:`~cnbkit.cobs.providers.StandingOrderLimits`).
+INTERVALS = CNB_STANDING_ORDERS.intervals
+MODES = CNB_STANDING_ORDERS.modes
 #: What the CNB accepts: its "execution DUE_DAY", which is DUE_DAY_OF_MONTH in transit.
-MODE_DUE = ("DUE_DAY_OF_MONTH",)
+MODE_DUE = CNB_STANDING_ORDERS.mode_due
 #: Input aliases: the CNB's own name -> the wire value.
 MODE_DUE_ALIASES = {"DUE_DAY": "DUE_DAY_OF_MONTH"}
-#: interval -> the allowed ``intervalDue`` range (inclusive); None: the interval has no due day.
-INTERVAL_DUE: dict[str, tuple[int, int] | None] = {
-    "DAILY": None,
-    "WEEKLY": (1, 5),
-    "MONTHLY": (1, 31),
-    "QUARTERLY": (1, 3),
-    "HALFYEARLY": (1, 6),
-    "YEARLY": (1, 12),
-}
+#: interval -> the standard's ``intervalDue`` range (inclusive; None above: no upper bound);
+#: None: the interval has no due day.
+INTERVAL_DUE = STANDARD_STANDING_ORDERS.interval_due
 #: Lengths the OpenAPI files allow.
 INSTRUCTION_ID_LENGTH = 35
 EXCHANGE_ID_LENGTH = 18
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
 _SYMBOL_LIMIT = {"vs": 10, "ks": 10, "ss": 10}
+#: The order of the symbols in the unstructured message (PDF §4.27.1: VS, SS, KS) and in the
+#: structured reference (the order of §4.27.2's example: VS, KS, SS).
+SYMBOL_ORDER = {"unstructured": ("vs", "ss", "ks"), "structured": ("vs", "ks", "ss")}
 
 
 @dataclass(frozen=True, repr=False)
@@ -208,18 +238,66 @@ def _date(value: dt.date | str, arg: str) -> str:
 
 def _remittance(message: str | None, vs: str | int | None, ks: str | int | None,
                 ss: str | int | None) -> dict[str, Any] | None:
-    parts = []
+    """The remittance information: the symbols at the start of the unstructured message and as
+    the structured reference (see the module doc)."""
+    symbols: dict[str, str] = {}
     for name, value in (("vs", vs), ("ss", ss), ("ks", ks)):
         if value is None:
             continue
         text = str(value)
         if not text.isdigit() or len(text) > _SYMBOL_LIMIT[name]:
             raise InvalidPaymentOrder(f"{name.upper()} must be 1-10 digits (got {value!r})")
-        parts.append(f"/{name.upper()}/{text}")
-    text = "".join(parts) + (f" {message}" if message and parts else message or "")
+        symbols[name] = text
+    prefix = "".join(f"/{n.upper()}/{symbols[n]}" for n in SYMBOL_ORDER["unstructured"]
+                     if n in symbols)
+    text = prefix + (f" {message}" if message and prefix else message or "")
     if len(text) > 140:
         raise InvalidPaymentOrder("the message with the symbols exceeds 140 characters")
-    return {"unstructured": text} if text else None
+    out: dict[str, Any] = {"unstructured": text} if text else {}
+    if symbols:
+        reference = ",".join(f"{n.upper()}:{symbols[n]}" for n in SYMBOL_ORDER["structured"]
+                             if n in symbols)
+        out["structured"] = {"creditorReferenceInformation": {"reference": reference}}
+    return out or None
+
+
+_UNSTRUCTURED_SYMBOL = re.compile(r"^/(VS|SS|KS)/(\d{1,10})")
+_STRUCTURED_SYMBOL = re.compile(r"\b(VS|SS|KS):(\d{1,10})\b")
+
+
+def read_symbols(remittance: Any) -> tuple[str | None, dict[str, str]]:
+    """The message and the symbols (``{"vs": …, "ks": …, "ss": …}``) of a
+    ``remittanceInformation``: the symbols of the structured reference, else those at the start
+    of the unstructured text, which the message follows (what :func:`payment_body` and
+    :func:`standing_order_body` take back).
+
+    Example:
+        >>> read_symbols({"unstructured": "/VS/2026001/KS/0308 rent",
+        ...               "structured": {"creditorReferenceInformation":
+        ...                              {"reference": "VS:2026001,KS:0308"}}})
+        ('rent', {'vs': '2026001', 'ks': '0308'})
+    """
+    if not isinstance(remittance, dict):
+        return None, {}
+    text = remittance.get("unstructured")
+    text = text if isinstance(text, str) else ""
+    found: dict[str, str] = {}
+    while (match := _UNSTRUCTURED_SYMBOL.match(text)) is not None:
+        found.setdefault(match.group(1).lower(), match.group(2))
+        text = text[match.end():]
+    structured = remittance.get("structured")
+    reference = structured.get("creditorReferenceInformation", {}).get("reference") \
+        if isinstance(structured, dict) and isinstance(
+            structured.get("creditorReferenceInformation"), dict) else None
+    if isinstance(reference, str | list):
+        items = reference if isinstance(reference, list) else [reference]
+        pairs = {m.group(1).lower(): m.group(2) for item in items if isinstance(item, str)
+                 for m in _STRUCTURED_SYMBOL.finditer(item)}
+        if pairs:
+            found = pairs
+    if found and text.startswith(" "):
+        text = text[1:]
+    return text or None, found
 
 
 def _instruction_id(value: str | None) -> str:
@@ -283,15 +361,19 @@ def payment_body(
 
 def balance_check_body(iban: str, amount: float | str | Decimal, currency: str,
                        exchange_id: str | None = None) -> dict[str, Any]:
-    """The body of a funds check (``POST /my/payments/balanceCheck``), checked like a payment:
-    a positive amount with at most two decimals, an IBAN and an ISO 4217 currency (required:
-    the standard's ``transactionDetails`` need it). ``exchange_id`` is the query's own id, a
-    string of at most 18 characters (a fresh one when None).
+    """The body of a funds check (``POST /my/payments/balanceCheck``, ``POST
+    /accounts/balanceCheck``), checked like a payment: a positive amount with at most two
+    decimals, an IBAN and an ISO 4217 currency (required: the standard's
+    ``transactionDetails`` need it). ``exchange_id`` is the query's own id, a string of at most
+    18 characters (a fresh one when None). The account's currency is left out, as PDF §3.3.1
+    recommends (the payer's bank may reject a message whose account currency differs).
 
     Example:
         >>> body = balance_check_body("CZ6508000000192000145399", "10.5", "CZK", "q-1")
         >>> body["transactionDetails"], body["exchangeIdentification"]
         ({'currency': 'CZK', 'totalAmount': 10.5}, 'q-1')
+        >>> body["debtorAccount"]  # no currency: PDF §3.3.1
+        {'identification': {'iban': 'CZ6508000000192000145399'}}
     """
     number = _number(amount)
     _currency(currency)
@@ -303,7 +385,7 @@ def balance_check_body(iban: str, amount: float | str | Decimal, currency: str,
                                   f"{str(exchange_id)[:40]!r}")
     return {
         "exchangeIdentification": exchange_id,
-        "debtorAccount": _account(iban, currency),
+        "debtorAccount": _account(iban),
         "transactionDetails": {"currency": currency, "totalAmount": float(number)},
     }
 
@@ -324,54 +406,88 @@ def check_standing_order(
     mode: str,
     mode_due: str = "DUE_DAY_OF_MONTH",
     last_execution_date: dt.date | str | None = None,
+    *,
+    max_iterations: int | str | None = None,
+    max_amount: float | str | Decimal | None = None,
+    limits: StandingOrderLimits = STANDARD_STANDING_ORDERS,
 ) -> int:
-    """Raise :class:`InvalidPaymentOrder` when the provider would refuse these settings;
-    returns the ``intervalDue`` to send (a number)."""
-    if interval not in INTERVALS:
+    """Raise :class:`InvalidPaymentOrder` when the provider would refuse these settings (its
+    ``limits``: the standard's by default, a preset's from the client's config); returns the
+    ``intervalDue`` to send (a number).
+
+    ``mode`` UNTIL_DATE needs ``last_execution_date``, AFTER_MAX_ITERATION_EXCEEDED
+    ``max_iterations`` (a whole number from 1), MAX_AMOUNT_EXCEEDED ``max_amount``; each mode
+    takes none of the others' settings.
+    """
+    who = limits.source
+    if interval not in limits.intervals:
         raise InvalidPaymentOrder(
-            f"interval {interval!r} is not accepted by the provider; allowed: "
-            f"{', '.join(INTERVALS)}"
+            f"interval {interval!r} is not accepted by {who}; allowed: "
+            f"{', '.join(limits.intervals)}"
         )
-    if mode not in MODES:
+    if mode not in limits.modes:
         raise InvalidPaymentOrder(
-            f"mode {mode!r} is not accepted by the provider; allowed: {', '.join(MODES)}"
+            f"mode {mode!r} is not accepted by {who}; allowed: {', '.join(limits.modes)}"
         )
     wire = wire_mode_due(mode_due) if isinstance(mode_due, str) else mode_due
-    if wire not in MODE_DUE:
+    if wire not in limits.mode_due:
         known = wire in MODE_DUE_VALUES
         raise InvalidPaymentOrder(
             f"execution {mode_due!r} is "
-            + ("a COBS value the CNB does not accept (it executes on the due day only)"
-               if known else "not a COBS modeDue value")
-            + f"; allowed: {', '.join(MODE_DUE)} (alias: DUE_DAY)"
+            + (f"a COBS value {who} does not accept" if known else "not a COBS modeDue value")
+            + f"; allowed: {', '.join(limits.mode_due)} (alias: DUE_DAY)"
         )
-    allowed = INTERVAL_DUE[interval]
+    due = _interval_due(interval, interval_due, limits)
+    needs = {"UNTIL_DATE": ("last_execution_date", last_execution_date),
+             "AFTER_MAX_ITERATION_EXCEEDED": ("max_iterations", max_iterations),
+             "MAX_AMOUNT_EXCEEDED": ("max_amount", max_amount)}
+    for wanted_mode, (name, value) in needs.items():
+        given = value not in (None, "")
+        if mode == wanted_mode and not given:
+            raise InvalidPaymentOrder(f"mode {mode} needs {name}")
+        if mode != wanted_mode and given:
+            raise InvalidPaymentOrder(f"mode {mode} takes no {name}; it belongs to mode "
+                                      f"{wanted_mode}")
+    if max_iterations is not None and max_iterations != "":
+        _whole(max_iterations, "max_iterations")
+    if max_amount is not None and max_amount != "":
+        _number(max_amount)
+    return due
+
+
+def _whole(value: Any, name: str) -> int:
+    """``value`` as a whole number from 1; :class:`InvalidPaymentOrder` naming ``name``."""
+    if isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().isdigit():
+        number = int(value)
+    else:
+        raise InvalidPaymentOrder(f"{name} must be a whole number (got {value!r})")
+    if number < 1:
+        raise InvalidPaymentOrder(f"{name} must be a whole number from 1 (got {value!r})")
+    return number
+
+
+def _interval_due(interval: str, interval_due: int | str | None,
+                  limits: StandingOrderLimits) -> int:
+    allowed = limits.interval_due.get(interval)
     if allowed is None:
         if interval_due not in (None, 1, "1"):
             raise InvalidPaymentOrder(f"a {interval.lower()} standing order has no due day: "
                                       f"leave interval_due out (got {interval_due!r})")
-        due = 1
-    else:
-        if isinstance(interval_due, bool):
-            interval_due = None
-        try:
-            due = int(interval_due)  # type: ignore[arg-type]  # None is refused just below
-        except (TypeError, ValueError):
-            raise InvalidPaymentOrder(f"interval_due must be a whole number (got "
-                                      f"{interval_due!r})") from None
-        low, high = allowed
-        if not low <= due <= high:
-            what = {"WEEKLY": "a weekday (Monday-Friday, as the CNB allows)",
-                    "MONTHLY": "a day of the month", "QUARTERLY": "a month of the quarter",
-                    "HALFYEARLY": "a month of the half-year",
-                    "YEARLY": "a month of the year"}[interval]
-            raise InvalidPaymentOrder(f"a {interval.lower()} standing order needs interval_due "
-                                      f"{low}-{high} ({what}), got {due}")
-    if mode == "UNTIL_DATE" and not last_execution_date:
-        raise InvalidPaymentOrder("mode UNTIL_DATE needs last_execution_date")
-    if mode == "UNTIL_CANCELLATION" and last_execution_date:
-        raise InvalidPaymentOrder("mode UNTIL_CANCELLATION takes no last_execution_date; use "
-                                  "UNTIL_DATE")
+        return 1
+    due = _whole(interval_due, "interval_due")
+    low, high = allowed
+    if not low <= due <= (high if high is not None else due):
+        what = {"WEEKLY": f"a weekday, as {limits.source} allows",
+                "MONTHLY": "a day of the month", "BI_MONTHLY": "a month of the two",
+                "QUARTERLY": "a month of the quarter", "HALFYEARLY": "a month of the half-year",
+                "YEARLY": "a month of the year"}.get(interval, "the due day")
+        span = f"{low}-{high}" if high is not None else f"from {low}"
+        raise InvalidPaymentOrder(f"a {interval.lower()} standing order needs interval_due "
+                                  f"{span} ({what}), got {due}")
     return due
 
 
@@ -387,6 +503,8 @@ def standing_order_body(
     mode_due: str = "DUE_DAY_OF_MONTH",
     first_date: dt.date | str,
     last_execution_date: dt.date | str | None = None,
+    max_iterations: int | str | None = None,
+    max_amount: float | str | Decimal | None = None,
     alias: str | None = None,
     message: str | None = None,
     vs: str | int | None = None,
@@ -394,12 +512,17 @@ def standing_order_body(
     ss: str | int | None = None,
     instruction_id: str | None = None,
     order_id: str | None = None,
+    limits: StandingOrderLimits = STANDARD_STANDING_ORDERS,
 ) -> dict[str, Any]:
     """The COBS 5.0 body of a standing order, checked with :func:`check_standing_order`
-    (``mode_due`` takes the CNB's ``"DUE_DAY"`` as an alias of ``DUE_DAY_OF_MONTH``);
-    ``instruction_id`` (at most 35 characters; a fresh one when None) and, for a change,
-    ``order_id`` (the order's ``transactionIdentification``) go into its identification."""
-    due = check_standing_order(interval, interval_due, mode, mode_due, last_execution_date)
+    against ``limits`` (``mode_due`` takes the CNB's ``"DUE_DAY"`` as an alias of
+    ``DUE_DAY_OF_MONTH``); ``instruction_id`` (at most 35 characters; a fresh one when None)
+    and, for a change, ``order_id`` (the order's ``transactionIdentification``) go into its
+    identification; ``max_iterations`` and ``max_amount`` (in the order's currency) into its
+    validity."""
+    due = check_standing_order(interval, interval_due, mode, mode_due, last_execution_date,
+                               max_iterations=max_iterations, max_amount=max_amount,
+                               limits=limits)
     first = _date(first_date, "first_date")
     last = None if not last_execution_date else _date(last_execution_date,
                                                       "last_execution_date")
@@ -420,8 +543,15 @@ def standing_order_body(
         "debtorAccount": _account(debtor_iban, currency),
         "creditorAccount": _account(creditor_iban),
     }
+    validity: dict[str, Any] = {}
     if last is not None:
-        body["standingOrder"]["validity"] = {"lastExecutionDate": last}
+        validity["lastExecutionDate"] = last
+    if max_iterations is not None and max_iterations != "":
+        validity["maxIterations"] = _whole(max_iterations, "max_iterations")
+    if max_amount is not None and max_amount != "":
+        validity["maxAmount"] = _amount(max_amount, currency)["instructedAmount"]
+    if validity:
+        body["standingOrder"]["validity"] = validity
     remittance = _remittance(message, vs, ks, ss)
     if remittance:
         body["remittanceInformation"] = remittance

@@ -26,7 +26,13 @@ from urllib.parse import quote
 from cnbkit.cobs.calls import IF_ANY, NEEDED, NONE, ClientBase
 from cnbkit.cobs.errors import MalformedAnswer, NotFound, UnsupportedOperation, WrongState
 from cnbkit.cobs.payments import BalanceCheck, Payment, balance_check_body, payment_body
-from cnbkit.cobs.signing import AuthorizationResult, OneTimePassword, OpenUrl, Signing
+from cnbkit.cobs.signing import (
+    AuthorizationResult,
+    OneTimePassword,
+    OpenUrl,
+    RedirectHook,
+    Signing,
+)
 from cnbkit.errors import ConfigError
 
 __all__ = ["PaymentCalls"]
@@ -148,22 +154,32 @@ class PaymentCalls(ClientBase):
 
     def authorize_payment(self, payment: Payment | str, method: str | None = None, *,
                           open_url: OpenUrl | None = None,
+                          redirect_hook: RedirectHook | None = None,
                           one_time_password: OneTimePassword = None,
                           redirect_url: str | None = None, timeout: float = 300.0,
+                          poll_interval: float | None = None,
                           sleep: Callable[[float], object] = time.sleep,
                           user_involved: bool = True) -> AuthorizationResult:
         """Have the user authorize the payment, the whole way
-        (:meth:`cnbkit.cobs.signing.Signing.authorize`), then read its status.
+        (:meth:`cnbkit.cobs.signing.Signing.authorize`, which describes every argument), then
+        read its status.
 
         ``open_url`` opens the page of a ``USERAGENT_REDIRECT`` (``webbrowser.open``; against
-        the local sandbox ``cobs.follow_without_browser``); ``one_time_password`` answers a
-        code method (a string or a callable such as ``lambda: input("code: ")``).
+        the local sandbox ``cobs.follow_without_browser``; for a bank that wants a POST, a
+        loopback page that posts its form), or ``redirect_hook`` receives the
+        :class:`~cnbkit.cobs.signing.UserAgentRedirect` itself; ``redirect_url`` is where the
+        bank sends the browser back (``"http://127.0.0.1/"``: caught on this machine, so the
+        walk knows the user is back); ``one_time_password`` answers a code method (a string or
+        a callable such as ``lambda: input("code: ")``); ``poll_interval`` is the wait between
+        reads until the bank names its own.
 
-        Example: ``cobs.authorize_payment(payment, open_url=webbrowser.open).status``.
+        Example: ``cobs.authorize_payment(payment, open_url=webbrowser.open,
+        redirect_url="http://127.0.0.1/").status``.
         """
         result = self.signing(payment, user_involved=user_involved).authorize(
-            method, open_url=open_url, one_time_password=one_time_password,
-            redirect_url=redirect_url, timeout=timeout, sleep=sleep)
+            method, open_url=open_url, redirect_hook=redirect_hook,
+            one_time_password=one_time_password, redirect_url=redirect_url, timeout=timeout,
+            poll_interval=poll_interval, sleep=sleep)
         status = self.payment_status(payment, user_involved=user_involved)
         return AuthorizationResult(result.state, result.method, result.polls, result.waited,
                                    status)
@@ -211,5 +227,5 @@ class PaymentCalls(ClientBase):
                                        f"{self.config.sandbox_certificate} has no PSP_IC role")
         body = balance_check_body(iban, amount, currency, exchange_id)
         data = self._call("POST", "/accounts/balanceCheck", body=body, user=NONE,
-                          user_involved=user_involved) or {}
+                          user_involved=user_involved, area="cisp") or {}
         return _balance_answer(data, body)

@@ -5,9 +5,12 @@ requests-oauthlib logs request bodies, headers and token responses at DEBUG. A
 masks anything that looks like a credential (``access_token``, ``refresh_token``,
 ``id_token``, ``token``, ``client_secret``, ``code``, ``api_key``/``API-key``, ``password``,
 ``oneTimePassword`` and ``signId``/``sign_id`` values, quoted values in full, ``Bearer``/
-``Basic`` credentials in any case, and the segment after ``/sign/`` in a path: an
-authorization's signId, or the ticket of the page a user signs on) and every secret known to a
-:class:`SecretRegistry` attached to it.
+``Basic`` credentials in any case, the ``SAMLRequest``/``SAMLResponse``/``relayState`` of a
+federated authorization, and the segment after ``/sign/`` or ``/cnbkit-page/`` in a path: an
+authorization's signId, the ticket of the page a user signs on, or cnbkit's one-shot loopback
+page) and every secret known to a :class:`SecretRegistry`
+attached to it (the client adds the page address and form data of each authorization it
+starts).
 
 Each :class:`~cnbkit.cobs.client.CobsClient` owns one :class:`SecretRegistry` (its client
 secret, key passwords and tokens), attaches it when created and detaches it on ``close()``
@@ -36,9 +39,11 @@ __all__ = ["RedactingFilter", "SecretRegistry", "attach", "detach", "install", "
            "redact"]
 
 _KEYS = (r"access_token|refresh_token|id_token|token|client_secret|code|api[_-]?key|"
-         r"password|p12_password|key_password|one_?time_?password|sign_?id")
-#: The segment after /sign/ in a URL path: a signId, or the ticket of a signing page.
-_SIGN_PATH = re.compile(r"(?P<k>/sign/)(?P<v>[^/?#\s\"']+)")
+         r"password|p12_password|key_password|one_?time_?password|sign_?id|"
+         r"saml_?request|saml_?response|relay_?state")
+#: The segment after /sign/ in a URL path (a signId, or the ticket of a signing page), or after
+#: /cnbkit-page/ (the one-shot loopback page that posts a federated login's form).
+_SIGN_PATH = re.compile(r"(?P<k>/(?:sign|cnbkit-page)/)(?P<v>[^/?#\s\"']+)")
 _PATTERNS = [
     # a key name that starts a word (so errorCode/bankCode stay), an optional closing quote,
     # ':' or '=', then a quoted value up to its closing quote or a bare value

@@ -1,32 +1,55 @@
-"""Authorizing ("signing") payments and standing orders, as the standard describes it.
+"""Authorizing ("signing") payments and standing orders, as the standard lets banks run it.
 
 A payment or standing order sent through the API is not made until the user authorizes it at
 the bank (PDF §3.2.8-3.2.11). Its authorization has a ``signId`` (in the order's ``signInfo``,
-or from ``POST /my/payments/{id}/sign`` for banks that do not give one at once) and three steps,
-each bank choosing its own methods:
+or from ``POST /my/payments/{id}/sign`` for banks that do not give one at once) and up to three
+steps, each bank choosing its own methods:
 
 1. ``GET …/sign/{signId}``: the state and the *scenarios*, each a sequence of method codes
-   (``[["USERAGENT_REDIRECT"], ["SMS"]]``); :meth:`Signing.detail`.
+   (``[["USERAGENT_REDIRECT"], ["SMS"]]``); :meth:`Signing.detail`. "An optional resource": a
+   bank without it answers 501, and cnbkit reads the state from the order instead (its
+   ``signInfo``, or for a payment its ``instructionStatus``): :meth:`Signing.state`.
 2. ``POST …/sign/{signId}`` with ``authorizationType``: start one method;
-   ``USERAGENT_REDIRECT`` answers the URL the user must open (``href.url``), an SMS method
-   sends the user a one-time password; :meth:`Signing.choose`.
-3. ``PUT …/sign/{signId}`` with ``authorizationType`` (and ``oneTimePassword``): finish it;
-   the answer is the state and ``pollInterval``, in milliseconds "how often I can ask for
-   authorization status"; :meth:`Signing.finish`.
+   ``USERAGENT_REDIRECT`` answers where the user's browser must go (``href.url``), with
+   ``method`` ``GET``, or ``POST`` and the ``formData`` to post (a federated login's
+   ``SAMLRequest`` and ``relayState``); an SMS method sends the user a one-time password;
+   :meth:`Signing.choose`.
+3. ``PUT …/sign/{signId}`` with ``authorizationType`` (and ``oneTimePassword``): "an optional
+   resource designed for the finalization of the authorization process ... e.g. in the case of
+   federated authorization", or to enter the code of an SMS method; the answer is the state and,
+   when the bank gives it, ``pollInterval`` (milliseconds, "how often I can ask for
+   authorization status"); :meth:`Signing.finish`. A bank without it answers 501.
 
-Then the state is read again every ``pollInterval`` until it is final (:meth:`Signing.wait`):
-``DONE`` (authorized), or a failure (:data:`FAILED_STATES`). :meth:`Signing.authorize` walks it
-all in one call. The standard leaves state names to each bank ("in a format supported by
-bank"); cnbkit treats ``DONE`` as success, :data:`FAILED_STATES` as failure and anything else as
-not finished yet.
+Then the state is read again until it is final (:meth:`Signing.wait`): ``DONE`` (authorized),
+or a failure (:data:`FAILED_STATES`). The standard leaves state names to each bank ("in a
+format supported by bank"); cnbkit treats ``DONE`` as success, :data:`FAILED_STATES` as failure
+and anything else as not finished yet.
+
+:meth:`Signing.authorize` walks it all in one call, in the order the text asks for:
+
+* a page to open (``USERAGENT_REDIRECT``): a ``GET`` goes to ``open_url(url)``
+  (:func:`webbrowser.open`); a ``POST`` goes to ``open_url`` as the address of a page that
+  cnbkit serves once on a loopback port (:class:`~cnbkit.cobs.browser.RedirectCatcher`) and that
+  posts the form to the bank as soon as the browser loads it. Or ``redirect_hook`` receives the
+  :class:`UserAgentRedirect` (method, URL, form) and takes the browser there itself.
+* Step III comes once the user is back, never before: when the browser reaches ``redirect_url``
+  on a loopback address (``http://127.0.0.1/``: cnbkit listens there, and sends the bank the
+  address with its port, RFC 8252 §7.3), or when the state read between waits has moved from
+  the state Step II answered. A bank without Step III (501) is read on.
+* a code method (``SMS``): the code goes with Step III (``one_time_password``).
+* the interval between reads is the bank's ``pollInterval`` once Step III has given one, else
+  ``poll_interval`` (default :data:`DEFAULT_POLL_INTERVAL`, 5 s: the value of the standard's
+  own example of Step III's answer, ``"pollInterval": 5000``, and of the files' example).
 
 The OpenAPI files type ``scenarios`` as a string, while the standard's text and examples give a
 list of lists; :func:`parse_scenarios` reads a list of lists, a list of codes, or a string of
-codes separated by commas, semicolons or spaces. The files allow a ``redirectUrl`` of at most 35
-characters; a longer one is refused before anything is sent.
+codes separated by commas, semicolons or spaces. The files also limit ``redirectUrl`` to 35
+characters, the same slip as ``href.url``: a registered redirect URI may have up to 2047 bytes
+(PDF §1.4.1), and cnbkit sends it whole.
 
-Sign ids, one-time passwords and the URL the user opens never appear in reprs, logs or error
-messages (cnbkit's redaction masks the path segment after ``/sign/``).
+Sign ids, one-time passwords, the page the user opens and its form data (``SAMLRequest``,
+``relayState``) never appear in reprs, logs or error messages (cnbkit's redaction masks the path
+segment after ``/sign/``, the form's fields, and the values themselves while the client lives).
 
 Example:
     >>> parse_scenarios([["USERAGENT_REDIRECT"], ["SMS"]])
@@ -35,18 +58,22 @@ Example:
     (('SMS',), ('USERAGENT_REDIRECT',))
     >>> SignInfo.from_json({"state": "OPEN", "signId": "164298331754922"})
     SignInfo(state='OPEN', sign_id=<hidden>)
+    >>> UserAgentRedirect("POST", "https://bank.example/sso", {"relayState": "r-123456"})
+    UserAgentRedirect(method='POST', url=<hidden>, form=<hidden: relayState>)
 """
 
 from __future__ import annotations
 
-import math
+import contextlib
+import html
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import quote
 
+from cnbkit.cobs.browser import RedirectCatcher, is_loopback_redirect
 from cnbkit.cobs.errors import (
     AuthorizationFailed,
     AuthorizationTimeout,
@@ -56,15 +83,16 @@ from cnbkit.cobs.errors import (
     WrongOneTimePassword,
     WrongState,
 )
+from cnbkit.cobs.redact import SecretRegistry
 from cnbkit.errors import ConfigError, InvalidParameter
 
 __all__ = [
+    "DEFAULT_POLL_INTERVAL",
     "DONE",
     "FAILED_STATES",
     "KINDS",
     "OTP_TRIES",
     "REDIRECT",
-    "REDIRECT_URL_LENGTH",
     "AuthorizationResult",
     "Caller",
     "SignDetail",
@@ -72,6 +100,7 @@ __all__ = [
     "SignOutcome",
     "SignStep",
     "Signing",
+    "UserAgentRedirect",
     "parse_scenarios",
 ]
 
@@ -82,22 +111,30 @@ FAILED_STATES = frozenset({"FAILED", "REJECTED", "DECLINED", "CANCELED", "CANCEL
                            "EXPIRED", "ERROR"})
 #: The method that sends the user to a page of the bank.
 REDIRECT = "USERAGENT_REDIRECT"
-#: The longest ``redirectUrl`` the OpenAPI files allow.
-REDIRECT_URL_LENGTH = 35
+#: Seconds between reads of the state when the bank names no ``pollInterval``: the value of the
+#: standard's example of Step III's answer (examples/JSON/PISP/PUT_authorization, 5000 ms) and
+#: of the OpenAPI files' example of ``pollInterval``.
+DEFAULT_POLL_INTERVAL = 5.0
 #: How often a callable ``one_time_password`` is asked again after a wrong code.
 OTP_TRIES = 3
 #: The kinds of order that can be signed (payments and standing orders), with their path
 #: prefixes.
 KINDS = {"payment": "/my/payments", "standing order": "/my/standingorders"}
+#: A payment's ``instructionStatus`` -> the state of its authorization, for a bank that
+#: answers neither Step I nor the authorization's ``signInfo`` (ISO 20022 status codes).
+_PAYMENT_STATUS = {"ACSP": DONE, "ACCP": DONE, "ACSC": DONE, "ACWC": DONE, "ACCC": DONE,
+                   "RJCT": "REJECTED", "CANC": "CANCELED"}
 _SEPARATORS = re.compile(r"[,;\s]+")
 
 
 class Caller(Protocol):
     """What :class:`Signing` needs of a client (:class:`~cnbkit.cobs.client.CobsClient`)."""
 
+    secrets: SecretRegistry
+
     def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
               body: Any = None, user: str = ..., user_involved: bool | None = None,
-              scope: str | None = None) -> Any: ...
+              scope: str | None = None, area: str | None = None) -> Any: ...
 
 
 def parse_scenarios(value: Any) -> tuple[tuple[str, ...], ...]:
@@ -179,6 +216,48 @@ class SignDetail:
 
 
 @dataclass(frozen=True, repr=False)
+class UserAgentRedirect:
+    """Where Step II sends the user's browser: ``method`` (``GET`` or ``POST``), ``url`` and,
+    for a POST, the ``form`` fields to post (a federated login's ``SAMLRequest`` and
+    ``relayState``). Hidden in repr: they open the user's authorization.
+
+    A ``redirect_hook`` receives one and must bring the browser there: for a GET, open
+    ``url``; for a POST, post ``form`` to ``url`` from the browser, e.g. by showing
+    :meth:`auto_post_page`.
+
+    Example:
+        >>> page = UserAgentRedirect("POST", "https://bank.example/sso",
+        ...                          {"SAMLRequest": "PHNhbWw+"}).auto_post_page()
+        >>> 'method="post" action="https://bank.example/sso"' in page
+        True
+    """
+
+    method: str
+    url: str
+    form: Mapping[str, str] = field(default_factory=dict)
+
+    def auto_post_page(self) -> str:
+        """An HTML page that posts ``form`` to ``url`` as soon as a browser loads it (a
+        button does it where scripts are off)."""
+        inputs = "".join(f'<input type="hidden" name="{html.escape(name)}" '
+                         f'value="{html.escape(str(value))}">'
+                         for name, value in self.form.items())
+        return ('<!doctype html><html><head><meta charset="utf-8"><title>cnbkit</title>'
+                '<meta name="referrer" content="no-referrer"></head>'
+                '<body onload="document.forms[0].submit()">'
+                f'<form method="post" action="{html.escape(self.url)}">{inputs}'
+                "<p>Taking you to your bank to authorize... "
+                '<button type="submit">Continue</button></p></form></body></html>')
+
+    def __repr__(self) -> str:
+        fields = ", ".join(self.form) if self.form else ""
+        return (f"UserAgentRedirect(method={self.method!r}, url=<hidden>, form="
+                f"{'<hidden: ' + fields + '>' if fields else '{}'})")
+
+    __str__ = __repr__
+
+
+@dataclass(frozen=True, repr=False)
 class SignStep:
     """Step II: what the chosen method needs; ``url`` is the page the user must open
     (``USERAGENT_REDIRECT``), with ``method`` and ``form_data`` when the bank wants a POST.
@@ -205,6 +284,24 @@ class SignStep:
                    method=body.get("method") if isinstance(body.get("method"), str) else None,
                    form_data=dict(form or {}))
 
+    @property
+    def redirect(self) -> UserAgentRedirect | None:
+        """The :class:`UserAgentRedirect` of this step, or None when the method opens no
+        page. Its ``method`` is the bank's (``GET`` when it names none and sends no form,
+        ``POST`` with a form).
+
+        Raises:
+            UnsupportedOperation: the bank asks for another HTTP method than GET or POST.
+        """
+        if self.url is None:
+            return None
+        method = (self.method or ("POST" if self.form_data else "GET")).upper()
+        if method not in ("GET", "POST"):
+            raise UnsupportedOperation(f"the bank sends the user to its page with {method}, "
+                                       "which a browser cannot be sent to (GET or POST only)")
+        form = {str(k): "" if v is None else str(v) for k, v in self.form_data.items()}
+        return UserAgentRedirect(method, self.url, form)
+
     def __repr__(self) -> str:
         return (f"SignStep(authorization_type={self.authorization_type!r}, info={self.info!r}, "
                 f"url={'<hidden>' if self.url else None}, method={self.method!r})")
@@ -215,10 +312,11 @@ class SignStep:
 @dataclass(frozen=True)
 class SignOutcome:
     """Step III: the state after finishing a method, and how long to wait before reading it
-    again (``poll_interval`` in seconds; the bank gives milliseconds)."""
+    again (``poll_interval`` in seconds; the bank gives milliseconds; None: the bank gave
+    none, as the 2.0 text's answer has only ``state``)."""
 
     state: str
-    poll_interval: float
+    poll_interval: float | None = None
 
     @classmethod
     def from_json(cls, body: Any) -> SignOutcome:
@@ -226,9 +324,11 @@ class SignOutcome:
         interval = body.get("pollInterval") if isinstance(body, dict) else None
         if not isinstance(state, str) or not state:
             raise MalformedAnswer("the authorization answer carries no state")
+        if interval is None:
+            return cls(state=state)
         if isinstance(interval, bool) or not isinstance(interval, int | float) or interval < 0:
-            raise MalformedAnswer("the authorization answer carries no pollInterval "
-                                  "(milliseconds)")
+            raise MalformedAnswer(f"the authorization answer's pollInterval {interval!r} is "
+                                  "not a number of milliseconds")
         return cls(state=state, poll_interval=float(interval) / 1000.0)
 
 
@@ -239,8 +339,8 @@ class AuthorizationResult:
     Attributes:
         state: the authorization's final state (``DONE``).
         method: the method codes used, in order.
-        polls: how many times the state was read while waiting.
-        waited: seconds spent waiting between reads (the bank's pollInterval each time).
+        polls: how many times the walk waited before reading the state again.
+        waited: seconds of those waits (the bank's pollInterval, or the default).
         status: the order's ``instructionStatus`` afterwards (``ACSP``, ``ACCP``...), when read.
     """
 
@@ -253,6 +353,37 @@ class AuthorizationResult:
 
 OneTimePassword = str | Callable[[], str] | None
 OpenUrl = Callable[[str], object]
+RedirectHook = Callable[[UserAgentRedirect], object]
+
+
+class _Budget:
+    """The waits of one walk: the interval between reads, how many waits and how long, within
+    ``timeout`` seconds' worth of them."""
+
+    def __init__(self, timeout: float, interval: float,
+                 sleep: Callable[[float], object]) -> None:
+        self.timeout = max(float(timeout), 0.0)
+        self.interval = max(float(interval), 0.0)
+        self.sleep = sleep
+        self.polls = 0
+        self.waited = 0.0
+
+    def pause(self, until: Callable[[float], bool] | None = None) -> bool:
+        """Wait one interval (or less, when ``until(seconds)`` sees what it waits for);
+        False when the budget is spent (nothing waited). Without an interval, at most one
+        wait per second of the timeout, plus one."""
+        if self.interval > 0:
+            if self.polls and self.waited >= self.timeout - 1e-9:
+                return False
+        elif self.polls >= 1 + int(self.timeout):
+            return False
+        if until is not None:
+            until(self.interval)
+        else:
+            self.sleep(self.interval)
+        self.polls += 1
+        self.waited += self.interval
+        return True
 
 
 class Signing:
@@ -287,6 +418,10 @@ class Signing:
         self.sign_id = sign_id
         self.user_involved = user_involved
         self.base = f"{KINDS[kind]}/{quote(order_id, safe='')}"
+        #: whether the bank answered 501 to Step I (the state is then read from the order)
+        self.without_detail = False
+        #: whether the bank answered 501 to Step III
+        self.without_finish = False
 
     def __repr__(self) -> str:
         return (f"Signing(kind={self.kind!r}, order_id={self.order_id!r}, sign_id="
@@ -316,30 +451,67 @@ class Signing:
         return detail
 
     def detail(self) -> SignDetail:
-        """Step I, ``GET …/sign/{signId}``: the state and the scenarios."""
+        """Step I, ``GET …/sign/{signId}``: the state and the scenarios (a
+        :class:`~cnbkit.cobs.errors.CobsError` with status 501 where the bank has no Step I)."""
         return SignDetail.from_json(self._call("GET", self._sign_path()))
+
+    def state(self) -> SignInfo:
+        """The authorization's state as it stands: Step I, or where the bank answers it with
+        501 (it is optional), the order's own answer (``GET /my/payments/{id}``, ``GET
+        /my/standingorders/{id}``): its ``signInfo`` when that is this authorization's, else
+        for a payment the state its ``instructionStatus`` means (``ACSP``, ``ACCP``... DONE;
+        ``RJCT`` REJECTED; ``CANC`` CANCELED; anything else OPEN).
+
+        Raises:
+            UnsupportedOperation: neither Step I nor the standing order's answer says
+                anything of this authorization.
+        """
+        if not self.without_detail:
+            try:
+                return self.detail().info
+            except CobsError as exc:
+                if exc.status != 501:
+                    raise
+                self.without_detail = True
+        body = self._call("GET", self.base)
+        info = body.get("signInfo") if isinstance(body, dict) else None
+        if isinstance(info, dict) and isinstance(info.get("state"), str) and info["state"] \
+                and info.get("signId") in (None, "", self.sign_id):
+            return SignInfo(str(info["state"]), self.sign_id)
+        status = body.get("instructionStatus") if isinstance(body, dict) else None
+        if self.kind == "payment" and isinstance(status, str) and status:
+            return SignInfo(_PAYMENT_STATUS.get(status.upper(), "OPEN"), self.sign_id)
+        raise UnsupportedOperation(f"the bank offers no Step I (501) and its answer about the "
+                                   f"{self.kind} {self.order_id} names no state of this "
+                                   "authorization: ask the bank how to follow it")
 
     def choose(self, method: str, redirect_url: str | None = None) -> SignStep:
         """Step II, ``POST …/sign/{signId}``: start ``method`` (a code of the scenarios);
         ``redirect_url`` is where the bank sends the user back after a
-        ``USERAGENT_REDIRECT`` (one of the application's redirect URIs, at most 35
-        characters)."""
+        ``USERAGENT_REDIRECT`` (one of the application's registered redirect URIs, sent whole:
+        the files' 35 characters are a slip, PDF §1.4.1 allows 2047 bytes). The page's address
+        and form data are remembered as secrets of the client (masked in its logs)."""
         if not isinstance(method, str) or not method:
             raise InvalidParameter("method", method, "a method code of the scenarios")
         body: dict[str, Any] = {"authorizationType": method}
         if redirect_url is not None:
-            if not isinstance(redirect_url, str) or not 0 < len(redirect_url) \
-                    <= REDIRECT_URL_LENGTH:
+            if not isinstance(redirect_url, str) or not redirect_url \
+                    or not redirect_url.isascii() or any(c.isspace() for c in redirect_url):
                 raise InvalidParameter("redirect_url", redirect_url,
-                                       f"a URL of at most {REDIRECT_URL_LENGTH} characters (the "
-                                       "standard's redirectUrl); register a short one")
+                                       "one of the application's registered redirect URIs")
             body["redirectUrl"] = redirect_url
-        return SignStep.from_json(self._call("POST", self._sign_path(), body))
+        step = SignStep.from_json(self._call("POST", self._sign_path(), body))
+        for value in (step.url, *step.form_data.values()):
+            if isinstance(value, str):
+                self.client.secrets.add(value)
+        return step
 
     def finish(self, method: str, one_time_password: str | None = None) -> SignOutcome:
         """Step III, ``PUT …/sign/{signId}``: finish ``method`` (with the one-time password
-        the user received, for an SMS-like method). A wrong password raises
-        :class:`~cnbkit.cobs.errors.WrongOneTimePassword`."""
+        the user received, for an SMS-like method); for a page the user opened, call it once
+        the user is back. A wrong password raises
+        :class:`~cnbkit.cobs.errors.WrongOneTimePassword`; a bank without Step III answers
+        501 (a :class:`~cnbkit.cobs.errors.CobsError`)."""
         body: dict[str, Any] = {"authorizationType": method}
         if one_time_password is not None:
             if not isinstance(one_time_password, str) or not one_time_password.strip():
@@ -348,55 +520,73 @@ class Signing:
             body["oneTimePassword"] = one_time_password.strip()
         return SignOutcome.from_json(self._call("PUT", self._sign_path(), body))
 
-    def wait(self, poll_interval: float = 1.0, *, timeout: float = 300.0,
+    def wait(self, poll_interval: float | None = None, *, timeout: float = 300.0,
              sleep: Callable[[float], object] = time.sleep) -> tuple[SignInfo, int, float]:
-        """Read the state every ``poll_interval`` seconds (the bank's ``pollInterval``) until
-        it is final, at most ``timeout`` seconds' worth of reads; (final info, reads, seconds
-        waited).
+        """Read the state (:meth:`state`) every ``poll_interval`` seconds (the bank's
+        ``pollInterval``; default :data:`DEFAULT_POLL_INTERVAL`) until it is final, at most
+        ``timeout`` seconds' worth of waits; (final info, waits, seconds waited).
 
         Raises:
             AuthorizationFailed: it ended without success.
             AuthorizationTimeout: it was still open after ``timeout`` (it stays open).
         """
-        interval = max(float(poll_interval), 0.0)
-        limit = max(1, math.ceil(timeout / interval)) if interval > 0 else 1 + int(timeout)
-        waited, polls = 0.0, 0
-        info = self.detail().info
+        budget = _Budget(timeout, DEFAULT_POLL_INTERVAL if poll_interval is None
+                         else poll_interval, sleep)
+        info = self._until_final(budget)
+        return info, budget.polls, budget.waited
+
+    def _until_final(self, budget: _Budget) -> SignInfo:
+        info = self.state()
         while not info.final:
-            if polls >= limit:
+            if not budget.pause():
                 raise AuthorizationTimeout(
-                    f"the {self.kind} {self.order_id} was not authorized within {timeout:g} s "
-                    f"(state {info.state}); the authorization stays open: call wait() again",
-                    state=info.state)
-            sleep(interval)
-            waited += interval
-            polls += 1
-            info = self.detail().info
+                    f"the {self.kind} {self.order_id} was not authorized within "
+                    f"{budget.timeout:g} s (state {info.state}); the authorization stays open: "
+                    "call wait() again", state=info.state)
+            info = self.state()
         if info.failed:
             raise AuthorizationFailed(f"the authorization of the {self.kind} {self.order_id} "
                                       f"ended {info.state}", state=info.state)
-        return info, polls, waited
+        return info
 
     # -- the whole walk -----------------------------------------------------------------------
     def authorize(self, method: str | None = None, *, open_url: OpenUrl | None = None,
+                  redirect_hook: RedirectHook | None = None,
                   one_time_password: OneTimePassword = None, redirect_url: str | None = None,
-                  timeout: float = 300.0,
+                  timeout: float = 300.0, poll_interval: float | None = None,
                   sleep: Callable[[float], object] = time.sleep) -> AuthorizationResult:
-        """Walk the whole authorization: find the signId and the scenarios, pick a scenario
-        (the one with ``method``; else a one-time-password scenario when
-        ``one_time_password`` is given; else ``USERAGENT_REDIRECT``; else the first), run its
-        methods in order (``open_url(url)`` for a page the user must open, e.g.
-        :func:`webbrowser.open`; ``one_time_password`` for a code: a string, or a callable
-        asked after the code was sent, e.g. ``lambda: input("code: ")``, and asked again after
-        a wrong code), then wait for the final state with the bank's poll interval.
+        """Walk the whole authorization (see the module doc): find the signId and the
+        scenarios, pick a scenario (the one with ``method``; else a one-time-password scenario
+        when ``one_time_password`` is given; else ``USERAGENT_REDIRECT``; else the first; a
+        bank without Step I names none: ``USERAGENT_REDIRECT`` when a page can be opened),
+        run its methods in order, then wait for the final state.
+
+        Args:
+            method: the method code to use (one of the scenarios').
+            open_url: opens an address in the user's browser (:func:`webbrowser.open`; against
+                the local sandbox ``cobs.follow_without_browser``): the bank's page, or for a
+                POST the loopback page that posts the form to it.
+            redirect_hook: instead of ``open_url``, receives the
+                :class:`UserAgentRedirect` (method, URL, form) and brings the browser there.
+            one_time_password: the code of an SMS-like method: a string, or a callable asked
+                after the code was sent (``lambda: input("code: ")``), again after a wrong one.
+            redirect_url: where the bank sends the browser back (a registered redirect URI);
+                a loopback ``http://127.0.0.1/...`` is caught here, which tells the walk the
+                user is back.
+            timeout: seconds' worth of waits before :class:`AuthorizationTimeout`.
+            poll_interval: seconds between reads until the bank names its ``pollInterval``
+                (default :data:`DEFAULT_POLL_INTERVAL`).
+            sleep: how to wait (``time.sleep``).
 
         Raises:
             WrongState: the order is already authorized.
             AuthorizationFailed: the user refused, or too many wrong codes.
             AuthorizationTimeout: not finished within ``timeout`` seconds (it stays open).
-            ConfigError: the scenario needs ``open_url`` or ``one_time_password`` and none was
-                given.
+            ConfigError: the scenario needs ``open_url`` (or ``redirect_hook``) or
+                ``one_time_password`` and none was given.
         """
+        budget = _Budget(timeout, DEFAULT_POLL_INTERVAL if poll_interval is None
+                         else poll_interval, sleep)
         detail = self._current()
         if detail.info.done:
             raise WrongState(f"the {self.kind} {self.order_id} is already authorized",
@@ -407,32 +597,38 @@ class Signing:
                                           f"{self.order_id} ended {detail.info.state}",
                                           state=detail.info.state)
             detail = self.start()  # a payment gets a fresh authorization
-        scenario = self._scenario(detail, method, one_time_password)
-        outcome: SignOutcome | None = None
+        can_open = open_url is not None or redirect_hook is not None
+        scenario = self._scenario(detail, method, one_time_password, can_open)
         for code in scenario:
-            outcome = self._run(code, open_url, one_time_password, redirect_url)
-        interval = outcome.poll_interval if outcome else 1.0
-        if outcome is not None and outcome.state.upper() in FAILED_STATES:
-            raise AuthorizationFailed(f"the authorization of the {self.kind} {self.order_id} "
-                                      f"ended {outcome.state}", state=outcome.state)
-        info, polls, waited = self.wait(interval, timeout=timeout, sleep=sleep)
-        return AuthorizationResult(state=info.state, method=scenario, polls=polls, waited=waited)
+            if code == REDIRECT:
+                info = self._redirect(code, open_url, redirect_hook, redirect_url, budget)
+            else:
+                info = self._code(code, one_time_password, budget)
+            if info is not None and info.failed:
+                raise AuthorizationFailed(f"the authorization of the {self.kind} "
+                                          f"{self.order_id} ended {info.state}",
+                                          state=info.state)
+        final = self._until_final(budget)
+        return AuthorizationResult(state=final.state, method=scenario, polls=budget.polls,
+                                   waited=budget.waited)
 
     def _current(self) -> SignDetail:
         """The authorization as it stands: started for a payment without a signId; Step I
-        otherwise (a bank that does not implement it, 501, gets an empty scenario list)."""
+        otherwise (a bank without it, 501: no scenarios, the state from the order)."""
         if not self.sign_id and self.kind == "payment":
             return self.start()
-        try:
-            return self.detail()
-        except CobsError as exc:
-            if exc.status != 501:
-                raise
-            return SignDetail((), SignInfo("OPEN", self.sign_id))
+        if not self.without_detail:
+            try:
+                return self.detail()
+            except CobsError as exc:
+                if exc.status != 501:
+                    raise
+                self.without_detail = True
+        return SignDetail((), self.state())
 
     @staticmethod
     def _scenario(detail: SignDetail, method: str | None,
-                  one_time_password: OneTimePassword) -> tuple[str, ...]:
+                  one_time_password: OneTimePassword, can_open: bool) -> tuple[str, ...]:
         scenarios = detail.scenarios
         if method is not None:
             chosen = next((s for s in scenarios if method in s), None)
@@ -441,35 +637,99 @@ class Signing:
                                        "this order", allowed=list(detail.methods))
             return chosen or (method,)
         if not scenarios:
+            if can_open:
+                return (REDIRECT,)
             raise ConfigError("method", None, "the provider named no scenarios: give the "
-                              "method (its code from the provider's documentation)")
+                              "method (its code from the provider's documentation), or "
+                              "open_url for its page (USERAGENT_REDIRECT)")
         if one_time_password is not None:
             with_code = next((s for s in scenarios if REDIRECT not in s), None)
             if with_code is not None:
                 return with_code
         return next((s for s in scenarios if REDIRECT in s), scenarios[0])
 
-    def _run(self, code: str, open_url: OpenUrl | None, one_time_password: OneTimePassword,
-             redirect_url: str | None) -> SignOutcome:
-        """Run one method: start it, let the user act, finish it."""
-        step = self.choose(code, redirect_url if code == REDIRECT else None)
-        if step.url is not None:
-            if open_url is None:
-                raise ConfigError("open_url", None, "the provider wants the user to open a "
-                                  "page to authorize: pass open_url (e.g. webbrowser.open)")
-            open_url(step.url)
-            return self.finish(code)
+    def _redirect(self, code: str, open_url: OpenUrl | None,
+                  redirect_hook: RedirectHook | None, redirect_url: str | None,
+                  budget: _Budget) -> SignInfo | None:
+        """A page the user opens: send the browser there, wait until the user is back, then
+        Step III (skipped where the bank has none, or the state is already final)."""
+        if open_url is None and redirect_hook is None:
+            raise ConfigError("open_url", None, "the provider wants the user to open a page to "
+                              "authorize: pass open_url (e.g. webbrowser.open) or "
+                              "redirect_hook")
+        with contextlib.ExitStack() as stack:
+            catcher = None
+            if is_loopback_redirect(redirect_url):
+                catcher = stack.enter_context(RedirectCatcher.for_redirect(str(redirect_url)))
+                redirect_url = catcher.redirect_uri
+            step = self.choose(code, redirect_url)
+            target = step.redirect
+            if target is None:
+                raise MalformedAnswer(f"the bank started {code} without the address of its "
+                                      "page (href.url)")
+            if redirect_hook is not None:
+                redirect_hook(target)
+            elif open_url is not None and target.method == "GET":
+                open_url(target.url)
+            elif open_url is not None:  # a POST: a page of ours posts the form to the bank
+                pages = catcher or stack.enter_context(RedirectCatcher(require=()))
+                page = pages.serve_once(target.auto_post_page())
+                self.client.secrets.add(page)
+                open_url(page)
+            info = self._until_back(step.info.state, catcher, budget)
+        if info.final:
+            return info
+        return self._finish_page(code, budget)
+
+    def _until_back(self, before: str, catcher: RedirectCatcher | None,
+                    budget: _Budget) -> SignInfo:
+        """Read the state until the user is back: the catcher saw the browser return, or the
+        state moved from ``before`` (the state Step II answered)."""
+        while True:
+            info = self.state()
+            if info.final or info.state != before or (catcher is not None and catcher.returned):
+                return info
+            if not budget.pause(catcher.caught if catcher is not None else None):
+                raise AuthorizationTimeout(
+                    f"the user did not finish at the bank's page within {budget.timeout:g} s "
+                    f"(state {info.state}); the authorization stays open: once the user is "
+                    "back, call finish() and wait()", state=info.state)
+
+    def _finish_page(self, code: str, budget: _Budget) -> SignInfo | None:
+        """Step III after the user came back from the page; None when the bank has none."""
+        if self.without_finish:
+            return None
+        try:
+            outcome = self.finish(code)
+        except WrongState:
+            return None  # the bank closed the authorization meanwhile: its state tells
+        except CobsError as exc:
+            if exc.status != 501:
+                raise
+            self.without_finish = True
+            return None
+        return self._outcome(outcome, budget)
+
+    def _outcome(self, outcome: SignOutcome, budget: _Budget) -> SignInfo:
+        if outcome.poll_interval is not None:
+            budget.interval = outcome.poll_interval
+        return SignInfo(outcome.state, self.sign_id)
+
+    def _code(self, code: str, one_time_password: OneTimePassword,
+              budget: _Budget) -> SignInfo:
+        """A code method: start it (the bank sends the code), then Step III with the code."""
         if one_time_password is None:
             raise ConfigError("one_time_password", None,
                               f"the method {code} needs the code the user received: pass "
                               "one_time_password (a string, or a callable such as "
                               "lambda: input('code: '))")
+        self.choose(code)
         tries = OTP_TRIES if callable(one_time_password) else 1
         for attempt in range(1, tries + 1):
             code_text = one_time_password() if callable(one_time_password) \
                 else one_time_password
             try:
-                return self.finish(code, code_text)
+                return self._outcome(self.finish(code, code_text), budget)
             except WrongOneTimePassword:
                 if attempt == tries:
                     raise

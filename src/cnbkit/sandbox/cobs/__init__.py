@@ -4,8 +4,12 @@ At start it generates a test PKI (CA, server and client certificates; see
 :mod:`cnbkit.sandbox.cobs.pki`) in a temporary directory, and serves registration
 (``/cobs/<v>/applications``), ``/oauth/authorize``, ``/oauth/token``, ``/oauth/revoke``, the
 page users sign on (``/sign/…``) and the AISP/PISP/CISP API for COBS 2.0 and 5.0 (see
-:mod:`cnbkit.sandbox.cobs.app`). Connections without a client certificate, with one from another
-CA, or with an expired one fail the TLS handshake.
+:mod:`cnbkit.sandbox.cobs.app`), under the CNB's root (``/cobs/<v>``) and under a root per
+area (:meth:`CobsSandbox.api_roots`). What the standard leaves to each bank (optional
+authorization steps, a federated POST login, no ``pollInterval``, the standard's or the CNB's
+standing-order limits) is played per application or per order
+(:meth:`CobsApp.set_variant`, :mod:`cnbkit.sandbox.cobs.variants`). Connections without a
+client certificate, with one from another CA, or with an expired one fail the TLS handshake.
 
 ``CobsSandbox(cnb_sandbox=True)`` plays the CNB's public sandbox instead
 (:mod:`cnbkit.sandbox.cobs.public`): no client certificate needed (one that is presented must
@@ -29,9 +33,10 @@ from pathlib import Path
 from cnbkit.sandbox.cobs.app import VERSIONS, CobsApp
 from cnbkit.sandbox.cobs.data import SandboxBank
 from cnbkit.sandbox.cobs.pki import Pki, generate_pki
+from cnbkit.sandbox.cobs.variants import BankVariant
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply, Request
 
-__all__ = ["CobsApp", "CobsSandbox", "SandboxBank", "SignPathFilter"]
+__all__ = ["BankVariant", "CobsApp", "CobsSandbox", "SandboxBank", "SignPathFilter"]
 
 
 def server_ssl_context(pki: Pki, *, certificate_optional: bool = False) -> ssl.SSLContext:
@@ -146,10 +151,18 @@ class CobsSandbox:
         return self.server.origin
 
     def api_url(self, version: str = "5.0") -> str:
-        """``{base_url}/cobs/{version}``."""
+        """``{base_url}/cobs/{version}``: the CNB's layout, every area under one root."""
         if version not in VERSIONS:
             raise ValueError(f"version must be one of {VERSIONS}")
         return f"{self.base_url}/cobs/{version}"
+
+    def api_roots(self, version: str = "5.0") -> dict[str, str]:
+        """The separate roots of each area, as providers that document them apart serve them
+        (``{"aisp": …/aisp/{version}, "pisp": …, "cisp": …}``): a root serves its own area's
+        operations (and registration, standing-order detail and consents), 404 the others."""
+        if version not in VERSIONS:
+            raise ValueError(f"version must be one of {VERSIONS}")
+        return {area: f"{self.base_url}/{area}/{version}" for area in ("aisp", "pisp", "cisp")}
 
     @property
     def authorize_url(self) -> str:

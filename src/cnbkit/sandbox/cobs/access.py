@@ -8,8 +8,12 @@ A bearer token must be present (401 otherwise), known and unexpired (401, or 403
 test switch ``expired_token_status`` says so: the standard allows both for an expired token,
 PDF p.51), issued to an application of the certificate's organisation (401), must carry the
 route's scope, and the certificate must hold the PSD2 role that scope needs (403 otherwise):
-``aisp`` needs ``PSP_AI``, ``pisp`` ``PSP_PI``. When the sandbox plays the CNB's public
-sandbox (:mod:`~cnbkit.sandbox.cobs.public`), its fixed tokens are accepted too.
+``aisp`` needs ``PSP_AI``, ``pisp`` ``PSP_PI``. The answers about the token say so as an OAuth
+resource server does (RFC 6750 §3): ``WWW-Authenticate: Bearer`` without a token,
+``error="invalid_token"`` for an unknown or expired one, ``error="insufficient_scope"`` for a
+scope it lacks; the COBS error body stays the standard's (``UNAUTHORISED``/``FORBIDDEN``).
+When the sandbox plays the CNB's public sandbox (:mod:`~cnbkit.sandbox.cobs.public`), its fixed
+tokens are accepted too.
 
 Example:
     >>> ROLE_FOR_SCOPE["pisp"]
@@ -70,7 +74,8 @@ def bearer(state: SandboxState, request: Request, peer: Peer,
     auth = request.headers.get("Authorization") or ""
     token = auth[7:] if auth.startswith("Bearer ") else ""
     if not token:
-        raise cobs_error(401, {"error": "UNAUTHORISED", "message": "no access token"})
+        raise cobs_error(401, {"error": "UNAUTHORISED", "message": "no access token"},
+                         headers={"WWW-Authenticate": 'Bearer realm="cobs"'})
     with state.lock:
         entry = state.access.get(token)
         status = state.expired_token_status
@@ -80,7 +85,10 @@ def bearer(state: SandboxState, request: Request, peer: Peer,
     if entry is None or entry["expires"] < time.time():
         code = "FORBIDDEN" if status == 403 else "UNAUTHORISED"
         raise cobs_error(status, {"error": code,
-                                  "message": "the access token is invalid or expired"})
+                                  "message": "the access token is invalid or expired"},
+                         headers={"WWW-Authenticate": 'Bearer realm="cobs", '
+                                  'error="invalid_token", error_description="the access '
+                                  'token is invalid or expired"'})
     if entry["owner"] != peer.organization_id:
         raise cobs_error(401, {"error": "UNAUTHORISED",
                                "message": "the token was issued to another certificate"})
@@ -88,7 +96,9 @@ def bearer(state: SandboxState, request: Request, peer: Peer,
     granted = [s for s in wanted if s in entry["scope"]]
     if not granted:
         raise cobs_error(403, {"error": "FORBIDDEN", "parameters": {"SCOPE": "|".join(wanted)},
-                               "message": f"the token lacks the {' or '.join(wanted)} scope"})
+                               "message": f"the token lacks the {' or '.join(wanted)} scope"},
+                         headers={"WWW-Authenticate": f'Bearer realm="cobs", error='
+                                  f'"insufficient_scope", scope="{" ".join(wanted)}"'})
     if not any(ROLE_FOR_SCOPE[s] in peer.roles for s in granted):
         require_role(peer, ROLE_FOR_SCOPE[granted[0]])
     return entry

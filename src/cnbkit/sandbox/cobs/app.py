@@ -37,13 +37,17 @@ from cnbkit.sandbox.cobs.replies import Fail, cobs_error, not_in_cobs
 from cnbkit.sandbox.cobs.routes import VERSIONS, find_route
 from cnbkit.sandbox.cobs.standard import StandardRules, check_request
 from cnbkit.sandbox.cobs.state import PAGING_QUIRKS, RECORDED_HEADERS, SandboxState
+from cnbkit.sandbox.cobs.variants import BankVariant
 from cnbkit.sandbox.httpserver import Reply, Request
 
-__all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "VERSIONS", "CobsApp", "Observer"]
+__all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "ROOTS", "VERSIONS", "CobsApp", "Observer"]
 
 log = logging.getLogger("cnbkit.sandbox")
 
 _COBS = "/cobs/"
+#: The API roots served: the CNB's layout (``/cobs/{version}``, every area) and a root per area
+#: (``/aisp/{version}``...), as providers that document separate roots serve them.
+ROOTS = {"/cobs/": None, "/aisp/": "aisp", "/pisp/": "pisp", "/cisp/": "cisp"}
 #: The files' maxLength of X-Request-ID.
 _REQUEST_ID_LENGTH = 60
 
@@ -133,6 +137,29 @@ class CobsApp:
         announces three more items in ``totalCount`` than there are."""
         self.state.set_paging_quirk(client_id, quirk)
 
+    def set_variant(self, client_id: str, variant: BankVariant | None = None,
+                    **changes: Any) -> BankVariant | None:
+        """Play a bank variant (:class:`~cnbkit.sandbox.cobs.variants.BankVariant`) for
+        ``client_id``'s orders from now on: ``variant``, or the default one with ``changes``
+        (``redirect_method="POST"``, ``step_one=False``...); None and no changes lift it.
+        Returns the variant in play.
+
+        Example:
+            >>> CobsApp().set_variant("app-1", step_three=False).scenarios
+            [['USERAGENT_REDIRECT']]
+        """
+        chosen = (variant or BankVariant()).replace(**changes) if variant or changes else None
+        self.state.set_variant(client_id, chosen)
+        return chosen
+
+    def set_order_variant(self, order_id: str, variant: BankVariant | None = None,
+                          **changes: Any) -> BankVariant | None:
+        """As :meth:`set_variant`, for the authorizations of one payment or standing order
+        (it wins over its application's)."""
+        chosen = (variant or BankVariant()).replace(**changes) if variant or changes else None
+        self.state.set_variant("", chosen, order_id=order_id)
+        return chosen
+
     def one_time_password(self, order_id: str) -> str:
         """The latest one-time password the sandbox "sent" the user (by SMS) to authorize the
         payment or standing order ``order_id``: what the user reads on the phone.
@@ -213,20 +240,22 @@ class CobsApp:
         """
         peer = public_peer(request) if self.state.cnb_sandbox else peer_of(request)
         path = request.path.rstrip("/") or "/"
-        if not path.startswith(_COBS):
+        root = next((prefix for prefix in ROOTS if path.startswith(prefix)), None)
+        if root is None:
             found = find_route(request.method, path)
             if found is None:
                 raise cobs_error(404, {"error": "NOT_FOUND", "message": "no such path"})
             version = ""
         else:
             self.state.record(request)
-            version, _, tail = path[len(_COBS):].partition("/")
+            version, _, tail = path[len(root):].partition("/")
             if version not in VERSIONS:
                 raise cobs_error(404, {"error": "NOT_FOUND",
                                        "message": f"unknown COBS version {version}"})
             path = "/" + tail
             found = find_route(request.method, path, version)
-            if found is None:
+            area = ROOTS[root]
+            if found is None or (area is not None and found[0].area not in (None, area)):
                 raise not_in_cobs(request.method, path, version)
         route, params = found
         standard = route.standard_for(version) if version else None

@@ -11,7 +11,8 @@ The shape of every body was checked against the COBS files before a handler runs
 (:mod:`cnbkit.sandbox.cobs.standard`); the handlers add what no schema says: 400 with one COBS
 error per problem (``AM12`` for an amount that is not positive, ``FIELD_INVALID`` for more than
 two decimals, ``AC01``/``AC02`` for unknown accounts, ``AC09`` for another currency...) and the
-CNB's limits on standing orders (:data:`CNB_STANDING_ORDERS`). Payments and standing orders are
+limits on standing orders (:mod:`~cnbkit.sandbox.cobs.variants`: the CNB's by default, the
+standard's for an application that plays another bank). Payments and standing orders are
 created with 200, the only success the files list, and answered in the files' shape: the
 ``transactionIdentification`` at top level and inside the identification, a ``serviceLevel``
 and the ``signInfo`` of the order to sign.
@@ -31,15 +32,11 @@ from typing import Any
 
 from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.replies import cobs_error, dig, read_json
-from cnbkit.sandbox.cobs.signing import SCENARIOS, cancel_open_signs, open_sign
+from cnbkit.sandbox.cobs.signing import advance_order, cancel_open_signs, open_sign
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
 
 __all__ = [
-    "CNB_STANDING_ORDERS",
-    "STANDING_INTERVALS",
-    "STANDING_MODES",
-    "STANDING_MODE_DUE",
     "amount_errors",
     "balance_check",
     "cisp_balance_check",
@@ -53,19 +50,6 @@ __all__ = [
     "payment_status_v2",
     "service_level",
 ]
-
-#: The CNB's differences from COBS for standing orders (developers.cnb.cz, quoted in the
-#: project's notes): "intervals DAILY/WEEKLY/MONTHLY/QUARTERLY/HALFYEARLY/YEARLY, weekly
-#: interval 1-5, modes UNTIL_DATE/UNTIL_CANCELLATION, execution DUE_DAY" - and "none of these
-#: differences concerns the format of account data in transit", so DUE_DAY travels as the
-#: standard's DUE_DAY_OF_MONTH.
-STANDING_INTERVALS = ("DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "HALFYEARLY", "YEARLY")
-STANDING_MODES = ("UNTIL_DATE", "UNTIL_CANCELLATION")
-STANDING_MODE_DUE = ("DUE_DAY_OF_MONTH",)
-_WEEKDAYS = (1, 5)
-CNB_STANDING_ORDERS = {"interval": STANDING_INTERVALS, "mode": STANDING_MODES,
-                       "modeDue": STANDING_MODE_DUE}
-
 
 def cisp_consented(account_index: int, accounts: int) -> bool:
     """Whether the account holder granted the CISP balance check for this account: every
@@ -167,7 +151,8 @@ def payment_sign(state: SandboxState, call: Call) -> Reply:
             stored["sign"], sign = sign_id, state.signs[sign_id]
             stored["body"]["signInfo"] = {"state": "OPEN", "signId": sign_id}
         info = {"state": sign["state"], "signId": sign_id}
-    return Reply.json(200, {"scenarios": SCENARIOS, "signInfo": info})
+        scenarios = state.variant(call.client_id, call.params["id"]).scenarios
+    return Reply.json(200, {"scenarios": scenarios, "signInfo": info})
 
 
 def delete_payment(state: SandboxState, call: Call) -> Reply:
@@ -188,6 +173,7 @@ def payment(state: SandboxState, call: Call) -> Reply:
     authorization and its status (404 ``TRANSACTION_MISSING``)."""
     stored = _stored_payment(state, call.params["id"], call.client_id)
     with state.lock:
+        advance_order(state, call.params["id"])
         body = copy.deepcopy(stored["body"])
         sign = state.signs[stored["sign"]]
         body["signInfo"] = {"state": sign["state"], "signId": stored["sign"]}
@@ -197,14 +183,20 @@ def payment(state: SandboxState, call: Call) -> Reply:
 def payment_status(state: SandboxState, call: Call) -> Reply:
     """``GET /my/payments/{id}/status`` (COBS 5.0): the payment's ``instructionStatus``."""
     stored = _stored_payment(state, call.params["id"], call.client_id)
-    return Reply.json(200, {"instructionStatus": stored["body"]["instructionStatus"]})
+    with state.lock:
+        advance_order(state, call.params["id"])
+        status = stored["body"]["instructionStatus"]
+    return Reply.json(200, {"instructionStatus": status})
 
 
 def payment_status_v2(state: SandboxState, call: Call) -> Reply:
     """``GET /payments/{id}/status`` (COBS 2.0, certificate only): the ``instructionStatus``
     of a payment of the certificate's organisation."""
     stored = _stored_payment(state, call.params["id"], None, owner=call.peer.organization_id)
-    return Reply.json(200, {"instructionStatus": stored["body"]["instructionStatus"]})
+    with state.lock:
+        advance_order(state, call.params["id"])
+        status = stored["body"]["instructionStatus"]
+    return Reply.json(200, {"instructionStatus": status})
 
 
 def _funds(state: SandboxState, body: dict[str, Any], cisp: bool) -> dict[str, Any]:

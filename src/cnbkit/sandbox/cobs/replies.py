@@ -32,14 +32,15 @@ class Fail(Exception):
         super().__init__(reply.status)
 
 
-def cobs_error(status: int, *entries: dict[str, Any]) -> Fail:
-    """A COBS API error: ``{"errors": [entries...]}`` with ``status``.
+def cobs_error(status: int, *entries: dict[str, Any],
+               headers: dict[str, str] | None = None) -> Fail:
+    """A COBS API error: ``{"errors": [entries...]}`` with ``status`` (and ``headers``).
 
     Example:
         >>> cobs_error(400, {"error": "FIELD_MISSING", "scope": "Date"}).reply.status
         400
     """
-    return Fail(Reply.json(status, {"errors": list(entries)}))
+    return Fail(Reply.json(status, {"errors": list(entries)}, headers))
 
 
 def oauth_error(status: int, error: str, description: str) -> Fail:

@@ -15,6 +15,11 @@ gives for other methods and paths in their area (405 on a known registration res
 unknown account id before an unknown path...). A COBS path no route matches is a 404
 ``NOT_FOUND``; a path outside ``/cobs/`` no route matches is a 404 "no such path".
 
+Each COBS route belongs to an *area* (:attr:`Route.area`, from what authorizes it: ``aisp``,
+``pisp`` or ``cisp``; None for registration and the routes any scope may call), which the
+sandbox's separate API roots (``/aisp/{version}``, ``/pisp/{version}``, ``/cisp/{version}``)
+serve alone.
+
 Matching follows the paths as the sandbox always read them: empty segments of COBS paths are
 ignored (``/my//accounts`` is ``/my/accounts``), OAuth paths must match exactly, and the
 registration area is the path starting with ``/applications`` as received (only there are the
@@ -101,6 +106,17 @@ class Route:
             else self.standard
 
     @property
+    def area(self) -> str | None:
+        """The API area of the route (``aisp``, ``pisp``, ``cisp``), None when every root
+        serves it (registration, standing-order detail, consents, the OAuth and page routes).
+
+        Example:
+            >>> find_route("POST", "/accounts/balanceCheck", "5.0")[0].area
+            'cisp'
+        """
+        return _AREAS.get(self.auth)
+
+    @property
     def is_cobs(self) -> bool:
         """Whether the pattern lies under ``/cobs/{version}`` (else it is absolute)."""
         return bool(self.versions)
@@ -128,6 +144,8 @@ class Route:
         return params
 
 
+_AREAS = {Auth.AISP: "aisp", Auth.PISP: "pisp", Auth.ROLE_PSP_PI: "pisp",
+          Auth.ROLE_PSP_IC: "cisp"}
 _BOTH = VERSIONS
 _V2 = ("2.0",)
 _V5 = ("5.0",)
@@ -151,6 +169,7 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/oauth/revoke", (), Auth.CLIENT, oauth.revoke),
     # the page a user opens to sign (USERAGENT_REDIRECT)
     Route("GET", "/sign/{ticket}", (), Auth.USER_AGENT, signing.user_agent_page),
+    Route("POST", "/sign/{ticket}", (), Auth.USER_AGENT, signing.user_agent_page),
     # registration: no COBS request headers, the certificate's organisation owns the apps
     Route("POST", "/applications", _BOTH, Auth.CERTIFICATE, registration.create),
     Route("GET", "/applications", _BOTH, Auth.CERTIFICATE, registration.list_own),

@@ -4,7 +4,7 @@ The standard leaves the methods to each bank (PDF §3.2.8-3.2.11): an order to s
 ``signId``; ``GET …/sign/{signId}`` tells its state and the scenarios (each a sequence of method
 codes); ``POST …/sign/{signId}`` starts one method; ``PUT …/sign/{signId}`` finishes it and
 answers ``{state, pollInterval}`` (milliseconds: "how often I can ask for authorization
-status"). This sandbox offers two scenarios, :data:`SCENARIOS`:
+status"). By default the sandbox offers two scenarios, :data:`SCENARIOS`:
 
 * ``USERAGENT_REDIRECT``: the start answers the URL of a page the user opens (``href.url``,
   method ``GET``); opening it confirms (``?decline=1`` refuses) and, when the start named a
@@ -16,12 +16,27 @@ status"). This sandbox offers two scenarios, :data:`SCENARIOS`:
   ``oneTimePassword``. A wrong one is ``400 FIELD_INVALID`` at ``oneTimePassword``; the third
   wrong one fails the authorization (``AUTH_LIMIT_EXCEEDED``, state ``FAILED``).
 
+Every other way the text allows is played on request, per application or per order
+(:class:`~cnbkit.sandbox.cobs.variants.BankVariant`):
+
+* ``redirect_method="POST"``: a federated login. Step II answers ``method: POST`` and
+  ``formData`` with a ``SAMLRequest`` and a ``relayState`` (PDF §3.2.10.1); the page takes only
+  a POST of exactly those fields (405 for a GET, 400 for other values), and sends the browser
+  back to the ``redirectUrl`` with the ``relayState`` ("returnable value").
+* ``step_one=False``: Step I answers ``501 NOT_IMPLEMENTED``; the order's own answers (``GET
+  /my/payments/{id}``, ``GET /my/standingorders/{id}``) carry the state in their ``signInfo``.
+* ``step_three=False``: Step III answers 501, and only ``USERAGENT_REDIRECT`` is offered.
+* ``poll_interval=False``: Step III answers the ``state`` alone (the 2.0 text, §3.2.11.1).
+* ``finish_completes=True``: the user's confirmation on the page leaves the authorization
+  ``OPEN`` until Step III completes it ("E.g., in the case of federated authorization"); a
+  Step III before the user confirmed changes nothing.
+
 States: ``OPEN`` (waiting for the user), ``PROCESSING`` (the user confirmed; it stays so for
-``sign_processing_reads`` reads of the detail), ``DONE`` (the order is authorized), ``FAILED``
-(refused or too many wrong passwords), ``CANCELED`` (the order was deleted). Starting or
-finishing an authorization that is no longer open answers ``400 INCORRECT_SIGNID`` ("signIDs
-... do not have open state", the 7.0 file's code); an unknown signId, or one of another order
-or application, ``404 ID_NOT_FOUND``.
+``sign_processing_reads`` reads of its state, by Step I or by the order's answers), ``DONE``
+(the order is authorized), ``FAILED`` (refused or too many wrong passwords), ``CANCELED`` (the
+order was deleted). Starting or finishing an authorization that is no longer open answers ``400
+INCORRECT_SIGNID`` ("signIDs ... do not have open state", the 7.0 file's code); an unknown
+signId, or one of another order or application, ``404 ID_NOT_FOUND``.
 
 What a completed authorization does depends on what was signed (``kind``): a payment is
 accepted (``ACSP``, or ``ACCP`` while its execution date is ahead: an awaiting payment); a new
@@ -34,16 +49,18 @@ Example:
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import html
 import secrets
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.data import CLOCK
 from cnbkit.sandbox.cobs.replies import cobs_error, read_json
 from cnbkit.sandbox.cobs.state import SandboxState
+from cnbkit.sandbox.cobs.variants import CNB_LIKE, BankVariant
 from cnbkit.sandbox.httpserver import Reply
 
 __all__ = [
@@ -51,6 +68,7 @@ __all__ = [
     "KINDS",
     "OTP_ATTEMPTS",
     "SCENARIOS",
+    "advance_order",
     "detail",
     "finish",
     "open_sign",
@@ -59,9 +77,9 @@ __all__ = [
     "user_agent_page",
 ]
 
-#: The scenarios offered, each a sequence of method codes.
-SCENARIOS = [["USERAGENT_REDIRECT"], ["SMS"]]
-_METHODS = ("USERAGENT_REDIRECT", "SMS")
+#: The scenarios offered by default, each a sequence of method codes.
+SCENARIOS = CNB_LIKE.scenarios
+_REDIRECT = "USERAGENT_REDIRECT"
 #: Wrong one-time passwords allowed before the authorization fails.
 OTP_ATTEMPTS = 3
 #: States after which nothing changes.
@@ -80,8 +98,18 @@ def open_sign(state: SandboxState, *, kind: str, order_id: str, client_id: str,
     state.signs[sign_id] = {"kind": kind, "order": order_id, "client_id": client_id,
                             "state": "OPEN", "method": None, "otp": None, "attempts": 0,
                             "ticket": None, "redirect_url": None, "reads": 0,
-                            "change": change}
+                            "change": change, "form": None, "user_done": False}
     return sign_id
+
+
+def variant_of(state: SandboxState, sign: dict[str, Any]) -> BankVariant:
+    """(with the lock held) The bank variant an authorization is played in."""
+    return state.variant(sign["client_id"], sign["order"])
+
+
+def _not_implemented(step: str) -> Exception:
+    return cobs_error(501, {"error": "NOT_IMPLEMENTED",
+                            "message": f"{step} is not implemented by this bank"})
 
 
 def _sign_of(state: SandboxState, call: Call) -> dict[str, Any]:
@@ -149,6 +177,14 @@ def _advance(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> None:
         sign["reads"] -= 1
 
 
+def advance_order(state: SandboxState, order_id: str) -> None:
+    """(with the lock held) The order's state was read (its detail or status): a confirmed
+    authorization of it moves on as for a read of Step I."""
+    for sign_id, sign in list(state.signs.items()):
+        if sign["order"] == order_id:
+            _advance(state, sign_id, sign)
+
+
 def _confirm(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> None:
     """(with the lock held) The user confirmed: processing, or done at once."""
     sign["state"] = "PROCESSING"
@@ -159,12 +195,16 @@ def _confirm(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> None:
 
 # -- the three steps ----------------------------------------------------------------------------
 def detail(state: SandboxState, call: Call) -> Reply:
-    """``GET …/sign/{signId}``: the scenarios and the state (Step I)."""
+    """``GET …/sign/{signId}``: the scenarios and the state (Step I; 501 where the variant
+    has none)."""
     with state.lock:
         sign = _sign_of(state, call)
+        variant = variant_of(state, sign)
+        if not variant.step_one:
+            raise _not_implemented("Step I (GET …/sign/{signId})")
         _advance(state, call.params["sign"], sign)
         info = _info(call.params["sign"], sign)
-    return Reply.json(200, {"scenarios": SCENARIOS, "signInfo": info})
+    return Reply.json(200, {"scenarios": variant.scenarios, "signInfo": info})
 
 
 def redirect_allowed(registered: list[str], given: str) -> bool:
@@ -201,9 +241,11 @@ def start(state: SandboxState, call: Call) -> Reply:
             raise cobs_error(400, {"error": "INCORRECT_SIGNID", "scope": "signId",
                                    "message": f"the authorization is {sign['state']}, not "
                                    "open"})
-        if method not in _METHODS:
+        variant = variant_of(state, sign)
+        methods = [code for scenario in variant.scenarios for code in scenario]
+        if method not in methods:
             raise cobs_error(400, {"error": "AUTH_LIMIT_EXCEEDED", "scope": "authorizationType",
-                                   "parameters": {"ALLOWED": list(_METHODS)},
+                                   "parameters": {"ALLOWED": methods},
                                    "message": "the order cannot be authorized with this "
                                    "method"})
         app = state.applications.get(sign["client_id"])
@@ -214,8 +256,8 @@ def start(state: SandboxState, call: Call) -> Reply:
                                "message": "not a redirect URI registered for the application"})
     answer: dict[str, Any] = {"authorizationType": method}
     with state.lock:
-        sign["method"], sign["redirect_url"] = method, redirect
-        if method == "USERAGENT_REDIRECT":
+        sign["method"], sign["redirect_url"], sign["user_done"] = method, redirect, False
+        if method == _REDIRECT:
             ticket = secrets.token_urlsafe(24)
             if sign["ticket"]:
                 state.tickets.pop(sign["ticket"], None)
@@ -223,7 +265,10 @@ def start(state: SandboxState, call: Call) -> Reply:
             state.tickets[ticket] = call.params["sign"]
             host = call.request.headers.get("Host") or "127.0.0.1"
             answer["href"] = {"url": f"https://{host}/sign/{ticket}"}
-            answer["method"] = "GET"
+            answer["method"] = variant.redirect_method
+            if variant.redirect_method == "POST":
+                sign["form"] = _federated_form()
+                answer["formData"] = dict(sign["form"])
         else:
             sign["otp"] = f"{secrets.randbelow(10**6):06d}"
             state.outbox.append({"order": sign["order"], "code": sign["otp"]})
@@ -231,15 +276,28 @@ def start(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, answer)
 
 
+def _federated_form() -> dict[str, str]:
+    """A federated login's form: a SAML authentication request (base64, as the HTTP-POST
+    binding carries it) and a relay state the bank gives back."""
+    request = (f'<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" '
+               f'ID="_{secrets.token_hex(16)}" Version="2.0"/>')
+    return {"SAMLRequest": base64.b64encode(request.encode()).decode(),
+            "relayState": secrets.token_urlsafe(18)}
+
+
 def finish(state: SandboxState, call: Call) -> Reply:
-    """``PUT …/sign/{signId}``: finish the method (Step III): the one-time password of
-    ``SMS``; for ``USERAGENT_REDIRECT`` it only reports where the user is ("purely
-    indicative", PDF §3.2.11), also once the authorization is over."""
+    """``PUT …/sign/{signId}``: finish the method (Step III; 501 where the variant has none):
+    the one-time password of ``SMS``; for ``USERAGENT_REDIRECT`` it reports where the user is
+    ("purely indicative", PDF §3.2.11), also once the authorization is over, or with
+    ``finish_completes`` completes what the user confirmed on the page."""
     body = read_json(call.request)
     with state.lock:
         sign = _sign_of(state, call)
         sign_id = call.params["sign"]
-        indicative = sign["method"] == "USERAGENT_REDIRECT" \
+        variant = variant_of(state, sign)
+        if not variant.step_three:
+            raise _not_implemented("Step III (PUT …/sign/{signId})")
+        indicative = sign["method"] == _REDIRECT \
             and body.get("authorizationType") == sign["method"]
         if sign["state"] in FINAL_STATES and not indicative:
             raise cobs_error(400, {"error": "INCORRECT_SIGNID", "scope": "signId",
@@ -264,31 +322,58 @@ def finish(state: SandboxState, call: Call) -> Reply:
                                        "parameters": {"ATTEMPTS_LEFT": left},
                                        "message": "wrong one-time password"})
             _confirm(state, sign_id, sign)
-        answer = {"state": sign["state"], "pollInterval": state.poll_interval_ms}
+        elif indicative and variant.finish_completes and sign["user_done"] \
+                and sign["state"] == "OPEN":
+            _confirm(state, sign_id, sign)
+        answer: dict[str, Any] = {"state": sign["state"]}
+        if variant.poll_interval:
+            answer["pollInterval"] = state.poll_interval_ms
     return Reply.json(200, answer)
 
 
 def user_agent_page(state: SandboxState, call: Call) -> Reply:
-    """``GET /sign/{ticket}``: the page the user opens to confirm (or, with ``?decline=1``,
-    refuse); back to the ``redirectUrl`` when one was given, else a short page."""
-    decline = call.request.arg("decline") in ("1", "true")
+    """``GET`` or ``POST /sign/{ticket}``: the page the user opens to confirm (or, with
+    ``decline=1`` in the query or the form, refuse); back to the ``redirectUrl`` when one was
+    given (with the ``relayState`` of a federated login), else a short page. A federated login
+    takes only a POST of the form Step II gave (405 for a GET, 400 for another form); any other
+    page only a GET."""
+    form = {k: v[0] for k, v in parse_qs((call.request.body or b"").decode("latin-1")).items()} \
+        if call.request.method == "POST" else {}
+    decline = call.request.arg("decline") in ("1", "true") or form.get("decline") in ("1",
+                                                                                     "true")
     with state.lock:
-        sign_id = state.tickets.pop(call.params["ticket"], None)
+        sign_id = state.tickets.get(call.params["ticket"])
         sign = state.signs.get(sign_id or "")
-        if sign is None or sign["state"] != "OPEN":
+        if sign is None or sign["state"] != "OPEN" or sign["user_done"]:
+            state.tickets.pop(call.params["ticket"], None)
             return _page(404, "This authorization link is unknown or used.")
+        wanted = "POST" if sign["form"] else "GET"
+        if call.request.method != wanted:
+            return _page(405, f"This page is opened with {wanted}.", {"Allow": wanted})
+        if sign["form"] and any(not secrets.compare_digest(str(form.get(k, "")), str(v))
+                                for k, v in sign["form"].items()):
+            return _page(400, "The federated login's form does not match.")
+        state.tickets.pop(call.params["ticket"], None)
         if decline:
             sign["state"] = "FAILED"
+        elif variant_of(state, sign).finish_completes:
+            sign["user_done"] = True  # completed by Step III
         else:
             _confirm(state, str(sign_id), sign)
         redirect = sign["redirect_url"]
+        relay = sign["form"]["relayState"] if sign["form"] else None
     if redirect:
-        return Reply(302, b"", {"Location": str(redirect)}, None)
+        target = str(redirect)
+        if relay is not None:
+            target += ("&" if urlsplit(target).query else "?") + urlencode({"relayState": relay})
+        return Reply(303 if call.request.method == "POST" else 302, b"", {"Location": target},
+                     None)
     return _page(200, "Declined. You can close this page." if decline else
                  "Authorized in the cnbkit sandbox. You can close this page.")
 
 
-def _page(status: int, text: str) -> Reply:
+def _page(status: int, text: str, headers: dict[str, str] | None = None) -> Reply:
     body = (f"<!doctype html><title>cnbkit sandbox</title><p>{html.escape(text)}</p>"
             ).encode()
-    return Reply(status, body, {"Cache-Control": "no-store"}, "text/html; charset=utf-8")
+    return Reply(status, body, {"Cache-Control": "no-store", **(headers or {})},
+                 "text/html; charset=utf-8")

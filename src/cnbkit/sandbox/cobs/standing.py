@@ -4,15 +4,18 @@
 ``signInfo`` of its authorization); once signed (:mod:`~cnbkit.sandbox.cobs.signing`) it is
 ``active`` (``ACSP``) and listed by ``GET /my/standingorders`` beside the bank's own orders.
 ``GET /my/standingorders/{id}`` reads one (the bank's, or one this application created, with
-its ``instructionStatus``); ``…/status`` answers ``instructionStatus`` (``ACTC`` new, ``ACSP``
-active, ``CANC`` cancelled) and the payments made so far (none: the sandbox's day is before the
-first execution of any order it accepts).
+its ``instructionStatus``, and the ``signInfo`` of its latest authorization as it stands now);
+``…/status`` answers ``instructionStatus`` (``ACTC`` new, ``ACSP`` active, ``CANC`` cancelled)
+and the payments made so far (none: the sandbox's day is before the first execution of any
+order it accepts). Both count as a read of the authorization's state (a bank without Step I is
+followed through them).
 
 ``PUT /my/standingorders/{id}`` changes an order: a new one at once (its authorization covers the
 changed order), an active one by a change to authorize (applied when signed).
 ``DELETE /my/standingorders/{id}`` deletes a new order at once (``CANC``, its authorization
 ``CANCELED``) and answers an active one with a cancellation to authorize (the order stays
-``ACSP`` until it is signed). Both check the body as a creation does, CNB limits included.
+``ACSP`` until it is signed). Both check the body as a creation does, the limits of the bank
+variant in play included (:mod:`~cnbkit.sandbox.cobs.variants`: the CNB's by default).
 
 Only the orders this application created can be changed or cancelled. An unknown or cancelled
 order is 404 ``ID_NOT_FOUND`` on reads, 404 ``TRANSACTION_MISSING`` on ``DELETE`` (the
@@ -31,10 +34,11 @@ import secrets
 from typing import Any
 
 from cnbkit.sandbox.cobs.call import Call
-from cnbkit.sandbox.cobs.pisp import CNB_STANDING_ORDERS, order_errors, service_level
+from cnbkit.sandbox.cobs.pisp import order_errors, service_level
 from cnbkit.sandbox.cobs.replies import cobs_error, dig, read_json
-from cnbkit.sandbox.cobs.signing import cancel_open_signs, open_sign
+from cnbkit.sandbox.cobs.signing import advance_order, cancel_open_signs, open_sign
 from cnbkit.sandbox.cobs.state import SandboxState
+from cnbkit.sandbox.cobs.variants import standing_order_errors
 from cnbkit.sandbox.httpserver import Reply
 
 __all__ = [
@@ -42,13 +46,12 @@ __all__ = [
     "change",
     "create",
     "detail",
-    "order_errors_cnb",
     "public_order",
+    "standing_order_problems",
     "status",
     "visible_orders",
 ]
 
-_WEEKDAYS = (1, 5)
 #: The keys a change replaces (the rest of the order stays).
 _CHANGEABLE = ("amount", "requestedExecutionDate", "standingOrder", "creditorAccount",
                "remittanceInformation", "paymentTypeInformation")
@@ -63,28 +66,18 @@ def _order_id(order: dict[str, Any]) -> str:
     return str(order["standingOrderIdentification"]["transactionIdentification"])
 
 
-def order_errors_cnb(state: SandboxState, body: dict[str, Any]) -> list[dict[str, Any]]:
-    """The problems of a standing order: those of any order, the CNB's limits
-    (:data:`~cnbkit.sandbox.cobs.pisp.CNB_STANDING_ORDERS`, a weekly ``intervalDue`` of 1-5)
-    and a whole, positive ``intervalDue``."""
+def standing_order_problems(state: SandboxState, body: dict[str, Any],
+                            client_id: str) -> list[dict[str, Any]]:
+    """The problems of a standing order: those of any order, and the standing-order limits of
+    the bank variant ``client_id`` plays (:func:`~cnbkit.sandbox.cobs.variants.
+    standing_order_errors`: the CNB's by default)."""
     errors = order_errors(state, body, "standingOrderIdentification")
     execution = dig(body, "standingOrder.execution") or {}
-    for name, allowed in CNB_STANDING_ORDERS.items():
-        if execution.get(name) not in allowed:
-            errors.append({"error": "FIELD_INVALID",
-                           "scope": f"standingOrder.execution.{name}",
-                           "parameters": {"ALLOWED": list(allowed)},
-                           "message": "not offered by the CNB"})
-    due = execution.get("intervalDue")
-    if not isinstance(due, int | float) or isinstance(due, bool) or due != int(due) or due < 1:
-        errors.append({"error": "FIELD_INVALID", "scope": "standingOrder.execution.intervalDue",
-                       "message": "a whole number from 1"})
-    elif execution.get("interval") == "WEEKLY" and not _WEEKDAYS[0] <= due <= _WEEKDAYS[1]:
-        errors.append({"error": "FIELD_INVALID",
-                       "scope": "standingOrder.execution.intervalDue",
-                       "parameters": {"ALLOWED": list(range(_WEEKDAYS[0], _WEEKDAYS[1] + 1))},
-                       "message": "the CNB executes weekly orders Monday (1) to Friday (5)"})
-    return errors
+    validity = dig(body, "standingOrder.validity") or {}
+    with state.lock:
+        rules = state.variant(client_id).standing_orders
+    return errors + standing_order_errors(execution, validity if isinstance(validity, dict)
+                                          else {}, rules)
 
 
 def visible_orders(state: SandboxState, client_id: str) -> list[dict[str, Any]]:
@@ -107,10 +100,10 @@ def create(state: SandboxState, call: Call) -> Reply:
     the ``signInfo`` of its authorization.
 
     The files' schema has checked the wire values already (``modeDue`` from the standard's
-    four, ``intervalDue`` a number); this adds :func:`order_errors_cnb`.
+    four, ``intervalDue`` a number); this adds :func:`standing_order_problems`.
     """
     body = read_json(call.request)
-    errors = order_errors_cnb(state, body)
+    errors = standing_order_problems(state, body, call.client_id)
     if errors:
         raise cobs_error(400, *errors)
     order_id = f"SO{secrets.randbelow(10**18):018d}"
@@ -134,7 +127,13 @@ def detail(state: SandboxState, call: Call) -> Reply:
     order_id = call.params["id"]
     with state.lock:
         own = _created(state, order_id, call.client_id)
-        found = public_order(own) if own is not None else None
+        found = None
+        if own is not None:
+            advance_order(state, order_id)
+            found = public_order(own)
+            sign = state.signs.get(own["_sign"])
+            if sign is not None:
+                found["signInfo"] = {"state": sign["state"], "signId": own["_sign"]}
     if found is None:
         found = next((copy.deepcopy(o) for o in state.bank.standing_orders
                       if _order_id(o) == order_id), None)
@@ -148,6 +147,8 @@ def status(state: SandboxState, call: Call) -> Reply:
     order_id = call.params["id"]
     with state.lock:
         own = _created(state, order_id, call.client_id)
+        if own is not None:
+            advance_order(state, order_id)
         value = None if own is None else str(own["instructionStatus"])
     if value is None and any(_order_id(o) == order_id for o in state.bank.standing_orders):
         value = "ACSP"
@@ -159,7 +160,7 @@ def status(state: SandboxState, call: Call) -> Reply:
 def change(state: SandboxState, call: Call) -> Reply:
     """``PUT /my/standingorders/{id}``: change an order (see the module doc)."""
     body = read_json(call.request)
-    errors = order_errors_cnb(state, body)
+    errors = standing_order_problems(state, body, call.client_id)
     order_id = call.params["id"]
     with state.lock:
         own = _created(state, order_id, call.client_id)
@@ -177,6 +178,7 @@ def change(state: SandboxState, call: Call) -> Reply:
         else:
             sign_id = open_sign(state, kind="standing_order_change", order_id=order_id,
                                 client_id=call.client_id, change=new)
+            own["_sign"] = sign_id
             answer = {**public_order(own), **copy.deepcopy(new),
                       "signInfo": {"state": "OPEN", "signId": sign_id}}
     return Reply.json(200, answer)
@@ -201,6 +203,7 @@ def cancel(state: SandboxState, call: Call) -> Reply:
                             and s["state"] == "OPEN"), None)
             sign_id = pending or open_sign(state, kind="standing_order_cancel",
                                            order_id=order_id, client_id=call.client_id)
+            own["_sign"] = sign_id
             info = {"state": "OPEN", "signId": sign_id}
         answer = {"standingOrderIdentification": ident, "signInfo": info,
                   "instructionStatus": own["instructionStatus"]}

@@ -15,7 +15,9 @@ happens under :attr:`SandboxState.lock`. The stores are plain dicts of plain dic
   user opens to sign -> signId; ``outbox``: the one-time passwords "sent" to the user;
 * ``consents``: consentId -> the user's consent to one application (``client_id``,
   ``owner``, ``scope``, ``valid_until``);
-* ``scope_limits``, ``paging_quirks``: the test switches, by client_id;
+* ``scope_limits``, ``paging_quirks``, ``variants``: the test switches, by client_id;
+  ``order_variants``: the bank variant of one order, by order id
+  (:mod:`~cnbkit.sandbox.cobs.variants`);
 * ``seen``: the recorded headers of the latest API requests.
 
 Settings a test may switch: ``answer_shape`` (``"files"``, the OpenAPI files' shape of
@@ -41,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cnbkit.sandbox.cobs.data import SandboxBank
+from cnbkit.sandbox.cobs.variants import CNB_LIKE, BankVariant
 from cnbkit.sandbox.httpserver import Request
 
 __all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "SandboxState"]
@@ -50,7 +53,8 @@ __all__ = ["PAGING_QUIRKS", "RECORDED_HEADERS", "SandboxState"]
 PAGING_QUIRKS = ("no_next_page", "next_page_zero", "next_page_text", "total_too_high")
 #: Headers kept by :meth:`SandboxState.seen_headers` (credentials are never kept).
 RECORDED_HEADERS = ("X-Request-ID", "Date", "TPP-Name", "Content-Type", "Accept",
-                    "User-Involved", "API-key")
+                    "User-Involved", "API-key", "TPP-Identification", "User-IP-Address",
+                    "User-IP-Port", "User-User-Agent", "User-Device-OS")
 #: How many API requests :meth:`SandboxState.seen_headers` remembers.
 _SEEN_SIZE = 500
 
@@ -90,6 +94,8 @@ class SandboxState:
     consents: _Store = field(default_factory=dict, repr=False)
     scope_limits: dict[str, list[str]] = field(default_factory=dict, repr=False)
     paging_quirks: dict[str, str] = field(default_factory=dict, repr=False)
+    variants: dict[str, BankVariant] = field(default_factory=dict, repr=False)
+    order_variants: dict[str, BankVariant] = field(default_factory=dict, repr=False)
     seen: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=_SEEN_SIZE),
                                         repr=False)
 
@@ -127,6 +133,25 @@ class SandboxState:
         """The paging quirk switched on for ``client_id``, if any."""
         with self.lock:
             return self.paging_quirks.get(client_id)
+
+    def set_variant(self, client_id: str, variant: BankVariant | None,
+                    order_id: str | None = None) -> None:
+        """Play ``variant`` for ``client_id``'s calls, or with ``order_id`` for that order's
+        (None lifts it)."""
+        store, key = (self.order_variants, order_id) if order_id is not None \
+            else (self.variants, client_id)
+        with self.lock:
+            if variant is None:
+                store.pop(key, None)
+            else:
+                store[key] = variant
+
+    def variant(self, client_id: str | None, order_id: str | None = None) -> BankVariant:
+        """The variant in play: the order's, else the application's, else :data:`CNB_LIKE`
+        (call with the lock held or not: it takes no lock of its own)."""
+        if order_id is not None and order_id in self.order_variants:
+            return self.order_variants[order_id]
+        return self.variants.get(client_id or "", CNB_LIKE)
 
     def revoke_client(self, client_id: str) -> int:
         """Drop every access and refresh token of ``client_id``; returns how many."""

@@ -1,0 +1,152 @@
+"""The ways a bank may run COBS that the sandbox can play, chosen per application or per order.
+
+The standard leaves much to each bank: the authorization's Step I and Step III are optional
+("An optional resource", PDF §3.2.9, §3.2.11), a page the user opens may be reached by a GET or
+by a POST of a federated login's form (``method``, ``formData`` with ``SAMLRequest`` and
+``relayState``, §3.2.10.1), the 2.0 text's Step III answer is the ``state`` alone (§3.2.11.1,
+no ``pollInterval``), a federated authorization may be completed by Step III after the user is
+back ("E.g., in the case of federated authorization"), and the CNB accepts fewer standing
+orders than the standard. A :class:`BankVariant` says which of these a bank does; the sandbox
+plays :data:`CNB_LIKE` (its default) unless a test switches an application
+(:meth:`CobsApp.set_variant <cnbkit.sandbox.cobs.app.CobsApp.set_variant>`) or one order
+(:meth:`CobsApp.set_order_variant <cnbkit.sandbox.cobs.app.CobsApp.set_order_variant>`); the
+order's setting wins.
+
+Standing-order limits (``standing_orders``): ``"cnb"`` accepts intervals DAILY to YEARLY without
+BI_MONTHLY and IRREGULAR, a weekly ``intervalDue`` of 1-5, modes UNTIL_DATE and
+UNTIL_CANCELLATION and ``modeDue`` DUE_DAY_OF_MONTH (the CNB's differences, developers.cnb.cz);
+``"standard"`` accepts the 7.0 file's enums, with ``maxIterations`` or ``maxAmount`` for the
+modes that need them. Both check ``intervalDue`` against the file's description ("1-7 (for
+WEEKLY interval), 1-28 for MONTHLY, 1-2 for BI_MONTHLY, 1-3 for QUARTERLY, 1-6 for HALFYEARLY,
+1-12 for YEARLY").
+
+The sandbox reads these rules from the standard's text and files, never from cnbkit's client.
+
+Example:
+    >>> variant = BankVariant(redirect_method="POST", step_one=False)
+    >>> variant.replace(step_three=False).scenarios, variant.standing_orders
+    ([['USERAGENT_REDIRECT']], 'cnb')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["CNB_LIKE", "ORDER_RULES", "BankVariant", "standing_order_errors"]
+
+
+@dataclass(frozen=True)
+class BankVariant:
+    """How a bank runs what the standard leaves open (see the module doc).
+
+    Attributes:
+        redirect_method: ``"GET"`` (the page is a link) or ``"POST"`` (a federated login:
+            Step II answers ``method: POST`` and ``formData`` with ``SAMLRequest`` and
+            ``relayState``; the page takes only a POST of them).
+        step_one: whether ``GET …/sign/{signId}`` exists (False: 501 NOT_IMPLEMENTED).
+        step_three: whether ``PUT …/sign/{signId}`` exists (False: 501 NOT_IMPLEMENTED, and only
+            ``USERAGENT_REDIRECT`` is offered: a code cannot be entered without it).
+        poll_interval: whether Step III's answer names ``pollInterval``.
+        finish_completes: a ``USERAGENT_REDIRECT`` authorization the user confirmed stays
+            ``OPEN`` until Step III, which completes it; a Step III before the user is back
+            changes nothing.
+        standing_orders: ``"cnb"`` or ``"standard"`` limits.
+    """
+
+    redirect_method: str = "GET"
+    step_one: bool = True
+    step_three: bool = True
+    poll_interval: bool = True
+    finish_completes: bool = False
+    standing_orders: str = "cnb"
+
+    def __post_init__(self) -> None:
+        if self.redirect_method not in ("GET", "POST"):
+            raise ValueError("redirect_method is 'GET' or 'POST'")
+        if self.standing_orders not in ORDER_RULES:
+            raise ValueError(f"standing_orders is one of {sorted(ORDER_RULES)}")
+        if self.finish_completes and not self.step_three:
+            raise ValueError("finish_completes needs step_three")
+
+    def replace(self, **changes: Any) -> BankVariant:
+        """A copy with ``changes`` (checked again)."""
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def scenarios(self) -> list[list[str]]:
+        """The scenarios offered (a page and an SMS code; the page alone without Step III)."""
+        if not self.step_three:
+            return [["USERAGENT_REDIRECT"]]
+        return [["USERAGENT_REDIRECT"], ["SMS"]]
+
+
+_STANDARD_DUE = {"WEEKLY": (1, 7), "MONTHLY": (1, 28), "BI_MONTHLY": (1, 2),
+                 "QUARTERLY": (1, 3), "HALFYEARLY": (1, 6), "YEARLY": (1, 12)}
+#: The standing-order rules by name: accepted ``interval``, ``mode``, ``modeDue`` values and
+#: the ``intervalDue`` range of each interval that has one.
+ORDER_RULES: dict[str, dict[str, Any]] = {
+    "standard": {
+        "interval": ("DAILY", "WEEKLY", "MONTHLY", "BI_MONTHLY", "QUARTERLY", "HALFYEARLY",
+                     "YEARLY", "IRREGULAR"),
+        "mode": ("UNTIL_DATE", "UNTIL_CANCELLATION", "AFTER_MAX_ITERATION_EXCEEDED",
+                 "MAX_AMOUNT_EXCEEDED"),
+        "modeDue": ("DUE_DAY_OF_MONTH", "DUE_OR_BEFORE_DAY_OF_MONTH",
+                    "DUE_OR_NEXT_DAY_OF_MONTH", "DUE_LAST_DAY_OF_MONTH"),
+        "due": _STANDARD_DUE,
+        "who": "the standard",
+    },
+    "cnb": {
+        "interval": ("DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "HALFYEARLY", "YEARLY"),
+        "mode": ("UNTIL_DATE", "UNTIL_CANCELLATION"),
+        "modeDue": ("DUE_DAY_OF_MONTH",),
+        "due": {**_STANDARD_DUE, "WEEKLY": (1, 5)},
+        "who": "the CNB",
+    },
+}
+#: The sandbox's default: the CNB's deployment as the sandbox has always played it.
+CNB_LIKE = BankVariant()
+
+#: What each mode needs in ``standingOrder.validity``.
+_MODE_NEEDS = {"UNTIL_DATE": "lastExecutionDate", "AFTER_MAX_ITERATION_EXCEEDED": "maxIterations",
+               "MAX_AMOUNT_EXCEEDED": "maxAmount"}
+
+
+def standing_order_errors(execution: dict[str, Any], validity: dict[str, Any],
+                          rules: str) -> list[dict[str, Any]]:
+    """The COBS errors of a standing order's ``execution`` and ``validity`` under ``rules``
+    (``"cnb"`` or ``"standard"``).
+
+    Example:
+        >>> standing_order_errors({"interval": "WEEKLY", "intervalDue": 6, "mode":
+        ...     "UNTIL_CANCELLATION", "modeDue": "DUE_DAY_OF_MONTH"}, {}, "cnb")[0]["scope"]
+        'standingOrder.execution.intervalDue'
+        >>> standing_order_errors({"interval": "WEEKLY", "intervalDue": 6, "mode":
+        ...     "UNTIL_CANCELLATION", "modeDue": "DUE_DAY_OF_MONTH"}, {}, "standard")
+        []
+    """
+    rule = ORDER_RULES[rules]
+    errors: list[dict[str, Any]] = []
+    for name in ("interval", "mode", "modeDue"):
+        if execution.get(name) not in rule[name]:
+            errors.append({"error": "FIELD_INVALID", "scope": f"standingOrder.execution.{name}",
+                           "parameters": {"ALLOWED": list(rule[name])},
+                           "message": f"not offered by {rule['who']}"})
+    due = execution.get("intervalDue")
+    bounds = rule["due"].get(execution.get("interval"))
+    if not isinstance(due, int | float) or isinstance(due, bool) or due != int(due) or due < 1:
+        errors.append({"error": "FIELD_INVALID", "scope": "standingOrder.execution.intervalDue",
+                       "message": "a whole number from 1"})
+    elif bounds is not None and not bounds[0] <= due <= bounds[1]:
+        errors.append({"error": "FIELD_INVALID", "scope": "standingOrder.execution.intervalDue",
+                       "parameters": {"ALLOWED": list(range(bounds[0], bounds[1] + 1))},
+                       "message": f"{execution.get('interval')} orders take {bounds[0]}-"
+                       f"{bounds[1]} ({rule['who']})"})
+    mode = execution.get("mode")
+    for wanted_mode, field_name in _MODE_NEEDS.items():
+        if mode == wanted_mode and validity.get(field_name) in (None, ""):
+            errors.append({"error": "FIELD_MISSING",
+                           "scope": f"standingOrder.validity.{field_name}",
+                           "message": f"mode {wanted_mode} needs it"})
+    return errors
