@@ -28,7 +28,6 @@ Example:
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ import requests
 
 from .errors import InvalidParameter, MissingDependency
 from .settings import LIVE_URL, SANDBOX_CLOCK
+from .stopping import StopRequest, run_child
 
 __all__ = ["SOURCES", "LabSetup", "find_notebooks", "prepare", "probe_live", "run_lab"]
 
@@ -152,24 +152,26 @@ def run_lab(source: str = "auto", port: int | None = None,
             say: Callable[[str], None] | None = None) -> int:
     """Start JupyterLab on the notebooks with the chosen data source; returns its exit code.
 
-    The sandbox (if any) runs in this process until JupyterLab exits (Ctrl-C stops both).
-    ``say`` reports the decision (default: standard error).
+    The sandbox (if any) runs in this process until JupyterLab exits. Ctrl-C stops both, and
+    so do ``SIGTERM`` and a closed terminal (``SIGHUP``) on Linux and macOS and Ctrl-Break on
+    Windows: JupyterLab shuts its kernels down, then the sandbox stops
+    (:mod:`cnbkit.stopping`). ``say`` reports the decision (default: standard error).
     """
     tell = say or (lambda text: sys.stderr.write(text + "\n"))
     require_notebook_extras()
     notebooks = find_notebooks(notebooks_dir)
-    setup = prepare(source)
-    tell(setup.message)
-    tell(f"cnbkit lab: notebooks in {notebooks}")
-    try:
-        process = subprocess.Popen(lab_command(notebooks, port, open_browser), env=setup.env)  # noqa: S603
+    with StopRequest() as stop:
+        setup = prepare(source)
         try:
-            return process.wait()
-        except KeyboardInterrupt:
-            process.terminate()
-            return process.wait()
-    finally:
-        setup.stop()
+            tell(setup.message)
+            tell(f"cnbkit lab: notebooks in {notebooks}")
+            code = 0 if stop.requested else run_child(
+                lab_command(notebooks, port, open_browser), stop, env=setup.env)
+        finally:
+            setup.stop()
+        if stop.signal:
+            tell(f"cnbkit lab: stopped ({stop.signal})")
+        return code
 
 
 #: What the notebooks need beyond cnbkit (module -> what it is), from ``cnbkit[notebooks]``.
