@@ -18,7 +18,7 @@ from cnbkit.cli import main
 def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "cnbkit.cli", "sandbox", "--port", "0", "--clock", "2024-06-28"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8",
     )
     try:
         lines = []
@@ -31,7 +31,7 @@ def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_pa
         body = requests.get(f"{url}/pribor/daily", timeout=10).json()
         assert body["pribs"][0]["validFor"] == "2024-06-28"
         ca = re.search(r"ca\s+(\S+ca\.crt)", text)[1]
-        assert Path(ca).read_text().startswith("-----BEGIN CERTIFICATE-----")
+        assert Path(ca).read_text(encoding="utf-8").startswith("-----BEGIN CERTIFICATE-----")
         assert "https://127.0.0.1:" in text and "/cobs/2.0" in text and "/cobs/5.0" in text
     finally:
         process.send_signal(signal.SIGTERM)
@@ -66,5 +66,6 @@ def test_bad_cli_input_gets_a_message_not_a_traceback(sandbox, tmp_path, monkeyp
 def test_version(capsys):
     env = dict(os.environ)
     result = subprocess.run([sys.executable, "-m", "cnbkit.cli", "--version"],
-                            capture_output=True, text=True, env=env, check=True)
+                            capture_output=True, text=True, encoding="utf-8", env=env,
+                            check=True)
     assert result.stdout.startswith("cnbkit ")

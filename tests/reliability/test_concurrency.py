@@ -36,7 +36,7 @@ def _spawn(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     env.pop("CNBKIT_OFFLINE", None)
     return subprocess.Popen([sys.executable, str(WORKER), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env)
 
 
 @pytest.mark.parametrize("cache_url", ["sqlite", "redis"], indirect=True)
@@ -53,7 +53,7 @@ def test_four_processes_by_four_threads_share_one_cache(sandbox, tmp_path, cache
     stderr = "\n".join(err for _, err in outputs)
     assert [w.returncode for w in workers] == [0] * PROCESSES, stderr[-3000:]
     errors = [e for i in range(PROCESSES)
-              for e in json.loads((out / f"p{i}-errors.json").read_text())]
+              for e in json.loads((out / f"p{i}-errors.json").read_text(encoding="utf-8"))]
     assert "database is locked" not in stderr
     assert errors == [], errors[:3]
     assert "Traceback" not in stderr, stderr[-3000:]

@@ -110,12 +110,16 @@ class TokenFile:
         path: the file (``~`` is expanded).
         system: how privacy is set and checked: ``"posix"`` (file modes) or ``"windows"``
             (access-control lists); default the running system's.
+        windows: the system calls of the Windows way (default: Windows' own, see
+            :class:`~cnbkit.private_files.WindowsCalls`).
     """
 
     def __init__(self, path: str | os.PathLike[str], *,
-                 system: private_files.System = private_files.SYSTEM) -> None:
+                 system: private_files.System = private_files.SYSTEM,
+                 windows: private_files.WindowsCalls = private_files.NATIVE) -> None:
         self.path = Path(path).expanduser()
         self.system = system
+        self.windows = windows
 
     def __repr__(self) -> str:
         return f"TokenFile({str(self.path)!r})"
@@ -128,7 +132,7 @@ class TokenFile:
             )
 
     def _check_private(self) -> None:
-        problem = private_files.problem(self.path, system=self.system)
+        problem = private_files.problem(self.path, system=self.system, windows=self.windows)
         if problem:
             raise TokenFileError(f"token file {self.path} {problem}: "
                                  f"{private_files.fix(self.path, system=self.system)}")
@@ -155,7 +159,7 @@ class TokenFile:
         if self.path.exists():
             self._check_private()
         temp = self.path.with_name(f".{self.path.name}.{secrets.token_hex(8)}.tmp")
-        handle = private_files.create(temp, system=self.system)
+        handle = private_files.create(temp, system=self.system, windows=self.windows)
         try:
             with io.TextIOWrapper(handle, encoding="utf-8", newline="\n") as text:
                 json.dump(token.as_dict(), text)
