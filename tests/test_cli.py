@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -14,11 +13,13 @@ import requests
 
 from cnbkit.cli import main
 
+from . import processes
+
 
 def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_path):
-    process = subprocess.Popen(
+    process = processes.start(
         [sys.executable, "-m", "cnbkit.cli", "sandbox", "--port", "0", "--clock", "2024-06-28"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8",
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     try:
         lines = []
@@ -34,8 +35,11 @@ def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_pa
         assert Path(ca).read_text(encoding="utf-8").startswith("-----BEGIN CERTIFICATE-----")
         assert "https://127.0.0.1:" in text and "/cobs/2.0" in text and "/cobs/5.0" in text
     finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=10)
+        if os.name == "nt":
+            processes.press(process, "ctrl-break")
+        else:
+            processes.send(process, "SIGTERM")
+        process.wait(timeout=60)
     assert process.returncode == 0
     assert not Path(ca).exists()  # the generated certificates are removed on stop
 

@@ -182,7 +182,7 @@ def _no_encoding(call: ast.Call) -> str | None:
 
     if name in ("read_text", "write_text"):
         return None if len(call.args) > (name == "write_text") else f".{name}()"
-    if name == "open" and owner in (None, "io", "builtins"):
+    if name == "open" and (isinstance(func, ast.Name) or owner in ("io", "builtins")):
         return "open()" if TEXT_MODE.match(mode(1, "r")) else None
     if name == "open" and owner not in ("os", "lzma", "gzip", "bz2", "tarfile", "zipfile",
                                         "webbrowser", "shelve", "dbm", "wave"):
@@ -222,6 +222,7 @@ def test_every_text_file_is_opened_with_an_explicit_encoding():
     ("open(p)", "open()"), ("open(p, 'rb')", None), ("open(p, 'w', encoding='utf-8')", None),
     ("p.read_text()", ".read_text()"), ("p.write_text(t)", ".write_text()"),
     ("p.open()", "Path.open()"), ("p.open('rb')", None), ("os.open(p, 0)", None),
+    ("(d / 'x').open('rb')", None), ("(d / 'x').open('w')", "Path.open()"),
     ("subprocess.run(c, text=True)", "subprocess.run(text=True)"),
     ("subprocess.run(c, text=True, encoding='utf-8')", None),
     ("lzma.open(p, 'rt')", "lzma.open()"), ("os.fdopen(fd, 'w')", "os.fdopen()"),

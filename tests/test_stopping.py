@@ -167,7 +167,7 @@ def test_the_child_is_stopped_with_sigterm_and_awaited(tmp_path, how, expected):
 
 @POSIX_ONLY
 def test_a_second_stop_kills_a_child_that_does_not_stop(tmp_path):
-    process, pid, _, marker = _family(tmp_path, "stubborn", grace=600)
+    process, _, _, marker = _family(tmp_path, "stubborn", grace=600)
     processes.press(process, "ctrl-c")
     _wait_for(lambda: marker.exists() and marker.read_text(encoding="utf-8"), "SIGTERM")
     processes.press(process, "ctrl-c")
@@ -177,7 +177,7 @@ def test_a_second_stop_kills_a_child_that_does_not_stop(tmp_path):
 
 @POSIX_ONLY
 def test_a_child_past_its_grace_is_killed(tmp_path):
-    process, pid, _, marker = _family(tmp_path, "stubborn", grace=0.5)
+    process, _, _, marker = _family(tmp_path, "stubborn", grace=0.5)
     processes.send(process, "SIGTERM")
     code, rest = _finish(process)
     assert code == 0 and f"child exited {-signal.SIGKILL} on SIGTERM" in rest, rest
@@ -186,7 +186,7 @@ def test_a_child_past_its_grace_is_killed(tmp_path):
 
 @WINDOWS_ONLY
 def test_the_child_stops_on_the_consoles_ctrl_break_and_is_awaited(tmp_path):
-    process, pid, _, marker = _family(tmp_path)
+    process, _, _, marker = _family(tmp_path)
     processes.press(process, "ctrl-break")  # the console sends it to parent and child alike
     code, rest = _finish(process)
     assert code == 0, rest

@@ -89,6 +89,7 @@ def test_source_never_disables_verification():
     assert offenders == []
 
 
+@pytest.mark.only_on("linux", "darwin", reason="POSIX file modes and links")
 def test_token_file_mode(sandbox, make_config, tmp_path):
     path = tmp_path / "tokens" / "cobs.json"
     client = CobsClient(make_config(sandbox, "5.0", token_file=path))
@@ -113,6 +114,7 @@ def _token(n: int = 1) -> Token:
                  expires_at=4e9, scopes=("aisp",))
 
 
+@pytest.mark.only_on("linux", "darwin", reason="POSIX file modes and links")
 def test_token_file_is_replaced_atomically(tmp_path, monkeypatch):
     path = tmp_path / "tokens.json"
     file = TokenFile(path)
@@ -136,6 +138,7 @@ def test_token_file_is_replaced_atomically(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hard-link.json", "tokens.json"]
 
 
+@pytest.mark.only_on("linux", "darwin", reason="POSIX file modes and links")
 @pytest.mark.parametrize("target_exists", [True, False])
 def test_symlinked_token_file_is_refused(tmp_path, target_exists, sandbox, make_config):
     target = tmp_path / "elsewhere.json"

@@ -385,6 +385,7 @@ def test_connections_are_refused(cobs, tmp_path):
            {"checked": ", ".join(refused), "found": 5 - sum(refused.values())})
 
 
+@pytest.mark.only_on("linux", "darwin", reason="POSIX file modes and links")
 def test_token_file_is_0600_and_wider_modes_are_refused(cobs, tmp_path):
     path = tmp_path / "private" / "cobs-token.json"
     old = os.umask(0)  # even a permissive umask must give 0600
