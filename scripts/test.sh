@@ -18,6 +18,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
+if ! "$python" -c pass >/dev/null 2>&1 && command -v pyenv >/dev/null 2>&1; then
+  # a pyenv shim (python3.13) of a version that is installed but not selected here: ask pyenv
+  for candidate in $(pyenv versions --bare); do
+    found=$(PYENV_VERSION=$candidate pyenv which "$python" 2>/dev/null) && python=$found
+  done
+fi
 version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 if [ -z "${PYTHON:-}" ]; then venv=.venv; else venv=.venv-$version; fi
 [ -x "$venv/bin/python" ] || [ -x "$venv/Scripts/python.exe" ] || "$python" -m venv "$venv"

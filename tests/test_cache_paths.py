@@ -14,7 +14,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 import pytest
 
 from cnbkit import Client
-from cnbkit.cache import CacheLocation, sqlite_path, sqlite_url
+from cnbkit.cache import CacheLocation
 from cnbkit.errors import ConfigError
 from cnbkit.systems import SYSTEM
 
@@ -44,11 +44,15 @@ POSIX = [
 
 @pytest.mark.parametrize("url, expected", WINDOWS)
 def test_windows_urls_name_drive_and_unc_paths(url, expected):
+    from cnbkit.cache import sqlite_path
+
     assert sqlite_path(url, "windows") == PureWindowsPath(expected)
 
 
 @pytest.mark.parametrize("url, expected", POSIX)
 def test_posix_urls_name_absolute_paths(url, expected):
+    from cnbkit.cache import sqlite_path
+
     assert sqlite_path(url, "posix") == PurePosixPath(expected)
 
 
@@ -68,6 +72,8 @@ def test_posix_urls_name_absolute_paths(url, expected):
     ("posix", "redis://localhost/0", "not a sqlite"),
 ])
 def test_relative_and_malformed_paths_are_refused_with_the_form_to_write(system, url, why):
+    from cnbkit.cache import sqlite_path
+
     with pytest.raises(ConfigError, match=why) as info:
         sqlite_path(url, system)
     assert ("sqlite:///C:/Users/me" if system == "windows" else "sqlite:///home/me") \
@@ -82,6 +88,8 @@ def test_relative_and_malformed_paths_are_refused_with_the_form_to_write(system,
     PurePosixPath("/home/me/C#/100%/what?/cnbkit-http.sqlite"),
 ])
 def test_a_paths_url_reads_back_as_the_same_path(path):
+    from cnbkit.cache import sqlite_path, sqlite_url
+
     system = "windows" if isinstance(path, PureWindowsPath) else "posix"
     url = sqlite_url(path)
     assert " " not in url and "#" not in url.removeprefix("sqlite:")

@@ -51,6 +51,7 @@ def test_cnbkit_fetch_writes_csv_and_parquet(sandbox, tmp_path, monkeypatch, cap
                  "--currency", "EUR", "-o", str(out), "--base-url", str(sandbox)]) == 0
     frame = pd.read_csv(out, parse_dates=["valid_for"])
     assert len(frame) == 41 and set(frame["currency_code"]) == {"EUR"}
+    assert b"\r" not in out.read_bytes()  # the same bytes on every system: "\n" a row
     assert "41 rows" in capsys.readouterr().err
     parquet = tmp_path / "pribor.parquet"
     assert main(["fetch", "pribor", "--start", "2024", "--end", "2024", "--period",
@@ -73,3 +74,16 @@ def test_version(capsys):
                             capture_output=True, text=True, encoding="utf-8", env=env,
                             check=True)
     assert result.stdout.startswith("cnbkit ")
+
+
+def test_the_command_never_fails_on_a_letter_the_console_lacks(tmp_path):
+    """A Windows console writing to a file or a pipe uses the ANSI code page: cp1252 has no
+    'ř', and a cache in C:\\Users\\Jiří would raise UnicodeEncodeError. Played here by
+    PYTHONIOENCODING=cp1252 (strict, as Windows' own setting is)."""
+    cache = tmp_path / "Jiří" / "cache"
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252", "CNBKIT_CACHE_DIR": str(cache)}
+    env.pop("CNBKIT_CACHE_URL", None)
+    result = subprocess.run([sys.executable, "-m", "cnbkit.cli", "cache", "info"],
+                            capture_output=True, env=env, check=False, timeout=120)
+    assert result.returncode == 0, result.stderr.decode("cp1252", "replace")
+    assert str(cache).replace("ř", "\\u0159").encode("cp1252") in result.stdout
