@@ -69,8 +69,8 @@ def stop_signals(system: System = SYSTEM) -> list[signal.Signals]:
 
 
 class StopRequest:
-    """Catches the stop signals while active (in the main thread); :attr:`signal` names the
-    first that arrived and :attr:`count` says how many did.
+    """Catches the stop signals while active (in the main thread); ``signal`` names the first
+    that arrived and ``count`` says how many did.
 
     Example:
         >>> with StopRequest() as stop:

@@ -21,9 +21,9 @@ from typing import Literal
 
 __all__ = ["PLATFORM", "SYSTEM", "System"]
 
-#: The two ways cnbkit does system-specific things: POSIX (Linux, macOS) and Windows.
+#: The two ways cnbkit does system-specific things, POSIX (Linux, macOS) and Windows.
 System = Literal["posix", "windows"]
 #: The way of the system running.
 SYSTEM: System = "windows" if os.name == "nt" else "posix"
-#: The system running, by name: ``linux``, ``darwin`` (macOS) or ``windows``.
+#: The name of the system running, ``linux``, ``darwin`` (macOS) or ``windows``.
 PLATFORM: str = "windows" if os.name == "nt" else sys.platform
