@@ -60,8 +60,9 @@ def test_posix_urls_name_absolute_paths(url, expected):
     ("windows", "sqlite:///cache.sqlite", "absolute path with a drive letter"),  # \cache.sqlite
     ("windows", "sqlite:///C:cache.sqlite", "absolute path with a drive letter"),
     ("windows", "sqlite://C:/Users/me/cache.sqlite", "goes after three slashes"),
-    ("windows", "sqlite://fileserver", "absolute path"),
-    ("windows", "sqlite://fileserver/quants", "name the SQLite file"),
+    ("windows", "sqlite://fileserver", "the server, the share and the file"),
+    ("windows", "sqlite://fileserver/quants", "the server, the share and the file"),
+    ("windows", "sqlite:////fileserver/quants/", "the server, the share and the file"),
     ("windows", "sqlite://me:pw@fileserver/quants/cache.sqlite", "no file server"),
     ("posix", "sqlite://cache.sqlite", "a host"),
     ("posix", "sqlite://server/share/cache.sqlite", "a host"),

@@ -136,6 +136,9 @@ def sqlite_path(url: str, system: System = SYSTEM) -> PurePath:
         elif _DRIVE.match(text) and text.startswith("/"):  # /C:/... as in file:///C:/...
             text = text[1:]
         path = PureWindowsPath(text)
+        unc = text.replace("\\", "/")
+        if unc.startswith("//") and len([part for part in unc[2:].split("/") if part]) < 3:
+            raise refuse("a path on a share names the server, the share and the file")
         if not path.is_absolute():
             raise refuse("give an absolute path with a drive letter or a share (a path "
                          "without one depends on the current drive or directory)")
