@@ -286,3 +286,29 @@ def test_the_docs_state_the_supported_systems():
         assert words in page
     assert re.search(r"^platforms$", (ROOT / "docs" / "index.md").read_text(encoding="utf-8"),
                      re.MULTILINE)
+
+
+# -- servers -------------------------------------------------------------------------------------
+def _take(port: int) -> None:
+    """Bind 127.0.0.1:port as another program could, with SO_REUSEADDR (which on Windows lets
+    a second socket take a port that another listens on)."""
+    import socket
+
+    other = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        other.bind(("127.0.0.1", port))
+        other.listen()
+    finally:
+        other.close()
+
+
+def test_no_other_program_can_take_the_port_of_a_cnbkit_server(sandbox):
+    from urllib.parse import urlsplit
+
+    from cnbkit.cobs.browser import RedirectCatcher
+
+    with pytest.raises(OSError):  # the sandbox
+        _take(urlsplit(str(sandbox)).port)
+    with RedirectCatcher() as catcher, pytest.raises(OSError):  # the OAuth redirect's listener
+        _take(urlsplit(catcher.origin).port)
