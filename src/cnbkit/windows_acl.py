@@ -278,6 +278,13 @@ if sys.platform == "win32":
         code = ctypes.get_last_error() if code is None else code
         return OSError(None, ctypes.FormatError(code), path, code)
 
+    def _take_string(text: ctypes.c_void_p) -> str:
+        """A wide string that Windows allocated for the caller, read and then freed."""
+        try:
+            return ctypes.wstring_at(text)
+        finally:
+            _kernel32.LocalFree(text)
+
     def _user_sid() -> str:
         token = wintypes.HANDLE()
         if not _advapi32.OpenProcessToken(_kernel32.GetCurrentProcess(), _TOKEN_QUERY,
@@ -295,10 +302,7 @@ if sys.platform == "win32":
             text = ctypes.c_void_p()
             if not _advapi32.ConvertSidToStringSidW(sid, ctypes.byref(text)):
                 raise _error()
-            try:
-                return ctypes.wstring_at(text)
-            finally:
-                _kernel32.LocalFree(text)
+            return _take_string(text)
         finally:
             _kernel32.CloseHandle(token)
 
@@ -313,10 +317,7 @@ if sys.platform == "win32":
             if not _advapi32.ConvertSecurityDescriptorToStringSecurityDescriptorW(
                     descriptor, _SDDL_REVISION_1, _OWNER_AND_DACL, ctypes.byref(text), None):
                 raise _error(name)
-            try:
-                return ctypes.wstring_at(text)
-            finally:
-                _kernel32.LocalFree(text)
+            return _take_string(text)
         finally:
             _kernel32.LocalFree(descriptor)
 
