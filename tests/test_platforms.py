@@ -312,3 +312,18 @@ def test_no_other_program_can_take_the_port_of_a_cnbkit_server(sandbox):
         _take(urlsplit(str(sandbox)).port)
     with RedirectCatcher() as catcher, pytest.raises(OSError):  # the OAuth redirect's listener
         _take(urlsplit(catcher.origin).port)
+
+
+def test_every_checkout_keeps_lf_line_endings():
+    """Git for Windows checks text out with CRLF unless told otherwise: bash then fails on the
+    scripts ($'\\r': command not found). .gitattributes keeps LF everywhere; the reference data
+    stays as published (some of it CRLF), byte for byte."""
+    attributes = (ROOT / ".gitattributes").read_text(encoding="utf-8").splitlines()
+    assert "* text=auto eol=lf" in attributes and "tests/data/** -text" in attributes
+    done = subprocess.run(["git", "ls-files", "--eol"], cwd=ROOT, capture_output=True,
+                          text=True, encoding="utf-8", check=True)
+    crlf = [line.split("\t")[-1] for line in done.stdout.splitlines()
+            if line.split()[0] in ("i/crlf", "i/mixed")]
+    assert crlf and all(name.startswith("tests/data/") for name in crlf)
+    for script in (ROOT / "scripts").glob("*.sh"):
+        assert b"\r" not in script.read_bytes()
