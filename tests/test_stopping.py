@@ -81,6 +81,7 @@ def _sandbox_stops(how: str, expected_signal: str) -> None:
     finally:
         if process.poll() is None:
             process.kill()
+            process.wait()
     assert code == 0, rest
     assert not key.parent.exists()  # the generated certificates and keys are removed
     with pytest.raises(requests.ConnectionError):
@@ -131,16 +132,34 @@ PARENT = textwrap.dedent("""
 """)
 
 
-def _family(tmp_path, mode: str = "polite", grace: float = 600) -> tuple:
-    child, parent, marker = tmp_path / "child.py", tmp_path / "parent.py", tmp_path / "got"
-    child.write_text(CHILD, encoding="utf-8")
-    parent.write_text(PARENT, encoding="utf-8")
-    process = processes.start(
-        [sys.executable, str(parent), str(child), str(marker), mode, str(grace)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    text = _read_until(process, "child ready")
-    pid, group = text.split("child ready", 1)[1].split()
-    return process, int(pid), group, marker
+@pytest.fixture
+def family(tmp_path):
+    """Starts a parent running :func:`cnbkit.stopping.run_child` on a child script; whatever
+    happens in the test, neither is left running."""
+    started: list[tuple[subprocess.Popen, list[int]]] = []
+
+    def start(mode: str = "polite", grace: float = 600) -> tuple:
+        child, parent, marker = tmp_path / "child.py", tmp_path / "parent.py", tmp_path / "got"
+        child.write_text(CHILD, encoding="utf-8")
+        parent.write_text(PARENT, encoding="utf-8")
+        process = processes.start(
+            [sys.executable, str(parent), str(child), str(marker), mode, str(grace)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        pids = [process.pid]
+        started.append((process, pids))
+        text = _read_until(process, "child ready")
+        pid, group = text.split("child ready", 1)[1].split()
+        pids.append(int(pid))
+        return process, int(pid), group, marker
+
+    yield start
+    for process, pids in started:
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL if hasattr(signal, "SIGKILL") else signal.SIGTERM)
+            except OSError:  # gone already (or, on Windows, exited)
+                pass
+        process.wait(timeout=DEADLINE_S)
 
 
 def _wait_for(state, what: str):
@@ -153,8 +172,8 @@ def _wait_for(state, what: str):
 
 @POSIX_ONLY
 @pytest.mark.parametrize("how, expected", POSIX_STOPS)
-def test_the_child_is_stopped_with_sigterm_and_awaited(tmp_path, how, expected):
-    process, pid, group, marker = _family(tmp_path)
+def test_the_child_is_stopped_with_sigterm_and_awaited(family, how, expected):
+    process, pid, group, marker = family()
     assert int(group) == pid  # its own group: the terminal's Ctrl-C reaches the parent alone
     _stop(process, how)
     code, rest = _finish(process)
@@ -166,8 +185,8 @@ def test_the_child_is_stopped_with_sigterm_and_awaited(tmp_path, how, expected):
 
 
 @POSIX_ONLY
-def test_a_second_stop_kills_a_child_that_does_not_stop(tmp_path):
-    process, _, _, marker = _family(tmp_path, "stubborn", grace=600)
+def test_a_second_stop_kills_a_child_that_does_not_stop(family):
+    process, _, _, marker = family("stubborn", grace=600)
     processes.press(process, "ctrl-c")
     _wait_for(lambda: marker.exists() and marker.read_text(encoding="utf-8"), "SIGTERM")
     processes.press(process, "ctrl-c")
@@ -176,8 +195,8 @@ def test_a_second_stop_kills_a_child_that_does_not_stop(tmp_path):
 
 
 @POSIX_ONLY
-def test_a_child_past_its_grace_is_killed(tmp_path):
-    process, _, _, marker = _family(tmp_path, "stubborn", grace=0.5)
+def test_a_child_past_its_grace_is_killed(family):
+    process, _, _, marker = family("stubborn", grace=0.5)
     processes.send(process, "SIGTERM")
     code, rest = _finish(process)
     assert code == 0 and f"child exited {-signal.SIGKILL} on SIGTERM" in rest, rest
@@ -185,8 +204,8 @@ def test_a_child_past_its_grace_is_killed(tmp_path):
 
 
 @WINDOWS_ONLY
-def test_the_child_stops_on_the_consoles_ctrl_break_and_is_awaited(tmp_path):
-    process, _, _, marker = _family(tmp_path)
+def test_the_child_stops_on_the_consoles_ctrl_break_and_is_awaited(family):
+    process, _, _, marker = family()
     processes.press(process, "ctrl-break")  # the console sends it to parent and child alike
     code, rest = _finish(process)
     assert code == 0, rest
