@@ -7,6 +7,14 @@ Skips: every skip is listed with its reason in the summary (``-ra`` in pyproject
 skip names the missing part and the line that installs it. Where every part is installed,
 ``scripts/test.sh`` sets ``CNBKIT_TEST_NO_SKIP=1`` (always under CI, where it installs them
 itself): then a single skip fails the run, so that a green run cannot mean "nothing ran".
+
+Systems: a test that can only run on some of the systems of CI's matrix (Linux, macOS,
+Windows) says so with ``@pytest.mark.only_on("windows", reason="...")``; so do, without a
+marker of their own, the tests that start a Debian package the Linux jobs alone install
+(``redis-server`` through the ``redis_server`` fixture or ``cache_url`` "redis", Chromium through
+the ``browser`` marker). Elsewhere such a test is skipped with a reason that starts with
+:data:`ELSEWHERE`, and these skips are allowed under ``CNBKIT_TEST_NO_SKIP=1``: the test runs
+in the matrix's job for its system (``.github/workflows/ci.yml``). Any other skip still fails.
 """
 
 from __future__ import annotations
@@ -15,8 +23,61 @@ import os
 
 import pytest
 
+from cnbkit.systems import PLATFORM
+
 NO_SKIP = os.environ.get("CNBKIT_TEST_NO_SKIP") == "1"
+#: The systems of CI's matrix (``sys.platform``'s names, ``windows`` for win32).
+SYSTEMS = ("linux", "darwin", "windows")
+#: How the reason of a skip for another system starts.
+ELSEWHERE = "for another system: runs on "
+#: Tests that start a Debian package (the Linux jobs install them): what marks them, and why.
+DEBIAN_PARTS = {
+    "redis_server": "starts Debian's redis-server, which the Linux jobs install",
+    "browser": "drives Debian's Chromium, which the Linux jobs install",
+}
 _skipped: list[pytest.TestReport] = []
+_elsewhere: list[pytest.TestReport] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "only_on(*systems, reason): runs on these systems of CI's matrix only "
+        f"({', '.join(SYSTEMS)}); elsewhere skipped, which CNBKIT_TEST_NO_SKIP=1 allows")
+
+
+def system_limits(item: pytest.Item) -> tuple[tuple[str, ...], str] | None:
+    """The systems ``item`` runs on and why, or None when it runs on all."""
+    marker = item.get_closest_marker("only_on")
+    if marker is not None:
+        systems, reason = tuple(marker.args), marker.kwargs.get("reason")
+        unknown = [name for name in systems if name not in SYSTEMS]
+        if not systems or unknown or not reason:
+            raise pytest.UsageError(
+                f"{item.nodeid}: only_on takes systems from {SYSTEMS} and a reason= "
+                f"(got {systems}, reason={reason!r})")
+        return systems, str(reason)
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if "redis_server" in getattr(item, "fixturenames", ()) or params.get("cache_url") == "redis":
+        return ("linux",), DEBIAN_PARTS["redis_server"]
+    if item.get_closest_marker("browser") is not None:
+        return ("linux",), DEBIAN_PARTS["browser"]
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        limits = system_limits(item)
+        if limits is None or PLATFORM in limits[0]:
+            continue
+        systems, reason = limits
+        if item.get_closest_marker("only_on") is None:
+            item.add_marker(pytest.mark.only_on(*systems, reason=reason))
+        item.add_marker(pytest.mark.skip(
+            reason=f"{ELSEWHERE}{' and '.join(systems)} only, not {PLATFORM}: {reason}"))
+
+
+def _reason(report: pytest.TestReport) -> str:
+    return str(report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -27,7 +88,9 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.skipped and not hasattr(report, "wasxfail"):
-        _skipped.append(report)
+        elsewhere = "only_on" in report.keywords and \
+            _reason(report).removeprefix("Skipped: ").startswith(ELSEWHERE)
+        (_elsewhere if elsewhere else _skipped).append(report)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -35,12 +98,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if seed is not None and terminalreporter.config.getoption("randomly_reorganize", True):
         # pytest-randomly prints it in the header, which -q hides: say it again at the end
         terminalreporter.write_line(f"random order: rerun it with --randomly-seed={seed}")
+    if _elsewhere and not hasattr(terminalreporter.config, "workerinput"):
+        terminalreporter.write_line(
+            f"{len(_elsewhere)} tests are for other systems than {PLATFORM} (they run in CI's "
+            "matrix, .github/workflows/ci.yml): allowed skips, listed in the short test summary")
     if NO_SKIP and _skipped and not hasattr(terminalreporter.config, "workerinput"):
         terminalreporter.write_sep("=", "skips are failures here (CNBKIT_TEST_NO_SKIP=1)",
                                    red=True)
         for report in _skipped:
-            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
-            terminalreporter.write_line(f"{report.nodeid}: {reason}")
+            terminalreporter.write_line(f"{report.nodeid}: {_reason(report)}")
 
 
 @pytest.hookimpl(trylast=True)

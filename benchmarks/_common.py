@@ -44,7 +44,7 @@ def sandbox_process(*args: str) -> Iterator[str]:
     """``cnbkit sandbox`` in a separate process (so it does not share our GIL); yields its URL."""
     process = subprocess.Popen(
         [sys.executable, "-m", "cnbkit.cli", "sandbox", "--port", "0", "--no-cobs", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8",
     )
     try:
         url = None

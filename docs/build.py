@@ -32,7 +32,8 @@ def build(out: Path = DEFAULT_OUT, *, python: str = sys.executable) -> dict[str,
                "-d", str(doctrees), str(DOCS), str(out)]
     started = time.perf_counter()
     # our own argv: this interpreter running Sphinx on docs/
-    run = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603
+    run = subprocess.run(command, capture_output=True, text=True,  # noqa: S603
+                         encoding="utf-8", check=False)
     seconds = time.perf_counter() - started
     report_file = out / "cnbkit-api.json"
     report: dict[str, object] = {}

@@ -49,7 +49,7 @@ nitpick_ignore_regex = [
                r"jsonschema|msgspec|tqdm|platformdirs|holidays|zoneinfo|datetime|dt|os|"
                r"pathlib|typing|collections|contextlib|concurrent|threading|http|socket|ssl|"
                r"argparse|enum|decimal|types|io|logging|warnings|abc|email|webbrowser|"
-               r"importlib)(\..*)?"),
+               r"importlib|subprocess|signal)(\..*)?"),
     # builtins and typing names as they appear in signatures
     (r"py:.*", r"(int|float|str|bytes|bool|object|None|list|dict|tuple|set|frozenset|type|"
                r"Exception|ValueError|RuntimeError|Warning|UserWarning|ConnectionError|"
@@ -115,7 +115,8 @@ cnbkit_api_modules = [
     "cnbkit.cobs.config", "cnbkit.cobs.providers",
     "cnbkit.cobs.signing", "cnbkit.cobs.pisp_calls", "cnbkit.cobs.order_calls",
     "cnbkit.cobs.orders", "cnbkit.cobs.browser", "cnbkit.cobs.notebook", "cnbkit.cobs.awaiting",
-    "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.identity", "cnbkit",
+    "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.identity", "cnbkit.systems",
+    "cnbkit.private_files", "cnbkit.windows_acl", "cnbkit.stopping", "cnbkit",
 ]
 #: Types that public calls return or take without a module exporting them, documented on the
 #: page of the module where users meet them.

@@ -7,10 +7,13 @@
 #   bash scripts/docs.sh [OUTDIR]        then open docs/_build/html/index.html
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python=${CNBKIT_DOCS_PYTHON:-.venv/bin/python}
+default=.venv/bin/python
+[ -x .venv/Scripts/python.exe ] && default=.venv/Scripts/python.exe  # Windows (Git Bash)
+python=${CNBKIT_DOCS_PYTHON:-$default}
 if [ ! -x "$python" ]; then
   "${PYTHON:-python3}" -m venv .venv
-  python=.venv/bin/python
+  python=$default
+  [ -x "$python" ] || python=.venv/Scripts/python.exe
 fi
 if ! "$python" -c "import sphinx, myst_nb, pydata_sphinx_theme, cnbkit" 2>/dev/null; then
   "$python" -m pip install --quiet --upgrade pip

@@ -2,11 +2,13 @@
 # The main job on a fresh machine: creates .venv, installs cnbkit with the notebooks extras
 # from PyPI and starts JupyterLab on notebooks/ (`cnbkit lab`): live data when the CNB API
 # answers, otherwise the local sandbox, and it says which. Ctrl-C stops it. Extra arguments go
-# to `cnbkit lab` (e.g. --source sandbox, --port 8888, --no-browser).
+# to `cnbkit lab` (e.g. --source sandbox, --port 8888, --no-browser). Linux, macOS, and Windows
+# in Git Bash (PYTHON=python there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$python" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[notebooks]"
-exec .venv/bin/cnbkit lab "$@"
+[ -x .venv/bin/python ] || [ -x .venv/Scripts/python.exe ] || "$python" -m venv .venv
+if [ -x .venv/bin/python ]; then bin=.venv/bin; else bin=.venv/Scripts; fi  # Windows: Scripts
+"$bin/python" -m pip install --quiet --upgrade pip
+"$bin/python" -m pip install --quiet -e ".[notebooks]"
+exec "$bin/python" -m cnbkit.cli lab "$@"

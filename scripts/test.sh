@@ -1,47 +1,68 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: creates .venv, installs cnbkit with its test extras
-# from PyPI, installs the Debian packages the tests start (Chromium, redis-server) when they are missing
-# (as root, with apt-get), then runs ruff, mypy --strict and pytest in a random order: pytest-randomly prints
-# "Using --randomly-seed=N" at the top; `bash scripts/test.sh --randomly-seed=N` repeats that
-# order. Extra arguments go to pytest.
+# The whole test suite on a fresh machine: creates a virtual environment, installs cnbkit with its
+# test extras from PyPI, installs the Debian packages the tests start (Chromium, redis-server) when
+# they are missing (as root, with apt-get), then runs ruff, mypy --strict for Linux, Windows and
+# macOS, and pytest in a random order: pytest-randomly prints "Using --randomly-seed=N" at the top;
+# `bash scripts/test.sh --randomly-seed=N` repeats that order. Extra arguments go to pytest.
+#
+# The interpreter: python3, or the one PYTHON names (`PYTHON=python3.13 bash scripts/test.sh`).
+# Each gets its own environment: .venv for the default, .venv-3.13 for PYTHON=python3.13, so that
+# switching never reuses packages built for another Python.
 #
 # When every part is installed, or under CI, skips are forbidden (CNBKIT_TEST_NO_SKIP=1): a
-# skipped test fails the run, so that green never means "nothing ran".
+# skipped test fails the run, so that green never means "nothing ran". The one exception are the
+# tests for another system (conftest.py): they run in CI's matrix (.github/workflows/ci.yml).
+#
+# Runs on Linux, macOS (its bash 3.2 too) and Windows (Git Bash); Binder's environment and the
+# Debian packages are Linux's only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$python" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[test]"
-
-# Debian packages the tests start: command -> package
-declare -A parts=([chromium]=chromium [redis-server]=redis-server)
-missing=()
-for command in "${!parts[@]}"; do
-  command -v "$command" >/dev/null 2>&1 || missing+=("${parts[$command]}")
-done
-if [ "${#missing[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  missing=()
-  for command in "${!parts[@]}"; do
-    command -v "$command" >/dev/null 2>&1 || missing+=("${parts[$command]}")
+if ! "$python" -c pass >/dev/null 2>&1 && command -v pyenv >/dev/null 2>&1; then
+  # a pyenv shim (python3.13) of a version that is installed but not selected here: ask pyenv
+  for candidate in $(pyenv versions --bare); do
+    found=$(PYENV_VERSION=$candidate pyenv which "$python" 2>/dev/null) && python=$found
   done
 fi
-if [ "${#missing[@]}" -eq 0 ] || [ -n "${CI:-}" ]; then
+version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+if [ -z "${PYTHON:-}" ]; then venv=.venv; else venv=.venv-$version; fi
+[ -x "$venv/bin/python" ] || [ -x "$venv/Scripts/python.exe" ] || "$python" -m venv "$venv"
+if [ -x "$venv/bin/python" ]; then bin=$venv/bin; else bin=$venv/Scripts; fi
+echo "scripts/test.sh: Python $("$bin/python" -c 'import platform; print(platform.python_version())') in $venv" >&2
+"$bin/python" -m pip install --quiet --upgrade pip
+"$bin/python" -m pip install --quiet -e ".[test]"
+
+# Debian packages the tests start, as command:package
+missing=""
+check_parts() {
+  missing=""
+  for part in chromium:chromium redis-server:redis-server; do
+    command -v "${part%%:*}" >/dev/null 2>&1 || missing="$missing ${part#*:}"
+  done
+}
+check_parts
+if [ -n "$missing" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  apt-get update -qq
+  # shellcheck disable=SC2086  # one word a package
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+  check_parts
+fi
+if [ -z "$missing" ] || [ -n "${CI:-}" ]; then
   export CNBKIT_TEST_NO_SKIP=1
 else
-  echo "scripts/test.sh: missing ${missing[*]} (apt-get install ${missing[*]}, as root):" \
+  echo "scripts/test.sh: missing$missing (apt-get install$missing, as root):" \
        "the tests that need them skip" >&2
 fi
 
 # Binder, reproduced (tests/test_binder.py runs a notebook in it): a virtual environment built from
 # exactly what repo2docker's pip path reads: binder/runtime.txt's Python, binder/requirements.txt,
 # then binder/postBuild run from the repository's root. Rebuilt when those files change; cnbkit is
-# reinstalled into it when its sources change.
+# reinstalled into it when its sources change. Binder runs Linux: so does this part.
 binder_env=.venv-binder
 binder_python="python$(sed 's/^python-//' binder/runtime.txt)"
-if command -v "$binder_python" >/dev/null 2>&1; then
+if [ "$(uname -s)" != Linux ]; then
+  :
+elif command -v "$binder_python" >/dev/null 2>&1; then
   wanted=$(cat binder/runtime.txt binder/requirements.txt | sha256sum | cut -d' ' -f1)
   if [ "$(cat "$binder_env/binder.sha256" 2>/dev/null)" != "$wanted" ]; then
     rm -rf "$binder_env"
@@ -62,20 +83,25 @@ else
 fi
 
 # Release checks (tests/release/): a test builds the sdist and the wheel, installs the wheel into
-# a fresh environment with uv, offline, from uv's cache in .venv/uv-cache; warmed here, from PyPI,
+# a fresh environment with uv, offline, from uv's cache in $venv/uv-cache; warmed here, from PyPI,
 # with what the wheel with [notebooks], pytest and nbval need, again when pyproject.toml or the
 # interpreter changes.
-release_cache=.venv/uv-cache
-wanted=$( (cat pyproject.toml; .venv/bin/python -VV) | sha256sum | cut -d' ' -f1)
+release_cache=$venv/uv-cache
+wanted=$( (cat pyproject.toml; "$bin/python" -VV) | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$release_cache/cnbkit-warm.sha256" 2>/dev/null)" != "$wanted" ]; then
   warm=$(mktemp -d)
-  .venv/bin/uv venv --quiet --cache-dir "$release_cache" --python .venv/bin/python "$warm/env"
-  .venv/bin/uv pip install --quiet --cache-dir "$release_cache" --python "$warm/env/bin/python" \
+  "$bin/python" -m uv venv --quiet --cache-dir "$release_cache" --python "$bin/python" "$warm/env"
+  warm_python=$warm/env/bin/python
+  [ -x "$warm_python" ] || warm_python=$warm/env/Scripts/python.exe
+  "$bin/python" -m uv pip install --quiet --cache-dir "$release_cache" --python "$warm_python" \
     ".[notebooks]" pytest nbval
   rm -rf "$warm"
   echo "$wanted" > "$release_cache/cnbkit-warm.sha256"
 fi
 
-.venv/bin/ruff check .
-.venv/bin/mypy --strict src/cnbkit
-exec .venv/bin/python -m pytest -n 2 "$@"
+"$bin/python" -m ruff check .
+# every system's code paths are type-checked, whichever system runs this (one cache each)
+for platform in linux win32 darwin; do
+  "$bin/python" -m mypy --strict --platform "$platform" --cache-dir ".mypy_cache/$platform" src/cnbkit
+done
+exec "$bin/python" -m pytest -n 2 "$@"

@@ -111,4 +111,4 @@ def client(sandbox, make_client) -> Client:
 
 @pytest.fixture(scope="session")
 def swagger() -> dict:
-    return json.loads((CNBAPI / "openapi_swagger2_cnbapi_22ops.json").read_text())
+    return json.loads((CNBAPI / "openapi_swagger2_cnbapi_22ops.json").read_text(encoding="utf-8"))

@@ -89,6 +89,6 @@ class RedisServer:
 
     def _log(self) -> str:
         try:
-            return self.log_path.read_text()[-2000:]
+            return self.log_path.read_text(encoding="utf-8")[-2000:]
         except OSError:
             return "(no log)"

@@ -191,6 +191,6 @@ def test_a_missing_extra_names_the_install_line(sandbox, backend, extra):
             "except cnbkit.errors.MissingDependency as exc:\n"
             "    print(type(exc).__name__, isinstance(exc, ImportError), exc)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=120, check=True)
+                            encoding="utf-8", timeout=120, check=True)
     assert f"MissingDependency True backend={backend!r} needs" in result.stdout
     assert f"pip install 'cnbkit[{extra}]'" in result.stdout

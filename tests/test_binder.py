@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow,
+              pytest.mark.only_on("linux", reason="Binder runs Linux: scripts/test.sh builds its "
+                                  "environment on Linux only")]
 
 ROOT = Path(__file__).resolve().parents[1]
 BINDER = ROOT / "binder"
@@ -37,8 +39,8 @@ def binder_env() -> Path:
 def _run(command: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
     kw.setdefault("env", dict(os.environ))
     kw["env"]["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"  # type: ignore[index]  # pip stays offline
-    done = subprocess.run(command, capture_output=True, text=True, check=False,
-                          **kw)  # type: ignore[call-overload]
+    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8",
+                          check=False, **kw)  # type: ignore[call-overload]
     assert done.returncode == 0, f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}"
     return done
 

@@ -54,7 +54,7 @@ def replay():
         routes[_key("/cnbapi" + operation(op_name).path, query.items())] = Reply(
             200, (CNBAPI / name).read_bytes())
     for path in ERRORS:
-        body = json.loads(path.read_text())
+        body = json.loads(path.read_text(encoding="utf-8"))
         target, _, raw = body["endPoint"].partition("?")
         pairs = [tuple(p.split("=", 1)) for p in raw.split("&")] if raw else []
         routes[_key(target, pairs)] = Reply(400, path.read_bytes())
@@ -77,7 +77,7 @@ def replay_client(replay, make_client):
 def test_every_capture_parses_into_its_typed_frame(replay_client, name):
     op_name, query = ANSWERS[name]
     op = operation(op_name)
-    payload = json.loads((CNBAPI / name).read_text())
+    payload = json.loads((CNBAPI / name).read_text(encoding="utf-8"))
     records = payload.get(op.result_key, [])
     call = functools.partial(replay_client.get, op,
                              **{op.param(k).arg: v for k, v in query.items()})
@@ -132,7 +132,7 @@ def test_per_unit_rates_follow_the_amount(replay_client):
 
 @pytest.mark.parametrize("path", ERRORS, ids=lambda p: p.name)
 def test_the_real_400_bodies_become_validation_errors(replay_client, path):
-    body = json.loads(path.read_text())
+    body = json.loads(path.read_text(encoding="utf-8"))
     target, _, raw = body["endPoint"].partition("?")
     op = operation(target.removeprefix("/cnbapi"))
     query = dict(p.split("=", 1) for p in raw.split("&"))

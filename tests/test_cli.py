@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -14,11 +13,13 @@ import requests
 
 from cnbkit.cli import main
 
+from . import processes
+
 
 def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_path):
-    process = subprocess.Popen(
+    process = processes.start(
         [sys.executable, "-m", "cnbkit.cli", "sandbox", "--port", "0", "--clock", "2024-06-28"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     try:
         lines = []
@@ -31,11 +32,14 @@ def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_pa
         body = requests.get(f"{url}/pribor/daily", timeout=10).json()
         assert body["pribs"][0]["validFor"] == "2024-06-28"
         ca = re.search(r"ca\s+(\S+ca\.crt)", text)[1]
-        assert Path(ca).read_text().startswith("-----BEGIN CERTIFICATE-----")
+        assert Path(ca).read_text(encoding="utf-8").startswith("-----BEGIN CERTIFICATE-----")
         assert "https://127.0.0.1:" in text and "/cobs/2.0" in text and "/cobs/5.0" in text
     finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=10)
+        if os.name == "nt":
+            processes.press(process, "ctrl-break")
+        else:
+            processes.send(process, "SIGTERM")
+        process.wait(timeout=60)
     assert process.returncode == 0
     assert not Path(ca).exists()  # the generated certificates are removed on stop
 
@@ -47,6 +51,7 @@ def test_cnbkit_fetch_writes_csv_and_parquet(sandbox, tmp_path, monkeypatch, cap
                  "--currency", "EUR", "-o", str(out), "--base-url", str(sandbox)]) == 0
     frame = pd.read_csv(out, parse_dates=["valid_for"])
     assert len(frame) == 41 and set(frame["currency_code"]) == {"EUR"}
+    assert b"\r" not in out.read_bytes()  # the same bytes on every system: "\n" a row
     assert "41 rows" in capsys.readouterr().err
     parquet = tmp_path / "pribor.parquet"
     assert main(["fetch", "pribor", "--start", "2024", "--end", "2024", "--period",
@@ -66,5 +71,19 @@ def test_bad_cli_input_gets_a_message_not_a_traceback(sandbox, tmp_path, monkeyp
 def test_version(capsys):
     env = dict(os.environ)
     result = subprocess.run([sys.executable, "-m", "cnbkit.cli", "--version"],
-                            capture_output=True, text=True, env=env, check=True)
+                            capture_output=True, text=True, encoding="utf-8", env=env,
+                            check=True)
     assert result.stdout.startswith("cnbkit ")
+
+
+def test_the_command_never_fails_on_a_letter_the_console_lacks(tmp_path):
+    """A Windows console writing to a file or a pipe uses the ANSI code page: cp1252 has no
+    'ř', and a cache in C:\\Users\\Jiří would raise UnicodeEncodeError. Played here by
+    PYTHONIOENCODING=cp1252 (strict, as Windows' own setting is)."""
+    cache = tmp_path / "Jiří" / "cache"
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252", "CNBKIT_CACHE_DIR": str(cache)}
+    env.pop("CNBKIT_CACHE_URL", None)
+    result = subprocess.run([sys.executable, "-m", "cnbkit.cli", "cache", "info"],
+                            capture_output=True, env=env, check=False, timeout=120)
+    assert result.returncode == 0, result.stderr.decode("cp1252", "replace")
+    assert str(cache).replace("ř", "\\u0159").encode("cp1252") in result.stdout

@@ -109,7 +109,8 @@ def _cli(*args: str, env: dict[str, str] | None = None, code: str | None = None
     command = [sys.executable, "-c", code] if code else [sys.executable, "-m", "cnbkit.cli"]
     environment = {**os.environ, **(env or {})}
     environment.pop("CNBKIT_OFFLINE", None)
-    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=300,
+    return subprocess.run([*command, *args], capture_output=True, text=True, encoding="utf-8",
+                          timeout=300,
                           env=environment, check=False)
 
 
@@ -160,7 +161,8 @@ def test_the_lab_says_what_it_lacks_instead_of_a_traceback():
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["fetch", "--help"]])
 def test_help_and_version_import_neither_pandas_nor_requests(args):
     result = subprocess.run([sys.executable, "-X", "importtime", "-m", "cnbkit.cli", *args],
-                            capture_output=True, text=True, timeout=120, check=False)
+                            capture_output=True, text=True, encoding="utf-8", timeout=120,
+                            check=False)
     assert result.returncode == 0, result.stderr[-2000:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()
                 if line.startswith("import time:")}
@@ -242,7 +244,7 @@ def test_the_lab_kernel_setting_is_a_default_users_can_override():
     from cnbkit.lab import LAB_CONFIG, prepare
 
     overrides = json.loads((LAB_CONFIG / "labconfig" / "default_setting_overrides.json")
-                           .read_text())
+                           .read_text(encoding="utf-8"))
     assert overrides["@jupyterlab/notebook-extension:tracker"]["autoStartDefaultKernel"] is True
     setup = prepare("live", environ={"JUPYTER_CONFIG_PATH": "/elsewhere"}, probe=lambda: True)
     assert setup.env["JUPYTER_CONFIG_PATH"].split(os.pathsep) == [str(LAB_CONFIG), "/elsewhere"]

@@ -16,7 +16,11 @@ sandbox's day) sees its cache age accordingly. The policy is the same on every b
 Where the cache lives is one URL (:class:`CacheLocation`), stored with requests-cache's backends:
 
 * ``sqlite:///path/to/cnbkit-http.sqlite``: one file (WAL, 30 s busy timeout; each thread opens
-  its own connection). The default, in the user cache dir.
+  its own connection). The default, in the user cache dir. The path is absolute and
+  percent-encoded like a ``file:`` URL (a space is ``%20``, ``#`` is ``%23``); on Windows
+  ``sqlite:///C:/Users/me/cache.sqlite`` (a drive letter; ``\\`` works too) or a UNC path,
+  ``sqlite://server/share/cache.sqlite`` or ``sqlite:////server/share/cache.sqlite``
+  (:func:`sqlite_path`).
 * ``redis://[:password@]host:port/db?prefix=NAME`` (also ``rediss://`` and
   ``unix:///path/to/redis.sock?db=0&prefix=NAME``): a Redis server that a whole team shares;
   every key starts with ``NAME:`` (default ``cnbkit``), so several projects can share one
@@ -42,13 +46,14 @@ import sqlite3
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Literal
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 from .catalog import Operation
 from .clock import PRAGUE
 from .errors import ConfigError
+from .systems import SYSTEM, System
 
 if TYPE_CHECKING:  # requests-cache is imported when a cache is opened, not when settings load
     from requests_cache.backends.base import BaseCache
@@ -62,6 +67,8 @@ __all__ = [
     "expires_at",
     "open_storage",
     "period_end",
+    "sqlite_path",
+    "sqlite_url",
 ]
 
 CACHE_FILE = "cnbkit-http.sqlite"
@@ -72,6 +79,106 @@ SQLITE_BUSY_SECONDS = 30.0
 DEFAULT_PREFIX = "cnbkit"
 _PREFIX = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 _SCHEMES = ("sqlite", "redis", "rediss", "unix", "memory")
+_DRIVE = re.compile(r"/?[A-Za-z]:")
+_SQLITE_FORMS = {
+    "posix": "sqlite:///home/me/.cache/cnbkit/cnbkit-http.sqlite",
+    "windows": "sqlite:///C:/Users/me/cnbkit-http.sqlite or, on a share, "
+               "sqlite://server/share/cnbkit-http.sqlite",
+}
+
+
+def sqlite_path(url: str, system: System = SYSTEM) -> PurePath:
+    """The file a ``sqlite://`` cache URL names, as a path of ``system``.
+
+    The part after ``sqlite://`` is read like a ``file:`` URL: percent-escapes are decoded
+    (``%20`` a space, ``%23`` a ``#``, UTF-8 for other letters), and the path must be absolute,
+    because a cache must not move with the working directory (a notebook's differs from the
+    terminal's). On Linux and macOS: ``sqlite:///home/me/cache.sqlite`` (also with four
+    slashes, as SQLAlchemy writes it). On Windows, a drive letter,
+    ``sqlite:///C:/Users/me/cache.sqlite`` (backslashes work too), or a UNC path, either
+    ``sqlite://server/share/cache.sqlite`` (the host form of ``file:`` URLs) or
+    ``sqlite:////server/share/cache.sqlite``.
+
+    Raises:
+        ConfigError: a relative path, a host on Linux or macOS, a path without a drive letter
+            or share on Windows, a ``?query`` or ``#fragment``, no file name.
+
+    Example:
+        >>> sqlite_path("sqlite:///C:/Users/Jan%20Nov%C3%A1k/cache.sqlite", "windows")
+        PureWindowsPath('C:/Users/Jan Novák/cache.sqlite')
+        >>> sqlite_path("sqlite://fileserver/quants/cache.sqlite", "windows")
+        PureWindowsPath('//fileserver/quants/cache.sqlite')
+        >>> sqlite_path("sqlite:///home/me/my%20cache.sqlite", "posix")
+        PurePosixPath('/home/me/my cache.sqlite')
+    """
+    def refuse(why: str) -> ConfigError:
+        return ConfigError("cache_url", url, f"{why}; write {_SQLITE_FORMS[system]}")
+
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError as exc:
+        raise refuse(f"not a URL ({exc})") from None
+    if parts.scheme.lower() != "sqlite":
+        raise refuse("not a sqlite:// URL")
+    if parts.query or parts.fragment or url.rstrip().endswith(("?", "#")):
+        raise refuse("a SQLite cache URL takes no ?query or #fragment (write a '#' or '?' in "
+                     "the path as %23 or %3F)")
+    text = unquote(parts.path, errors="surrogateescape")
+    host = unquote(parts.netloc, errors="surrogateescape")
+    path: PurePath
+    if system == "windows":
+        if _DRIVE.fullmatch(host):
+            raise refuse(f"the drive {host} goes after three slashes")
+        if host and ("@" in host or ":" in host):
+            raise refuse(f"{host!r} is no file server's name")
+        if host:  # sqlite://server/share/... : a UNC path
+            text = f"//{host}{text}"
+        elif _DRIVE.match(text) and text.startswith("/"):  # /C:/... as in file:///C:/...
+            text = text[1:]
+        path = PureWindowsPath(text)
+        unc = text.replace("\\", "/")
+        if unc.startswith("//") and len([part for part in unc[2:].split("/") if part]) < 3:
+            raise refuse("a path on a share names the server, the share and the file")
+        if not path.is_absolute():
+            raise refuse("give an absolute path with a drive letter or a share (a path "
+                         "without one depends on the current drive or directory)")
+    elif system == "posix":
+        if host:
+            raise refuse(f"a host ({host}) in a SQLite URL: the cache is a local file, so "
+                         "give its absolute path after sqlite:/// (three slashes)")
+        if not text.startswith("/"):
+            raise refuse("give an absolute path after sqlite:/// (three slashes)")
+        path = PurePosixPath("/" + text.lstrip("/"))
+    else:
+        raise ValueError(f"system must be 'posix' or 'windows', not {system!r}")
+    if not path.name or path.name in (".", ".."):
+        raise refuse("name the SQLite file, not a directory")
+    return path
+
+
+def sqlite_url(path: PurePath) -> str:
+    """The ``sqlite://`` URL of an absolute path (the inverse of :func:`sqlite_path`).
+
+    Example:
+        >>> sqlite_url(PureWindowsPath(r"C:\\Users\\Jan Novák\\C#\\cnbkit-http.sqlite"))
+        'sqlite:///C:/Users/Jan%20Nov%C3%A1k/C%23/cnbkit-http.sqlite'
+        >>> sqlite_url(PureWindowsPath(r"\\\\fileserver\\quants\\cnbkit-http.sqlite"))
+        'sqlite://fileserver/quants/cnbkit-http.sqlite'
+        >>> sqlite_url(PurePosixPath("/home/me/.cache/cnbkit/cnbkit-http.sqlite"))
+        'sqlite:///home/me/.cache/cnbkit/cnbkit-http.sqlite'
+    """
+    def escape(text: str) -> str:
+        return quote(text, safe="/", errors="surrogateescape")
+
+    posix = path.as_posix()
+    if isinstance(path, PureWindowsPath):
+        drive = path.drive
+        rest = escape(posix[len(drive):])
+        if drive.startswith("\\\\"):  # \\server\share
+            server, share = drive.lstrip("\\").split("\\", 1)
+            return f"sqlite://{escape(server)}/{escape(share)}{rest}"
+        return f"sqlite:///{drive}{rest}"
+    return "sqlite://" + escape(posix)
 
 
 @dataclass(frozen=True)
@@ -87,8 +194,8 @@ class CacheLocation:
     Example:
         >>> CacheLocation.parse("redis://:s3cret@cache.example:6379/2?prefix=desk").display
         'redis://:***@cache.example:6379/2 (prefix desk)'
-        >>> CacheLocation.parse("sqlite:///tmp/c/cnbkit-http.sqlite").path
-        PosixPath('/tmp/c/cnbkit-http.sqlite')
+        >>> CacheLocation.parse("memory://").kind
+        'memory'
     """
 
     kind: Literal["sqlite", "redis", "memory"]
@@ -98,7 +205,7 @@ class CacheLocation:
 
     @classmethod
     def parse(cls, url: str) -> CacheLocation:
-        """Check a cache URL.
+        """Check a cache URL (a SQLite path is read for the system running: :func:`sqlite_path`).
 
         Raises:
             ConfigError: an unknown scheme, a relative or missing SQLite path, a bad prefix.
@@ -114,11 +221,7 @@ class CacheLocation:
         if scheme == "memory":
             return cls("memory", url)
         if scheme == "sqlite":
-            if not parts.path or not parts.path.startswith("/") or parts.netloc:
-                raise ConfigError("cache_url", url, "give an absolute path after "
-                                  "sqlite:/// (three slashes), e.g. "
-                                  "sqlite:///home/me/.cache/cnbkit/cnbkit-http.sqlite")
-            return cls("sqlite", url, path=Path(parts.path))
+            return cls("sqlite", url, path=Path(sqlite_path(url)))
         query = dict(parse_qsl(parts.query))
         prefix = query.pop("prefix", DEFAULT_PREFIX)
         if not _PREFIX.fullmatch(prefix):
@@ -134,7 +237,7 @@ class CacheLocation:
     def sqlite_in(cls, directory: Path) -> CacheLocation:
         """The SQLite file ``cnbkit-http.sqlite`` in ``directory``."""
         path = Path(directory).expanduser().absolute() / CACHE_FILE
-        return cls("sqlite", f"sqlite:///{path.as_posix().lstrip('/')}", path=path)
+        return cls("sqlite", sqlite_url(path), path=path)
 
     @property
     def redis_url(self) -> str:

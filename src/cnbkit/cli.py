@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import signal
 import sys
-import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .stopping import StopRequest
 
 __all__ = ["main"]
 
@@ -36,17 +37,16 @@ def _rate(text: str) -> float:
     return value
 
 
-def _wait_for_interrupt() -> None:
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    try:
-        while not stop.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
-
-
 def _cmd_sandbox(args: argparse.Namespace) -> int:
+    from .stopping import StopRequest
+
+    with StopRequest() as stop:
+        _serve_sandbox(args, stop)
+    print(f"cnbkit sandbox: stopped ({stop.signal})", file=sys.stderr, flush=True)
+    return 0
+
+
+def _serve_sandbox(args: argparse.Namespace, stop: StopRequest) -> None:
     from . import sandbox
 
     faults = sandbox.Faults(
@@ -72,10 +72,9 @@ def _cmd_sandbox(args: argparse.Namespace) -> int:
         print(f"    {'client_p12_password':<22} {cobs.client_p12_password} (sandbox test value)")
     print("Ctrl-C stops it.", flush=True)
     try:
-        _wait_for_interrupt()
+        stop.wait()
     finally:
         url.stop()
-    return 0
 
 
 def _cmd_cache(args: argparse.Namespace) -> int:
@@ -145,7 +144,8 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
         rows = len(frame)
     else:
         table = as_pandas(frame)
-        table.to_csv(out, index=False)
+        # the same bytes on every system: UTF-8, one "\n" a row (not Windows' "\r\n")
+        table.to_csv(out, index=False, encoding="utf-8", lineterminator="\n")
         rows = len(table)
     calls, cached = about.get("calls"), about.get("from_cache")
     print(f"{rows} rows from {calls} calls ({cached} from the cache) -> {out} ({fmt})",
@@ -274,10 +274,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _console() -> None:
+    """Never fail on a letter the terminal's encoding lacks: a Windows console whose output
+    goes to a file or a pipe writes in the ANSI code page (cp1252 has no ``ř``, so a path in
+    ``C:\\Users\\Jiří`` would raise UnicodeEncodeError); such a letter is written as
+    ``\\u0159`` instead."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cnbkit`` command."""
     from .errors import CnbError
 
+    _console()
     given = sys.argv[1:] if argv is None else list(argv)
     if given == ["--version"]:  # answered before the parser (and its imports) is built
         print(_version_line())

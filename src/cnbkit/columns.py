@@ -219,7 +219,7 @@ def _derived(schema: Schema, built: dict[str, TypedColumn], length: int) -> list
                 out.append(TypedColumn(derived.name, "float", value.data / divisor))
         elif isinstance(derived, PeriodBound):
             years, codes = built[derived.year], built[derived.code]
-            days = np.full(len(codes.data), np.datetime64("NaT"), dtype="datetime64[D]")
+            days = np.full(len(codes.data), np.datetime64("NaT", "D"), dtype="datetime64[D]")
             known = np.ones(len(codes.data), bool) if years.mask is None else ~years.mask
             for index, code in enumerate(codes.categories):
                 rows = (codes.data == index) & known  # a missing year has no period

@@ -32,7 +32,6 @@ Example:
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ import requests
 from .bundled import checkout_root, copy_notebooks, user_notebooks_dir
 from .errors import InvalidParameter, MissingDependency
 from .settings import LIVE_URL, SANDBOX_CLOCK
+from .stopping import StopRequest, run_child
 
 __all__ = ["SOURCES", "LabSetup", "find_notebooks", "prepare", "probe_live", "run_lab"]
 
@@ -157,8 +157,10 @@ def run_lab(source: str = "auto", port: int | None = None,
             say: Callable[[str], None] | None = None) -> int:
     """Start JupyterLab on the notebooks with the chosen data source; returns its exit code.
 
-    The sandbox (if any) runs in this process until JupyterLab exits (Ctrl-C stops both).
-    ``say`` reports the decision (default: standard error).
+    The sandbox (if any) runs in this process until JupyterLab exits. Ctrl-C stops both, and
+    so do ``SIGTERM`` and a closed terminal (``SIGHUP``) on Linux and macOS and Ctrl-Break on
+    Windows: JupyterLab shuts its kernels down, then the sandbox stops
+    (:mod:`cnbkit.stopping`). ``say`` reports the decision (default: standard error).
     """
     tell = say or (lambda text: sys.stderr.write(text + "\n"))
     require_notebook_extras()
@@ -171,18 +173,18 @@ def run_lab(source: str = "auto", port: int | None = None,
             ("kept as you changed them", report.kept)) if names)
         tell(f"cnbkit lab: your copy of cnbkit {report.version}'s notebooks"
              + (f" ({done})" if done else ""))
-    setup = prepare(source)
-    tell(setup.message)
-    tell(f"cnbkit lab: notebooks in {notebooks}")
-    try:
-        process = subprocess.Popen(lab_command(notebooks, port, open_browser), env=setup.env)  # noqa: S603
+    with StopRequest() as stop:
+        setup = prepare(source)
         try:
-            return process.wait()
-        except KeyboardInterrupt:
-            process.terminate()
-            return process.wait()
-    finally:
-        setup.stop()
+            tell(setup.message)
+            tell(f"cnbkit lab: notebooks in {notebooks}")
+            code = 0 if stop.requested else run_child(
+                lab_command(notebooks, port, open_browser), stop, env=setup.env)
+        finally:
+            setup.stop()
+        if stop.signal:
+            tell(f"cnbkit lab: stopped ({stop.signal})")
+        return code
 
 
 #: What the notebooks need beyond cnbkit (module -> what it is), from ``cnbkit[notebooks]``.

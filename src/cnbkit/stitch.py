@@ -52,7 +52,9 @@ def stitch(parts: Sequence[Columns], plan: Plan) -> Columns:
         last = np.datetime64(span.end, "D")
         if schema.monthly:
             first = first.astype("datetime64[M]").astype("datetime64[D]")
-            last = (last.astype("datetime64[M]") + 1).astype("datetime64[D]") - 1
+            # units named: NumPy 2.5 (Python 3.12+) deprecates adding a bare integer
+            last = (last.astype("datetime64[M]") + np.timedelta64(1, "M")
+                    ).astype("datetime64[D]") - np.timedelta64(1, "D")
         keep &= ((dates >= first) & (dates <= last)) | np.isnat(dates)
     if not keep.all():
         table = table.where(keep)

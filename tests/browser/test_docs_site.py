@@ -61,9 +61,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                https_proxy=closed, HTTP_PROXY=closed, HTTPS_PROXY=closed, no_proxy="",
                NO_PROXY="")
     run = subprocess.run(["bash", str(ROOT / "scripts" / "docs.sh"), str(out)], env=env,
-                         capture_output=True, text=True, timeout=600, check=False)
+                         capture_output=True, text=True, encoding="utf-8", timeout=600, check=False)
     report_file = out / "cnbkit-api.json"
-    report = json.loads(report_file.read_text()) if report_file.exists() else {}
+    report = json.loads(report_file.read_text(encoding="utf-8")) if report_file.exists() else {}
     return {"out": out, "run": run, "report": report}
 
 

@@ -57,7 +57,8 @@ def _poll(state: Callable[[], Any], what: str, log: Path) -> Any:
         if value:
             return value
         if time.monotonic() > deadline:
-            pytest.fail(f"{what} within {DEADLINE_S} s; the lab's log:\n{log.read_text()}")
+            text = log.read_text(encoding="utf-8")
+            pytest.fail(f"{what} within {DEADLINE_S} s; the lab's log:\n{text}")
         time.sleep(0.1)  # a poll interval, not a wait for something to happen
 
 
@@ -67,7 +68,7 @@ def _server_port(runtime: Path, process: subprocess.Popen[bytes]) -> int | None:
         raise AssertionError(f"JupyterLab exited with {process.returncode}")
     info = runtime / f"jpserver-{process.pid}.json"
     try:
-        return int(json.loads(info.read_text())["port"])
+        return int(json.loads(info.read_text(encoding="utf-8"))["port"])
     except (FileNotFoundError, ValueError, KeyError):
         return None  # not written yet (or half-written)
 
@@ -93,7 +94,7 @@ def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     setup = cnbkit_lab.prepare("sandbox", environ=environ)
     command = cnbkit_lab.lab_command(root, port=0, open_browser=False, token=TOKEN)
     log_path = tmp_path / "lab.log"
-    log = log_path.open("w")
+    log = log_path.open("w", encoding="utf-8")
     process = subprocess.Popen(command, env=setup.env, stdout=log,
                                stderr=subprocess.STDOUT)
     try:

@@ -60,6 +60,7 @@ def test_mismatched_key(sandbox, make_config):
                                   key_file=sandbox.aisp_key_path))
 
 
+@pytest.mark.only_on("linux", "darwin", reason="POSIX file modes")
 def test_unreadable_and_missing(sandbox, make_config, tmp_path):
     key = tmp_path / "client.key"
     key.write_bytes(sandbox.client_key_path.read_bytes())

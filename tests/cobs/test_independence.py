@@ -46,7 +46,7 @@ def test_the_sandbox_serves_with_the_client_blocked():
                           "error": api.json()["errors"][0]["error"], "loaded": loaded}))
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=300, check=False)
+                          encoding="utf-8", timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     import json
 
@@ -113,5 +113,6 @@ def test_roles_from_an_independently_written_qc_statement(tmp_path):
 
     if shutil.which("openssl"):
         text = subprocess.run(["openssl", "x509", "-in", str(crt), "-noout", "-text"],
-                              capture_output=True, text=True, check=True).stdout
+                              capture_output=True, text=True, encoding="utf-8",
+                              check=True).stdout
         assert "qcStatements" in text or "1.3.6.1.5.5.7.1.3" in text

@@ -66,13 +66,14 @@ def test_no_secret_in_logs_reprs_or_errors(sandbox, caplog, make_config, tmp_pat
     produced += [r.getMessage() for r in caplog.records]
     secrets_ = [s for s in (*tokens, old_secret, renewed.client_secret,
                             sandbox.client_p12_password) if s]
-    key_lines = [line for line in sandbox.client_key_path.read_text().splitlines()
+    key_lines = [line for line in sandbox.client_key_path.read_text(encoding="utf-8").splitlines()
                  if line and not line.startswith("-----")]
     blob = "\n".join(produced)
     assert len(errors) == 3 and "invalid_client" in blob
     for secret in secrets_ + key_lines:
         assert secret not in blob
-    token_text = (tmp_path / "token.json").read_text() if (tmp_path / "token.json").exists() \
+    token_text = (tmp_path / "token.json").read_text(encoding="utf-8") \
+        if (tmp_path / "token.json").exists() \
         else ""
     assert token_text == "" or tokens[-1] in token_text  # the token file is the only copy
 
@@ -88,6 +89,7 @@ def test_source_never_disables_verification():
     assert offenders == []
 
 
+@pytest.mark.only_on("linux", "darwin", reason="POSIX file modes and links")
 def test_token_file_mode(sandbox, make_config, tmp_path):
     path = tmp_path / "tokens" / "cobs.json"
     client = CobsClient(make_config(sandbox, "5.0", token_file=path))
@@ -112,6 +114,7 @@ def _token(n: int = 1) -> Token:
                  expires_at=4e9, scopes=("aisp",))
 
 
+@pytest.mark.only_on("linux", "darwin", reason="POSIX file modes and links")
 def test_token_file_is_replaced_atomically(tmp_path, monkeypatch):
     path = tmp_path / "tokens.json"
     file = TokenFile(path)
@@ -119,8 +122,9 @@ def test_token_file_is_replaced_atomically(tmp_path, monkeypatch):
     other_name = tmp_path / "hard-link.json"
     os.link(path, other_name)  # a second name for the old file's inode
     file.save(_token(2))
-    assert "access-2-" in path.read_text()
-    assert "access-1-" in other_name.read_text()  # the old file was replaced, not rewritten
+    assert "access-2-" in path.read_text(encoding="utf-8")
+    # the old file was replaced, not rewritten
+    assert "access-1-" in other_name.read_text(encoding="utf-8")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
     def broken_dump(*args: object, **kwargs: object) -> None:
@@ -129,16 +133,18 @@ def test_token_file_is_replaced_atomically(tmp_path, monkeypatch):
     monkeypatch.setattr("cnbkit.cobs.oauth.json.dump", broken_dump)
     with pytest.raises(OSError, match="disk full"):
         file.save(_token(3))
-    assert "access-2-" in path.read_text()  # a failed save leaves the old tokens intact
+    # a failed save leaves the old tokens intact
+    assert "access-2-" in path.read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hard-link.json", "tokens.json"]
 
 
+@pytest.mark.only_on("linux", "darwin", reason="POSIX file modes and links")
 @pytest.mark.parametrize("target_exists", [True, False])
 def test_symlinked_token_file_is_refused(tmp_path, target_exists, sandbox, make_config):
     target = tmp_path / "elsewhere.json"
     if target_exists:
         TokenFile(target).save(_token(1))
-        before = target.read_text()
+        before = target.read_text(encoding="utf-8")
     link = tmp_path / "tokens.json"
     link.symlink_to(target)
     with pytest.raises(TokenFileError, match="symbolic link"):
@@ -148,7 +154,7 @@ def test_symlinked_token_file_is_refused(tmp_path, target_exists, sandbox, make_
     with pytest.raises(TokenFileError, match="symbolic link"):
         CobsClient(make_config(sandbox, token_file=link))
     if target_exists:
-        assert target.read_text() == before
+        assert target.read_text(encoding="utf-8") == before
     else:
         assert not target.exists()  # nothing was created through the dangling link
 

@@ -72,7 +72,7 @@ def mixed(base_url: str, cache_url: str, out_dir: str, name: str) -> int:
     except BaseException:  # reported with the rest: the test reads this file, not the exit
         errors.append(f"{name}: {traceback.format_exc()}")
     finally:
-        (out / f"{name}-errors.json").write_text(json.dumps(errors))
+        (out / f"{name}-errors.json").write_text(json.dumps(errors), encoding="utf-8")
     return 0
 
 

@@ -40,7 +40,7 @@ FAR = [dt.date(1, 1, 1), dt.date(9999, 12, 31), dt.date(1900, 1, 1), dt.date(210
        dt.datetime(1970, 1, 1, 23, 59), "0001-01-01", "9999-12-31", "1990-12-31"]
 ODD = ["", " ", "\x00", "2019-02-29", "2019-13-01", "2019-05-17T10:00", "17.5.2019", "%00",
        "EUR;--", "eur\n", "ℯ𝓊𝓇", "２０１９-０５-１７", "٢٠١٩-٠٥-١٧", "²⁰¹⁹", "NaN", "None",
-       pd.NaT, np.datetime64("NaT"), np.int64(2019), np.float64("nan"), float("inf"), 1e400,
+       pd.NaT, np.datetime64("NaT", "D"), np.int64(2019), np.float64("nan"), float("inf"), 1e400,
        -1, 0, 2**63, 10**40, {}, {"a": 1}, (), (2019,), [], object(), b"2019", Ellipsis]
 JUNK = st.one_of(
     st.text(max_size=24),

@@ -36,7 +36,7 @@ def _spawn(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     env.pop("CNBKIT_OFFLINE", None)
     return subprocess.Popen([sys.executable, str(WORKER), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env)
 
 
 @pytest.mark.parametrize("cache_url", ["sqlite", "redis"], indirect=True)
@@ -53,7 +53,7 @@ def test_four_processes_by_four_threads_share_one_cache(sandbox, tmp_path, cache
     stderr = "\n".join(err for _, err in outputs)
     assert [w.returncode for w in workers] == [0] * PROCESSES, stderr[-3000:]
     errors = [e for i in range(PROCESSES)
-              for e in json.loads((out / f"p{i}-errors.json").read_text())]
+              for e in json.loads((out / f"p{i}-errors.json").read_text(encoding="utf-8"))]
     assert "database is locked" not in stderr
     assert errors == [], errors[:3]
     assert "Traceback" not in stderr, stderr[-3000:]
@@ -99,9 +99,9 @@ def test_sigkill_in_the_middle_of_writes_leaves_a_working_cache(fresh_sandbox, t
             time.sleep(0.005)
         assert writer.poll() is None, writer.communicate()[1][-2000:]
     finally:
-        writer.send_signal(signal.SIGKILL)
+        writer.kill()  # SIGKILL; TerminateProcess on Windows
         writer.wait(timeout=30)
-    assert writer.returncode == -signal.SIGKILL
+    assert writer.returncode == (1 if os.name == "nt" else -signal.SIGKILL)
     database = cache_dir / CACHE_FILE
     assert _integrity(database) == "ok"
 

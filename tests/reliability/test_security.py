@@ -113,8 +113,8 @@ def _key_material(sandbox: CobsSandbox) -> list[str]:
     value = key.private_numbers().private_value  # type: ignore[union-attr]
     p12 = Path(sandbox.client_p12_path).read_bytes()
     forms = [line for line in pem.splitlines() if line and not line.startswith("-----")]
-    forms += [line for line in Path(sandbox.client_key_path).read_text().splitlines()
-              if line and not line.startswith("-----")]
+    key_pem = Path(sandbox.client_key_path).read_text(encoding="utf-8")
+    forms += [line for line in key_pem.splitlines() if line and not line.startswith("-----")]
     forms += [der.hex(), base64.b64encode(der).decode()[:64], str(value), f"{value:x}",
               base64.b64encode(p12).decode()[:64], repr(der)[2:66]]
     return forms
@@ -433,6 +433,7 @@ def test_connections_are_refused(cobs, tmp_path):
            {"checked": ", ".join(refused), "found": 5 - sum(refused.values())})
 
 
+@pytest.mark.only_on("linux", "darwin", reason="POSIX file modes and links")
 def test_token_file_is_0600_and_wider_modes_are_refused(cobs, tmp_path):
     path = tmp_path / "private" / "cobs-token.json"
     old = os.umask(0)  # even a permissive umask must give 0600

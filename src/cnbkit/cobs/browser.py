@@ -33,12 +33,13 @@ import socket
 import threading
 import webbrowser
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from cnbkit.cobs.errors import OAuthError
 from cnbkit.errors import ConfigError
+from cnbkit.systems import ExclusiveHTTPServer
 
 if TYPE_CHECKING:
     from cnbkit.cobs.client import CobsClient
@@ -70,7 +71,7 @@ def is_loopback_redirect(url: str | None) -> bool:
     return parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS
 
 
-class _V6Server(ThreadingHTTPServer):
+class _V6Server(ExclusiveHTTPServer):
     address_family = socket.AF_INET6
 
 
@@ -139,7 +140,7 @@ class RedirectCatcher:
             def log_message(self, format: str, *args: object) -> None:
                 return  # the redirect carries the code: it is never logged
 
-        server_class = _V6Server if ":" in host else ThreadingHTTPServer
+        server_class = _V6Server if ":" in host else ExclusiveHTTPServer
         self._server = server_class((host, port), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,

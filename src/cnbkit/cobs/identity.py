@@ -30,6 +30,7 @@ from cryptography.hazmat.primitives.serialization import pkcs12
 from cnbkit.cobs.errors import CertificateError, CertificateExpiryWarning
 from cnbkit.cobs.psd2 import psd2_roles
 from cnbkit.errors import ConfigError
+from cnbkit.systems import SYSTEM
 
 if TYPE_CHECKING:
     from cnbkit.cobs.config import CobsConfig
@@ -39,6 +40,9 @@ __all__ = ["ClientIdentity", "check_ca_bundle", "load_identity", "load_p12_ident
 
 ENV_PREFIX = "CNBKIT_COBS_"
 EXPIRY_WARNING_DAYS = 30
+#: How to make a file readable by its user, on each system.
+_PERMISSIONS_FIX = {"posix": "chmod 600 for keys",
+                    "windows": "the file's Security tab, or icacls, must let your account read it"}
 
 
 @dataclass(frozen=True, repr=False)
@@ -88,7 +92,7 @@ def _read(path: Path, what: str, env: str) -> bytes:
     except PermissionError:
         raise CertificateError(
             f"{what} file {path} is not readable by this user; fix its permissions "
-            f"(chmod 600 for keys) or run as its owner",
+            f"({_PERMISSIONS_FIX[SYSTEM]}) or run as its owner",
             path=str(path),
         ) from None
     except IsADirectoryError:

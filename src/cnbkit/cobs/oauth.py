@@ -5,8 +5,10 @@ so every call it makes, token refreshes included, presents the client certificat
 sidesteps requests-oauthlib not forwarding ``cert`` on refresh). Token endpoint errors
 ``{error, error_description}`` become :class:`~cnbkit.cobs.errors.OAuthError` subclasses.
 Tokens live in a :class:`Token` (repr masks them) and optionally in a token file written
-atomically (a 0600 temporary file in the same directory, then renamed over it); a token file
-with wider permissions, or one that is a symbolic link, is refused. When the provider grants
+atomically (a new private file in the same directory, then renamed over it); a token file that
+others could read, or one that is a symbolic link, is refused. Private means mode 0600 on Linux
+and macOS, and on Windows an access-control list that lets no one but the user (and
+``SYSTEM``, ``Administrators``) open it (:mod:`cnbkit.private_files`). When the provider grants
 fewer scopes than requested, the token keeps the granted ones and a
 :class:`~cnbkit.cobs.errors.ScopeChangedWarning` is issued.
 
@@ -21,11 +23,11 @@ from __future__ import annotations
 
 import contextlib
 import hmac
+import io
 import json
 import os
 import re
 import secrets
-import stat
 import time
 import warnings
 import weakref
@@ -39,6 +41,7 @@ import requests
 from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
+from cnbkit import private_files
 from cnbkit.cobs import redact
 from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (
@@ -97,14 +100,26 @@ class Token:
 
 
 class TokenFile:
-    """A JSON token file with mode 0600, replaced atomically on every save.
+    """A JSON token file only the current user may read, replaced atomically on every save.
 
-    Refused (:class:`~cnbkit.cobs.errors.TokenFileError`) when its permissions are wider than
-    0600 or when it is a symbolic link (a link could send the tokens elsewhere).
+    Refused (:class:`~cnbkit.cobs.errors.TokenFileError`) when others could read it (Linux
+    and macOS: a mode wider than 0600; Windows: an access-control list granting other
+    accounts) or when it is a symbolic link (a link could send the tokens elsewhere).
+
+    Args:
+        path: the file (``~`` is expanded).
+        system: how privacy is set and checked: ``"posix"`` (file modes) or ``"windows"``
+            (access-control lists); default the running system's.
+        windows: the system calls of the Windows way (default: Windows' own, see
+            :class:`~cnbkit.private_files.WindowsCalls`).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *,
+                 system: private_files.System = private_files.SYSTEM,
+                 windows: private_files.WindowsCalls = private_files.NATIVE) -> None:
         self.path = Path(path).expanduser()
+        self.system = system
+        self.windows = windows
 
     def __repr__(self) -> str:
         return f"TokenFile({str(self.path)!r})"
@@ -116,19 +131,17 @@ class TokenFile:
                 "tokens through a link: point token_file at the real file, or remove the link"
             )
 
-    def _check_mode(self) -> None:
-        mode = stat.S_IMODE(self.path.lstat().st_mode)
-        if mode & 0o077:
-            raise TokenFileError(
-                f"token file {self.path} has permissions {mode:04o}, wider than 0600, so "
-                f"others could read the tokens; run 'chmod 600 {self.path}' or delete it"
-            )
+    def _check_private(self) -> None:
+        problem = private_files.problem(self.path, system=self.system, windows=self.windows)
+        if problem:
+            raise TokenFileError(f"token file {self.path} {problem}: "
+                                 f"{private_files.fix(self.path, system=self.system)}")
 
     def load(self) -> Token | None:
         self._refuse_symlink()
         if not self.path.exists():
             return None
-        self._check_mode()
+        self._check_private()
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             return Token.from_response(data)
@@ -139,21 +152,19 @@ class TokenFile:
             ) from None
 
     def save(self, token: Token) -> None:
-        """Write ``token`` to a new 0600 file next to the token file, then rename it over
+        """Write ``token`` to a new private file next to the token file, then rename it over
         the token file: readers see the old or the new tokens, never a partial file."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._refuse_symlink()
         if self.path.exists():
-            self._check_mode()
+            self._check_private()
         temp = self.path.with_name(f".{self.path.name}.{secrets.token_hex(8)}.tmp")
-        flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(temp, flags, 0o600)
+        handle = private_files.create(temp, system=self.system, windows=self.windows)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                os.fchmod(handle.fileno(), 0o600)
-                json.dump(token.as_dict(), handle)
-                handle.flush()
-                os.fsync(handle.fileno())
+            with io.TextIOWrapper(handle, encoding="utf-8", newline="\n") as text:
+                json.dump(token.as_dict(), text)
+                text.flush()
+                os.fsync(text.fileno())
             os.replace(temp, self.path)
         except BaseException:
             with contextlib.suppress(OSError):

@@ -4,7 +4,9 @@ adapter that uses it for every call.
 ``ssl.SSLContext.load_cert_chain`` only reads files. So that no unencrypted private key ever
 reaches the disk (also for PKCS#12 bundles, which are opened in memory with cryptography), the
 key is re-encrypted with a random one-time password (kept in memory only), written with the
-certificate chain to a 0600 temporary file, loaded, and the file is deleted at once.
+certificate chain to a temporary file only the current user may read (mode 0600 on Linux and
+macOS, an ACL granting the user alone on Windows: :mod:`cnbkit.private_files`), loaded, and the
+file is deleted at once, also when loading fails or is interrupted.
 Verification is always on: the provider is checked against ``ca_bundle`` or, when none is
 given, the system's trust store, with host-name checking.
 
@@ -17,17 +19,15 @@ Example:
 
 from __future__ import annotations
 
-import contextlib
-import os
 import secrets
 import ssl
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives import serialization
 from requests.adapters import HTTPAdapter
 
+from cnbkit import private_files
 from cnbkit.cobs.errors import CertificateError
 from cnbkit.cobs.identity import ClientIdentity
 
@@ -56,21 +56,16 @@ def client_ssl_context(identity: ClientIdentity, ca_bundle: Path | None = None) 
     chain_pem = b"".join(
         c.public_bytes(serialization.Encoding.PEM) for c in (identity.cert, *identity.chain)
     )
-    fd, name = tempfile.mkstemp(prefix="cnbkit-mtls-", suffix=".pem")
     try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(chain_pem + key_pem)
-        context.load_cert_chain(name, name, password=one_time)
+        with private_files.temporary(chain_pem + key_pem, prefix="cnbkit-mtls-",
+                                     suffix=".pem") as name:
+            context.load_cert_chain(name, name, password=one_time)
     except ssl.SSLError as exc:
         raise CertificateError(
             f"the TLS library refused the client certificate from {identity.source}: "
             f"{exc.reason or exc.__class__.__name__}",
             path=identity.source,
         ) from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(name)
     return context
 
 

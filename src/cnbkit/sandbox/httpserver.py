@@ -30,6 +30,8 @@ from dataclasses import dataclass, field, replace
 from email.message import Message
 from urllib.parse import parse_qsl, urlsplit
 
+from cnbkit.systems import ExclusiveHTTPServer
+
 __all__ = ["Faults", "LoggedRequest", "LoopbackServer", "Reply", "Request"]
 
 log = logging.getLogger("cnbkit.sandbox")
@@ -252,9 +254,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     do_PATCH = _serve
 
 
-class _ThreadingServer(http.server.ThreadingHTTPServer):
+class _ThreadingServer(ExclusiveHTTPServer):
     daemon_threads = True
-    allow_reuse_address = True
     owner: LoopbackServer
     ssl_context: ssl.SSLContext | None = None
 
