@@ -26,7 +26,8 @@ SHIPPED = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, XDG_DATA_HOME=str(cwd / "data"))
     return subprocess.run([sys.executable, "-m", "cnbkit.cli", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+                          capture_output=True, text=True, encoding="utf-8", timeout=120,
+                          check=False)
 
 
 def test_the_seven_notebooks_are_what_ships() -> None:
@@ -46,7 +47,7 @@ def test_a_copy_into_an_empty_folder_and_again(tmp_path: Path) -> None:
     assert lines[0] == f"cnbkit {cnbkit.__version__}: 7 notebooks in {target}"
     assert lines[1:8] == [f"  copied     {name}" for name in SHIPPED]
     assert f"cnbkit lab --notebooks-dir {target}" in done.stdout
-    manifest = json.loads((target / MANIFEST).read_text())
+    manifest = json.loads((target / MANIFEST).read_text(encoding="utf-8"))
     assert manifest["cnbkit"] == cnbkit.__version__ and sorted(manifest["files"]) == SHIPPED
     again = _cli("notebooks", cwd=tmp_path)
     assert again.stdout.splitlines()[1:8] == [f"  unchanged  {name}" for name in SHIPPED]
@@ -64,7 +65,7 @@ def test_a_notebook_the_user_changed_is_kept_unless_forced(tmp_path: Path) -> No
     assert (f"  kept       {SHIPPED[1]} (changed since cnbkit copied it; --force overwrites it)"
             in kept.stdout.splitlines())
     # still recorded as cnbkit's copy: undoing the change makes it cnbkit's again
-    assert SHIPPED[1] in json.loads((tmp_path / MANIFEST).read_text())["files"]
+    assert SHIPPED[1] in json.loads((tmp_path / MANIFEST).read_text(encoding="utf-8"))["files"]
     forced = _cli("notebooks", str(tmp_path), "--force", cwd=tmp_path)
     assert forced.returncode == 0
     assert f"  overwritten {SHIPPED[1]}" in forced.stdout
@@ -80,25 +81,27 @@ def test_an_older_copy_nobody_changed_is_brought_up_to_date(tmp_path: Path) -> N
     import hashlib
 
     (tmp_path / MANIFEST).write_text(json.dumps(
-        {"cnbkit": "0.0.1", "files": {SHIPPED[0]: hashlib.sha256(old).hexdigest()}}))
+        {"cnbkit": "0.0.1", "files": {SHIPPED[0]: hashlib.sha256(old).hexdigest()}}),
+        encoding="utf-8")
     report = copy_notebooks(tmp_path)
     assert report.updated == [SHIPPED[0]] and report.kept == [SHIPPED[2]]
     assert sorted(report.copied) == sorted(set(SHIPPED) - {SHIPPED[0], SHIPPED[2]})
     assert (tmp_path / SHIPPED[0]).read_bytes() == (ROOT / "notebooks" / SHIPPED[0]).read_bytes()
     assert (tmp_path / SHIPPED[2]).read_bytes() == old
-    assert json.loads((tmp_path / MANIFEST).read_text())["cnbkit"] == cnbkit.__version__
+    manifest = json.loads((tmp_path / MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["cnbkit"] == cnbkit.__version__
 
 
 def test_a_broken_manifest_protects_every_file(tmp_path: Path) -> None:
     copy_notebooks(tmp_path)
     (tmp_path / SHIPPED[3]).write_bytes(b"{}")
-    (tmp_path / MANIFEST).write_text("not json")
+    (tmp_path / MANIFEST).write_text("not json", encoding="utf-8")
     report = copy_notebooks(tmp_path)
     assert report.kept == [SHIPPED[3]] and (tmp_path / SHIPPED[3]).read_bytes() == b"{}"
 
 
 def test_a_file_in_the_way_is_a_clear_error(tmp_path: Path) -> None:
-    (tmp_path / "notes").write_text("mine")
+    (tmp_path / "notes").write_text("mine", encoding="utf-8")
     with pytest.raises(cnbkit.InvalidParameter, match="a file is in the way"):
         copy_notebooks(tmp_path / "notes")
     done = _cli("notebooks", "notes", cwd=tmp_path)
@@ -117,6 +120,6 @@ def test_the_per_user_copy_is_one_folder_per_version(tmp_path: Path,
 def test_only_a_cnbkit_checkout_counts_as_one(tmp_path: Path) -> None:
     assert bundled.checkout_root(ROOT) == ROOT
     (tmp_path / "notebooks").mkdir()
-    (tmp_path / "notebooks" / "01_mine.ipynb").write_text("{}")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "research"\n')
+    (tmp_path / "notebooks" / "01_mine.ipynb").write_text("{}", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "research"\n', encoding="utf-8")
     assert bundled.checkout_root(tmp_path) is None  # a project of the user's, not cnbkit

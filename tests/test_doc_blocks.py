@@ -152,7 +152,8 @@ def _run_bash(block: Block) -> None:
     bin_dir = Path(sys.executable).parent  # this environment's cnbkit command
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     done = subprocess.run(["bash", "-euo", "pipefail", "-c", block.code], env=env,
-                          capture_output=True, text=True, timeout=300, check=False)
+                          capture_output=True, text=True, encoding="utf-8", timeout=300,
+                          check=False)
     assert done.returncode == 0, f"{block.where} exited {done.returncode}:\n{done.stderr}"
 
 
@@ -240,7 +241,8 @@ def test_the_blocks_of_a_page_run_as_written(page: str, session: dict[str, str])
     namespace: dict[str, object] = {"__name__": "__main__"}
     for block in blocks(page):
         if block.mark == "cobs-first-script":
-            runner = (ROOT / "tests" / "cobs" / "test_notebook_authorization.py").read_text()
+            runner = (ROOT / "tests" / "cobs" / "test_notebook_authorization.py").read_text(
+                encoding="utf-8")
             assert "cobs-first-script" in runner and page == "README.md"
         elif block.mark == "not run":
             _check_not_run(block)

@@ -184,8 +184,11 @@ def _no_encoding(call: ast.Call) -> str | None:
         return None if len(call.args) > (name == "write_text") else f".{name}()"
     if name == "open" and (isinstance(func, ast.Name) or owner in ("io", "builtins")):
         return "open()" if TEXT_MODE.match(mode(1, "r")) else None
+    opener = func.value.attr if isinstance(func, ast.Attribute) and \
+        isinstance(func.value, ast.Attribute) else None
     if name == "open" and owner not in ("os", "lzma", "gzip", "bz2", "tarfile", "zipfile",
-                                        "webbrowser", "shelve", "dbm", "wave"):
+                                        "webbrowser", "shelve", "dbm", "wave", "Image") \
+            and opener != "browser":  # PIL reads images; a browser opens a URL
         return "Path.open()" if TEXT_MODE.match(mode(0, "r")) else None
     if name == "open" and owner in ("lzma", "gzip", "bz2"):
         return f"{owner}.open()" if "t" in mode(1, "rb") else None

@@ -50,7 +50,8 @@ CLOCK = "2025-12-31"
 
 def _run(command: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
     kw.setdefault("timeout", 600)
-    done = subprocess.run(command, capture_output=True, text=True, check=False, **kw)
+    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", check=False,
+                          **kw)
     assert done.returncode == 0, (f"{' '.join(map(str, command))} exited with "
                                   f"{done.returncode}:\n{done.stdout}\n{done.stderr}")
     return done
@@ -234,7 +235,7 @@ def test_cnbkit_lab_serves_the_seven_notebooks_from_an_empty_folder(env: Path,
     empty.mkdir()
     dirs = _user_dirs(tmp_path)
     log_path = tmp_path / "lab.log"
-    with log_path.open("w") as log:
+    with log_path.open("w", encoding="utf-8") as log:
         process = subprocess.Popen(  # Ctrl-C (SIGINT to its process group) stops it below
             [str(env / "bin" / "cnbkit"), "lab", "--no-browser", "--source", "sandbox"],
             cwd=empty, env=_clean_env(**dirs), stdout=log, stderr=subprocess.STDOUT,
@@ -246,7 +247,7 @@ def test_cnbkit_lab_serves_the_seven_notebooks_from_an_empty_folder(env: Path,
                 served = _lab_contents(Path(dirs["JUPYTER_RUNTIME_DIR"]), process)
                 if served is None and time.monotonic() > deadline:
                     pytest.fail(f"cnbkit lab served nothing within {DEADLINE_S} s:\n"
-                                f"{log_path.read_text()}")
+                                f"{log_path.read_text(encoding='utf-8')}")
                 time.sleep(0.2)  # a poll interval, not a wait for something to happen
         finally:
             os.killpg(process.pid, signal.SIGINT)
@@ -258,7 +259,7 @@ def test_cnbkit_lab_serves_the_seven_notebooks_from_an_empty_folder(env: Path,
     assert served == NOTEBOOKS
     copy = Path(dirs["XDG_DATA_HOME"]) / "cnbkit" / "notebooks" / _version()
     assert sorted(p.name for p in copy.glob("*.ipynb")) == NOTEBOOKS  # the per-user copy
-    said = log_path.read_text()
+    said = log_path.read_text(encoding="utf-8")
     assert f"notebooks in {copy}" in said and "(7 copied)" in said, said
     assert "using the local sandbox" in said
     assert list(empty.iterdir()) == []  # nothing written where it was started
@@ -276,13 +277,14 @@ def test_a_copied_notebook_passes_strict_nbval(env: Path, tmp_path: Path) -> Non
             [str(env / "bin" / "python"), "-m", "pytest", "-p", "no:cacheprovider", "-q",
              "--nbval", "--nbval-current-env",
              f"--nbval-sanitize-with={ROOT / 'notebooks' / 'sanitize.cfg'}", NBVAL_NOTEBOOK],
-            cwd=copies, capture_output=True, text=True, timeout=600, check=False,
+            cwd=copies, capture_output=True, text=True, encoding="utf-8", timeout=600, check=False,
             env=_clean_env(**_user_dirs(tmp_path), CNBKIT_BASE_URL=str(url),
                            CNBKIT_CACHE_DIR=str(tmp_path / "cache"), CNBKIT_SOURCE="sandbox",
                            CNBKIT_TODAY=CLOCK))
     finally:
         url.stop()
     assert done.returncode == 0, done.stdout + done.stderr
-    cells = sum(1 for cell in json.loads((copies / NBVAL_NOTEBOOK).read_text())["cells"]
+    stored = json.loads((copies / NBVAL_NOTEBOOK).read_text(encoding="utf-8"))
+    cells = sum(1 for cell in stored["cells"]
                 if cell["cell_type"] == "code")
     assert re.search(rf"\b{cells} passed\b", done.stdout), done.stdout

@@ -37,7 +37,7 @@ def test_the_version_is_the_installed_metadata() -> None:
     assert cnbkit.__version__ == importlib.metadata.version("cnbkit") == _pyproject_version()
     assert "__version__" in cnbkit.__all__
     done = subprocess.run([sys.executable, "-m", "cnbkit.cli", "--version"], capture_output=True,
-                          text=True, check=True, timeout=120)
+                          text=True, encoding="utf-8", check=True, timeout=120)
     assert done.stdout.strip() == f"cnbkit {cnbkit.__version__}"
 
 
