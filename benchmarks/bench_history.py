@@ -31,7 +31,7 @@ import cnbkit
 from cnbkit.backends import to_pandas
 from cnbkit.columns import from_decoded
 from cnbkit.decode import decode
-from cnbkit.planners import make_plan
+from cnbkit.planners import Plan, make_plan
 from cnbkit.settings import SANDBOX_CLOCK
 from cnbkit.stitch import stitch
 
@@ -72,8 +72,8 @@ def main() -> int:
         def one_after_another() -> None:
             """The peers' way: fetch (into the same cache) and convert each year in turn."""
             client = fresh_client()
-            parts = [client.fetch_columns([call], workers=1)[0] for call in calls]
-            to_pandas(stitch(parts, history_plan))
+            parts = [client.collect(Plan.of_call(call), workers=1) for call in calls]
+            pd.concat(parts, ignore_index=True)
             client.close()
 
         def conversion() -> None:

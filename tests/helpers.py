@@ -6,12 +6,11 @@ from __future__ import annotations
 import pandas as pd
 from requests_cache.models.response import CachedResponse
 
-from cnbkit.backends import to_pandas
 from cnbkit.cache import open_storage
 from cnbkit.calls import Call, Query
 from cnbkit.catalog import operation
 from cnbkit.client import Client
-from cnbkit.errors import ChunkError
+from cnbkit.planners import Plan
 
 
 def stored(client: Client) -> dict[str, CachedResponse]:
@@ -27,13 +26,12 @@ def stored(client: Client) -> dict[str, CachedResponse]:
 
 
 def send_raw(client: Client, name: str, **query: str) -> pd.DataFrame:
-    """Send ``query`` to operation ``name`` without cnbkit's parameter checks; a failure raises
-    its own typed error (not the ChunkError of a plan)."""
-    try:
-        columns = client.fetch_columns([Call(operation(name), Query(query))])[0]
-    except ChunkError as exc:
-        raise exc.failed[0].cause from None
-    return to_pandas(columns)
+    """Send ``query`` to operation ``name`` without cnbkit's parameter checks, through the
+    pipeline every call takes (:meth:`cnbkit.Client.collect`); a failure raises its own typed
+    error, as a single call's does."""
+    frame = client.collect(Plan.of_call(Call(operation(name), Query(query))), backend="pandas")
+    assert isinstance(frame, pd.DataFrame)
+    return frame
 
 
 def kinds(frame: pd.DataFrame) -> list[str]:

@@ -343,3 +343,36 @@ def test_a_new_cache_file_opens_while_another_process_writes_to_it(tmp_path):
     opened[0].close()
     with sqlite3.connect(path) as check:
         assert check.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# -- one read of the cache per call, counted by Redis itself -----------------------------------
+def _cache_reads(redis_server) -> int:
+    """How many GETs the Redis server has answered (requests-cache reads a stored response
+    with one GET of its key): Redis's own count, not the client's."""
+    import redis
+
+    stats = redis.Redis(unix_socket_path=str(redis_server.socket)).info("commandstats")
+    return int(stats.get("cmdstat_get", {}).get("calls", 0))
+
+
+@pytest.mark.parametrize("cache_url", ["redis"], indirect=True)
+def test_each_call_reads_the_cache_once_missing_fresh_or_expired(client, sandbox, redis_server):
+    """A miss is looked up once (not once before the pool and again in it), a fresh hit once,
+    and an expired entry is read (and decoded) once before it is refreshed."""
+    before = _cache_reads(redis_server)
+    cnbkit.czeonia.history("2021-01-01", "2023-12-31", client=client)  # 3 years, none cached
+    assert sandbox.count("/czeonia/daily-year") == 3
+    assert _cache_reads(redis_server) - before == 3
+
+    before = _cache_reads(redis_server)
+    cnbkit.czeonia.history("2021-01-01", "2023-12-31", client=client)  # all fresh
+    assert sandbox.count("/czeonia/daily-year") == 3
+    assert _cache_reads(redis_server) - before == 3
+
+    cnbkit.czeonia.daily_year(2025, client=client)  # the open year: expires after the TTL
+    client.clock.advance(client.settings.ttl + 1)
+    before = _cache_reads(redis_server)
+    frame = cnbkit.czeonia.daily_year(2025, client=client)
+    assert sandbox.count("/czeonia/daily-year") == 5  # refreshed from the API
+    assert frame.attrs["from_cache"] == 0
+    assert _cache_reads(redis_server) - before == 1

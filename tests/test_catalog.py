@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+import cnbkit
 from cnbkit.catalog import OPERATIONS, operation
+from cnbkit.errors import InvalidParameter
 
 
 def _ops(swagger):
@@ -54,5 +56,15 @@ def test_result_key_and_fields_match_the_spec(swagger, name):
 
 def test_lookup_by_path_and_unknown_names():
     assert operation("/pribor/daily-year-term").name == "pribor.daily_year_term"
-    with pytest.raises(KeyError, match="known"):
+    with pytest.raises(InvalidParameter, match=r"allowed values: czeonia\.daily, ") as caught:
         operation("pribor.weekly")
+    assert caught.value.parameter == "operation" and "pribor.daily" in caught.value.allowed
+
+
+def test_a_misspelt_operation_names_the_closest_ones_through_the_client():
+    """Client.get with a typo: a CnbError (InvalidParameter) naming the nearest operation, not
+    a bare KeyError; raised before any request (the client points at a closed port)."""
+    with cnbkit.Client(base_url="http://127.0.0.1:9/cnbapi", cache=False) as client:
+        with pytest.raises(cnbkit.CnbError, match=r"did you mean exrates\.daily\b") as caught:
+            client.get("exrates.dayly")
+    assert isinstance(caught.value, InvalidParameter)

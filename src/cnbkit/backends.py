@@ -16,7 +16,7 @@ float          ``float64`` (NaN         ``Float64`` (null)           ``float64``
                missing)
 =============  =======================  ===========================  ========================
 
-Provenance (what ``df.attrs`` holds in pandas, ``cnbkit.frames.provenance``): Arrow keeps
+Provenance (what ``df.attrs`` holds in pandas, ``cnbkit.origin.record``): Arrow keeps
 it in the schema metadata under ``b"cnbkit"`` (JSON), which survives slicing, filtering and a
 Parquet round trip; polars frames have no metadata of their own (pola-rs/polars#5117), so
 cnbkit sets ``frame.attrs`` on the frame it returns, a plain attribute that polars operations
@@ -27,9 +27,11 @@ imported only when asked for.
 
 Example:
     >>> from cnbkit.catalog import operation
-    >>> from cnbkit.columns import to_columns
-    >>> cols = to_columns(operation("czeonia.daily"), {"czeoniaDaily": {
-    ...     "validFor": "2024-01-02", "rate": 6.7, "volumeInCZKmio": 9000}})
+    >>> from cnbkit.columns import from_decoded
+    >>> from cnbkit.decode import decode
+    >>> op = operation("czeonia.daily")
+    >>> cols = from_decoded(op, decode(op, b'{"czeoniaDaily": {"validFor": "2024-01-02", '
+    ...                                    b'"rate": 6.7, "volumeInCZKmio": 9000}}'))
     >>> to_backend(cols, "pandas").dtypes.astype(str).tolist()
     ['datetime64[us]', 'float64', 'int32']
 """

@@ -20,10 +20,13 @@ Example:
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
+
+from .errors import InvalidParameter
 
 __all__ = [
     "AVERAGE_MONTH_CODES",
@@ -567,13 +570,25 @@ def operation(name: str) -> Operation:
     """Look an operation up by ``group.function`` name or by path.
 
     Raises:
-        KeyError: with the list of known names when there is no such operation.
+        InvalidParameter: there is no such operation; the message names the closest names
+            and every known one.
+
+    Example:
+        >>> operation("exrates.dayly")
+        Traceback (most recent call last):
+        ...
+        cnbkit.errors.InvalidParameter: ...did you mean exrates.daily ...
     """
     if name in OPERATIONS:
         return OPERATIONS[name]
     if name in BY_PATH:
         return BY_PATH[name]
-    raise KeyError(f"no operation {name!r}; known: {', '.join(sorted(OPERATIONS))}")
+    known = BY_PATH if str(name).startswith("/") else OPERATIONS
+    close = difflib.get_close_matches(str(name), list(known), n=3, cutoff=0.6)
+    hint = "no such operation"
+    if close:
+        hint += f"; did you mean {' or '.join(close)}?"
+    raise InvalidParameter("operation", name, hint, allowed=sorted(OPERATIONS))
 
 
 def table() -> list[dict[str, str]]:

@@ -1,4 +1,10 @@
-"""The market-data client: settings, a clock, one ``get()`` and the pool behind ``history()``.
+"""The market-data client: settings, a clock, and the one pipeline every call takes.
+
+:meth:`Client.collect` runs a plan (:mod:`cnbkit.planners`): the backend is checked, the calls
+run (:func:`cnbkit.execute.run`: the cache, then the network in a bounded pool), their columns
+are stitched (:func:`cnbkit.stitch.stitch`), the notices given (:func:`cnbkit.notices.check`)
+and the frame built in the chosen backend. :meth:`Client.get` is a plan of one call;
+:func:`cnbkit.history` a plan of many.
 
 Module-level functions (``cnbkit.exrates.daily()`` ...) use a default client that
 :func:`cnbkit.configure` replaces. A ``Client`` is safe to share between threads.
@@ -17,24 +23,23 @@ from __future__ import annotations
 import datetime as dt
 import os
 import threading
-from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from . import execute
+from . import execute, notices
 from .backends import Backend, Frame, check_backend, to_backend
 from .cache import CacheInfo
 from .calls import Call, Query
 from .catalog import Operation, operation
 from .clock import Clock, ClockLike, make_clock
 from .clock import today as clock_today
-from .columns import Columns
 from .errors import ConfigError, InvalidParameter
 from .execute import watched
-from .notices import check_answer
 from .params import build_query
+from .planners import Plan
 from .settings import LIVE_URL, Settings
+from .stitch import stitch
 from .transport import Transport
 
 __all__ = ["LIVE_URL", "Client", "configure", "default_client"]
@@ -153,35 +158,55 @@ class Client:
         answers an unknown code with no error) and when a date after today was asked for (the
         answer is the last valid data: the warning names its day).
 
+        Raises:
+            InvalidParameter: an unknown operation (the closest names are suggested), a
+                parameter or ``backend`` not allowed; before any request.
+            ApiError, ConnectionFailed, InvalidResponse, OfflineCacheMiss: the call failed
+                (see :mod:`cnbkit.errors`).
+
         Example:
             >>> client.get("pribor.daily_year", year=2019)  # doctest: +SKIP
         """
         op = operation(op) if isinstance(op, str) else op
-        chosen = check_backend(backend or self.settings.backend)
-        today = self.today()
-        call = Call(op, Query(build_query(op, params, today)))
-        columns = execute.get(call, self._transport)
-        check_answer(op, call.query, columns, today)
-        return to_backend(columns, chosen)
+        call = Call(op, Query(build_query(op, params, self.today())))
+        return self.collect(Plan.of_call(call), backend=backend)
 
-    def fetch_columns(self, calls: Sequence[Call], *, workers: int | None = None,
-                      progress: bool | None = None, desc: str = "cnbkit") -> list[Columns]:
-        """Fetch planned calls (:func:`cnbkit.plan`) with up to ``workers`` requests in flight
-        and return their typed columns in plan order: what ``history()`` stitches and hands to
-        its backend (``cnbkit.columns``, :mod:`cnbkit.backends`).
+    def collect(self, plan: Plan, *, backend: Backend | None = None, workers: int | None = None,
+                progress: bool | None = None, desc: str = "cnbkit") -> Frame:
+        """Run a plan (one call from :meth:`get`, many from :func:`cnbkit.plan`) and return
+        its rows as one frame of ``backend`` (default: the client's): the one pipeline of
+        every call.
+
+        ``backend`` and ``workers`` are checked before any request; up to ``workers``
+        requests are in flight; ``progress`` draws a bar (None: only where someone watches,
+        and only for more than four calls).
 
         Raises:
-            ChunkError: naming every call that failed after retries; the others are cached,
-                so running the same calls again fetches only the failed ones.
+            InvalidParameter: ``backend`` or ``workers`` not allowed (before any request).
+            ChunkError: (a plan of many calls) naming every call that failed after retries;
+                the others are cached, so running the same plan again fetches only the
+                failed ones. A plan of one call raises that call's own error.
+
+        Example:
+            >>> from cnbkit.planners import make_plan
+            >>> plan = make_plan("czeonia", "2024-01-01", "2024-03-31", today=client.today(),
+            ...                  options={})  # doctest: +SKIP
+            >>> client.collect(plan, backend="polars")  # doctest: +SKIP
         """
+        chosen = check_backend(backend or self.settings.backend)
         if workers is not None and (
             isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
         ):
             raise InvalidParameter("workers", workers, "a whole number of threads, at least 1")
+        calls = plan.calls
         count = min(workers or self.settings.workers, len(calls) or 1)
         wanted = self.settings.progress if progress is None else progress
         show = (watched() if wanted is None else wanted) and len(calls) > 4
-        return execute.run(calls, self._transport, self._pool(count), progress=show, desc=desc)
+        parts = execute.run(calls, self._transport, self._pool(count), progress=show,
+                            desc=desc, chunked=not plan.single)
+        table = stitch(parts, plan)
+        notices.check(plan, table, self.today())
+        return to_backend(table, chosen)
 
     def _pool(self, workers: int) -> ThreadPoolExecutor:
         """The client's pool of ``workers`` download threads (kept, with their sessions and

@@ -20,9 +20,11 @@ kind       numpy form                                      a missing value
 
 Example:
     >>> from cnbkit.catalog import operation
-    >>> cols = to_columns(operation("exrates.daily_year"), {"rates": [
+    >>> from cnbkit.decode import decode
+    >>> op = operation("exrates.daily_year")
+    >>> cols = from_decoded(op, decode(op, b'''{"rates": [
     ...     {"validFor": "2019-01-02", "currencyCode": "HUF", "amount": 100, "rate": 8.017},
-    ...     {"validFor": "2019-01-02", "currencyCode": "EUR", "amount": 1, "rate": 25.725}]})
+    ...     {"validFor": "2019-01-02", "currencyCode": "EUR", "amount": 1, "rate": 25.725}]}'''))
     >>> cols.column("currency_code").categories, cols.column("currency_code").data.tolist()
     (('EUR', 'HUF'), [1, 0])
     >>> cols.column("rate_per_unit").data.round(5).tolist()
@@ -42,10 +44,9 @@ import numpy.typing as npt
 import pandas as pd
 
 from .catalog import AVERAGE_MONTH_CODES, Column, Operation, PeriodBound, PerUnit, Schema
-from .decode import Decoded, convert
+from .decode import Decoded
 
-__all__ = ["Columns", "TypedColumn", "empty_columns", "from_decoded", "period_bounds",
-           "to_columns"]
+__all__ = ["Columns", "TypedColumn", "empty_columns", "from_decoded", "period_bounds"]
 
 Kind = Literal["date", "code", "int", "float"]
 _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
@@ -67,13 +68,6 @@ class TypedColumn:
         mask = None if self.mask is None else self.mask[indices]
         return replace(self, data=self.data[indices], mask=mask)
 
-    def labels(self) -> npt.NDArray[np.object_]:
-        """A code column's values as text (None where missing)."""
-        table = np.array([*self.categories, None], dtype=object)
-        picked: npt.NDArray[np.object_] = table[np.where(self.data < 0, len(self.categories),
-                                                         self.data)]
-        return picked
-
 
 @dataclass(frozen=True)
 class Columns:
@@ -83,7 +77,7 @@ class Columns:
         op: the operation whose schema the columns follow.
         columns: the columns, in the schema's order.
         length: the number of rows.
-        provenance: what ``cnbkit.frames.provenance`` describes (``df.attrs``).
+        provenance: what :func:`cnbkit.origin.record` describes (``df.attrs``).
     """
 
     op: Operation
@@ -244,14 +238,3 @@ def from_decoded(op: Operation, decoded: Decoded) -> Columns:
     built = {c.name: _BUILDERS[c.dtype](c, decoded.values[c.field]) for c in schema.columns}
     extra = _derived(schema, built, decoded.length)
     return Columns(op, (*built.values(), *extra), decoded.length, {})
-
-
-def to_columns(op: Operation, payload: object) -> Columns:
-    """Build the typed columns of an answer of ``op`` given as Python objects (a dict from
-    ``json.loads``), checked as :func:`cnbkit.decode.decode` checks a body.
-
-    Raises:
-        InvalidResponse: the payload is not the documented shape, or a value is of the wrong
-            kind (the field is named; nothing from the answer is kept).
-    """
-    return from_decoded(op, convert(op, payload))

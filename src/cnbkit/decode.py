@@ -38,7 +38,7 @@ import numpy as np
 from .catalog import OPERATIONS, Column, Operation, Schema
 from .errors import InvalidResponse
 
-__all__ = ["Decoded", "convert", "decode", "record_type"]
+__all__ = ["Decoded", "decode", "record_type"]
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _INT32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
@@ -171,20 +171,4 @@ def decode(op: Operation, body: bytes) -> Decoded:
     except UnicodeDecodeError as exc:  # text that is not UTF-8
         raise InvalidResponse(f"{op.path} answered 200 with a body that is not a JSON object "
                               f"({len(body)} bytes: {exc.reason}); it was not cached") from None
-    return _columns(op, answer)
-
-
-def convert(op: Operation, payload: object) -> Decoded:
-    """An answer already decoded into Python objects (dicts and lists, e.g. by
-    ``json.loads``), checked by the same rules as :func:`decode`.
-
-    Raises:
-        InvalidResponse: the payload is not the operation's documented shape.
-    """
-    if payload == {}:
-        return _columns(op, None)
-    try:
-        answer = msgspec.convert(payload, _answer_type(op))
-    except msgspec.ValidationError as exc:
-        raise _invalid(op, exc, None) from None
     return _columns(op, answer)

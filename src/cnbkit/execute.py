@@ -1,27 +1,30 @@
-"""Running calls: one call to its typed columns, and many calls in a bounded thread pool.
+"""Running a plan's calls: each to its typed columns, many in a bounded thread pool.
 
-The path of every call, single or planned::
+The path of every call, single (``Client.get``) or planned (``history()``)::
 
-    Call -> Transport.fetch (cache, network, one retry budget) -> Answer
-         -> columns.to_columns (typed columns, checked) -> the call's row filter -> Columns
+    Call -> Transport.lookup (the cache, read once) -> fresh: the cached Answer
+                                                     -> else Transport.fetch (network, one
+                                                        retry budget, stale-if-error)
+         -> columns.from_decoded (typed numpy columns) -> the call's row filter -> Columns
 
-and the caller hands the columns (stitched, for a history) to its backend at the end.
+and :meth:`cnbkit.Client.collect` stitches the columns and hands them to the backend.
 
 An answer that is valid JSON but not the operation's documented shape raises
 :class:`~cnbkit.errors.InvalidResponse` and is removed from the cache, so it is never served
 again.
 
-For many calls the pool threads only wait on the network: fresh cache hits are converted in
-the calling thread without entering the pool, and every answer is converted in the calling
-thread as it arrives (threads doing CPU work would only contend for the GIL and stall each
-other's socket reads).
+The pool threads only wait on the network: fresh cache hits are converted in the calling
+thread without entering the pool, and every answer is converted in the calling thread as it
+arrives (threads doing CPU work would only contend for the GIL and stall each other's socket
+reads).
 
 Example:
     >>> import cnbkit
     >>> from cnbkit.calls import Call, Query
     >>> from cnbkit.catalog import operation
+    >>> from cnbkit.planners import Plan
     >>> with cnbkit.Client(base_url=url) as client:  # doctest: +SKIP
-    ...     client.fetch_columns([Call(operation("czeonia.daily_year"), Query(year="2019"))])
+    ...     client.collect(Plan.of_call(Call(operation("czeonia.daily_year"), Query(year="2019"))))
 """
 
 from __future__ import annotations
@@ -41,22 +44,18 @@ from .errors import (
     HostUnreachable,
     InvalidParameter,
 )
-from .frames import annotate
-from .transport import Answer, Transport
+from .origin import of_answer
+from .transport import Answer, Lookup, Transport
 
-__all__ = ["columns_of", "get", "run", "watched"]
+__all__ = ["columns_of", "run", "watched"]
 
 
-def columns_of(call: Call, answer: Answer, transport: Transport) -> Columns:
-    """The typed columns of an answer of ``call`` (its records were checked when decoded)."""
-    columns = annotate(from_decoded(call.op, answer.decoded), [answer.url],
-                       from_cache=answer.from_cache, retrieved_at=answer.retrieved_at)
+def columns_of(call: Call, answer: Answer) -> Columns:
+    """The typed columns of an answer of ``call`` (its records were checked when decoded),
+    with the answer's provenance and the call's row filter applied."""
+    columns = of_answer(from_decoded(call.op, answer.decoded), [answer.url],
+                        from_cache=answer.from_cache, retrieved_at=answer.retrieved_at)
     return columns if call.keep is None else call.keep.apply(columns)
-
-
-def get(call: Call, transport: Transport) -> Columns:
-    """Fetch one call and convert it."""
-    return columns_of(call, transport.fetch(call), transport)
 
 
 def run(
@@ -66,15 +65,19 @@ def run(
     *,
     progress: bool = False,
     desc: str = "cnbkit",
+    chunked: bool = True,
 ) -> list[Columns]:
     """Fetch and convert every call; their columns come back in plan order.
 
-    ``pool`` bounds how many requests are in flight; ``progress`` draws a tqdm bar.
+    Each call's cache entry is read once: a fresh one is converted here; a missing or expired
+    one goes to ``pool`` (which bounds how many requests are in flight) with what the lookup
+    found, so the download never reads the cache again. ``progress`` draws a tqdm bar.
 
     Raises:
-        ChunkError: naming every chunk that still failed after retries, with its cause. The
-            chunks that succeeded are cached, so running the same calls again fetches only the
-            failed ones.
+        ChunkError: (``chunked``, a history) naming every chunk that still failed after
+            retries, with its cause. The chunks that succeeded are cached, so running the same
+            calls again fetches only the failed ones. Not chunked (one call of
+            ``Client.get``), the call's own error is raised.
         HostUnreachable: the host does not resolve or refuses connections: the run stops at
             the first such failure (the calls not yet sent are cancelled).
     """
@@ -88,17 +91,19 @@ def run(
         except (InvalidParameter, HostUnreachable):
             raise  # an unreachable host fails every chunk alike: one error, at once
         except CnbError as exc:  # a failed chunk: reported with its typed cause
+            if not chunked:
+                raise
             failed.append(FailedChunk(calls[index].label, exc))
         if bar is not None:
             bar.update(1)
 
     stop = threading.Event()  # set at the first unreachable host: later calls are not sent
 
-    def fetch(call: Call) -> Answer:
+    def fetch(call: Call, found: Lookup) -> Answer:
         if stop.is_set():
             raise _Skipped()
         try:
-            return transport.fetch(call)
+            return transport.fetch(call, found)
         except HostUnreachable:
             stop.set()
             raise
@@ -106,16 +111,16 @@ def run(
     futures: dict[Future[Answer], int] = {}
     try:
         for index, call in enumerate(calls):
-            answer = transport.cached(call)  # a fresh hit is converted here, one at a time
-            if answer is None:
-                futures[pool.submit(fetch, call)] = index
+            found = transport.lookup(call)  # the one cache read of this call
+            if found.fresh is not None:  # converted here, one at a time
+                settle(index, partial(columns_of, call, found.fresh))
             else:
-                settle(index, partial(columns_of, call, answer, transport))
+                futures[pool.submit(fetch, call, found)] = index
         for future in as_completed(futures):
             index = futures[future]
             if isinstance(future.exception(), _Skipped):
                 continue  # the unreachable host's error is raised by the call that met it
-            settle(index, partial(_frame_of_future, calls[index], future, transport))
+            settle(index, partial(_columns_of_future, calls[index], future))
     finally:
         for future in futures:
             future.cancel()
@@ -131,8 +136,8 @@ class _Skipped(Exception):
     """A call not sent because an earlier one found the host unreachable."""
 
 
-def _frame_of_future(call: Call, future: Future[Answer], transport: Transport) -> Columns:
-    return columns_of(call, future.result(), transport)
+def _columns_of_future(call: Call, future: Future[Answer]) -> Columns:
+    return columns_of(call, future.result())
 
 
 def watched() -> bool:

@@ -1,10 +1,11 @@
 """Any date range as one call: plan, run, stitch.
 
-``history(group, start, end, **options)`` is the pipeline every group's ``history()`` shares::
+``history(group, start, end, **options)`` is what every group's ``history()`` calls::
 
     planners.make_plan (range and options checked, calls chosen)
-      -> Client.run (execute.run: cache hits here, downloads in the client's pool)
-      -> stitch.stitch (one frame, filtered, trimmed and sorted)
+      -> Client.collect (the pipeline a single call takes too: execute.run with cache hits
+         here and downloads in the client's pool, stitch.stitch into one table filtered,
+         trimmed and sorted, the notices, the backend)
 
 :func:`plan` returns the calls without making them.
 
@@ -20,13 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .backends import Backend, Frame, to_backend
+from .backends import Backend, Frame
 from .calls import Call
 from .client import Client, default_client
-from .notices import currencies_in, missing_currencies
 from .planners import make_plan
 from .ranges import DateArg
-from .stitch import stitch
 
 __all__ = ["history", "plan"]
 
@@ -69,11 +68,5 @@ def history(
     """
     client = client or default_client()
     chosen = make_plan(group, start, end, today=client.today(), options=options)
-    parts = client.fetch_columns(chosen.calls, workers=workers, progress=progress,
-                                 desc=f"{group} history")
-    table = stitch(parts, chosen)
-    wanted = chosen.filters.get("currency_code")
-    if wanted:
-        missing_currencies(currencies_in(table), [str(c) for c in wanted], group,
-                           " in the range")
-    return to_backend(table, backend or client.settings.backend)
+    return client.collect(chosen, backend=backend, workers=workers, progress=progress,
+                          desc=f"{group} history")

@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +85,6 @@ class LabSetup:
     env: dict[str, str]
     message: str
     sandbox: Any = None
-    notes: list[str] = field(default_factory=list)
 
     def stop(self) -> None:
         if self.sandbox is not None:

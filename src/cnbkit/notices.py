@@ -28,8 +28,21 @@ from ._warn import warn
 from .catalog import Operation
 from .columns import Columns
 from .errors import CnbkitWarning
+from .planners import Plan
 
-__all__ = ["check_answer", "currencies_in", "missing_currencies"]
+__all__ = ["check", "check_answer", "currencies_in", "missing_currencies"]
+
+
+def check(plan: Plan, table: Columns, today: dt.date) -> None:
+    """The notices for the stitched result of ``plan``: a single answer's
+    (:func:`check_answer`), or a history's (the currencies asked for that have no rows)."""
+    if plan.single:
+        check_answer(plan.op, plan.calls[0].query, table, today)
+        return
+    wanted = plan.filters.get("currency_code")
+    if wanted:
+        missing_currencies(currencies_in(table), [str(c) for c in wanted], plan.group,
+                           " in the range")
 
 
 def currencies_in(columns: Columns) -> set[str]:

@@ -92,6 +92,9 @@ class Plan:
         op: the operation whose schema the stitched frame has (the first call's).
         span: the dates to trim to (None: no trimming, e.g. averages).
         filters: column -> the values to keep (e.g. the currencies asked for).
+        single: one call of one operation (``Client.get``): its failure is raised as it is,
+            not as a :class:`~cnbkit.errors.ChunkError`, and its notices are a single
+            answer's (:func:`cnbkit.notices.check`).
     """
 
     group: str
@@ -99,6 +102,17 @@ class Plan:
     op: Operation
     span: Span | None = None
     filters: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    single: bool = False
+
+    @classmethod
+    def of_call(cls, call: Call) -> Plan:
+        """The plan of one call (what ``Client.get`` runs).
+
+        Example:
+            >>> Plan.of_call(_call("czeonia.daily_year", year="2019")).calls[0].label
+            '/czeonia/daily-year year=2019'
+        """
+        return cls(call.op.group, (call,), call.op, single=True)
 
 
 def _plan(group: str, calls: Sequence[Call], span: Span | None = None,

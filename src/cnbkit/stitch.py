@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .columns import Columns, TypedColumn
-from .frames import provenance
+from .origin import record
 from .planners import Plan
 
 __all__ = ["stitch"]
@@ -34,12 +34,13 @@ def _keep(column: TypedColumn, allowed: Sequence[object]) -> np.ndarray:
 
 def stitch(parts: Sequence[Columns], plan: Plan) -> Columns:
     """The columns of ``plan``'s calls as one: rows its filters keep, trimmed to its span,
-    sorted by date (then by the schema's keys).
+    sorted by date (then by the schema's keys). A plan of one call (``Client.get``) has no
+    filters or span and keeps its rows in the order the API gave them.
 
     Monthly series (other-currency rates, dated the month's last day) are trimmed by month, so
     that a range ending mid-month keeps that month. Rows without a date (a malformed answer)
     are kept, never silently dropped. The provenance is every frame's
-    (:func:`cnbkit.frames.provenance`).
+    (:func:`cnbkit.origin.record`).
     """
     schema, span = plan.op.schema, plan.span
     table = Columns.concat([p for p in parts if p.length], plan.op)
@@ -59,13 +60,13 @@ def stitch(parts: Sequence[Columns], plan: Plan) -> Columns:
     if not keep.all():
         table = table.where(keep)
         dates = table.column(schema.date_column).data
-    if table.length > 1 and not (dates[1:] >= dates[:-1]).all():
+    if not plan.single and table.length > 1 and not (dates[1:] >= dates[:-1]).all():
         keys = [table.column(k).data for k in reversed(schema.key_columns)]
         table = table.take(np.lexsort((*keys, dates)))  # by date, then by the keys
     sources = [s for p in parts for s in p.provenance.get("source", [])]
     retrieved = [str(p.provenance["retrieved_at"]) for p in parts
                  if p.provenance.get("retrieved_at")]
-    return table.with_provenance(provenance(
+    return table.with_provenance(record(
         plan.op, sources, calls=len(parts),
         from_cache=sum(int(p.provenance.get("from_cache") or 0) for p in parts),
         retrieved_at=min(retrieved) if retrieved else None,

@@ -113,6 +113,23 @@ class Answer:
     key: str | None = None
 
 
+@dataclass(frozen=True)
+class Lookup:
+    """What one read of the cache found for a call: :meth:`Transport.lookup` reads the cache
+    once, and :meth:`Transport.fetch` goes on from what it found, never reading it again.
+
+    Attributes:
+        fresh: the cached answer when it has not expired (None otherwise).
+        stale: the cached answer when it has expired (for offline mode and stale-if-error).
+        key: the cache key to store a new answer under (None: caching is off, or the cache
+            did not answer, so nothing is stored for this call).
+    """
+
+    fresh: Answer | None = None
+    stale: Answer | None = None
+    key: str | None = None
+
+
 class _WholeBodyAdapter(HTTPAdapter):
     """An adapter that reads each answer's body in one call, and never retries.
 
@@ -295,33 +312,31 @@ class Transport:
         query is already in a fixed order)."""
         return hashlib.blake2b(f"GET {url}".encode(), digest_size=16).hexdigest()
 
-    def _lookup(self, call: Call, url: str) -> tuple[Answer | None, bool, str | None]:
-        """(the cached answer or None, whether it is fresh, its key)."""
+    def lookup(self, call: Call) -> Lookup:
+        """Read the cache once for ``call``, without touching the network: its answer, fresh
+        or expired (judged by the client's clock), decoded; or only the key to store one
+        under. A stored body that no longer decodes is deleted and never served."""
         storage = self._storage()
         if storage is None:
-            return None, False, None
+            return Lookup()
+        url = call.url(self.settings.base_url)
         key = self._key(url)
         try:
             cached = storage.get_response(key)
         except self._cache_errors as exc:
             self._unavailable(exc)
-            return None, False, None  # no key: nothing will be stored for this call
+            return Lookup()  # no key: nothing will be stored for this call
         if not isinstance(cached, CachedResponse):
-            return None, False, key
+            return Lookup(key=key)
         try:
             decoded = decode(call.op, cached.content or b"")
         except InvalidResponse:  # stored by something else, or damaged: never serve it
             self._delete(storage, key)
-            return None, False, key
+            return Lookup(key=key)
         fresh = cached.expires is None or cached.expires > self.clock.now()
         answer = Answer(decoded, url, from_cache=True, stale=not fresh,
                         retrieved_at=cached.created_at, key=key)
-        return answer, fresh, key
-
-    def cached(self, call: Call) -> Answer | None:
-        """The fresh cached answer of ``call``, without touching the network; else None."""
-        answer, fresh, _ = self._lookup(call, call.url(self.settings.base_url))
-        return answer if fresh else None
+        return Lookup(fresh=answer, key=key) if fresh else Lookup(stale=answer, key=key)
 
     def _delete(self, storage: BaseCache, key: str) -> None:
         try:
@@ -341,18 +356,19 @@ class Transport:
             storage.clear()  # type: ignore[no-untyped-call]  # requests-cache has no hint here
 
     # -- fetching ---------------------------------------------------------------------------
-    def fetch(self, call: Call) -> Answer:
+    def fetch(self, call: Call, found: Lookup | None = None) -> Answer:
         """The answer of ``call``: fresh from the cache, else from the API (see the module
-        docstring for retries, stale answers and offline mode).
+        docstring for retries, stale answers and offline mode). ``found`` is what
+        :meth:`lookup` already read for this call (the cache is then not read again).
 
         Raises:
             ValidationError, NotFoundError, ServerError, ApiError, ConnectionFailed,
             InvalidResponse, OfflineCacheMiss.
         """
-        url = call.url(self.settings.base_url)
-        cached, fresh, key = self._lookup(call, url)
-        if cached is not None and fresh:
-            return cached
+        found = self.lookup(call) if found is None else found
+        if found.fresh is not None:
+            return found.fresh
+        url, cached, key = call.url(self.settings.base_url), found.stale, found.key
         if self.settings.offline:
             if cached is not None:
                 return self._stale(cached, "offline mode")

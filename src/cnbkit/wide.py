@@ -17,11 +17,9 @@ one ISIN on a day), pass ``aggfunc`` to say how to combine them.
 
 Example:
     >>> import pandas as pd
-    >>> from cnbkit.frames import to_frame
-    >>> from cnbkit.catalog import operation
-    >>> long = to_frame(operation("czeonia.daily_year"), {"rates": [
-    ...     {"validFor": "2024-01-02", "rate": 6.7, "volumeInCZKmio": 9000},
-    ...     {"validFor": "2024-01-03", "rate": 6.6, "volumeInCZKmio": 8000}]})
+    >>> long = pd.DataFrame({"valid_for": pd.to_datetime(["2024-01-02", "2024-01-03"]),
+    ...                      "rate": [6.7, 6.6], "volume_czk_mio": [9000, 8000]})
+    >>> long.attrs["operation"] = "czeonia.daily_year"
     >>> to_wide(long)
                 rate
     date

@@ -4,7 +4,8 @@
 :class:`~cnbkit.sandbox.httpserver.LoopbackServer`. Routing and parameter checks are driven by
 :data:`cnbkit.catalog.BY_PATH`; the data come from :mod:`cnbkit.sandbox.data`.
 
-Behaviour (as the live service, see ``reference/cnbapi/FACTS.md``):
+Behaviour (as the live service; the captures it is checked against, with the facts they
+establish, are in the repository's ``tests/data/cnbapi/`` and its ``FACTS.md``):
 
 * paths under ``/cnbapi``; an unknown path gives 404 and a method other than GET/HEAD 405,
   both without a body;
