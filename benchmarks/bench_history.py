@@ -72,7 +72,7 @@ def main() -> int:
         def one_after_another() -> None:
             """The peers' way: fetch (into the same cache) and convert each year in turn."""
             client = fresh_client()
-            parts = [client.collect(Plan.of_call(call), workers=1) for call in calls]
+            parts = [client.collect(Plan.one(call.op, call.query), workers=1) for call in calls]
             pd.concat(parts, ignore_index=True)
             client.close()
 

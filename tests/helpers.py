@@ -7,7 +7,6 @@ import pandas as pd
 from requests_cache.models.response import CachedResponse
 
 from cnbkit.cache import open_storage
-from cnbkit.calls import Call, Query
 from cnbkit.catalog import operation
 from cnbkit.client import Client
 from cnbkit.planners import Plan
@@ -29,7 +28,7 @@ def send_raw(client: Client, name: str, **query: str) -> pd.DataFrame:
     """Send ``query`` to operation ``name`` without cnbkit's parameter checks, through the
     pipeline every call takes (:meth:`cnbkit.Client.collect`); a failure raises its own typed
     error, as a single call's does."""
-    frame = client.collect(Plan.of_call(Call(operation(name), Query(query))), backend="pandas")
+    frame = client.collect(Plan.one(operation(name), query), backend="pandas")
     assert isinstance(frame, pd.DataFrame)
     return frame
 

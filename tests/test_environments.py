@@ -25,12 +25,13 @@ def _project() -> dict:
 
 
 def _requirements() -> dict[str, str]:
-    """What a notebook environment needs: cnbkit's dependencies and the notebooks and sandbox
-    extras, name -> pin, as pyproject.toml says."""
+    """What a notebook environment needs: cnbkit's dependencies and the notebooks, cobs and
+    sandbox extras, name -> pin, as pyproject.toml says."""
     project = _project()
     extras = project["optional-dependencies"]
     wanted: dict[str, str] = {}
-    for spec in [*project["dependencies"], *extras["notebooks"], *extras["sandbox"]]:
+    for spec in [*project["dependencies"], *extras["notebooks"], *extras["cobs"],
+                 *extras["sandbox"]]:
         name, pin = SPEC.match(spec).group(1, 3)
         if name != "cnbkit":
             wanted[name.lower()] = pin.replace(" ", "")

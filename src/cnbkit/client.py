@@ -30,7 +30,6 @@ from typing import Any
 from . import execute, notices
 from .backends import Backend, Frame, check_backend, to_backend
 from .cache import CacheInfo
-from .calls import Call, Query
 from .catalog import Operation, operation
 from .clock import Clock, ClockLike, make_clock
 from .clock import today as clock_today
@@ -168,8 +167,8 @@ class Client:
             >>> client.get("pribor.daily_year", year=2019)  # doctest: +SKIP
         """
         op = operation(op) if isinstance(op, str) else op
-        call = Call(op, Query(build_query(op, params, self.today())))
-        return self.collect(Plan.of_call(call), backend=backend)
+        plan = Plan.one(op, build_query(op, params, self.today()))
+        return self.collect(plan, backend=backend)
 
     def collect(self, plan: Plan, *, backend: Backend | None = None, workers: int | None = None,
                 progress: bool | None = None, desc: str = "cnbkit") -> Frame:

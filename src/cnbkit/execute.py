@@ -20,11 +20,10 @@ reads).
 
 Example:
     >>> import cnbkit
-    >>> from cnbkit.calls import Call, Query
     >>> from cnbkit.catalog import operation
     >>> from cnbkit.planners import Plan
     >>> with cnbkit.Client(base_url=url) as client:  # doctest: +SKIP
-    ...     client.collect(Plan.of_call(Call(operation("czeonia.daily_year"), Query(year="2019"))))
+    ...     client.collect(Plan.one(operation("czeonia.daily_year"), {"year": "2019"}))
 """
 
 from __future__ import annotations

@@ -105,14 +105,15 @@ class Plan:
     single: bool = False
 
     @classmethod
-    def of_call(cls, call: Call) -> Plan:
-        """The plan of one call (what ``Client.get`` runs).
+    def one(cls, op: Operation, query: Mapping[str, str]) -> Plan:
+        """The plan of one call of ``op`` with ``query`` (parameters as sent: what
+        ``Client.get`` runs, after :func:`cnbkit.params.build_query` checked them).
 
         Example:
-            >>> Plan.of_call(_call("czeonia.daily_year", year="2019")).calls[0].label
+            >>> Plan.one(operation("czeonia.daily_year"), {"year": "2019"}).calls[0].label
             '/czeonia/daily-year year=2019'
         """
-        return cls(call.op.group, (call,), call.op, single=True)
+        return cls(op.group, (Call(op, Query(query)),), op, single=True)
 
 
 def _plan(group: str, calls: Sequence[Call], span: Span | None = None,

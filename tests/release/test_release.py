@@ -98,6 +98,23 @@ def env(dist: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Itera
                        capture_output=True, check=False, timeout=120)
 
 
+@pytest.fixture(scope="module")
+def bare_env(dist: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A fresh virtual environment with the wheel alone (``pip install cnbkit``, no extras)."""
+    uv = Path(sys.executable).with_name("uv")
+    where = tmp_path_factory.mktemp("bare") / "env"
+    cache = ["--cache-dir", str(UV_CACHE)]
+    _run([str(uv), "venv", "--quiet", *cache, "--python", sys.executable, str(where)])
+    _run([str(uv), "pip", "install", "--quiet", "--offline", *cache, "--python",
+          str(where / "bin" / "python"), f"cnbkit @ {dist['wheel'].as_uri()}"],
+         env=_clean_env())
+    try:
+        yield where
+    finally:
+        subprocess.run([str(uv), "cache", "clean", "--quiet", *cache, "cnbkit"],
+                       capture_output=True, check=False, timeout=120)
+
+
 def _clean_env(**extra: str) -> dict[str, str]:
     """This process's environment without anything that points into the checkout or at a
     sandbox of the test process."""
@@ -177,6 +194,24 @@ def test_the_sdist_holds_the_tree_and_rebuilds_the_wheel(dist: dict[str, Any]) -
 
 
 # -- the installed package -------------------------------------------------------------------
+
+def test_the_bare_install_carries_no_psd2_stack_and_says_which_extra(bare_env: Path,
+                                                                      tmp_path: Path) -> None:
+    """``pip install cnbkit``: neither cryptography nor requests-oauthlib; ``cnbkit.cobs``
+    names the extra to install; market data and the analysis work."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = _run([str(bare_env / "bin" / "python"), "-I", str(HERE / "bare.py")], cwd=empty,
+                env=_clean_env(**_user_dirs(tmp_path)))
+    found = json.loads(done.stdout)
+    assert found["installed"] == {"cryptography": False, "requests_oauthlib": False,
+                                  "holidays": True}
+    kind, message = found["cobs_error"]
+    assert kind == "MissingDependency" and "pip install 'cnbkit[cobs]'" in message
+    assert "cryptography and requests-oauthlib" in message
+    assert found["rows"] == 1 and found["rate"] == 6.7
+    assert found["spot"] == "2024-12-27"  # Christmas Eve to St Stephen's Day are holidays
+
 
 def test_the_installed_package_works_outside_the_checkout(env: Path, tmp_path: Path) -> None:
     empty = tmp_path / "empty"

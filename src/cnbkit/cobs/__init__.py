@@ -12,6 +12,7 @@ Example:
     ...     cobs.transactions(cobs.accounts().id[0], "2025-01-01", "2025-12-31")
 """
 
+from cnbkit.cobs import _extra  # noqa: F401  (first: without the cobs extra, says what to install)
 from cnbkit.cobs.client import CobsClient
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.errors import (
