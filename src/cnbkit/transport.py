@@ -2,8 +2,9 @@
 
 For each call the transport
 
-1. looks the answer up in the cache: a fresh one (judged by the client's clock) is returned
-   without touching the network;
+1. looks the answer up in the cache, once (:meth:`Transport.lookup`; the result is handed on,
+   so a miss or an expired entry is never read or decoded a second time): a fresh one (judged
+   by the client's clock) is returned without touching the network;
 2. in offline mode returns the expired answer, if any (with a
    :class:`~cnbkit.errors.StaleDataWarning`), or raises
    :class:`~cnbkit.errors.OfflineCacheMiss`;
@@ -27,6 +28,34 @@ on the network while the caller converts frames. A cache that stops answering mi
 that was stopped, a SQLite file that cannot be written) is skipped with a
 :class:`~cnbkit.errors.CacheUnavailableWarning`: calls go on from the API and nothing is
 stored.
+
+What requests-cache does here, and what it cannot do. cnbkit uses requests-cache's storage
+(:func:`cnbkit.cache.open_storage`: its SQLite, Redis and memory backends, its serialization of
+a response, ``created_at`` and ``expires``, ``cnbkit cache info``/``clear``) and not its
+``CachedSession``, whose policy would be the wrong one in four places; each hand-written piece
+stays for the reason given:
+
+* **Expiry by the client's clock.** requests-cache judges ``expires`` against the real UTC time;
+  a cnbkit client judges it by its own clock (``clock=``, ``CNBKIT_TODAY``, the sandbox's
+  ManualClock), which also decides which periods are closed (:func:`cnbkit.cache.expires_at`:
+  a closed year never expires, the open one after the TTL). With ``CachedSession`` a client
+  standing on 2025-12-31 would see its cache expire by the wall clock.
+* **Decode before store.** An answer is stored only after :func:`cnbkit.decode.decode` accepted
+  it (a 200 that is not the documented JSON is retried and never cached); ``CachedSession``
+  stores a 200 as it arrives, and a ``filter_fn`` that decoded it would decode every body twice.
+* **Stale-if-error and offline on cnbkit's own failures.** requests-cache's ``stale_if_error``
+  and ``only_if_cached`` see transport errors and statuses, not an answer that fails to decode,
+  and answer a miss with a synthetic 504; cnbkit serves an expired answer with a
+  :class:`~cnbkit.errors.StaleDataWarning` naming when it was stored, and a miss in offline mode
+  raises :class:`~cnbkit.errors.OfflineCacheMiss` naming the URL.
+* **The key.** :meth:`Transport._key` hashes ``GET`` and the URL, whose query the catalog
+  already writes in one order; it does not depend on headers (the User-Agent carries the
+  version) nor on requests-cache's key format, so a team's Redis cache keeps its hits across
+  cnbkit and requests-cache upgrades, and a key is known without preparing a request.
+
+The retry loop is cnbkit's for the same reason as decode-before-store: one budget covers
+connection failures, 429/5xx and bodies that do not decode, which urllib3's ``Retry`` cannot
+see.
 
 Example:
     >>> from cnbkit.settings import Settings

@@ -114,7 +114,6 @@ class CobsSandbox:
     def __init__(self, *, port: int = 0, token_lifetime: int = 3600, max_page_size: int = 100,
                  workdir: str | Path | None = None, cnb_sandbox: bool = False) -> None:
         _mask_sign_paths()
-        self._port = port
         self._own_dir = workdir is None
         self.cnb_sandbox = cnb_sandbox
         self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="cnbkit-cobs-"))
