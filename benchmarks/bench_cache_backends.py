@@ -21,9 +21,9 @@ import requests
 from _common import interleaved, redis_process, sandbox_process, spread
 
 import cnbkit
-from cnbkit.cache import CacheLocation
-from cnbkit.planners import make_plan
-from cnbkit.settings import SANDBOX_CLOCK
+from cnbkit._engine.cache import CacheLocation
+from cnbkit._engine.planners import make_plan
+from cnbkit.sandbox import SANDBOX_CLOCK
 
 ROUNDS = 9
 START, END = "1993-01-01", "2025-12-31"

@@ -22,10 +22,10 @@ import requests
 from _common import interleaved, sandbox_process, spread, verdict
 
 import cnbkit
+from cnbkit._engine.columns import from_decoded
+from cnbkit._engine.decode import decode
 from cnbkit.backends import to_pandas
 from cnbkit.catalog import Operation, operation
-from cnbkit.columns import from_decoded
-from cnbkit.decode import decode
 
 ROUNDS = 31
 

@@ -28,12 +28,12 @@ import requests
 from _common import interleaved, sandbox_process, spread, verdict
 
 import cnbkit
+from cnbkit._engine.columns import from_decoded
+from cnbkit._engine.decode import decode
+from cnbkit._engine.planners import Plan, make_plan
+from cnbkit._engine.stitch import stitch
 from cnbkit.backends import to_pandas
-from cnbkit.columns import from_decoded
-from cnbkit.decode import decode
-from cnbkit.planners import Plan, make_plan
-from cnbkit.settings import SANDBOX_CLOCK
-from cnbkit.stitch import stitch
+from cnbkit.sandbox import SANDBOX_CLOCK
 
 LATENCY_MS = 50
 WORKERS = 4

@@ -59,7 +59,10 @@ nitpick_ignore_regex = [
                r"DatetimeIndex|Index|Figure|RcKeyType|NDArray|Decimal|BaseCache)"),
     # cnbkit's internal types that show in the signatures of documented objects (what they
     # hold is described where they are used)
-    (r"py:class", r"cnbkit\.(columns\.TypedColumn|calls\.(Query|RowFilter)|"
+    (r"py:class", r"cnbkit\._engine\.(columns\.TypedColumn|call\.(Query|RowFilter)|"
+                  r"cache\.CacheLocation|planners\.Plan)"),
+    (r"py:class", r"Plan"),
+    (r"py:class", r"cnbkit\.("
                   r"sandbox\.httpserver\.(Request|Reply)|"
                   r"sandbox\.cobs\.(CobsApp|data\.SandboxBank)|cobs\.calls\.ClientBase)"),
     (r"py:(class|data)", r"(CobsApp|RECORDED_HEADERS)"),
@@ -109,8 +112,8 @@ html_context = {"default_mode": "light"}
 #: documented once, on the first page that lists it, and the others link there.
 cnbkit_api_modules = [
     "cnbkit.czeonia", "cnbkit.exrates", "cnbkit.forward", "cnbkit.fxrates", "cnbkit.omo",
-    "cnbkit.pribor", "cnbkit.skd", "cnbkit.errors", "cnbkit.settings", "cnbkit.clock",
-    "cnbkit.backends", "cnbkit.cache", "cnbkit.bundled", "cnbkit.catalog", "cnbkit.analysis",
+    "cnbkit.pribor", "cnbkit.skd", "cnbkit.errors",
+    "cnbkit.backends", "cnbkit.bundled", "cnbkit.catalog", "cnbkit.analysis",
     "cnbkit.widgets", "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs",
     "cnbkit.cobs.config", "cnbkit.cobs.providers",
     "cnbkit.cobs.signing", "cnbkit.cobs.pisp_calls", "cnbkit.cobs.order_calls",
@@ -121,9 +124,10 @@ cnbkit_api_modules = [
 #: Types that public calls return or take without a module exporting them, documented on the
 #: page of the module where users meet them.
 cnbkit_api_extra = {
-    "cnbkit": ["cnbkit.params.DateLike", "cnbkit.ranges.DateArg", "cnbkit.calls.Call"],
+    "cnbkit": ["cnbkit._engine.params.DateLike", "cnbkit._engine.ranges.DateArg",
+               "cnbkit._engine.call.Call"],
     "cnbkit.errors": ["cnbkit.errors.FailedChunk"],
-    "cnbkit.backends": ["cnbkit.columns.Columns"],
+    "cnbkit.backends": ["cnbkit._engine.columns.Columns"],
     "cnbkit.widgets": ["cnbkit.widgets._base.Panel", "cnbkit.widgets.source.DataSource",
                        "cnbkit.widgets.source.Banner", "cnbkit.widgets.fixing.VIEWS"],
     "cnbkit.sandbox": ["cnbkit.sandbox.httpserver.LoopbackServer",

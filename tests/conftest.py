@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from cnbkit.cache import CacheLocation
-from cnbkit.client import Client
-from cnbkit.clock import PRAGUE, ManualClock
-from cnbkit.settings import SANDBOX_CLOCK
+from cnbkit._engine.cache import CacheLocation
+from cnbkit._engine.client import Client
+from cnbkit._engine.clock import PRAGUE, ManualClock
+from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .redis_server import RedisServer
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pandas as pd
 from requests_cache.models.response import CachedResponse
 
-from cnbkit.cache import open_storage
+from cnbkit._engine.cache import open_storage
+from cnbkit._engine.client import Client
+from cnbkit._engine.planners import Plan
 from cnbkit.catalog import operation
-from cnbkit.client import Client
-from cnbkit.planners import Plan
 
 
 def stored(client: Client) -> dict[str, CachedResponse]:

@@ -110,7 +110,7 @@ HISTORIES = {
 
 @pytest.mark.parametrize("group", sorted(HISTORIES))
 def test_every_history_gives_the_same_values_in_every_backend(client, group):
-    from cnbkit.planners import PLANNERS
+    from cnbkit._engine.planners import PLANNERS
 
     assert set(HISTORIES) == set(PLANNERS)
     frames = {b: HISTORIES[group](client, b) for b in BACKENDS}

@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 
 import cnbkit
-from cnbkit.cache import CacheLocation, open_storage
+from cnbkit._engine.cache import CacheLocation, open_storage
+from cnbkit._engine.clock import ManualClock
 from cnbkit.catalog import operation
-from cnbkit.clock import ManualClock
 from cnbkit.errors import ConnectionFailed, InvalidResponse, OfflineCacheMiss, StaleDataWarning
 from cnbkit.sandbox import serve
 
@@ -61,7 +61,7 @@ def test_a_past_period_never_expires_and_an_open_one_gets_the_ttl(client):
 
 
 def test_the_expiry_policy_follows_the_period_and_the_settling_days():
-    from cnbkit.cache import expires_at
+    from cnbkit._engine.cache import expires_at
 
     def ttl(op, query, day):
         now = dt.datetime(day.year, day.month, day.day, 12, tzinfo=dt.UTC)
@@ -219,7 +219,7 @@ def test_the_cache_settings_take_precedence_in_order(tmp_path, monkeypatch, redi
 
 
 def test_a_redis_password_never_shows(redis_server):
-    location = cnbkit.cache.CacheLocation.parse("redis://:s3cret-pw@127.0.0.1:1/0?prefix=x")
+    location = cnbkit._engine.cache.CacheLocation.parse("redis://:s3cret-pw@127.0.0.1:1/0?prefix=x")
     assert "s3cret-pw" not in location.display
     client = cnbkit.Client(cache_url=redis_server.url("shown"))
     assert "prefix shown" in repr(client)

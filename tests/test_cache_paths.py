@@ -1,9 +1,9 @@
 """``sqlite://`` cache URLs on every system: drive letters, UNC paths, percent-escapes.
 
-Each system's reading is followed on any system through :func:`cnbkit.cache.sqlite_path`'s
+Each system's reading is followed on any system through :func:`cnbkit._engine.cache.sqlite_path`'s
 ``system`` argument, judged by :mod:`pathlib`'s pure paths of that system
-(``PureWindowsPath``, ``PurePosixPath``); :class:`~cnbkit.cache.CacheLocation` reads with the
-running system's.
+(``PureWindowsPath``, ``PurePosixPath``); :class:`~cnbkit._engine.cache.CacheLocation` reads
+with the running system's.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 import pytest
 
 from cnbkit import Client
-from cnbkit.cache import CacheLocation
+from cnbkit._engine.cache import CacheLocation
 from cnbkit.errors import ConfigError
 from cnbkit.systems import SYSTEM
 
@@ -44,14 +44,14 @@ POSIX = [
 
 @pytest.mark.parametrize("url, expected", WINDOWS)
 def test_windows_urls_name_drive_and_unc_paths(url, expected):
-    from cnbkit.cache import sqlite_path
+    from cnbkit._engine.cache import sqlite_path
 
     assert sqlite_path(url, "windows") == PureWindowsPath(expected)
 
 
 @pytest.mark.parametrize("url, expected", POSIX)
 def test_posix_urls_name_absolute_paths(url, expected):
-    from cnbkit.cache import sqlite_path
+    from cnbkit._engine.cache import sqlite_path
 
     assert sqlite_path(url, "posix") == PurePosixPath(expected)
 
@@ -73,7 +73,7 @@ def test_posix_urls_name_absolute_paths(url, expected):
     ("posix", "redis://localhost/0", "not a sqlite"),
 ])
 def test_relative_and_malformed_paths_are_refused_with_the_form_to_write(system, url, why):
-    from cnbkit.cache import sqlite_path
+    from cnbkit._engine.cache import sqlite_path
 
     with pytest.raises(ConfigError, match=why) as info:
         sqlite_path(url, system)
@@ -89,7 +89,7 @@ def test_relative_and_malformed_paths_are_refused_with_the_form_to_write(system,
     PurePosixPath("/home/me/C#/100%/what?/cnbkit-http.sqlite"),
 ])
 def test_a_paths_url_reads_back_as_the_same_path(path):
-    from cnbkit.cache import sqlite_path, sqlite_url
+    from cnbkit._engine.cache import sqlite_path, sqlite_url
 
     system = "windows" if isinstance(path, PureWindowsPath) else "posix"
     url = sqlite_url(path)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from cnbkit._engine.clock import ManualClock
 from cnbkit.catalog import operation
-from cnbkit.clock import ManualClock
 from cnbkit.errors import CnbkitWarning, ValidationError
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply
 

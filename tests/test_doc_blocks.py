@@ -43,7 +43,7 @@ from pathlib import Path
 
 import pytest
 
-from cnbkit.client import _Default
+from cnbkit._engine.client import _Default
 
 pytestmark = pytest.mark.slow
 
@@ -225,7 +225,7 @@ def _check_not_run(block: Block) -> None:
 def _check_config(block: Block) -> None:
     from traitlets.config import Config
 
-    from cnbkit.settings import Settings
+    from cnbkit._engine.settings import Settings
 
     namespace: dict[str, object] = {"c": Config()}
     exec(compile(block.code, block.where, "exec"), namespace)

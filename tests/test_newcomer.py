@@ -17,7 +17,7 @@ import pytest
 
 import cnbkit
 from cnbkit.catalog import OPERATIONS, PRIBOR_PERIODS
-from cnbkit.settings import SANDBOX_CLOCK
+from cnbkit.sandbox import SANDBOX_CLOCK
 
 # -- no empty or substituted answer without a word ---------------------------------------------
 RANGE_CALLS = {

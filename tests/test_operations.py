@@ -88,7 +88,7 @@ def test_function_returns_the_typed_long_frame(client, sandbox, name):
         else:
             assert isinstance(series.dtype, pd.CategoricalDtype)  # codes
     # the same values as the raw JSON, row by row
-    from cnbkit.params import build_query
+    from cnbkit._engine.params import build_query
 
     records = _raw(sandbox, op, build_query(op, kwargs, client.today()))
     assert len(frame) == len(records)

@@ -7,9 +7,9 @@ import datetime as dt
 import pandas as pd
 import pytest
 
+from cnbkit._engine.params import build_query
 from cnbkit.catalog import operation
 from cnbkit.errors import InvalidParameter
-from cnbkit.params import build_query
 
 TODAY = dt.date(2025, 12, 31)
 

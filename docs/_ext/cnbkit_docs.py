@@ -323,7 +323,7 @@ class PlanDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         import cnbkit
-        from cnbkit.settings import SANDBOX_CLOCK
+        from cnbkit.sandbox import SANDBOX_CLOCK
 
         text = " ".join(self.content).strip()
         call = ast.parse(f"plan({text})", mode="eval").body

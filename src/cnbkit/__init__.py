@@ -12,7 +12,8 @@ Market data, one function per API operation, in seven groups: ``cnbkit.czeonia``
 
 Settings: ``cnbkit.configure(base_url=..., cache_url=..., offline=..., clock=...)`` or the
 environment (``CNBKIT_BASE_URL``, ``CNBKIT_CACHE_URL``, ``CNBKIT_OFFLINE``; see
-:mod:`cnbkit.settings`). Offline: ``cnbkit sandbox`` serves both APIs locally
+:class:`cnbkit.Settings`); what "today" is: ``clock=`` (:class:`cnbkit.ManualClock`).
+Offline: ``cnbkit sandbox`` serves both APIs locally
 (:mod:`cnbkit.sandbox`). PSD2 accounts and payments: :mod:`cnbkit.cobs`. Errors:
 :mod:`cnbkit.errors`. Notebooks: ``cnbkit lab``, ``cnbkit notebooks DIR``.
 ``cnbkit.__version__`` is read from the installed distribution's metadata (the one source of
@@ -27,9 +28,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # what the lazy attributes below resolve to
     __version__: str
     from . import czeonia, exrates, forward, fxrates, omo, pribor, skd
+    from ._engine.cache import CacheInfo
+    from ._engine.client import Client, configure, default_client
+    from ._engine.clock import Clock, ManualClock, SystemClock
+    from ._engine.history import plan
+    from ._engine.settings import LIVE_URL, Settings
     from .backends import as_pandas, provenance
     from .catalog import OPERATIONS
-    from .client import Client, configure, default_client
     from .errors import (
         ApiError,
         ChunkError,
@@ -47,8 +52,6 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to
         StaleDataWarning,
         ValidationError,
     )
-    from .history import plan
-    from .settings import LIVE_URL
     from .wide import to_wide
 
 #: Where each public name lives; imported on first use, so that ``cnbkit --version`` and
@@ -59,16 +62,21 @@ _LAZY = {
     "OPERATIONS": ".catalog",
     "as_pandas": ".backends",
     "provenance": ".backends",
-    "Client": ".client",
-    "configure": ".client",
-    "default_client": ".client",
+    "CacheInfo": "._engine.cache",
+    "Client": "._engine.client",
+    "configure": "._engine.client",
+    "default_client": "._engine.client",
+    "Clock": "._engine.clock",
+    "ManualClock": "._engine.clock",
+    "SystemClock": "._engine.clock",
+    "Settings": "._engine.settings",
     **{name: ".errors" for name in (
         "ApiError", "ChunkError", "CnbError", "CnbkitWarning", "ConfigError", "ConnectionFailed",
         "HostUnreachable", "InvalidParameter", "InvalidResponse", "NotFoundError",
         "OfflineCacheMiss", "RequestError", "ServerError", "StaleDataWarning",
         "ValidationError")},
-    "plan": ".history",
-    "LIVE_URL": ".settings",
+    "plan": "._engine.history",
+    "LIVE_URL": "._engine.settings",
     "to_wide": ".wide",
 }
 
@@ -76,8 +84,10 @@ __all__ = [
     "LIVE_URL",
     "OPERATIONS",
     "ApiError",
+    "CacheInfo",
     "ChunkError",
     "Client",
+    "Clock",
     "CnbError",
     "CnbkitWarning",
     "ConfigError",
@@ -85,11 +95,14 @@ __all__ = [
     "HostUnreachable",
     "InvalidParameter",
     "InvalidResponse",
+    "ManualClock",
     "NotFoundError",
     "OfflineCacheMiss",
     "RequestError",
     "ServerError",
+    "Settings",
     "StaleDataWarning",
+    "SystemClock",
     "ValidationError",
     "__version__",
     "as_pandas",

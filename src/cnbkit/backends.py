@@ -1,7 +1,7 @@
 """The typed columns handed to the frame library the user chose: pandas, polars or Arrow.
 
 Every backend gets the same columns, names and logical types from one
-:class:`~cnbkit.columns.Columns`:
+:class:`~cnbkit._engine.columns.Columns`:
 
 =============  =======================  ===========================  ========================
 logical type   pandas                   polars                       Arrow (``pyarrow.Table``)
@@ -16,7 +16,7 @@ float          ``float64`` (NaN         ``Float64`` (null)           ``float64``
                missing)
 =============  =======================  ===========================  ========================
 
-Provenance (what ``df.attrs`` holds in pandas, ``cnbkit.origin.record``): Arrow keeps
+Provenance (what ``df.attrs`` holds in pandas, ``cnbkit._engine.origin.record``): Arrow keeps
 it in the schema metadata under ``b"cnbkit"`` (JSON), which survives slicing, filtering and a
 Parquet round trip; polars frames have no metadata of their own (pola-rs/polars#5117), so
 cnbkit sets ``frame.attrs`` on the frame it returns, a plain attribute that polars operations
@@ -27,8 +27,8 @@ imported only when asked for.
 
 Example:
     >>> from cnbkit.catalog import operation
-    >>> from cnbkit.columns import from_decoded
-    >>> from cnbkit.decode import decode
+    >>> from cnbkit._engine.columns import from_decoded
+    >>> from cnbkit._engine.decode import decode
     >>> op = operation("czeonia.daily")
     >>> cols = from_decoded(op, decode(op, b'{"czeoniaDaily": {"validFor": "2024-01-02", '
     ...                                    b'"rate": 6.7, "volumeInCZKmio": 9000}}'))
@@ -45,9 +45,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 import numpy as np
 import pandas as pd
 
-from .columns import Columns, TypedColumn
+from ._engine.columns import Columns, TypedColumn
+from ._engine.settings import BACKENDS, Backend
 from .errors import InvalidParameter, MissingDependency
-from .settings import BACKENDS, Backend
 
 if TYPE_CHECKING:
     import polars as pl

@@ -57,7 +57,8 @@ def _serve_sandbox(args: argparse.Namespace, stop: StopRequest) -> None:
         seed=args.fault_seed,
     )
     url = sandbox.start(
-        port=args.port, clock=args.clock, faults=faults, seed=args.seed, cobs=not args.no_cobs
+        port=args.port, clock=args.clock or sandbox.SANDBOX_CLOCK, faults=faults, seed=args.seed,
+        cobs=not args.no_cobs,
     )
     print(f"cnbkit sandbox (clock {url.clock}, data seed {args.seed})")
     print(f"  market-data API: {url}")
@@ -78,7 +79,7 @@ def _serve_sandbox(args: argparse.Namespace, stop: StopRequest) -> None:
 
 
 def _cmd_cache(args: argparse.Namespace) -> int:
-    from .client import Client
+    from ._engine.client import Client
 
     client = Client(cache_url=args.cache_url, cache_dir=args.cache_dir)
     if args.action == "info":
@@ -103,10 +104,10 @@ def _year_or_date(text: str | None) -> str | int | None:
 def _cmd_fetch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from ._engine.client import Client
+    from ._engine.history import history
+    from ._engine.planners import PLANNERS
     from .backends import as_pandas, provenance
-    from .client import Client
-    from .history import history
-    from .planners import PLANNERS
 
     out = Path(args.output)
     fmt = args.format or _FORMATS.get(out.suffix.lower())
@@ -155,7 +156,7 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
 
 def _option_groups() -> dict[str, list[str]]:
     """Every planner option, with the groups that take it (the CLI's flags)."""
-    from .planners import PLANNERS
+    from ._engine.planners import PLANNERS
 
     groups: dict[str, list[str]] = {}
     for planner in PLANNERS.values():
@@ -188,8 +189,6 @@ def _version_line() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .settings import SANDBOX_CLOCK
-
     parser = argparse.ArgumentParser(
         prog="cnbkit", description="Czech National Bank APIs as typed pandas DataFrames."
     )
@@ -198,8 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sb = commands.add_parser("sandbox", help="serve the local emulators of the CNB APIs")
     sb.add_argument("--port", type=int, default=8000, help="port of the market-data API (0: any)")
-    sb.add_argument("--clock", type=_date, default=SANDBOX_CLOCK,
-                    help=f"the sandbox's 'today' (default {SANDBOX_CLOCK})")
+    sb.add_argument("--clock", type=_date, default=None,
+                    help="the sandbox's 'today' (default: the last day of the real fixing it "
+                         "serves, 2025-12-31)")
     sb.add_argument("--seed", type=int, default=0, help="seed of the synthetic series")
     sb.add_argument("--latency-ms", type=float, default=0.0, help="added to every answer")
     sb.add_argument("--error-rate", type=_rate, default=0.0, help="share of 500/503 answers")
@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     sb.add_argument("--no-cobs", action="store_true", help="serve the market-data API only")
     sb.set_defaults(func=_cmd_sandbox)
 
-    from .planners import PLANNERS
+    from ._engine.planners import PLANNERS
 
     fetch = commands.add_parser(
         "fetch", help="write a history to CSV or Parquet",

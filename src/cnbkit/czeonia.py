@@ -9,12 +9,12 @@ Example:
 
 from __future__ import annotations
 
-from ._call import call
+from ._engine.client import Client
+from ._engine.history import history as _history
+from ._engine.operation_function import run_operation
+from ._engine.params import DateLike
+from ._engine.ranges import DateArg
 from .backends import Backend, Frame
-from .client import Client
-from .history import history as _history
-from .params import DateLike
-from .ranges import DateArg
 
 __all__ = [
     "daily",
@@ -33,7 +33,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.czeonia.daily("2024-05-17")  # doctest: +SKIP
     """
-    return call("czeonia.daily", client, backend, date=date)
+    return run_operation("czeonia.daily", client, backend, date=date)
 
 
 def daily_year(year: int | None = None, *, client: Client | None = None,
@@ -46,7 +46,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.czeonia.daily_year(2024)["rate"].describe()  # doctest: +SKIP
     """
-    return call("czeonia.daily_year", client, backend, year=year)
+    return run_operation("czeonia.daily_year", client, backend, year=year)
 
 
 def history(

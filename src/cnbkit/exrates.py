@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ._call import call
+from ._engine.client import Client
+from ._engine.history import history as _history
+from ._engine.operation_function import run_operation
+from ._engine.params import DateLike
+from ._engine.ranges import DateArg
 from .backends import Backend, Frame
-from .client import Client
 from .errors import InvalidParameter
-from .history import history as _history
-from .params import DateLike
-from .ranges import DateArg
 
 __all__ = [
     "averages",
@@ -48,7 +48,7 @@ def daily(
     Example:
         >>> cnbkit.exrates.daily("2019-05-17", lang="EN")  # doctest: +SKIP
     """
-    return call("exrates.daily", client, backend, date=date, lang=lang)
+    return run_operation("exrates.daily", client, backend, date=date, lang=lang)
 
 
 def daily_currency_month(
@@ -63,7 +63,7 @@ def daily_currency_month(
     Example:
         >>> cnbkit.exrates.daily_currency_month("usd", "2019-05")  # doctest: +SKIP
     """
-    return call("exrates.daily_currency_month", client, backend, currency=currency,
+    return run_operation("exrates.daily_currency_month", client, backend, currency=currency,
                 year_month=year_month)
 
 
@@ -77,7 +77,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.to_wide(cnbkit.exrates.daily_year(2019))["EUR"]  # doctest: +SKIP
     """
-    return call("exrates.daily_year", client, backend, year=year)
+    return run_operation("exrates.daily_year", client, backend, year=year)
 
 
 def monthly_averages_currency(currency: str, *, client: Client | None = None,
@@ -92,7 +92,7 @@ def monthly_averages_currency(currency: str, *, client: Client | None = None,
     Example:
         >>> cnbkit.exrates.monthly_averages_currency("EUR")  # doctest: +SKIP
     """
-    return call("exrates.monthly_averages_currency", client, backend, currency=currency)
+    return run_operation("exrates.monthly_averages_currency", client, backend, currency=currency)
 
 
 def monthly_averages_year(year: int | None = None, *, client: Client | None = None,
@@ -105,7 +105,7 @@ def monthly_averages_year(year: int | None = None, *, client: Client | None = No
     Example:
         >>> cnbkit.exrates.monthly_averages_year(2024)  # doctest: +SKIP
     """
-    return call("exrates.monthly_averages_year", client, backend, year=year)
+    return run_operation("exrates.monthly_averages_year", client, backend, year=year)
 
 
 def monthly_cumulative_averages_currency(
@@ -119,7 +119,8 @@ def monthly_cumulative_averages_currency(
     Example:
         >>> cnbkit.exrates.monthly_cumulative_averages_currency("EUR")  # doctest: +SKIP
     """
-    return call("exrates.monthly_cumulative_averages_currency", client, backend, currency=currency)
+    return run_operation("exrates.monthly_cumulative_averages_currency", client, backend,
+                         currency=currency)
 
 
 def monthly_cumulative_averages_year(
@@ -134,7 +135,7 @@ def monthly_cumulative_averages_year(
     Example:
         >>> cnbkit.exrates.monthly_cumulative_averages_year(2024)  # doctest: +SKIP
     """
-    return call("exrates.monthly_cumulative_averages_year", client, backend, year=year)
+    return run_operation("exrates.monthly_cumulative_averages_year", client, backend, year=year)
 
 
 def quarterly_averages_currency(currency: str, *, client: Client | None = None,
@@ -147,7 +148,7 @@ def quarterly_averages_currency(currency: str, *, client: Client | None = None,
     Example:
         >>> cnbkit.exrates.quarterly_averages_currency("EUR")  # doctest: +SKIP
     """
-    return call("exrates.quarterly_averages_currency", client, backend, currency=currency)
+    return run_operation("exrates.quarterly_averages_currency", client, backend, currency=currency)
 
 
 def quarterly_averages_year(
@@ -161,7 +162,7 @@ def quarterly_averages_year(
     Example:
         >>> cnbkit.exrates.quarterly_averages_year(2024)  # doctest: +SKIP
     """
-    return call("exrates.quarterly_averages_year", client, backend, year=year)
+    return run_operation("exrates.quarterly_averages_year", client, backend, year=year)
 
 
 def history(

@@ -10,12 +10,12 @@ Example:
 
 from __future__ import annotations
 
-from ._call import call
+from ._engine.client import Client
+from ._engine.history import history as _history
+from ._engine.operation_function import run_operation
+from ._engine.params import DateLike
+from ._engine.ranges import DateArg
 from .backends import Backend, Frame
-from .client import Client
-from .history import history as _history
-from .params import DateLike
-from .ranges import DateArg
 
 __all__ = [
     "daily",
@@ -35,7 +35,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.forward.daily("2024-05-17")  # doctest: +SKIP
     """
-    return call("forward.daily", client, backend, date=date)
+    return run_operation("forward.daily", client, backend, date=date)
 
 
 def daily_range_currency_pair_maturity(
@@ -56,7 +56,7 @@ def daily_range_currency_pair_maturity(
         >>> cnbkit.forward.daily_range_currency_pair_maturity(
         ...     "2024-01-01", "2024-06-30", "EUR_TO_CZK", "THREE_MONTH")  # doctest: +SKIP
     """
-    return call(
+    return run_operation(
         "forward.daily_range_currency_pair_maturity",
         client,
         backend,

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ._call import call
+from ._engine.client import Client
+from ._engine.history import history as _history
+from ._engine.operation_function import run_operation
+from ._engine.ranges import DateArg
 from .backends import Backend, Frame
-from .client import Client
-from .history import history as _history
-from .ranges import DateArg
 
 __all__ = [
     "daily_month",
@@ -38,7 +38,7 @@ def daily_month(
     Example:
         >>> cnbkit.fxrates.daily_month("2024-05", lang="EN")  # doctest: +SKIP
     """
-    return call("fxrates.daily_month", client, backend, year_month=year_month, lang=lang)
+    return run_operation("fxrates.daily_month", client, backend, year_month=year_month, lang=lang)
 
 
 def daily_range_currency(
@@ -57,7 +57,7 @@ def daily_range_currency(
     Example:
         >>> cnbkit.fxrates.daily_range_currency("AMD", "2023-01", "2024-12")  # doctest: +SKIP
     """
-    return call(
+    return run_operation(
         "fxrates.daily_range_currency",
         client,
         backend,
@@ -79,7 +79,7 @@ def daily_year(
     Example:
         >>> cnbkit.fxrates.daily_year(2024, lang="EN")  # doctest: +SKIP
     """
-    return call("fxrates.daily_year", client, backend, year=year, lang=lang)
+    return run_operation("fxrates.daily_year", client, backend, year=year, lang=lang)
 
 
 def history(

@@ -40,9 +40,9 @@ from typing import Any
 
 import requests
 
+from ._engine.settings import LIVE_URL
 from .bundled import checkout_root, copy_notebooks, user_notebooks_dir
 from .errors import InvalidParameter, MissingDependency
-from .settings import LIVE_URL, SANDBOX_CLOCK
 from .stopping import StopRequest, run_child
 
 __all__ = ["SOURCES", "LabSetup", "find_notebooks", "prepare", "probe_live", "run_lab"]
@@ -115,7 +115,7 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
         env.pop("CNBKIT_BASE_URL", None)
         env["CNBKIT_SOURCE"] = "live"
         return LabSetup("live", env, f"cnbkit lab: live data from {LIVE_URL}")
-    from .sandbox import start
+    from .sandbox import SANDBOX_CLOCK, start
 
     url = start(clock=SANDBOX_CLOCK)
     env.update(CNBKIT_BASE_URL=str(url), CNBKIT_TODAY=SANDBOX_CLOCK.isoformat(),

@@ -12,12 +12,12 @@ Example:
 
 from __future__ import annotations
 
-from ._call import call
+from ._engine.client import Client
+from ._engine.history import history as _history
+from ._engine.operation_function import run_operation
+from ._engine.params import DateLike
+from ._engine.ranges import DateArg
 from .backends import Backend, Frame
-from .client import Client
-from .history import history as _history
-from .params import DateLike
-from .ranges import DateArg
 
 __all__ = [
     "daily",
@@ -39,7 +39,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.omo.daily("2024-06-05")  # doctest: +SKIP
     """
-    return call("omo.daily", client, backend, date=date)
+    return run_operation("omo.daily", client, backend, date=date)
 
 
 def daily_year(year: int | None = None, *, client: Client | None = None,
@@ -50,7 +50,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.omo.daily_year(2024)  # doctest: +SKIP
     """
-    return call("omo.daily_year", client, backend, year=year)
+    return run_operation("omo.daily_year", client, backend, year=year)
 
 
 def history(

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ._call import call
+from ._engine.client import Client
+from ._engine.history import history as _history
+from ._engine.operation_function import run_operation
+from ._engine.params import DateLike
+from ._engine.ranges import DateArg
 from .backends import Backend, Frame
 from .catalog import PRIBOR_PERIODS
-from .client import Client
-from .history import history as _history
-from .params import DateLike
-from .ranges import DateArg
 
 __all__ = [
     "PERIODS",
@@ -43,7 +43,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.pribor.daily("2024-05-17")  # doctest: +SKIP
     """
-    return call("pribor.daily", client, backend, date=date)
+    return run_operation("pribor.daily", client, backend, date=date)
 
 
 def daily_year(year: int | None = None, *, client: Client | None = None,
@@ -56,7 +56,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.pribor.daily_year(2024)  # doctest: +SKIP
     """
-    return call("pribor.daily_year", client, backend, year=year)
+    return run_operation("pribor.daily_year", client, backend, year=year)
 
 
 def daily_year_term(
@@ -70,7 +70,7 @@ def daily_year_term(
     Example:
         >>> cnbkit.pribor.daily_year_term("THREE_MONTH", 2019)  # doctest: +SKIP
     """
-    return call("pribor.daily_year_term", client, backend, period=period, year=year)
+    return run_operation("pribor.daily_year_term", client, backend, period=period, year=year)
 
 
 def history(

@@ -10,12 +10,12 @@ Example:
 
 from __future__ import annotations
 
-from ._call import call
+from ._engine.client import Client
+from ._engine.history import history as _history
+from ._engine.operation_function import run_operation
+from ._engine.params import DateLike
+from ._engine.ranges import DateArg
 from .backends import Backend, Frame
-from .client import Client
-from .history import history as _history
-from .params import DateLike
-from .ranges import DateArg
 
 __all__ = [
     "daily",
@@ -34,7 +34,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.skd.daily("2024-05-17")  # doctest: +SKIP
     """
-    return call("skd.daily", client, backend, date=date)
+    return run_operation("skd.daily", client, backend, date=date)
 
 
 def history(

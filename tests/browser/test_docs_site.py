@@ -35,10 +35,9 @@ SWAGGER = ROOT / "tests" / "data" / "cnbapi" / "openapi_swagger2_cnbapi_22ops.js
 #: How long a page state may take on a loaded machine before the test gives up.
 DEADLINE_S = 120
 #: The public names the issue lists: cnbkit.__all__, each group's __all__, cnbkit.cobs.__all__,
-#: cnbkit.backends (as_pandas, provenance), cnbkit.clock, cnbkit.settings, cnbkit.errors.
+#: cnbkit.backends (as_pandas, provenance), cnbkit.errors.
 GROUPS = ["czeonia", "exrates", "forward", "fxrates", "omo", "pribor", "skd"]
-MODULES = ["cnbkit", *(f"cnbkit.{g}" for g in GROUPS), "cnbkit.cobs", "cnbkit.clock",
-           "cnbkit.settings", "cnbkit.errors"]
+MODULES = ["cnbkit", *(f"cnbkit.{g}" for g in GROUPS), "cnbkit.cobs", "cnbkit.errors"]
 GALLERY_IMAGES = """() => {
     const images = [...document.querySelectorAll("article .cnbkit-gallery img")];
     return images.length > 0 && images.every(i => i.complete) ? images.map(

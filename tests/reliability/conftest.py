@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from cnbkit.client import Client
-from cnbkit.clock import ManualClock
+from cnbkit._engine.client import Client
+from cnbkit._engine.clock import ManualClock
 
 from ..conftest import SANDBOX_NOON
 

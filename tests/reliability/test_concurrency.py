@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import cnbkit
-from cnbkit.cache import CACHE_FILE, CacheLocation
+from cnbkit._engine.cache import CACHE_FILE, CacheLocation
 from cnbkit.catalog import BY_PATH
 
 from ..helpers import send_raw, stored

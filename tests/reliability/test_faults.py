@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import cnbkit
-from cnbkit.cache import CacheLocation
+from cnbkit._engine.cache import CacheLocation
 from cnbkit.errors import (
     ChunkError,
     ConnectionFailed,

@@ -2,7 +2,7 @@
 where one is missing; never a crash, never a silently wrong column.
 
 Every payload goes the way production's answers go: as bytes over a socket from a loopback
-server, through a client's transport (msgspec's decoder, :mod:`cnbkit.decode`), the typed
+server, through a client's transport (msgspec's decoder, :mod:`cnbkit._engine.decode`), the typed
 columns and the pandas backend (``Client.collect``).
 """
 

@@ -58,7 +58,8 @@ import pandas as pd
 import requests
 from requests_oauthlib import OAuth2Session
 
-from cnbkit.clock import PRAGUE
+from cnbkit._engine.clock import PRAGUE
+from cnbkit._engine.params import to_date
 from cnbkit.cobs import redact
 from cnbkit.cobs.accounts import (
     accounts_frame,
@@ -86,7 +87,6 @@ from cnbkit.cobs.pisp_calls import PaymentCalls
 from cnbkit.cobs.registration import Application, applications_frame, registration_body
 from cnbkit.cobs.tls import MutualTlsAdapter
 from cnbkit.errors import ConfigError
-from cnbkit.params import to_date
 
 __all__ = ["IF_ANY", "NEEDED", "NONE", "CobsClient", "range_bound"]
 

@@ -67,6 +67,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from cnbkit._engine.params import to_date
 from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer, UnsupportedOperation
 from cnbkit.cobs.providers import (
     CNB_STANDING_ORDERS,
@@ -76,7 +77,6 @@ from cnbkit.cobs.providers import (
 )
 from cnbkit.cobs.signing import SignInfo
 from cnbkit.errors import InvalidParameter
-from cnbkit.params import to_date
 
 __all__ = [
     "INTERVALS",

@@ -29,12 +29,15 @@ from typing import TYPE_CHECKING
 from cnbkit.errors import MissingDependency
 from cnbkit.sandbox.httpserver import Faults, LoggedRequest, LoopbackServer
 from cnbkit.sandbox.market import PREFIX, MarketApp, fault_reply
-from cnbkit.settings import SANDBOX_CLOCK
 
 if TYPE_CHECKING:
     from cnbkit.sandbox.cobs import CobsSandbox
 
-__all__ = ["Faults", "LoggedRequest", "SandboxURL", "serve", "start"]
+__all__ = ["SANDBOX_CLOCK", "Faults", "LoggedRequest", "SandboxURL", "serve", "start"]
+
+#: The day the sandbox takes for today unless told otherwise, the last day of the real
+#: exchange-rate fixing it serves.
+SANDBOX_CLOCK = datetime.date(2025, 12, 31)
 
 
 class SandboxURL(str):

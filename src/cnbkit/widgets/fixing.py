@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 import pandas as pd
 
 from .. import analysis
+from .._engine.client import Client
 from ..backends import as_pandas
-from ..client import Client
 from ._base import Panel
 
 __all__ = ["VIEWS", "FixingExplorer"]

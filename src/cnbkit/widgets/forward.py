@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .._engine.client import Client
 from ..analysis.forwards import FORWARD_MATURITIES, PAIRS, forward_table
 from ..backends import as_pandas
-from ..client import Client
 from ._base import Panel
 
 __all__ = ["ForwardPanel", "forward_table"]

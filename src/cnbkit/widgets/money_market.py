@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pandas as pd
 
 from .. import analysis
+from .._engine.client import Client
 from ..backends import as_pandas
-from ..client import Client
 from ..errors import InvalidParameter
 from ._base import Panel
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import pandas as pd
 
 from .. import analysis
+from .._engine.client import Client
 from ..backends import as_pandas
-from ..client import Client
 from ._base import Panel
 
 __all__ = ["OtherCurrenciesPanel", "cross_history", "quoted_amount"]

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..client import Client, default_client
-from ..clock import SystemClock
-from ..settings import LIVE_URL
+from .._engine.client import Client, default_client
+from .._engine.clock import SystemClock
+from .._engine.settings import LIVE_URL
 
 __all__ = ["Banner", "DataSource", "data_source", "source_banner"]
 

@@ -1,7 +1,7 @@
 """Who may call a route: the authorization kinds of the route table and their checks.
 
 Every request needs a client certificate from the sandbox's CA (the TLS handshake and
-:func:`~cnbkit.sandbox.cobs.call.peer_of` see to that). On top of it a route declares one of
+:func:`~cnbkit.sandbox.cobs.incoming.peer_of` see to that). On top of it a route declares one of
 the :class:`Auth` kinds; :func:`authorize` checks it before the handler runs.
 
 A bearer token must be present (401 otherwise), known and unexpired (401, or 403 when the
@@ -26,7 +26,7 @@ import time
 from enum import Enum
 from typing import Any
 
-from cnbkit.sandbox.cobs.call import Peer
+from cnbkit.sandbox.cobs.incoming import Peer
 from cnbkit.sandbox.cobs.public import fixed_token
 from cnbkit.sandbox.cobs.replies import cobs_error
 from cnbkit.sandbox.cobs.state import SandboxState

@@ -20,8 +20,8 @@ import math
 import re
 from typing import Any
 
-from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.data import CLOCK, PRAGUE, SandboxBank
+from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.replies import cobs_error, not_in_cobs
 from cnbkit.sandbox.cobs.standing import visible_orders
 from cnbkit.sandbox.cobs.state import SandboxState
@@ -132,25 +132,25 @@ def account_or_404(state: SandboxState, account_id: str) -> dict[str, Any]:
     return account
 
 
-def accounts(state: SandboxState, call: Call) -> Reply:
+def accounts(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/accounts``: the accounts, paged (400 past the end)."""
     quirk = state.paging_quirk(call.client_id)
     return paged(state, call.request, state.bank.accounts, "accounts", 400, quirk=quirk)
 
 
-def no_account_id(state: SandboxState, call: Call) -> Reply:
+def no_account_id(state: SandboxState, call: Incoming) -> Reply:
     """Other methods on ``/my/accounts``: answered as an unknown account id (404)."""
     raise cobs_error(404, {"error": "ID_NOT_FOUND", "scope": "id"})
 
 
-def other_account_path(state: SandboxState, call: Call) -> Reply:
+def other_account_path(state: SandboxState, call: Incoming) -> Reply:
     """Any other method or path below ``/my/accounts/{id}``: 404, ``ID_NOT_FOUND`` when the
     account does not exist, else ``NOT_FOUND``."""
     account_or_404(state, call.params["id"])
     raise not_in_cobs(call.method, call.path, call.version)
 
 
-def balance(state: SandboxState, call: Call) -> Reply:
+def balance(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/accounts/{id}/balance``: booked (``CLBD``) and available (``CLAV``) balance.
 
     ``currency`` other than the account's fails with 400. The first account has a credit
@@ -180,7 +180,7 @@ def balance(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, {"balances": balances})
 
 
-def transactions(state: SandboxState, call: Call) -> Reply:
+def transactions(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/accounts/{id}/transactions``: filtered, sorted and paged (404 past the end).
 
     Query: ``fromDate``/``toDate`` ("Date and time", both inclusive: a transaction is listed
@@ -232,7 +232,7 @@ def transactions(state: SandboxState, call: Call) -> Reply:
 
 
 # -- standing orders ------------------------------------------------------------------------------
-def standing_orders(state: SandboxState, call: Call) -> Reply:
+def standing_orders(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/standingorders``: the account holder's standing orders (the bank's and the
     active ones this application created), paged (400 past the end)."""
     quirk = state.paging_quirk(call.client_id)
@@ -274,7 +274,7 @@ def _awaiting_items(state: SandboxState, client_id: str) -> list[dict[str, Any]]
     return items
 
 
-def awaiting(state: SandboxState, call: Call) -> Reply:
+def awaiting(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/payments/awaiting``: payments waiting to be made, from every account, paged
     (404 past the end)."""
     quirk = state.paging_quirk(call.client_id)
@@ -282,7 +282,7 @@ def awaiting(state: SandboxState, call: Call) -> Reply:
                  quirk=quirk)
 
 
-def awaiting_of_account(state: SandboxState, call: Call) -> Reply:
+def awaiting_of_account(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/accounts/{id}/payments/awaiting``: those of one account (404 ``ID_NOT_FOUND``
     for an unknown account)."""
     account = account_or_404(state, call.params["id"])

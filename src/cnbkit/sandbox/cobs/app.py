@@ -30,8 +30,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from cnbkit.sandbox.cobs.access import authorize
-from cnbkit.sandbox.cobs.call import Call, peer_of
 from cnbkit.sandbox.cobs.data import SandboxBank
+from cnbkit.sandbox.cobs.incoming import Incoming, peer_of
 from cnbkit.sandbox.cobs.public import public_peer
 from cnbkit.sandbox.cobs.replies import Fail, cobs_error, not_in_cobs
 from cnbkit.sandbox.cobs.routes import VERSIONS, find_route
@@ -262,5 +262,5 @@ class CobsApp:
         if standard is not None:
             check_request(self.rules, version, standard, request)
         token = authorize(route.auth, self.state, request, peer)
-        call = Call(request, peer, version, path, params, token)
+        call = Incoming(request, peer, version, path, params, token)
         return route.handler(self.state, call)

@@ -19,8 +19,8 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.data import CLOCK, PRAGUE
+from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.public import FIXED_CLIENT
 from cnbkit.sandbox.cobs.replies import cobs_error
 from cnbkit.sandbox.cobs.state import SandboxState
@@ -58,7 +58,7 @@ def record_consent(state: SandboxState, client_id: str, owner: str, scopes: list
     return consent_id
 
 
-def list_consents(state: SandboxState, call: Call) -> Reply:
+def list_consents(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/consents``: the consent of the caller's application, one entry per account.
     The fixed tokens of the public-sandbox mode come with a consent of their own (the
     sandbox's user consented to everything)."""
@@ -80,7 +80,7 @@ def list_consents(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, {"consentId": consent_id, "consents": items})
 
 
-def revoke(state: SandboxState, call: Call) -> Reply:
+def revoke(state: SandboxState, call: Incoming) -> Reply:
     """``DELETE /my/consents/{consentId}``: revoke the consent (204); the application's tokens
     stop working."""
     consent_id = call.params["id"]

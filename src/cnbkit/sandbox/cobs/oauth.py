@@ -26,8 +26,8 @@ import time
 from base64 import b64decode
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.consents import record_consent
+from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.replies import oauth_error
 from cnbkit.sandbox.cobs.signing import redirect_allowed
 from cnbkit.sandbox.cobs.state import SandboxState
@@ -39,7 +39,7 @@ __all__ = ["CODE_LIFETIME", "authorize", "revoke", "token"]
 CODE_LIFETIME = 120
 
 
-def authorize(state: SandboxState, call: Call) -> Reply:
+def authorize(state: SandboxState, call: Incoming) -> Reply:
     """``GET /oauth/authorize``: approve and redirect back with a code (or an error)."""
     request = call.request
     client_id = request.arg("client_id") or ""
@@ -77,7 +77,7 @@ def authorize(state: SandboxState, call: Call) -> Reply:
     return back(code=code)
 
 
-def token(state: SandboxState, call: Call) -> Reply:
+def token(state: SandboxState, call: Incoming) -> Reply:
     """``POST /oauth/token``: grant ``authorization_code`` or ``refresh_token``.
 
     The scopes granted are those of the code (or refresh token), cut down to the test switch
@@ -140,7 +140,7 @@ def token(state: SandboxState, call: Call) -> Reply:
                       {"Cache-Control": "no-store", "Pragma": "no-cache"})
 
 
-def revoke(state: SandboxState, call: Call) -> Reply:
+def revoke(state: SandboxState, call: Incoming) -> Reply:
     """``POST /oauth/revoke``: invalidate the ``token`` of the form (see the module doc)."""
     form = dict(parse_qsl(call.request.body.decode("utf-8", "replace"), keep_blank_values=True))
     value = form.get("token") or ""

@@ -30,7 +30,7 @@ import secrets
 import time
 from typing import Any
 
-from cnbkit.sandbox.cobs.call import Call
+from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.replies import cobs_error, dig, read_json
 from cnbkit.sandbox.cobs.signing import advance_order, cancel_open_signs, open_sign
 from cnbkit.sandbox.cobs.state import SandboxState
@@ -111,7 +111,7 @@ def service_level(body: dict[str, Any]) -> dict[str, str]:
     return {"code": "ESCT" if currency == "EUR" else "XBCT"}
 
 
-def new_payment(state: SandboxState, call: Call) -> Reply:
+def new_payment(state: SandboxState, call: Incoming) -> Reply:
     """``POST /my/payments``: accept a payment (``ACTC``, to be signed); 200 with its id."""
     body = read_json(call.request)
     errors = order_errors(state, body, "paymentIdentification")
@@ -137,7 +137,7 @@ def new_payment(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, answer)
 
 
-def payment_sign(state: SandboxState, call: Call) -> Reply:
+def payment_sign(state: SandboxState, call: Incoming) -> Reply:
     """``POST /my/payments/{id}/sign``: the payment's authorization (its signId and the
     scenarios). An authorization that failed or was cancelled is replaced by a new one while
     the payment is not authorized; a done one is reported as done."""
@@ -155,7 +155,7 @@ def payment_sign(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, {"scenarios": scenarios, "signInfo": info})
 
 
-def delete_payment(state: SandboxState, call: Call) -> Reply:
+def delete_payment(state: SandboxState, call: Incoming) -> Reply:
     """``DELETE /my/payments/{id}``: delete a payment that is not authorized (200, no body);
     an authorized one, or an unknown one, is 404 ``TRANSACTION_MISSING``."""
     stored = _stored_payment(state, call.params["id"], call.client_id)
@@ -168,7 +168,7 @@ def delete_payment(state: SandboxState, call: Call) -> Reply:
     return Reply(200, b"", {"Content-Type": "application/json"}, None)
 
 
-def payment(state: SandboxState, call: Call) -> Reply:
+def payment(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/payments/{id}``: the payment as accepted, with the state of its
     authorization and its status (404 ``TRANSACTION_MISSING``)."""
     stored = _stored_payment(state, call.params["id"], call.client_id)
@@ -180,7 +180,7 @@ def payment(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, body)
 
 
-def payment_status(state: SandboxState, call: Call) -> Reply:
+def payment_status(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/payments/{id}/status`` (COBS 5.0): the payment's ``instructionStatus``."""
     stored = _stored_payment(state, call.params["id"], call.client_id)
     with state.lock:
@@ -189,7 +189,7 @@ def payment_status(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, {"instructionStatus": status})
 
 
-def payment_status_v2(state: SandboxState, call: Call) -> Reply:
+def payment_status_v2(state: SandboxState, call: Incoming) -> Reply:
     """``GET /payments/{id}/status`` (COBS 2.0, certificate only): the ``instructionStatus``
     of a payment of the certificate's organisation."""
     stored = _stored_payment(state, call.params["id"], None, owner=call.peer.organization_id)
@@ -229,13 +229,13 @@ def _funds(state: SandboxState, body: dict[str, Any], cisp: bool) -> dict[str, A
             "response": "APPR" if amount <= available else "DECL"}
 
 
-def balance_check(state: SandboxState, call: Call) -> Reply:
+def balance_check(state: SandboxState, call: Incoming) -> Reply:
     """``POST /my/payments/balanceCheck``: would the account cover the amount (``APPR``/
     ``DECL``)?"""
     return Reply.json(200, _funds(state, read_json(call.request), cisp=False))
 
 
-def cisp_balance_check(state: SandboxState, call: Call) -> Reply:
+def cisp_balance_check(state: SandboxState, call: Incoming) -> Reply:
     """``POST /accounts/balanceCheck`` (CISP): the same question, asked with the certificate
     alone, for accounts whose holder granted it (``AG01`` otherwise)."""
     return Reply.json(200, _funds(state, read_json(call.request), cisp=True))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cnbkit.sandbox.cobs.call import Peer, peer_of
+from cnbkit.sandbox.cobs.incoming import Peer, peer_of
 from cnbkit.sandbox.cobs.replies import cobs_error
 from cnbkit.sandbox.httpserver import Request
 

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from cnbkit.sandbox.cobs.access import ROLE_FOR_SCOPE
-from cnbkit.sandbox.cobs.call import Call, Peer
+from cnbkit.sandbox.cobs.incoming import Incoming, Peer
 from cnbkit.sandbox.cobs.replies import oauth_error, read_json
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
@@ -105,7 +105,7 @@ def _locked_view(state: SandboxState, app: dict[str, Any]) -> dict[str, Any]:
         return public_view(app)
 
 
-def _own_app(state: SandboxState, call: Call) -> dict[str, Any]:
+def _own_app(state: SandboxState, call: Incoming) -> dict[str, Any]:
     """The stored application ``{id}`` of the caller's organisation; 404 for any other."""
     client_id = call.params["id"]
     with state.lock:
@@ -115,7 +115,7 @@ def _own_app(state: SandboxState, call: Call) -> dict[str, Any]:
     return app
 
 
-def create(state: SandboxState, call: Call) -> Reply:
+def create(state: SandboxState, call: Incoming) -> Reply:
     """``POST /applications``: register an application; 201 with its new secret (and an
     ``api_key`` when the state's ``issue_api_keys`` is on, else ``"NOT_PROVIDED"``)."""
     meta = check_metadata(read_json(call.request, oauth=True), call.peer, partial=False)
@@ -129,7 +129,7 @@ def create(state: SandboxState, call: Call) -> Reply:
     return Reply.json(201, public_view(app, with_secret=True), {"Cache-Control": "no-store"})
 
 
-def list_own(state: SandboxState, call: Call) -> Reply:
+def list_own(state: SandboxState, call: Incoming) -> Reply:
     """``GET /applications``: the organisation's applications (without secrets)."""
     # a snapshot under the lock: POST inserts concurrently
     with state.lock:
@@ -138,18 +138,18 @@ def list_own(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, {"applications": mine})
 
 
-def not_allowed(state: SandboxState, call: Call) -> Reply:
+def not_allowed(state: SandboxState, call: Incoming) -> Reply:
     """Any other method on ``/applications``: 405."""
     raise oauth_error(405, "invalid_request", f"{call.method} is not supported on {call.path}")
 
 
-def show(state: SandboxState, call: Call) -> Reply:
+def show(state: SandboxState, call: Incoming) -> Reply:
     """``GET /applications/{id}``."""
     app = _own_app(state, call)
     return Reply.json(200, _locked_view(state, app))
 
 
-def update(state: SandboxState, call: Call) -> Reply:
+def update(state: SandboxState, call: Incoming) -> Reply:
     """``PUT /applications/{id}``: change the metadata fields sent."""
     app = _own_app(state, call)
     meta = check_metadata(read_json(call.request, oauth=True), call.peer, partial=True)
@@ -158,7 +158,7 @@ def update(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, _locked_view(state, app))
 
 
-def delete(state: SandboxState, call: Call) -> Reply:
+def delete(state: SandboxState, call: Incoming) -> Reply:
     """``DELETE /applications/{id}``: forget the application with its codes and tokens; 204."""
     app = _own_app(state, call)
     with state.lock:
@@ -169,13 +169,13 @@ def delete(state: SandboxState, call: Call) -> Reply:
     return Reply(204, b"", content_type=None)
 
 
-def not_allowed_on_own(state: SandboxState, call: Call) -> Reply:
+def not_allowed_on_own(state: SandboxState, call: Incoming) -> Reply:
     """Any other method on ``/applications/{id}``: 404 unless it is the caller's, then 405."""
     _own_app(state, call)
     raise oauth_error(405, "invalid_request", f"{call.method} is not supported on {call.path}")
 
 
-def renew_secret(state: SandboxState, call: Call) -> Reply:
+def renew_secret(state: SandboxState, call: Incoming) -> Reply:
     """``POST /applications/{id}/renewSecret``: a new client secret (the old one stops)."""
     app = _own_app(state, call)
     with state.lock:
@@ -185,6 +185,6 @@ def renew_secret(state: SandboxState, call: Call) -> Reply:
                       {"Cache-Control": "no-store"})
 
 
-def not_supported(state: SandboxState, call: Call) -> Reply:
+def not_supported(state: SandboxState, call: Incoming) -> Reply:
     """Anything else below ``/applications/{id}/``: 404."""
     raise oauth_error(404, "invalid_request", f"{call.method} is not supported on {call.path}")

@@ -8,8 +8,8 @@ Patterns of COBS routes are relative to ``/cobs/{version}``; routes with no vers
 (OAuth) have absolute patterns.
 
 A pattern is made of ``/``-separated segments: literals, ``{name}`` (one segment, captured
-into :attr:`~cnbkit.sandbox.cobs.call.Call.params`) and, last only, ``{name*}`` (any number of
-further segments, captured joined by ``/``). The first route that matches wins, so the
+into :attr:`~cnbkit.sandbox.cobs.incoming.Incoming.params`) and, last only, ``{name*}`` (any
+number of further segments, captured joined by ``/``). The first route that matches wins, so the
 catch-all rows (method :data:`ANY`) come after the specific ones; they give the answers COBS
 gives for other methods and paths in their area (405 on a known registration resource, an
 unknown account id before an unknown path...). A COBS path no route matches is a 404
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from cnbkit.sandbox.cobs import aisp, consents, oauth, pisp, registration, signing, standing
 from cnbkit.sandbox.cobs.access import Auth
-from cnbkit.sandbox.cobs.call import Call
+from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
 
@@ -62,7 +62,7 @@ ANY = "*"
 #: Where registration lives, relative to ``/cobs/{version}``.
 REGISTRATION = "/applications"
 
-Handler = Callable[[SandboxState, Call], Reply]
+Handler = Callable[[SandboxState, Incoming], Reply]
 
 
 @dataclass(frozen=True)

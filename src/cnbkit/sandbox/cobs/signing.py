@@ -56,8 +56,8 @@ import secrets
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from cnbkit.sandbox.cobs.call import Call
 from cnbkit.sandbox.cobs.data import CLOCK
+from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.replies import cobs_error, read_json
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.cobs.variants import CNB_LIKE, BankVariant
@@ -112,7 +112,7 @@ def _not_implemented(step: str) -> Exception:
                             "message": f"{step} is not implemented by this bank"})
 
 
-def _sign_of(state: SandboxState, call: Call) -> dict[str, Any]:
+def _sign_of(state: SandboxState, call: Incoming) -> dict[str, Any]:
     """(with the lock held) The authorization the path names, if it belongs to the path's
     order and the caller's application; 404 ``ID_NOT_FOUND`` otherwise."""
     sign = state.signs.get(call.params["sign"])
@@ -194,7 +194,7 @@ def _confirm(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> None:
 
 
 # -- the three steps ----------------------------------------------------------------------------
-def detail(state: SandboxState, call: Call) -> Reply:
+def detail(state: SandboxState, call: Incoming) -> Reply:
     """``GET …/sign/{signId}``: the scenarios and the state (Step I; 501 where the variant
     has none)."""
     with state.lock:
@@ -230,7 +230,7 @@ def redirect_allowed(registered: list[str], given: str) -> bool:
     return False
 
 
-def start(state: SandboxState, call: Call) -> Reply:
+def start(state: SandboxState, call: Incoming) -> Reply:
     """``POST …/sign/{signId}``: start the chosen method (Step II)."""
     body = read_json(call.request)
     method = body.get("authorizationType")
@@ -285,7 +285,7 @@ def _federated_form() -> dict[str, str]:
             "relayState": secrets.token_urlsafe(18)}
 
 
-def finish(state: SandboxState, call: Call) -> Reply:
+def finish(state: SandboxState, call: Incoming) -> Reply:
     """``PUT …/sign/{signId}``: finish the method (Step III; 501 where the variant has none):
     the one-time password of ``SMS``; for ``USERAGENT_REDIRECT`` it reports where the user is
     ("purely indicative", PDF §3.2.11), also once the authorization is over, or with
@@ -331,7 +331,7 @@ def finish(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, answer)
 
 
-def user_agent_page(state: SandboxState, call: Call) -> Reply:
+def user_agent_page(state: SandboxState, call: Incoming) -> Reply:
     """``GET`` or ``POST /sign/{ticket}``: the page the user opens to confirm (or, with
     ``decline=1`` in the query or the form, refuse); back to the ``redirectUrl`` when one was
     given (with the ``relayState`` of a federated login), else a short page. A federated login

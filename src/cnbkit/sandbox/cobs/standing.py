@@ -33,7 +33,7 @@ import copy
 import secrets
 from typing import Any
 
-from cnbkit.sandbox.cobs.call import Call
+from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.pisp import order_errors, service_level
 from cnbkit.sandbox.cobs.replies import cobs_error, dig, read_json
 from cnbkit.sandbox.cobs.signing import advance_order, cancel_open_signs, open_sign
@@ -95,7 +95,7 @@ def _created(state: SandboxState, order_id: str, client_id: str) -> dict[str, An
                  if _order_id(o) == order_id and o["_client_id"] == client_id), None)
 
 
-def create(state: SandboxState, call: Call) -> Reply:
+def create(state: SandboxState, call: Incoming) -> Reply:
     """``POST /my/standingorders``: accept a standing order to authorize; 200 with its id and
     the ``signInfo`` of its authorization.
 
@@ -122,7 +122,7 @@ def create(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, answer)
 
 
-def detail(state: SandboxState, call: Call) -> Reply:
+def detail(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/standingorders/{id}``: one order (the bank's or the application's own)."""
     order_id = call.params["id"]
     with state.lock:
@@ -142,7 +142,7 @@ def detail(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, found)
 
 
-def status(state: SandboxState, call: Call) -> Reply:
+def status(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/standingorders/{id}/status``: ``instructionStatus`` and the payments made."""
     order_id = call.params["id"]
     with state.lock:
@@ -157,7 +157,7 @@ def status(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, {"instructionStatus": value, "realizedPayments": []})
 
 
-def change(state: SandboxState, call: Call) -> Reply:
+def change(state: SandboxState, call: Incoming) -> Reply:
     """``PUT /my/standingorders/{id}``: change an order (see the module doc)."""
     body = read_json(call.request)
     errors = standing_order_problems(state, body, call.client_id)
@@ -184,7 +184,7 @@ def change(state: SandboxState, call: Call) -> Reply:
     return Reply.json(200, answer)
 
 
-def cancel(state: SandboxState, call: Call) -> Reply:
+def cancel(state: SandboxState, call: Incoming) -> Reply:
     """``DELETE /my/standingorders/{id}``: cancel an order (see the module doc)."""
     order_id = call.params["id"]
     with state.lock:

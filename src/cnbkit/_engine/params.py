@@ -20,8 +20,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .catalog import Operation, Param
-from .errors import InvalidParameter
+from ..catalog import Operation, Param
+from ..errors import InvalidParameter
 
 __all__ = [
     "FIRST_YEAR",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .catalog import Operation
+from ..catalog import Operation
 from .columns import Columns
 
 __all__ = ["of_answer", "record"]

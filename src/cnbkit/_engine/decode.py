@@ -35,8 +35,8 @@ from typing import Annotated, Any
 import msgspec
 import numpy as np
 
-from .catalog import OPERATIONS, Column, Operation, Schema
-from .errors import InvalidResponse
+from ..catalog import OPERATIONS, Column, Operation, Schema
+from ..errors import InvalidResponse
 
 __all__ = ["Decoded", "decode", "record_type"]
 
@@ -100,7 +100,7 @@ def _decoder(op: Operation) -> msgspec.json.Decoder[Any]:
 @dataclass(frozen=True)
 class Decoded:
     """An answer decoded and checked, as one list of values per field of the schema (a
-    missing value is None): what :func:`cnbkit.columns.from_decoded` builds columns from."""
+    missing value is None): what :func:`cnbkit._engine.columns.from_decoded` builds columns from."""
 
     length: int
     values: Mapping[str, list[Any]]

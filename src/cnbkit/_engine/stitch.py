@@ -1,12 +1,12 @@
 """Stitching the typed columns of a plan's calls into one: concatenate, filter, trim, sort.
 
-It works on :class:`~cnbkit.columns.Columns`, before any frame library is involved, so a
+It works on :class:`~cnbkit._engine.columns.Columns`, before any frame library is involved, so a
 history is stitched the same way whatever backend it is returned in.
 
 Example:
     >>> import datetime as dt
-    >>> from cnbkit.planners import plan_czeonia
-    >>> from cnbkit.ranges import Span
+    >>> from cnbkit._engine.planners import plan_czeonia
+    >>> from cnbkit._engine.ranges import Span
     >>> p = plan_czeonia(Span(dt.date(2019, 1, 1), dt.date(2019, 6, 30)))
     >>> [c.name for c in stitch([], p).columns]
     ['valid_for', 'rate', 'volume_czk_mio']
@@ -40,7 +40,7 @@ def stitch(parts: Sequence[Columns], plan: Plan) -> Columns:
     Monthly series (other-currency rates, dated the month's last day) are trimmed by month, so
     that a range ending mid-month keeps that month. Rows without a date (a malformed answer)
     are kept, never silently dropped. The provenance is every frame's
-    (:func:`cnbkit.origin.record`).
+    (:func:`cnbkit._engine.origin.record`).
     """
     schema, span = plan.op.schema, plan.span
     table = Columns.concat([p for p in parts if p.length], plan.op)

@@ -16,9 +16,9 @@ For each call the transport
    name that does not resolve, or a host that refuses connections, is not retried either
    (nothing changes by trying again): it raises :class:`~cnbkit.errors.HostUnreachable` at
    once, naming the host and the two ways to work without it;
-4. decodes the body once into typed records (:mod:`cnbkit.decode`) and only then stores it:
+4. decodes the body once into typed records (:mod:`cnbkit._engine.decode`) and only then stores it:
    an answer that is not the documented JSON never reaches the cache (it is retried, within
-   the same budget); the expiry is absolute, from :func:`~cnbkit.cache.expires_at`;
+   the same budget); the expiry is absolute, from :func:`~cnbkit._engine.cache.expires_at`;
 5. when the budget runs out and an expired answer is cached, serves it with a warning
    (stale-if-error); otherwise raises the last failure, typed.
 
@@ -30,17 +30,17 @@ that was stopped, a SQLite file that cannot be written) is skipped with a
 stored.
 
 What requests-cache does here, and what it cannot do. cnbkit uses requests-cache's storage
-(:func:`cnbkit.cache.open_storage`: its SQLite, Redis and memory backends, its serialization of
+(``cache.open_storage``: its SQLite, Redis and memory backends, its serialization of
 a response, ``created_at`` and ``expires``, ``cnbkit cache info``/``clear``) and not its
 ``CachedSession``, whose policy would be the wrong one in four places; each hand-written piece
 stays for the reason given:
 
 * **Expiry by the client's clock.** requests-cache judges ``expires`` against the real UTC time;
   a cnbkit client judges it by its own clock (``clock=``, ``CNBKIT_TODAY``, the sandbox's
-  ManualClock), which also decides which periods are closed (:func:`cnbkit.cache.expires_at`:
+  ManualClock), which also decides which periods are closed (``cache.expires_at``:
   a closed year never expires, the open one after the TTL). With ``CachedSession`` a client
   standing on 2025-12-31 would see its cache expire by the wall clock.
-* **Decode before store.** An answer is stored only after :func:`cnbkit.decode.decode` accepted
+* **Decode before store.** An answer is stored only after ``decode.decode`` accepted
   it (a 200 that is not the documented JSON is retried and never cached); ``CachedSession``
   stores a 200 as it arrives, and a ``filter_fn`` that decoded it would decode every body twice.
 * **Stale-if-error and offline on cnbkit's own failures.** requests-cache's ``stale_if_error``
@@ -58,8 +58,8 @@ connection failures, 429/5xx and bodies that do not decode, which urllib3's ``Re
 see.
 
 Example:
-    >>> from cnbkit.settings import Settings
-    >>> from cnbkit.clock import SystemClock
+    >>> from cnbkit._engine.settings import Settings
+    >>> from cnbkit._engine.clock import SystemClock
     >>> transport = Transport(Settings(cache_url=None), SystemClock())
     >>> transport.retries
     5
@@ -92,13 +92,8 @@ from urllib3.exceptions import (
     SSLError,
 )
 
-from . import __version__
-from ._warn import warn
-from .cache import CacheInfo, cache_info, expires_at, open_storage
-from .calls import Call
-from .clock import Clock
-from .decode import Decoded, decode
-from .errors import (
+from .. import __version__
+from ..errors import (
     ApiError,
     CacheUnavailableWarning,
     CnbError,
@@ -111,6 +106,11 @@ from .errors import (
     StaleDataWarning,
     ValidationError,
 )
+from .cache import CacheInfo, cache_info, expires_at, open_storage
+from .call import Call
+from .caller_warning import warn
+from .clock import Clock
+from .decode import Decoded, decode
 from .settings import Settings
 
 __all__ = ["RETRY_STATUSES", "Answer", "Transport", "error_for"]
@@ -126,7 +126,7 @@ class Answer:
     """One parsed answer and where it came from.
 
     Attributes:
-        decoded: the answer decoded and checked (:func:`cnbkit.decode.decode`).
+        decoded: the answer decoded and checked (:func:`cnbkit._engine.decode.decode`).
         url: the URL it answers.
         from_cache: it came from the cache.
         stale: it came from the cache although expired (API down, or offline mode).

@@ -1,4 +1,5 @@
-"""Who is calling and what they asked: the :class:`Peer` and the :class:`Call` handlers get.
+"""Who is calling and what they asked: the :class:`Peer` and the :class:`Incoming` request
+that route handlers get.
 
 Every request to the COBS sandbox arrives over mutual TLS with the client's DER certificate.
 :func:`peer_of` reads from it the SHA-256 fingerprint, the subject's ``organizationIdentifier``
@@ -23,7 +24,7 @@ from cnbkit.sandbox.cobs.qcstatement import certificate_roles
 from cnbkit.sandbox.cobs.replies import cobs_error
 from cnbkit.sandbox.httpserver import Request
 
-__all__ = ["Call", "Peer", "peer_of"]
+__all__ = ["Incoming", "Peer", "peer_of"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def peer_of(request: Request) -> Peer:
 
 
 @dataclass(frozen=True)
-class Call:
+class Incoming:
     """One routed request, as a handler sees it.
 
     Attributes:

@@ -17,7 +17,7 @@ So one currency over ten years takes 10 ``exrates/daily-year`` calls (not 120
 
 Example:
     >>> import datetime as dt
-    >>> from cnbkit.ranges import Span
+    >>> from cnbkit._engine.ranges import Span
     >>> for call in plan_exrates(Span(dt.date(2019, 5, 1), dt.date(2019, 6, 30)), "EUR").calls:
     ...     print(call.label)
     /exrates/daily-currency-month currency=EUR&yearMonth=2019-05
@@ -34,8 +34,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from .calls import Call, Query, RowFilter
-from .catalog import (
+from ..catalog import (
     CURRENCY_PAIRS,
     LANGS,
     MATURITIES,
@@ -43,7 +42,8 @@ from .catalog import (
     Operation,
     operation,
 )
-from .errors import InvalidParameter
+from ..errors import InvalidParameter
+from .call import Call, Query, RowFilter
 from .params import FIRST_YEAR, check_currency
 from .ranges import DateArg, Span, Years, resolve_span, resolve_years
 
@@ -94,7 +94,7 @@ class Plan:
         filters: column -> the values to keep (e.g. the currencies asked for).
         single: one call of one operation (``Client.get``): its failure is raised as it is,
             not as a :class:`~cnbkit.errors.ChunkError`, and its notices are a single
-            answer's (:func:`cnbkit.notices.check`).
+            answer's (:func:`cnbkit._engine.notices.check`).
     """
 
     group: str
@@ -107,7 +107,7 @@ class Plan:
     @classmethod
     def one(cls, op: Operation, query: Mapping[str, str]) -> Plan:
         """The plan of one call of ``op`` with ``query`` (parameters as sent: what
-        ``Client.get`` runs, after :func:`cnbkit.params.build_query` checked them).
+        ``Client.get`` runs, after :func:`cnbkit._engine.params.build_query` checked them).
 
         Example:
             >>> Plan.one(operation("czeonia.daily_year"), {"year": "2019"}).calls[0].label
@@ -125,7 +125,7 @@ def _plan(group: str, calls: Sequence[Call], span: Span | None = None,
     return Plan(group, tuple(calls), calls[0].op, span, MappingProxyType(kept))
 
 
-def _call(name: str, **query: str) -> Call:
+def _make_call(name: str, **query: str) -> Call:
     return Call(operation(name), Query(query))
 
 
@@ -173,7 +173,7 @@ def _one(value: str | None, allowed: Sequence[str], arg: str) -> str:
 
 
 def _yearly(name: str, span: Span, **query: str) -> list[Call]:
-    return [_call(name, **query, year=str(y)) for y in span.years]
+    return [_make_call(name, **query, year=str(y)) for y in span.years]
 
 
 # -- the planners, one per group --------------------------------------------------------------
@@ -191,7 +191,7 @@ def plan_exrates(span: Span, currency: str | Iterable[str] | None = None) -> Pla
     if codes is None:
         return _plan("exrates", years, span)
     months = [
-        _call("exrates.daily_currency_month", currency=code, yearMonth=f"{y:04d}-{m:02d}")
+        _make_call("exrates.daily_currency_month", currency=code, yearMonth=f"{y:04d}-{m:02d}")
         for code in codes
         for y, m in span.months
     ]
@@ -206,7 +206,7 @@ def plan_forward(span: Span, currency_pair: str = "ALL", maturity: str = "ALL") 
     pair = _one(currency_pair, CURRENCY_PAIRS, "currency_pair")
     term = _one(maturity, MATURITIES, "maturity")
     calls = [
-        _call("forward.daily_range_currency_pair_maturity", currencyPair=pair,
+        _make_call("forward.daily_range_currency_pair_maturity", currencyPair=pair,
               dateFrom=f"{y}-01-01", dateTo=f"{y}-12-31", maturity=term)
         for y in span.years
     ]
@@ -222,13 +222,13 @@ def plan_fxrates(span: Span, currency: str | Iterable[str] | None = None,
     row = _BYTES_PER_ROW["fxrates"]
     years = _yearly("fxrates.daily_year", span, lang=language)
     year_bytes = len(years) * 12 * _FX_CURRENCIES * row
-    months = [_call("fxrates.daily_month", lang=language, yearMonth=f"{y:04d}-{m:02d}")
+    months = [_make_call("fxrates.daily_month", lang=language, yearMonth=f"{y:04d}-{m:02d}")
               for y, m in span.months]
     month_bytes = len(months) * _FX_CURRENCIES * row
     if codes is None:
         return _plan("fxrates", _cheapest((years, year_bytes), (months, month_bytes)), span)
     ranges = [
-        _call("fxrates.daily_range_currency", currency=code, lang=language,
+        _make_call("fxrates.daily_range_currency", currency=code, lang=language,
               yearMonthFrom=f"{y}-01", yearMonthTo=f"{y}-12")
         for code in codes
         for y in span.years
@@ -250,7 +250,7 @@ def plan_pribor(span: Span, period: str | Iterable[str] | None = None) -> Plan:
     if periods is None:
         return _plan("pribor", years, span)
     rows = _BUSINESS_DAYS * _BYTES_PER_ROW["pribor"]
-    per_term = [_call("pribor.daily_year_term", period=p, year=str(y))
+    per_term = [_make_call("pribor.daily_year_term", period=p, year=str(y))
                 for p in periods for y in span.years]
     every_term = len(years) * rows * len(PRIBOR_PERIODS)
     calls = _cheapest((years, every_term), (per_term, len(per_term) * rows))
@@ -282,11 +282,11 @@ def plan_averages(years: Years, kind: str = "monthly",
             "currency, so that the whole history of every currency is not fetched by accident"
         )
     name = AVERAGE_KINDS[kind]
-    by_year = [_call(f"exrates.{name}_year", year=str(y)) for y in years.years]
+    by_year = [_make_call(f"exrates.{name}_year", year=str(y)) for y in years.years]
     year_bytes = len(by_year) * 12 * _FIXING_CURRENCIES * _BYTES_PER_ROW["averages"]
     calls = by_year
     if codes is not None:
-        by_currency = [_call(f"exrates.{name}_currency", currency=code) for code in codes]
+        by_currency = [_make_call(f"exrates.{name}_currency", currency=code) for code in codes]
         every_year = years.last - FIRST_YEAR + 1  # a by-currency answer spans them all
         currency_bytes = len(by_currency) * 12 * every_year * _BYTES_PER_ROW["averages"]
         calls = _cheapest((by_year, year_bytes), (by_currency, currency_bytes))
@@ -319,8 +319,8 @@ class Planner:
     Attributes:
         group: the name ``history()``, ``plan()`` and ``cnbkit fetch`` know it by.
         function: ``function(range, **options) -> Plan``.
-        ranges: ``"dates"`` (a :class:`~cnbkit.ranges.Span`) or ``"years"``
-            (a :class:`~cnbkit.ranges.Years`).
+        ranges: ``"dates"`` (a :class:`~cnbkit._engine.ranges.Span`) or ``"years"``
+            (a :class:`~cnbkit._engine.ranges.Years`).
         options: the keywords it takes besides the range.
         first_day: the first day of the series, where known (earlier starts move up).
         summary: one line for ``--help``.

@@ -21,7 +21,7 @@ reads).
 Example:
     >>> import cnbkit
     >>> from cnbkit.catalog import operation
-    >>> from cnbkit.planners import Plan
+    >>> from cnbkit._engine.planners import Plan
     >>> with cnbkit.Client(base_url=url) as client:  # doctest: +SKIP
     ...     client.collect(Plan.one(operation("czeonia.daily_year"), {"year": "2019"}))
 """
@@ -34,15 +34,15 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from functools import partial
 from typing import Any
 
-from .calls import Call
-from .columns import Columns, from_decoded
-from .errors import (
+from ..errors import (
     ChunkError,
     CnbError,
     FailedChunk,
     HostUnreachable,
     InvalidParameter,
 )
+from .call import Call
+from .columns import Columns, from_decoded
 from .origin import of_answer
 from .transport import Answer, Lookup, Transport
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from .catalog import Operation
+from ..catalog import Operation
 
 if TYPE_CHECKING:
     from .columns import Columns

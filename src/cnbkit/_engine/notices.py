@@ -24,10 +24,10 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from ._warn import warn
-from .catalog import Operation
+from ..catalog import Operation
+from ..errors import CnbkitWarning
+from .caller_warning import warn
 from .columns import Columns
-from .errors import CnbkitWarning
 from .planners import Plan
 
 __all__ = ["check", "check_answer", "currencies_in", "missing_currencies"]

@@ -23,8 +23,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from ._warn import warn
-from .errors import CnbkitWarning, InvalidParameter
+from ..errors import CnbkitWarning, InvalidParameter
+from .caller_warning import warn
 from .params import FIRST_YEAR, check_year, to_date
 
 __all__ = ["DateArg", "Span", "Years", "resolve_span", "resolve_years"]

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .backends import Backend, Frame
-from .calls import Call
+from ..backends import Backend, Frame
+from .call import Call
 from .client import Client, default_client
 from .planners import make_plan
 from .ranges import DateArg

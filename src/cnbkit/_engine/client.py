@@ -1,10 +1,9 @@
 """The market-data client: settings, a clock, and the one pipeline every call takes.
 
-:meth:`Client.collect` runs a plan (:mod:`cnbkit.planners`): the backend is checked, the calls
-run (:func:`cnbkit.execute.run`: the cache, then the network in a bounded pool), their columns
-are stitched (:func:`cnbkit.stitch.stitch`), the notices given (:func:`cnbkit.notices.check`)
-and the frame built in the chosen backend. :meth:`Client.get` is a plan of one call;
-:func:`cnbkit.history` a plan of many.
+:meth:`Client.collect` runs a plan (``planners.py``): the backend is checked, the calls run
+(``execute.run``: the cache, then the network in a bounded pool), their columns are stitched
+(``stitch.stitch``), the notices given (``notices.check``) and the frame built in the chosen
+backend. :meth:`Client.get` is a plan of one call; ``history()`` a plan of many.
 
 Module-level functions (``cnbkit.exrates.daily()`` ...) use a default client that
 :func:`cnbkit.configure` replaces. A ``Client`` is safe to share between threads.
@@ -27,13 +26,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ..backends import Backend, Frame, check_backend, to_backend
+from ..catalog import Operation, operation
+from ..errors import ConfigError, InvalidParameter
 from . import execute, notices
-from .backends import Backend, Frame, check_backend, to_backend
 from .cache import CacheInfo
-from .catalog import Operation, operation
 from .clock import Clock, ClockLike, make_clock
 from .clock import today as clock_today
-from .errors import ConfigError, InvalidParameter
 from .execute import watched
 from .params import build_query
 from .planners import Plan
@@ -47,7 +46,7 @@ __all__ = ["LIVE_URL", "Client", "configure", "default_client"]
 class Client:
     """A configured connection to the market-data API.
 
-    Every argument left out (None) comes from the environment (see :mod:`cnbkit.settings`)
+    Every argument left out (None) comes from the environment (see :class:`cnbkit.Settings`)
     or the default.
 
     Args:
@@ -73,8 +72,8 @@ class Client:
             DataFrames or ``"pyarrow"`` Tables (``$CNBKIT_BACKEND``; polars and pyarrow are the
             ``polars`` and ``arrow`` extras). Every call takes ``backend=`` too.
         clock: what "today" is: None (the real date, or ``$CNBKIT_TODAY``), a date or
-            ``'yyyy-MM-dd'`` (the real time on that day), or a :class:`~cnbkit.clock.Clock`
-            such as :class:`~cnbkit.clock.ManualClock`. It decides the default end of a
+            ``'yyyy-MM-dd'`` (the real time on that day), or a :class:`~cnbkit._engine.clock.Clock`
+            such as :class:`~cnbkit._engine.clock.ManualClock`. It decides the default end of a
             range, the last year accepted, which periods are closed and when TTLs run out.
 
     Raises:
@@ -187,7 +186,7 @@ class Client:
                 failed ones. A plan of one call raises that call's own error.
 
         Example:
-            >>> from cnbkit.planners import make_plan
+            >>> from cnbkit._engine.planners import make_plan
             >>> plan = make_plan("czeonia", "2024-01-01", "2024-03-31", today=client.today(),
             ...                  options={})  # doctest: +SKIP
             >>> client.collect(plan, backend="polars")  # doctest: +SKIP

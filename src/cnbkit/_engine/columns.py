@@ -1,7 +1,7 @@
 """The one columnar form every answer takes, whatever frame library the user asked for.
 
 An answer's JSON is decoded once, straight into typed records checked as they are decoded
-(:mod:`cnbkit.decode`); :func:`from_decoded` then builds each column of the operation's schema
+(``decode.py``); :func:`from_decoded` then builds each column of the operation's schema
 once, as a typed numpy column (:func:`from_decoded`). Histories are
 stitched in this form (:meth:`Columns.concat`, :meth:`Columns.take`), and
 :mod:`cnbkit.backends` hands the columns to pandas, polars or Arrow at the very end.
@@ -20,7 +20,7 @@ kind       numpy form                                      a missing value
 
 Example:
     >>> from cnbkit.catalog import operation
-    >>> from cnbkit.decode import decode
+    >>> from cnbkit._engine.decode import decode
     >>> op = operation("exrates.daily_year")
     >>> cols = from_decoded(op, decode(op, b'''{"rates": [
     ...     {"validFor": "2019-01-02", "currencyCode": "HUF", "amount": 100, "rate": 8.017},
@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .catalog import AVERAGE_MONTH_CODES, Column, Operation, PeriodBound, PerUnit, Schema
+from ..catalog import AVERAGE_MONTH_CODES, Column, Operation, PeriodBound, PerUnit, Schema
 from .decode import Decoded
 
 __all__ = ["Columns", "TypedColumn", "empty_columns", "from_decoded", "period_bounds"]
@@ -77,7 +77,7 @@ class Columns:
         op: the operation whose schema the columns follow.
         columns: the columns, in the schema's order.
         length: the number of rows.
-        provenance: what :func:`cnbkit.origin.record` describes (``df.attrs``).
+        provenance: what ``origin.record`` builds (``df.attrs``).
     """
 
     op: Operation
@@ -233,7 +233,7 @@ def empty_columns(schema: Schema, op: Operation) -> Columns:
 
 def from_decoded(op: Operation, decoded: Decoded) -> Columns:
     """Build the typed columns of an answer of ``op`` from its decoded values
-    (:func:`cnbkit.decode.decode`: every value already checked), each column once."""
+    (:func:`cnbkit._engine.decode.decode`: every value already checked), each column once."""
     schema = op.schema
     built = {c.name: _BUILDERS[c.dtype](c, decoded.values[c.field]) for c in schema.columns}
     extra = _derived(schema, built, decoded.length)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 __all__ = ["warn"]
 
-_PACKAGE = str(Path(__file__).resolve().parent)
+_PACKAGE = str(Path(__file__).resolve().parent.parent)  # cnbkit/, this is cnbkit/_engine/
 
 
 def warn(warning: Warning) -> None:
