@@ -64,7 +64,7 @@ nitpick_ignore_regex = [
     (r"py:class", r"Plan"),
     (r"py:class", r"cnbkit\.("
                   r"sandbox\.httpserver\.(Request|Reply)|"
-                  r"sandbox\.cobs\.(CobsApp|data\.SandboxBank)|cobs\.calls\.ClientBase)"),
+                  r"sandbox\.cobs\.(CobsApp|data\.SandboxBank)|cobs\.sending\.Sender)"),
     (r"py:(class|data)", r"(CobsApp|RECORDED_HEADERS)"),
     # a dataclass field's ``tuple[float, float]`` or ``dict[str, Any]`` is split at its comma
     # by autodoc
@@ -116,7 +116,7 @@ cnbkit_api_modules = [
     "cnbkit.backends", "cnbkit.bundled", "cnbkit.catalog", "cnbkit.analysis",
     "cnbkit.widgets", "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs",
     "cnbkit.cobs.config", "cnbkit.cobs.providers",
-    "cnbkit.cobs.signing", "cnbkit.cobs.pisp_calls", "cnbkit.cobs.order_calls",
+    "cnbkit.cobs.signing", "cnbkit.cobs.payment_calls", "cnbkit.cobs.standing_order_calls",
     "cnbkit.cobs.orders", "cnbkit.cobs.browser", "cnbkit.cobs.notebook", "cnbkit.cobs.awaiting",
     "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.identity", "cnbkit.systems",
     "cnbkit.private_files", "cnbkit.windows_acl", "cnbkit.stopping", "cnbkit",
@@ -133,8 +133,7 @@ cnbkit_api_extra = {
     "cnbkit.sandbox": ["cnbkit.sandbox.httpserver.LoopbackServer",
                        "cnbkit.sandbox.cobs.CobsSandbox", "cnbkit.sandbox.cobs.BankVariant"],
     "cnbkit.cobs": ["cnbkit.cobs.client.range_bound",
-                    "cnbkit.cobs.payments.payment_body",
-                    "cnbkit.cobs.payments.standing_order_body"],
+                    "cnbkit.cobs.payments.payment_body"],
 }
 #: Where the notebooks are rendered from (copied to notebooks/ beside this file at each build).
 cnbkit_notebooks = str(HERE.parent / "notebooks")

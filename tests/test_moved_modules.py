@@ -53,3 +53,17 @@ def test_the_public_names_are_the_documented_ones():
     for name in ("Settings", "Clock", "ManualClock", "SystemClock", "CacheInfo", "Client"):
         assert name in cnbkit.__all__
         assert getattr(cnbkit, name).__module__.startswith("cnbkit._engine.")
+
+
+@pytest.mark.parametrize(("module", "name", "home"), [
+    ("cnbkit.cobs.pisp_calls", "PaymentCalls", "cnbkit.cobs.payment_calls.PaymentCalls"),
+    ("cnbkit.cobs.order_calls", "StandingOrderCalls",
+     "cnbkit.cobs.standing_order_calls.StandingOrderCalls"),
+    ("cnbkit.cobs.signing", "Caller", "cnbkit.cobs.sending.Sender"),
+])
+def test_the_cobs_parts_old_names_warn(module, name, home):
+    old = importlib.import_module(module)
+    with pytest.warns(FutureWarning, match=rf"{module} is deprecated .*{name}: use {home}"):
+        found = getattr(old, name)
+    where, _, attribute = home.rpartition(".")
+    assert found is getattr(importlib.import_module(where), attribute)

@@ -156,11 +156,11 @@ def test_the_sandbox_takes_the_standards_mode_due_and_refuses_the_cnbs_name(
                                             "modeDue": "DUE_DAY_OF_MONTH"}},
             "debtorAccount": {"identification": {"iban": iban}},
             "creditorAccount": {"identification": {"iban": CREDITOR}}}
-    assert authorized._call("POST", "/my/standingorders", body=body)["signInfo"]
+    assert authorized.send("POST", "/my/standingorders", body=body)["signInfo"]
     body["standingOrder"]["execution"]["modeDue"] = "DUE_DAY"
     with verdicts.deliberate("request", "modeDue outside the files' enum"), \
             pytest.raises(Exception) as info:
-        authorized._call("POST", "/my/standingorders", body=body)
+        authorized.send("POST", "/my/standingorders", body=body)
     assert info.value.status == 400
     assert [(e.error, e.scope) for e in info.value.errors] == [
         ("FIELD_INVALID", "standingOrder.execution.modeDue")]
@@ -256,7 +256,7 @@ def test_an_unknown_payment_is_transaction_missing(authorized, version):
 
 def test_a_page_past_the_end_is_not_a_missing_resource(authorized, version):
     with pytest.raises(PageNotFound) as info:
-        authorized._call("GET", "/my/accounts", params={"page": 99, "size": 2})
+        authorized.send("GET", "/my/accounts", params={"page": 99, "size": 2})
     assert not isinstance(info.value, NotFoundError) and not isinstance(info.value, NotFound)
 
 
@@ -325,11 +325,11 @@ def test_the_last_day_of_a_range_is_never_lost(authorized, sandbox, version):
 def test_the_sandbox_honours_the_time_in_from_and_to(authorized, version):
     account = authorized.accounts().id[0]
     path = f"/my/accounts/{account}/transactions"
-    day = authorized._call("GET", path, params={"fromDate": "2025-03-14",
+    day = authorized.send("GET", path, params={"fromDate": "2025-03-14",
                                                 "toDate": "2025-03-14T23:59:59+01:00"})
-    later = authorized._call("GET", path, params={"fromDate": "2025-03-14T09:00:00+01:00",
+    later = authorized.send("GET", path, params={"fromDate": "2025-03-14T09:00:00+01:00",
                                                   "toDate": "2025-03-14T23:59:59+01:00"})
-    start = authorized._call("GET", path, params={"fromDate": "2025-03-14",
+    start = authorized.send("GET", path, params={"fromDate": "2025-03-14",
                                                   "toDate": "2025-03-14"})
     refs = [{t["entryReference"] for t in d["transactions"]} for d in (day, later, start)]
     assert "E26C7D-00084" in refs[0]  # booked 08:48

@@ -29,8 +29,8 @@ from cnbkit.cobs.accounts import (
 from cnbkit.cobs.awaiting import awaiting_frame
 from cnbkit.cobs.consents import consents_frame
 from cnbkit.cobs.errors import BadRequest, InvalidPaymentOrder, PageNotFound
-from cnbkit.cobs.orders import order_status
-from cnbkit.cobs.payments import Payment, check_standing_order
+from cnbkit.cobs.orders import check_standing_order, order_status
+from cnbkit.cobs.payments import Payment
 from cnbkit.cobs.providers import CNB_STANDING_ORDERS
 from cnbkit.cobs.signing import SignDetail, SignOutcome, SignStep
 

@@ -107,12 +107,12 @@ def test_full_flow(sandbox, version, make_config):
 
 def test_paging_past_end_and_unknown_account(authorized, sandbox, version):
     with pytest.raises(PageNotFound) as acc:
-        authorized._call("GET", "/my/accounts", params={"page": 99, "size": 2})
+        authorized.send("GET", "/my/accounts", params={"page": 99, "size": 2})
     assert acc.value.status == 400
     assert acc.value.url == f"{sandbox.api_url(version)}/my/accounts"  # no query string
     account = authorized.accounts().id[0]
     with pytest.raises(PageNotFound) as txs:
-        authorized._call("GET", f"/my/accounts/{account}/transactions",
+        authorized.send("GET", f"/my/accounts/{account}/transactions",
                          params={"page": 500, "size": 10})
     assert txs.value.status == 404
     assert txs.value.errors[0].parameters == {"PAGE_COUNT": 42}  # 420 transactions / 10

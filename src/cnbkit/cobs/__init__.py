@@ -44,8 +44,8 @@ from cnbkit.cobs.errors import (
     WrongState,
 )
 from cnbkit.cobs.oauth import Token, TokenFile
-from cnbkit.cobs.orders import StandingOrder
-from cnbkit.cobs.payments import BalanceCheck, Payment, check_standing_order
+from cnbkit.cobs.orders import StandingOrder, check_standing_order
+from cnbkit.cobs.payments import BalanceCheck, Payment
 from cnbkit.cobs.registration import Application
 from cnbkit.cobs.signing import AuthorizationResult, SignInfo, Signing, UserAgentRedirect
 

@@ -43,15 +43,16 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import logging
 import threading
 import time
 import uuid
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from email.utils import formatdate
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import quote, urljoin, urlsplit
 
 import pandas as pd
@@ -69,7 +70,6 @@ from cnbkit.cobs.accounts import (
     transactions_frame,
 )
 from cnbkit.cobs.awaiting import awaiting_frame
-from cnbkit.cobs.calls import IF_ANY, NEEDED, NONE
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.consents import consents_frame
 from cnbkit.cobs.errors import (
@@ -81,10 +81,11 @@ from cnbkit.cobs.errors import (
 )
 from cnbkit.cobs.identity import check_ca_bundle, load_identity
 from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error
-from cnbkit.cobs.order_calls import StandingOrderCalls
+from cnbkit.cobs.payment_calls import PaymentCalls
 from cnbkit.cobs.payments import refuse_direct_debit
-from cnbkit.cobs.pisp_calls import PaymentCalls
 from cnbkit.cobs.registration import Application, applications_frame, registration_body
+from cnbkit.cobs.sending import IF_ANY, NEEDED, NONE
+from cnbkit.cobs.standing_order_calls import StandingOrderCalls
 from cnbkit.cobs.tls import MutualTlsAdapter
 from cnbkit.errors import ConfigError
 
@@ -119,12 +120,34 @@ def range_bound(value: dt.date | str | None, arg: str, *, end: bool) -> str | No
     return dt.datetime.combine(day, moment, tzinfo=PRAGUE).isoformat(timespec="milliseconds")
 
 
-class CobsClient(PaymentCalls, StandingOrderCalls):
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_Part = TypeVar("_Part")
+
+
+def _offered(part: str, method: Callable[Concatenate[_Part, _P], _R]
+             ) -> Callable[Concatenate[CobsClient, _P], _R]:
+    """``method`` of the client's part ``part``, offered on the client itself with the same
+    signature and documentation (``cobs.initiate_payment(...)`` is
+    ``cobs.payment_calls.initiate_payment(...)``)."""
+
+    @functools.wraps(method)
+    def on_client(self: CobsClient, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        return method(getattr(self, part), *args, **kwargs)
+
+    return on_client
+
+
+class CobsClient:
     """A COBS (PSD2) client for one configuration.
 
-    Registration, OAuth and the AISP frames are here; payments and the balance checks come
-    from :class:`~cnbkit.cobs.pisp_calls.PaymentCalls`, standing orders from
-    :class:`~cnbkit.cobs.order_calls.StandingOrderCalls`.
+    Registration, OAuth and the AISP frames are here, with :meth:`send`, the one way a call
+    goes out. Payments and the balance checks are a part of their own,
+    :attr:`payment_calls` (:class:`~cnbkit.cobs.payment_calls.PaymentCalls`), and so are
+    standing orders, :attr:`standing_order_calls`
+    (:class:`~cnbkit.cobs.standing_order_calls.StandingOrderCalls`); the client offers each of
+    their methods itself (``cobs.initiate_payment(...)``). Each part needs only the client's
+    :class:`~cnbkit.cobs.sending.Sender` side.
 
     Args:
         config: a :class:`CobsConfig`.
@@ -172,11 +195,44 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
             self.oauth.token = Token(access_token=f"token-{config.scopes[0]}",
                                      expires_at=time.time() + 365 * 86400,
                                      scopes=config.scopes)
+        #: payments and the balance checks (PISP, CISP), sent through this client
+        self.payment_calls = PaymentCalls(self)
+        #: standing orders (COBS 5.0), sent through this client
+        self.standing_order_calls = StandingOrderCalls(self)
+
+    # -- the parts' methods, offered on the client ----------------------------------------------
+    initiate_payment = _offered("payment_calls", PaymentCalls.initiate_payment)
+    payment = _offered("payment_calls", PaymentCalls.payment)
+    payment_status = _offered("payment_calls", PaymentCalls.payment_status)
+    cancel_payment = _offered("payment_calls", PaymentCalls.cancel_payment)
+    signing = _offered("payment_calls", PaymentCalls.signing)
+    authorize_payment = _offered("payment_calls", PaymentCalls.authorize_payment)
+    check_balance = _offered("payment_calls", PaymentCalls.check_balance)
+    confirm_funds = _offered("payment_calls", PaymentCalls.confirm_funds)
+    create_standing_order = _offered("standing_order_calls",
+                                     StandingOrderCalls.create_standing_order)
+    standing_order = _offered("standing_order_calls", StandingOrderCalls.standing_order)
+    standing_order_status = _offered("standing_order_calls",
+                                     StandingOrderCalls.standing_order_status)
+    change_standing_order = _offered("standing_order_calls",
+                                     StandingOrderCalls.change_standing_order)
+    cancel_standing_order = _offered("standing_order_calls",
+                                     StandingOrderCalls.cancel_standing_order)
+    standing_order_signing = _offered("standing_order_calls",
+                                      StandingOrderCalls.standing_order_signing)
+    authorize_standing_order = _offered("standing_order_calls",
+                                        StandingOrderCalls.authorize_standing_order)
 
     # -- plumbing -------------------------------------------------------------------------------
     @property
     def config(self) -> CobsConfig:
+        """The configuration; registration changes its client id and secret, nothing else."""
         return self._config
+
+    @property
+    def version(self) -> str:
+        """The COBS version the client speaks, ``"2.0"`` or ``"5.0"``."""
+        return self._config.version
 
 
     @property
@@ -282,9 +338,20 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
             token = self.oauth.refresh()
         return token
 
-    def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
-              body: Any = None, user: str = NEEDED, user_involved: bool | None = None,
-              scope: str | None = None, area: str | None = None) -> Any:
+    def send(self, method: str, path: str, *, params: dict[str, Any] | None = None,
+             body: Any = None, user: str = NEEDED, user_involved: bool | None = None,
+             scope: str | None = None, area: str | None = None) -> Any:
+        """Send one API call and return its JSON answer (None for an empty one): ``path``
+        below the API root of ``area`` (default: the ``scope``'s,
+        :meth:`~cnbkit.cobs.config.CobsConfig.root`), with the headers COBS requires, the
+        user's token when ``user`` says so (``"needed"``, ``"none"``, ``"if_any"``), one
+        refresh when the answer says the token is invalid or expired, and a typed
+        :class:`~cnbkit.cobs.errors.CobsError` for an error answer.
+
+        Example:
+            >>> cobs.send("GET", "/my/accounts", params={"size": 10},
+            ...           scope="aisp")  # doctest: +SKIP
+        """
         url = self._config.root(area or scope or "common") + path
         clean = {k: v for k, v in (params or {}).items() if v is not None}
         involved = self._user_involved(user_involved)
@@ -361,7 +428,7 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
             raise ConfigError("redirect_uris", None, "required (or set redirect_uri in the config)")
         body = registration_body(client_name, uris, list(scopes or self._config.scopes),
                                  application_type)
-        app = Application.from_json(self._call("POST", "/applications", body=body, user=NONE))
+        app = Application.from_json(self.send("POST", "/applications", body=body, user=NONE))
         self.secrets.add(app.client_secret)
         self.secrets.add(app.api_key)
         if use:
@@ -370,7 +437,7 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
 
     def applications(self) -> pd.DataFrame:
         """Every application registered with this certificate, as a DataFrame."""
-        data = self._call("GET", "/applications", user=NONE)
+        data = self.send("GET", "/applications", user=NONE)
         items = data.get("applications", []) if isinstance(data, dict) else data or []
         return applications_frame([Application.from_json(a) for a in items])
 
@@ -383,7 +450,7 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
     def application(self, client_id: str | None = None) -> Application:
         """One application (this client's by default)."""
         return Application.from_json(
-            self._call("GET", f"/applications/{self._client_id(client_id)}", user=NONE))
+            self.send("GET", f"/applications/{self._client_id(client_id)}", user=NONE))
 
     def update_application(self, client_id: str | None = None, *, client_name: str | None = None,
                            redirect_uris: list[str] | None = None,
@@ -391,13 +458,13 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
                            application_type: str | None = None) -> Application:
         """Change an application's name, redirect URIs, scopes or type."""
         body = registration_body(client_name, redirect_uris, scopes, application_type)
-        return Application.from_json(self._call(
+        return Application.from_json(self.send(
             "PUT", f"/applications/{self._client_id(client_id)}", body=body, user=NONE))
 
     def renew_secret(self, client_id: str | None = None, *, use: bool = True) -> Application:
         """Get a new client_secret (the old one stops working at once)."""
         target = self._client_id(client_id)
-        app = Application.from_json(self._call(
+        app = Application.from_json(self.send(
             "POST", f"/applications/{target}/renewSecret", body={}, user=NONE))
         self.secrets.add(app.client_secret)
         if use and app.client_id == self._config.client_id:
@@ -406,7 +473,7 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
 
     def delete_application(self, client_id: str | None = None) -> None:
         """Delete an application (its tokens stop working)."""
-        self._call("DELETE", f"/applications/{self._client_id(client_id)}", user=NONE)
+        self.send("DELETE", f"/applications/{self._client_id(client_id)}", user=NONE)
         if client_id in (None, self._config.client_id):
             self.oauth.forget()
 
@@ -491,7 +558,7 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
         involved = self._user_involved(user_involved)  # one answer for every page
 
         def fetch(page: int) -> dict[str, Any]:
-            data = self._call("GET", path, params={**params, "page": page, "size": size},
+            data = self.send("GET", path, params={**params, "page": page, "size": size},
                               user_involved=involved, scope="aisp")
             if not isinstance(data, dict):
                 raise CobsError(f"the answer of {path} is not a JSON object")
@@ -519,7 +586,7 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
 
         Example: ``cobs.balances(acc_id)``.
         """
-        data = self._call("GET", f"/my/accounts/{quote(account_id, safe='')}/balance",
+        data = self.send("GET", f"/my/accounts/{quote(account_id, safe='')}/balance",
                           params={"currency": currency}, user_involved=user_involved,
                           scope="aisp")
         return balances_frame(account_id, (data or {}).get("balances") or [])
@@ -574,7 +641,7 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
         """
         if self.version == "2.0":
             raise UnsupportedOperation("COBS 2.0 has no consents API; use version 5.0")
-        return consents_frame(self._call("GET", "/my/consents", user_involved=user_involved))
+        return consents_frame(self.send("GET", "/my/consents", user_involved=user_involved))
 
     def revoke_consent(self, consent_id: str, *, user_involved: bool | None = None) -> None:
         """Revoke the user's consent (``DELETE /my/consents/{consentId}``); the provider ends
@@ -587,7 +654,7 @@ class CobsClient(PaymentCalls, StandingOrderCalls):
             raise UnsupportedOperation("COBS 2.0 has no consents API; use version 5.0")
         if not isinstance(consent_id, str) or not consent_id:
             raise ConfigError("consent_id", consent_id, "the consent_id of consents()")
-        self._call("DELETE", f"/my/consents/{quote(consent_id, safe='')}",
+        self.send("DELETE", f"/my/consents/{quote(consent_id, safe='')}",
                    user_involved=user_involved)
         if not self._config.public_sandbox:
             self.oauth.forget()

@@ -1,4 +1,20 @@
-"""Standing orders as typed results (COBS 5.0), and the body of a change.
+"""Standing orders (COBS 5.0): their bodies, checked against the provider's limits before
+anything is sent, and the orders as typed results.
+
+**Standing orders** are checked against the provider's limits
+(:class:`~cnbkit.cobs.providers.StandingOrderLimits`: the CNB's for its preset, else the
+standard's) before anything is sent. The standard offers intervals DAILY, WEEKLY, MONTHLY,
+BI_MONTHLY, QUARTERLY, HALFYEARLY, YEARLY and IRREGULAR, an ``intervalDue`` per interval (weekly
+1-7, monthly 1-28, bi-monthly 1-2, quarterly 1-3, half-yearly 1-6, yearly 1-12; a daily order
+has none, cnbkit sends 1 as the files require the field), modes UNTIL_DATE (with
+``lastExecutionDate``), UNTIL_CANCELLATION, AFTER_MAX_ITERATION_EXCEEDED (with
+``maxIterations``) and MAX_AMOUNT_EXCEEDED (with ``maxAmount``), and four ``modeDue`` values.
+The CNB accepts intervals DAILY to YEARLY without BI_MONTHLY and IRREGULAR, a weekly due day of
+1-5 (Monday-Friday), the first two modes and execution "DUE_DAY". The CNB says its differences
+change no format in transit, so "DUE_DAY" is the standard's ``DUE_DAY_OF_MONTH`` on the wire:
+cnbkit sends that, and takes ``"DUE_DAY"`` as an input alias with the same meaning. It offers no
+direct debits.
+
 
 A :class:`StandingOrder` is read from any answer about one order: its detail, its creation,
 its change (the changed order with the ``signInfo`` of the change to authorize) or its
@@ -19,20 +35,75 @@ Example:
     ...     "signInfo": {"state": "OPEN", "signId": "1234567"}, "instructionStatus": "ACTC"})
     >>> order.order_id, order.interval, order.interval_due, order.sign
     ('SO1', 'MONTHLY', 15, SignInfo(state='OPEN', sign_id=<hidden>))
+    >>> from cnbkit.cobs.providers import CNB_STANDING_ORDERS
+    >>> try:
+    ...     check_standing_order("BI_MONTHLY", 1, "UNTIL_CANCELLATION", limits=CNB_STANDING_ORDERS)
+    ... except InvalidPaymentOrder as err:
+    ...     "allowed: DAILY, WEEKLY" in str(err)
+    True
+    >>> check_standing_order("BI_MONTHLY", 2, "UNTIL_CANCELLATION")  # the standard's values
+    2
+    >>> standing_order_body(debtor_iban="CZ6508000000192000145399",
+    ...     creditor_iban="CZ6330300000000000000123", amount=500, currency="CZK",
+    ...     interval="MONTHLY", interval_due=15, first_date="2026-01-15",
+    ...     mode_due="DUE_DAY")["standingOrder"]["execution"]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'interval': 'MONTHLY', 'intervalDue': 15, 'mode': 'UNTIL_CANCELLATION',
+     'modeDue': 'DUE_DAY_OF_MONTH'}
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from cnbkit.cobs.accounts import field_at, whole_number
-from cnbkit.cobs.errors import MalformedAnswer
-from cnbkit.cobs.payments import read_symbols
+from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer
+from cnbkit.cobs.payments import (
+    _account,
+    _date,
+    _instruction_id,
+    _number,
+    _remittance,
+    read_symbols,
+)
+from cnbkit.cobs.payments import _amount as _payment_amount
+from cnbkit.cobs.providers import (
+    CNB_STANDING_ORDERS,
+    MODE_DUE_VALUES,
+    STANDARD_STANDING_ORDERS,
+    StandingOrderLimits,
+)
 from cnbkit.cobs.signing import SignInfo
 
-__all__ = ["StandingOrder", "order_arguments", "order_status"]
+__all__ = [
+    "INTERVALS",
+    "INTERVAL_DUE",
+    "MODES",
+    "MODE_DUE",
+    "MODE_DUE_ALIASES",
+    "MODE_DUE_VALUES",
+    "StandingOrder",
+    "check_standing_order",
+    "order_arguments",
+    "order_status",
+    "standing_order_body",
+    "wire_mode_due",
+]
+
+#: The CNB's intervals and modes (kept for code that reads them; the limits of every provider
+#: are :class:`~cnbkit.cobs.providers.StandingOrderLimits`).
+INTERVALS = CNB_STANDING_ORDERS.intervals
+MODES = CNB_STANDING_ORDERS.modes
+#: What the CNB accepts, its "execution DUE_DAY", which is DUE_DAY_OF_MONTH in transit.
+MODE_DUE = CNB_STANDING_ORDERS.mode_due
+#: Input aliases, the CNB's own name -> the wire value.
+MODE_DUE_ALIASES = {"DUE_DAY": "DUE_DAY_OF_MONTH"}
+#: The standard's ``intervalDue`` range of each interval, inclusive (None above means no upper
+#: bound; None for the range means the interval has no due day).
+INTERVAL_DUE = STANDARD_STANDING_ORDERS.interval_due
 
 
 @dataclass(frozen=True, repr=False)
@@ -127,7 +198,7 @@ def _day(value: Any, name: str) -> dt.date | None:
 
 
 def order_arguments(order: StandingOrder) -> dict[str, Any]:
-    """The arguments of :func:`cnbkit.cobs.payments.standing_order_body` that rebuild
+    """The arguments of :func:`cnbkit.cobs.orders.standing_order_body` that rebuild
     ``order`` (a change starts from them); the symbols come back out of its remittance
     information (``cnbkit.cobs.payments.read_symbols``).
 
@@ -166,3 +237,171 @@ def order_status(body: Any) -> str:
     if not isinstance(status, str) or not status:
         raise MalformedAnswer("the standing order status answer carries no instructionStatus")
     return status
+
+
+def wire_mode_due(mode_due: str) -> str:
+    """The standard's ``modeDue`` for ``mode_due`` (``"DUE_DAY"`` is ``DUE_DAY_OF_MONTH``).
+
+    Example:
+        >>> wire_mode_due("DUE_DAY"), wire_mode_due("DUE_DAY_OF_MONTH")
+        ('DUE_DAY_OF_MONTH', 'DUE_DAY_OF_MONTH')
+    """
+    return MODE_DUE_ALIASES.get(mode_due, mode_due)
+
+
+def check_standing_order(
+    interval: str,
+    interval_due: int | str | None,
+    mode: str,
+    mode_due: str = "DUE_DAY_OF_MONTH",
+    last_execution_date: dt.date | str | None = None,
+    *,
+    max_iterations: int | str | None = None,
+    max_amount: float | str | Decimal | None = None,
+    limits: StandingOrderLimits = STANDARD_STANDING_ORDERS,
+) -> int:
+    """Raise :class:`InvalidPaymentOrder` when the provider would refuse these settings (its
+    ``limits``: the standard's by default, a preset's from the client's config); returns the
+    ``intervalDue`` to send (a number).
+
+    ``mode`` UNTIL_DATE needs ``last_execution_date``, AFTER_MAX_ITERATION_EXCEEDED
+    ``max_iterations`` (a whole number from 1), MAX_AMOUNT_EXCEEDED ``max_amount``; each mode
+    takes none of the others' settings.
+    """
+    who = limits.source
+    if interval not in limits.intervals:
+        raise InvalidPaymentOrder(
+            f"interval {interval!r} is not accepted by {who}; allowed: "
+            f"{', '.join(limits.intervals)}"
+        )
+    if mode not in limits.modes:
+        raise InvalidPaymentOrder(
+            f"mode {mode!r} is not accepted by {who}; allowed: {', '.join(limits.modes)}"
+        )
+    wire = wire_mode_due(mode_due) if isinstance(mode_due, str) else mode_due
+    if wire not in limits.mode_due:
+        known = wire in MODE_DUE_VALUES
+        raise InvalidPaymentOrder(
+            f"execution {mode_due!r} is "
+            + (f"a COBS value {who} does not accept" if known else "not a COBS modeDue value")
+            + f"; allowed: {', '.join(limits.mode_due)} (alias: DUE_DAY)"
+        )
+    due = _interval_due(interval, interval_due, limits)
+    needs = {"UNTIL_DATE": ("last_execution_date", last_execution_date),
+             "AFTER_MAX_ITERATION_EXCEEDED": ("max_iterations", max_iterations),
+             "MAX_AMOUNT_EXCEEDED": ("max_amount", max_amount)}
+    for wanted_mode, (name, value) in needs.items():
+        given = value not in (None, "")
+        if mode == wanted_mode and not given:
+            raise InvalidPaymentOrder(f"mode {mode} needs {name}")
+        if mode != wanted_mode and given:
+            raise InvalidPaymentOrder(f"mode {mode} takes no {name}; it belongs to mode "
+                                      f"{wanted_mode}")
+    if max_iterations is not None and max_iterations != "":
+        _whole(max_iterations, "max_iterations")
+    if max_amount is not None and max_amount != "":
+        _number(max_amount)
+    return due
+
+
+def _whole(value: Any, name: str) -> int:
+    """``value`` as a whole number from 1; :class:`InvalidPaymentOrder` naming ``name``."""
+    if isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().isdigit():
+        number = int(value)
+    else:
+        raise InvalidPaymentOrder(f"{name} must be a whole number (got {value!r})")
+    if number < 1:
+        raise InvalidPaymentOrder(f"{name} must be a whole number from 1 (got {value!r})")
+    return number
+
+
+def _interval_due(interval: str, interval_due: int | str | None,
+                  limits: StandingOrderLimits) -> int:
+    allowed = limits.interval_due.get(interval)
+    if allowed is None:
+        if interval_due not in (None, 1, "1"):
+            raise InvalidPaymentOrder(f"a {interval.lower()} standing order has no due day: "
+                                      f"leave interval_due out (got {interval_due!r})")
+        return 1
+    due = _whole(interval_due, "interval_due")
+    low, high = allowed
+    if not low <= due <= (high if high is not None else due):
+        what = {"WEEKLY": f"a weekday, as {limits.source} allows",
+                "MONTHLY": "a day of the month", "BI_MONTHLY": "a month of the two",
+                "QUARTERLY": "a month of the quarter", "HALFYEARLY": "a month of the half-year",
+                "YEARLY": "a month of the year"}.get(interval, "the due day")
+        span = f"{low}-{high}" if high is not None else f"from {low}"
+        raise InvalidPaymentOrder(f"a {interval.lower()} standing order needs interval_due "
+                                  f"{span} ({what}), got {due}")
+    return due
+
+
+def standing_order_body(
+    *,
+    debtor_iban: str,
+    creditor_iban: str,
+    amount: float | str | Decimal,
+    currency: str,
+    interval: str,
+    interval_due: int | str | None = None,
+    mode: str = "UNTIL_CANCELLATION",
+    mode_due: str = "DUE_DAY_OF_MONTH",
+    first_date: dt.date | str,
+    last_execution_date: dt.date | str | None = None,
+    max_iterations: int | str | None = None,
+    max_amount: float | str | Decimal | None = None,
+    alias: str | None = None,
+    message: str | None = None,
+    vs: str | int | None = None,
+    ks: str | int | None = None,
+    ss: str | int | None = None,
+    instruction_id: str | None = None,
+    order_id: str | None = None,
+    limits: StandingOrderLimits = STANDARD_STANDING_ORDERS,
+) -> dict[str, Any]:
+    """The COBS 5.0 body of a standing order, checked with :func:`check_standing_order`
+    against ``limits`` (``mode_due`` takes the CNB's ``"DUE_DAY"`` as an alias of
+    ``DUE_DAY_OF_MONTH``); ``instruction_id`` (at most 35 characters; a fresh one when None)
+    and, for a change, ``order_id`` (the order's ``transactionIdentification``) go into its
+    identification; ``max_iterations`` and ``max_amount`` (in the order's currency) into its
+    validity."""
+    due = check_standing_order(interval, interval_due, mode, mode_due, last_execution_date,
+                               max_iterations=max_iterations, max_amount=max_amount,
+                               limits=limits)
+    first = _date(first_date, "first_date")
+    last = None if not last_execution_date else _date(last_execution_date,
+                                                      "last_execution_date")
+    if last is not None and last < first:
+        raise InvalidPaymentOrder(f"last_execution_date {last} is before first_date {first}")
+    identification = {"instructionIdentification": _instruction_id(instruction_id)}
+    if order_id is not None:
+        identification["transactionIdentification"] = order_id
+    body: dict[str, Any] = {
+        "standingOrderIdentification": identification,
+        "amount": _payment_amount(amount, currency),
+        "requestedExecutionDate": first,
+        "standingOrder": {
+            "alias": alias or "",
+            "execution": {"interval": interval, "intervalDue": due, "mode": mode,
+                          "modeDue": wire_mode_due(mode_due)},
+        },
+        "debtorAccount": _account(debtor_iban, currency),
+        "creditorAccount": _account(creditor_iban),
+    }
+    validity: dict[str, Any] = {}
+    if last is not None:
+        validity["lastExecutionDate"] = last
+    if max_iterations is not None and max_iterations != "":
+        validity["maxIterations"] = _whole(max_iterations, "max_iterations")
+    if max_amount is not None and max_amount != "":
+        validity["maxAmount"] = _payment_amount(max_amount, currency)["instructedAmount"]
+    if validity:
+        body["standingOrder"]["validity"] = validity
+    remittance = _remittance(message, vs, ks, ss)
+    if remittance:
+        body["remittanceInformation"] = remittance
+    return body

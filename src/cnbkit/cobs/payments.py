@@ -1,11 +1,9 @@
-"""PISP basics: payment orders, standing orders (checked against the provider's limits before
-anything is sent), balance checks, and the refusal of direct debits.
+"""PISP basics: payment orders, balance checks, and the refusal of direct debits. (The bodies of
+standing orders, checked against the provider's limits, are :mod:`cnbkit.cobs.orders`'.)
 
 Bodies follow the COBS OpenAPI files: ``instructionIdentification`` has at most 35 characters,
 a balance check's ``exchangeIdentification`` is a string of at most 18 and its
-``transactionDetails`` carry ``currency`` and ``totalAmount``; a standing order's execution
-sends the standard's wire values (``modeDue`` one of :data:`MODE_DUE_VALUES`, ``intervalDue`` a
-number).
+``transactionDetails`` carry ``currency`` and ``totalAmount``.
 
 **Symbols.** The variable, specific and constant symbols travel twice, as the standard lets a
 payee's bank read them: at the start of ``remittanceInformation.unstructured``
@@ -20,36 +18,7 @@ example (``"VS:123456,KS:456789,SS:879213546"``).
 not completing the account currency ... the payer bank ... may reject the entire message"
 (PDF §3.3.1); ``transactionDetails.currency`` says the currency of the amount.
 
-**Standing orders** are checked against the provider's limits
-(:class:`~cnbkit.cobs.providers.StandingOrderLimits`: the CNB's for its preset, else the
-standard's) before anything is sent. The standard offers intervals DAILY, WEEKLY, MONTHLY,
-BI_MONTHLY, QUARTERLY, HALFYEARLY, YEARLY and IRREGULAR, an ``intervalDue`` per interval (weekly
-1-7, monthly 1-28, bi-monthly 1-2, quarterly 1-3, half-yearly 1-6, yearly 1-12; a daily order
-has none, cnbkit sends 1 as the files require the field), modes UNTIL_DATE (with
-``lastExecutionDate``), UNTIL_CANCELLATION, AFTER_MAX_ITERATION_EXCEEDED (with
-``maxIterations``) and MAX_AMOUNT_EXCEEDED (with ``maxAmount``), and four ``modeDue`` values.
-The CNB accepts intervals DAILY to YEARLY without BI_MONTHLY and IRREGULAR, a weekly due day of
-1-5 (Monday-Friday), the first two modes and execution "DUE_DAY". The CNB says its differences
-change no format in transit, so "DUE_DAY" is the standard's ``DUE_DAY_OF_MONTH`` on the wire:
-cnbkit sends that, and takes ``"DUE_DAY"`` as an input alias with the same meaning. It offers no
-direct debits.
-
 Example:
-    >>> from cnbkit.cobs.providers import CNB_STANDING_ORDERS
-    >>> try:
-    ...     check_standing_order("BI_MONTHLY", 1, "UNTIL_CANCELLATION", limits=CNB_STANDING_ORDERS)
-    ... except InvalidPaymentOrder as err:
-    ...     "allowed: DAILY, WEEKLY" in str(err)
-    True
-    >>> check_standing_order("BI_MONTHLY", 2, "UNTIL_CANCELLATION")  # the standard's values
-    2
-    >>> standing_order_body(debtor_iban="CZ6508000000192000145399",
-    ...     creditor_iban="CZ6330300000000000000123", amount=500, currency="CZK",
-    ...     interval="MONTHLY", interval_due=15, first_date="2026-01-15",
-    ...     mode_due="DUE_DAY")["standingOrder"]["execution"]
-    ... # doctest: +NORMALIZE_WHITESPACE
-    {'interval': 'MONTHLY', 'intervalDue': 15, 'mode': 'UNTIL_CANCELLATION',
-     'modeDue': 'DUE_DAY_OF_MONTH'}
     >>> payment_body(debtor_iban="CZ6508000000192000145399",
     ...     creditor_iban="CZ6330300000000000000123", amount=1, currency="CZK", vs=2026001,
     ...     ks="0308", message="rent")["remittanceInformation"]
@@ -69,45 +38,19 @@ from typing import Any
 
 from cnbkit._engine.params import to_date
 from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer, UnsupportedOperation
-from cnbkit.cobs.providers import (
-    CNB_STANDING_ORDERS,
-    MODE_DUE_VALUES,
-    STANDARD_STANDING_ORDERS,
-    StandingOrderLimits,
-)
 from cnbkit.cobs.signing import SignInfo
 from cnbkit.errors import InvalidParameter
 
 __all__ = [
-    "INTERVALS",
-    "INTERVAL_DUE",
-    "MODES",
-    "MODE_DUE",
-    "MODE_DUE_ALIASES",
-    "MODE_DUE_VALUES",
     "SYMBOL_ORDER",
     "BalanceCheck",
     "Payment",
     "balance_check_body",
-    "check_standing_order",
     "payment_body",
     "read_symbols",
     "refuse_direct_debit",
-    "standing_order_body",
-    "wire_mode_due",
 ]
 
-#: The CNB's intervals and modes (kept for code that reads them; the limits of every provider
-#: are :class:`~cnbkit.cobs.providers.StandingOrderLimits`).
-INTERVALS = CNB_STANDING_ORDERS.intervals
-MODES = CNB_STANDING_ORDERS.modes
-#: What the CNB accepts: its "execution DUE_DAY", which is DUE_DAY_OF_MONTH in transit.
-MODE_DUE = CNB_STANDING_ORDERS.mode_due
-#: Input aliases: the CNB's own name -> the wire value.
-MODE_DUE_ALIASES = {"DUE_DAY": "DUE_DAY_OF_MONTH"}
-#: interval -> the standard's ``intervalDue`` range (inclusive; None above: no upper bound);
-#: None: the interval has no due day.
-INTERVAL_DUE = STANDARD_STANDING_ORDERS.interval_due
 #: Lengths the OpenAPI files allow.
 INSTRUCTION_ID_LENGTH = 35
 EXCHANGE_ID_LENGTH = 18
@@ -390,177 +333,26 @@ def balance_check_body(iban: str, amount: float | str | Decimal, currency: str,
     }
 
 
-def wire_mode_due(mode_due: str) -> str:
-    """The standard's ``modeDue`` for ``mode_due`` (``"DUE_DAY"`` is ``DUE_DAY_OF_MONTH``).
-
-    Example:
-        >>> wire_mode_due("DUE_DAY"), wire_mode_due("DUE_DAY_OF_MONTH")
-        ('DUE_DAY_OF_MONTH', 'DUE_DAY_OF_MONTH')
-    """
-    return MODE_DUE_ALIASES.get(mode_due, mode_due)
-
-
-def check_standing_order(
-    interval: str,
-    interval_due: int | str | None,
-    mode: str,
-    mode_due: str = "DUE_DAY_OF_MONTH",
-    last_execution_date: dt.date | str | None = None,
-    *,
-    max_iterations: int | str | None = None,
-    max_amount: float | str | Decimal | None = None,
-    limits: StandingOrderLimits = STANDARD_STANDING_ORDERS,
-) -> int:
-    """Raise :class:`InvalidPaymentOrder` when the provider would refuse these settings (its
-    ``limits``: the standard's by default, a preset's from the client's config); returns the
-    ``intervalDue`` to send (a number).
-
-    ``mode`` UNTIL_DATE needs ``last_execution_date``, AFTER_MAX_ITERATION_EXCEEDED
-    ``max_iterations`` (a whole number from 1), MAX_AMOUNT_EXCEEDED ``max_amount``; each mode
-    takes none of the others' settings.
-    """
-    who = limits.source
-    if interval not in limits.intervals:
-        raise InvalidPaymentOrder(
-            f"interval {interval!r} is not accepted by {who}; allowed: "
-            f"{', '.join(limits.intervals)}"
-        )
-    if mode not in limits.modes:
-        raise InvalidPaymentOrder(
-            f"mode {mode!r} is not accepted by {who}; allowed: {', '.join(limits.modes)}"
-        )
-    wire = wire_mode_due(mode_due) if isinstance(mode_due, str) else mode_due
-    if wire not in limits.mode_due:
-        known = wire in MODE_DUE_VALUES
-        raise InvalidPaymentOrder(
-            f"execution {mode_due!r} is "
-            + (f"a COBS value {who} does not accept" if known else "not a COBS modeDue value")
-            + f"; allowed: {', '.join(limits.mode_due)} (alias: DUE_DAY)"
-        )
-    due = _interval_due(interval, interval_due, limits)
-    needs = {"UNTIL_DATE": ("last_execution_date", last_execution_date),
-             "AFTER_MAX_ITERATION_EXCEEDED": ("max_iterations", max_iterations),
-             "MAX_AMOUNT_EXCEEDED": ("max_amount", max_amount)}
-    for wanted_mode, (name, value) in needs.items():
-        given = value not in (None, "")
-        if mode == wanted_mode and not given:
-            raise InvalidPaymentOrder(f"mode {mode} needs {name}")
-        if mode != wanted_mode and given:
-            raise InvalidPaymentOrder(f"mode {mode} takes no {name}; it belongs to mode "
-                                      f"{wanted_mode}")
-    if max_iterations is not None and max_iterations != "":
-        _whole(max_iterations, "max_iterations")
-    if max_amount is not None and max_amount != "":
-        _number(max_amount)
-    return due
-
-
-def _whole(value: Any, name: str) -> int:
-    """``value`` as a whole number from 1; :class:`InvalidPaymentOrder` naming ``name``."""
-    if isinstance(value, float) and value.is_integer():
-        number = int(value)
-    elif isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.strip().isdigit():
-        number = int(value)
-    else:
-        raise InvalidPaymentOrder(f"{name} must be a whole number (got {value!r})")
-    if number < 1:
-        raise InvalidPaymentOrder(f"{name} must be a whole number from 1 (got {value!r})")
-    return number
-
-
-def _interval_due(interval: str, interval_due: int | str | None,
-                  limits: StandingOrderLimits) -> int:
-    allowed = limits.interval_due.get(interval)
-    if allowed is None:
-        if interval_due not in (None, 1, "1"):
-            raise InvalidPaymentOrder(f"a {interval.lower()} standing order has no due day: "
-                                      f"leave interval_due out (got {interval_due!r})")
-        return 1
-    due = _whole(interval_due, "interval_due")
-    low, high = allowed
-    if not low <= due <= (high if high is not None else due):
-        what = {"WEEKLY": f"a weekday, as {limits.source} allows",
-                "MONTHLY": "a day of the month", "BI_MONTHLY": "a month of the two",
-                "QUARTERLY": "a month of the quarter", "HALFYEARLY": "a month of the half-year",
-                "YEARLY": "a month of the year"}.get(interval, "the due day")
-        span = f"{low}-{high}" if high is not None else f"from {low}"
-        raise InvalidPaymentOrder(f"a {interval.lower()} standing order needs interval_due "
-                                  f"{span} ({what}), got {due}")
-    return due
-
-
-def standing_order_body(
-    *,
-    debtor_iban: str,
-    creditor_iban: str,
-    amount: float | str | Decimal,
-    currency: str,
-    interval: str,
-    interval_due: int | str | None = None,
-    mode: str = "UNTIL_CANCELLATION",
-    mode_due: str = "DUE_DAY_OF_MONTH",
-    first_date: dt.date | str,
-    last_execution_date: dt.date | str | None = None,
-    max_iterations: int | str | None = None,
-    max_amount: float | str | Decimal | None = None,
-    alias: str | None = None,
-    message: str | None = None,
-    vs: str | int | None = None,
-    ks: str | int | None = None,
-    ss: str | int | None = None,
-    instruction_id: str | None = None,
-    order_id: str | None = None,
-    limits: StandingOrderLimits = STANDARD_STANDING_ORDERS,
-) -> dict[str, Any]:
-    """The COBS 5.0 body of a standing order, checked with :func:`check_standing_order`
-    against ``limits`` (``mode_due`` takes the CNB's ``"DUE_DAY"`` as an alias of
-    ``DUE_DAY_OF_MONTH``); ``instruction_id`` (at most 35 characters; a fresh one when None)
-    and, for a change, ``order_id`` (the order's ``transactionIdentification``) go into its
-    identification; ``max_iterations`` and ``max_amount`` (in the order's currency) into its
-    validity."""
-    due = check_standing_order(interval, interval_due, mode, mode_due, last_execution_date,
-                               max_iterations=max_iterations, max_amount=max_amount,
-                               limits=limits)
-    first = _date(first_date, "first_date")
-    last = None if not last_execution_date else _date(last_execution_date,
-                                                      "last_execution_date")
-    if last is not None and last < first:
-        raise InvalidPaymentOrder(f"last_execution_date {last} is before first_date {first}")
-    identification = {"instructionIdentification": _instruction_id(instruction_id)}
-    if order_id is not None:
-        identification["transactionIdentification"] = order_id
-    body: dict[str, Any] = {
-        "standingOrderIdentification": identification,
-        "amount": _amount(amount, currency),
-        "requestedExecutionDate": first,
-        "standingOrder": {
-            "alias": alias or "",
-            "execution": {"interval": interval, "intervalDue": due, "mode": mode,
-                          "modeDue": wire_mode_due(mode_due)},
-        },
-        "debtorAccount": _account(debtor_iban, currency),
-        "creditorAccount": _account(creditor_iban),
-    }
-    validity: dict[str, Any] = {}
-    if last is not None:
-        validity["lastExecutionDate"] = last
-    if max_iterations is not None and max_iterations != "":
-        validity["maxIterations"] = _whole(max_iterations, "max_iterations")
-    if max_amount is not None and max_amount != "":
-        validity["maxAmount"] = _amount(max_amount, currency)["instructedAmount"]
-    if validity:
-        body["standingOrder"]["validity"] = validity
-    remittance = _remittance(message, vs, ks, ss)
-    if remittance:
-        body["remittanceInformation"] = remittance
-    return body
-
-
 def refuse_direct_debit(*_: Any, **__: Any) -> None:
     """Direct debits are not offered: always raises :class:`UnsupportedOperation`."""
     raise UnsupportedOperation(
         "the CNB's COBS deployment does not support direct debits; use a payment order "
         "(initiate_payment) or a standing order instead"
     )
+
+
+def __getattr__(name: str) -> Any:
+    """The standing-order names 0.1.0 had here live in :mod:`cnbkit.cobs.orders` (deprecated
+    here since 0.2.0, removed in 0.3.0)."""
+    if name not in _MOVED_TO_ORDERS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from cnbkit._engine.moved import moved
+
+    return moved(__name__, "cnbkit.cobs.orders",
+                 {n: f"cnbkit.cobs.orders.{n}" for n in _MOVED_TO_ORDERS}, name)
+
+
+_MOVED_TO_ORDERS = frozenset({
+    "INTERVALS", "INTERVAL_DUE", "MODES", "MODE_DUE", "MODE_DUE_ALIASES", "MODE_DUE_VALUES",
+    "check_standing_order", "standing_order_body", "wire_mode_due",
+})

@@ -48,7 +48,7 @@ __all__ = [
 @dataclass(frozen=True)
 class StandingOrderLimits:
     """What a provider accepts in a standing order's ``execution``, checked before anything is
-    sent (:func:`cnbkit.cobs.payments.check_standing_order`).
+    sent (:func:`cnbkit.cobs.orders.check_standing_order`).
 
     Attributes:
         source: who sets these limits, as messages name it (``"the standard"``, ``"the CNB"``).

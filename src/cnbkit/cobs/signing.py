@@ -70,7 +70,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import quote
 
 from cnbkit.cobs.browser import RedirectCatcher, is_loopback_redirect
@@ -83,7 +83,7 @@ from cnbkit.cobs.errors import (
     WrongOneTimePassword,
     WrongState,
 )
-from cnbkit.cobs.redact import SecretRegistry
+from cnbkit.cobs.sending import Sender
 from cnbkit.errors import ConfigError, InvalidParameter
 
 __all__ = [
@@ -94,7 +94,6 @@ __all__ = [
     "OTP_TRIES",
     "REDIRECT",
     "AuthorizationResult",
-    "Caller",
     "SignDetail",
     "SignInfo",
     "SignOutcome",
@@ -125,16 +124,6 @@ KINDS = {"payment": "/my/payments", "standing order": "/my/standingorders"}
 _PAYMENT_STATUS = {"ACSP": DONE, "ACCP": DONE, "ACSC": DONE, "ACWC": DONE, "ACCC": DONE,
                    "RJCT": "REJECTED", "CANC": "CANCELED"}
 _SEPARATORS = re.compile(r"[,;\s]+")
-
-
-class Caller(Protocol):
-    """What :class:`Signing` needs of a client (:class:`~cnbkit.cobs.client.CobsClient`)."""
-
-    secrets: SecretRegistry
-
-    def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
-              body: Any = None, user: str = ..., user_involved: bool | None = None,
-              scope: str | None = None, area: str | None = None) -> Any: ...
 
 
 def parse_scenarios(value: Any) -> tuple[tuple[str, ...], ...]:
@@ -390,7 +379,8 @@ class Signing:
     """The authorization of one payment or standing order.
 
     Args:
-        client: the :class:`~cnbkit.cobs.client.CobsClient`.
+        client: what sends the calls: a :class:`~cnbkit.cobs.client.CobsClient`
+            (any :class:`~cnbkit.cobs.sending.Sender`).
         kind: ``"payment"`` or ``"standing order"``.
         order_id: the payment's or standing order's ``transactionIdentification``.
         sign_id: the authorization's ``signId`` when known (a payment can get one from
@@ -406,7 +396,7 @@ class Signing:
         >>> signing.wait()  # doctest: +SKIP
     """
 
-    def __init__(self, client: Caller, kind: str, order_id: str, sign_id: str | None = None,
+    def __init__(self, client: Sender, kind: str, order_id: str, sign_id: str | None = None,
                  *, user_involved: bool = True) -> None:
         if kind not in KINDS:
             raise InvalidParameter("kind", kind, "what is signed", allowed=list(KINDS))
@@ -435,8 +425,8 @@ class Signing:
             raise WrongState(f"the {self.kind} has no open authorization (no signId): {hint}")
         return f"{self.base}/sign/{quote(self.sign_id, safe='')}"
 
-    def _call(self, method: str, path: str, body: Any = None) -> Any:
-        return self.client._call(method, path, body=body, user_involved=self.user_involved,
+    def _send(self, method: str, path: str, body: Any = None) -> Any:
+        return self.client.send(method, path, body=body, user_involved=self.user_involved,
                                  scope="pisp")
 
     def start(self) -> SignDetail:
@@ -445,7 +435,7 @@ class Signing:
         if self.kind != "payment":
             raise UnsupportedOperation("only a payment has POST …/sign; a standing order's "
                                        "signId comes with the order (its signInfo)")
-        detail = SignDetail.from_json(self._call("POST", f"{self.base}/sign"))
+        detail = SignDetail.from_json(self._send("POST", f"{self.base}/sign"))
         if detail.info.sign_id:
             self.sign_id = detail.info.sign_id
         return detail
@@ -453,7 +443,7 @@ class Signing:
     def detail(self) -> SignDetail:
         """Step I, ``GET …/sign/{signId}``: the state and the scenarios (a
         :class:`~cnbkit.cobs.errors.CobsError` with status 501 where the bank has no Step I)."""
-        return SignDetail.from_json(self._call("GET", self._sign_path()))
+        return SignDetail.from_json(self._send("GET", self._sign_path()))
 
     def state(self) -> SignInfo:
         """The authorization's state as it stands: Step I, or where the bank answers it with
@@ -473,7 +463,7 @@ class Signing:
                 if exc.status != 501:
                     raise
                 self.without_detail = True
-        body = self._call("GET", self.base)
+        body = self._send("GET", self.base)
         info = body.get("signInfo") if isinstance(body, dict) else None
         if isinstance(info, dict) and isinstance(info.get("state"), str) and info["state"] \
                 and info.get("signId") in (None, "", self.sign_id):
@@ -500,7 +490,7 @@ class Signing:
                 raise InvalidParameter("redirect_url", redirect_url,
                                        "one of the application's registered redirect URIs")
             body["redirectUrl"] = redirect_url
-        step = SignStep.from_json(self._call("POST", self._sign_path(), body))
+        step = SignStep.from_json(self._send("POST", self._sign_path(), body))
         for value in (step.url, *step.form_data.values()):
             if isinstance(value, str):
                 self.client.secrets.add(value)
@@ -518,7 +508,7 @@ class Signing:
                 raise InvalidParameter("one_time_password", "<hidden>",
                                        "the code the user received, as text")
             body["oneTimePassword"] = one_time_password.strip()
-        return SignOutcome.from_json(self._call("PUT", self._sign_path(), body))
+        return SignOutcome.from_json(self._send("PUT", self._sign_path(), body))
 
     def wait(self, poll_interval: float | None = None, *, timeout: float = 300.0,
              sleep: Callable[[float], object] = time.sleep) -> tuple[SignInfo, int, float]:
@@ -734,3 +724,13 @@ class Signing:
                 if attempt == tries:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def __getattr__(name: str) -> Any:
+    """``Caller``, 0.1.0's name of what :class:`Signing` needs of a client, is
+    :class:`cnbkit.cobs.sending.Sender` (deprecated since 0.2.0, removed in 0.3.0)."""
+    if name != "Caller":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from cnbkit._engine.moved import moved
+
+    return moved(__name__, __name__, {"Caller": "cnbkit.cobs.sending.Sender"}, name)
