@@ -25,34 +25,75 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # what the lazy attributes below resolve to
+if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for type checkers
     __version__: str
-    from . import czeonia, exrates, forward, fxrates, omo, pribor, skd
-    from ._engine.cache import CacheInfo
-    from ._engine.client import Client, configure, default_client
-    from ._engine.clock import Clock, ManualClock, SystemClock
-    from ._engine.history import plan
-    from ._engine.settings import LIVE_URL, Settings
-    from .backends import as_pandas, provenance
-    from .catalog import OPERATIONS
+    from . import czeonia as czeonia
+    from . import exrates as exrates
+    from . import forward as forward
+    from . import fxrates as fxrates
+    from . import omo as omo
+    from . import pribor as pribor
+    from . import skd as skd
+    from ._engine.cache import CacheInfo as CacheInfo
+    from ._engine.client import Client as Client
+    from ._engine.client import configure as configure
+    from ._engine.client import default_client as default_client
+    from ._engine.clock import Clock as Clock
+    from ._engine.clock import ManualClock as ManualClock
+    from ._engine.clock import SystemClock as SystemClock
+    from ._engine.history import plan as plan
+    from ._engine.settings import LIVE_URL as LIVE_URL
+    from ._engine.settings import Settings as Settings
+    from .backends import as_pandas as as_pandas
+    from .backends import provenance as provenance
+    from .catalog import OPERATIONS as OPERATIONS
     from .errors import (
-        ApiError,
-        ChunkError,
-        CnbError,
-        CnbkitWarning,
-        ConfigError,
-        ConnectionFailed,
-        HostUnreachable,
-        InvalidParameter,
-        InvalidResponse,
-        NotFoundError,
-        OfflineCacheMiss,
-        RequestError,
-        ServerError,
-        StaleDataWarning,
-        ValidationError,
+        ApiError as ApiError,
     )
-    from .wide import to_wide
+    from .errors import (
+        ChunkError as ChunkError,
+    )
+    from .errors import (
+        CnbError as CnbError,
+    )
+    from .errors import (
+        CnbkitWarning as CnbkitWarning,
+    )
+    from .errors import (
+        ConfigError as ConfigError,
+    )
+    from .errors import (
+        ConnectionFailed as ConnectionFailed,
+    )
+    from .errors import (
+        HostUnreachable as HostUnreachable,
+    )
+    from .errors import (
+        InvalidParameter as InvalidParameter,
+    )
+    from .errors import (
+        InvalidResponse as InvalidResponse,
+    )
+    from .errors import (
+        NotFoundError as NotFoundError,
+    )
+    from .errors import (
+        OfflineCacheMiss as OfflineCacheMiss,
+    )
+    from .errors import (
+        RequestError as RequestError,
+    )
+    from .errors import (
+        ServerError as ServerError,
+    )
+    from .errors import (
+        StaleDataWarning as StaleDataWarning,
+    )
+    from .errors import (
+        ValidationError as ValidationError,
+    )
+    from .wide import to_wide as to_wide
+
 
 #: Where each public name lives; imported on first use, so that ``cnbkit --version`` and
 #: ``--help`` start without pandas.
@@ -80,45 +121,9 @@ _LAZY = {
     "to_wide": ".wide",
 }
 
-__all__ = [
-    "LIVE_URL",
-    "OPERATIONS",
-    "ApiError",
-    "CacheInfo",
-    "ChunkError",
-    "Client",
-    "Clock",
-    "CnbError",
-    "CnbkitWarning",
-    "ConfigError",
-    "ConnectionFailed",
-    "HostUnreachable",
-    "InvalidParameter",
-    "InvalidResponse",
-    "ManualClock",
-    "NotFoundError",
-    "OfflineCacheMiss",
-    "RequestError",
-    "ServerError",
-    "Settings",
-    "StaleDataWarning",
-    "SystemClock",
-    "ValidationError",
-    "__version__",
-    "as_pandas",
-    "configure",
-    "czeonia",
-    "default_client",
-    "exrates",
-    "forward",
-    "fxrates",
-    "omo",
-    "plan",
-    "pribor",
-    "provenance",
-    "skd",
-    "to_wide",
-]
+#: The public names: the keys of ``_LAZY`` (the one list; the imports above mirror it for type
+#: checkers and IDEs, and tests/test_public_names.py checks that they agree) and the version.
+__all__ = sorted([*_LAZY, "__version__"])
 
 
 def __getattr__(name: str) -> Any:

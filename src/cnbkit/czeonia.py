@@ -10,6 +10,8 @@ Example:
 from __future__ import annotations
 
 from ._engine.client import Client
+from ._engine.docstrings import history as _documented_history
+from ._engine.docstrings import operation as _documented
 from ._engine.history import history as _history
 from ._engine.operation_function import run_operation
 from ._engine.params import DateLike
@@ -23,12 +25,13 @@ __all__ = [
 ]
 
 
+@_documented("czeonia.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """CZEONIA for one day (the last valid data on or before ``date``; default today).
 
-    Columns: valid_for (date), rate (% p.a.), volume_czk_mio (CZK millions). One row.
+    One row.
 
     Example:
         >>> cnbkit.czeonia.daily("2024-05-17")  # doctest: +SKIP
@@ -36,12 +39,11 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("czeonia.daily", client, backend, date=date)
 
 
+@_documented("czeonia.daily_year")
 def daily_year(year: int | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """CZEONIA for every business day of ``year`` (default: this year).
-
-    Columns: valid_for (date), rate (% p.a.), volume_czk_mio (CZK millions).
 
     Example:
         >>> cnbkit.czeonia.daily_year(2024)["rate"].describe()  # doctest: +SKIP
@@ -49,6 +51,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     return run_operation("czeonia.daily_year", client, backend, year=year)
 
 
+@_documented_history("czeonia")
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -59,12 +62,6 @@ def history(
     backend: Backend | None = None,
 ) -> Frame:
     """CZEONIA over any range: one ``daily-year`` call per calendar year.
-
-    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
-    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
-    ``cnbkit.plan("czeonia", start, end, ...)`` shows the calls without making them. Raises
-    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.czeonia.history("2020-01-01", "2024-12-31")  # doctest: +SKIP

@@ -62,6 +62,14 @@ __all__ = [
 ]
 
 
+#: The ways out that messages of the market-data client offer when the API cannot be used:
+#: what the user sets or runs (the transport that raises the errors names none of it itself).
+USE_CACHED = "set CNBKIT_OFFLINE=1 to use the answers already cached"
+USE_SANDBOX = ("start the local sandbox (`cnbkit sandbox`) and set CNBKIT_BASE_URL to the URL it "
+               "prints")
+LEAVE_OFFLINE = "run the call once with the network, or unset CNBKIT_OFFLINE"
+
+
 class CnbError(Exception):
     """Root of every error cnbkit raises."""
 

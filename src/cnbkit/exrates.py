@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._engine.client import Client
+from ._engine.docstrings import history as _documented_history
+from ._engine.docstrings import operation as _documented
 from ._engine.history import history as _history
 from ._engine.operation_function import run_operation
 from ._engine.params import DateLike
@@ -35,15 +37,14 @@ __all__ = [
 ]
 
 
+@_documented("exrates.daily")
 def daily(
     date: DateLike | None = None, lang: str = "CZ", *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """The fixing of every currency on ``date`` (the last valid one on or before it).
 
-    Columns: valid_for, order (fixing number in the year), country, currency, currency_code,
-    amount, rate (CZK per ``amount`` units), rate_per_unit (CZK per unit). Sorted by country
-    name in ``lang`` ("CZ" or "EN"), as the API sends it.
+    Sorted by country name in ``lang`` ("CZ" or "EN"), as the API sends it.
 
     Example:
         >>> cnbkit.exrates.daily("2019-05-17", lang="EN")  # doctest: +SKIP
@@ -51,14 +52,14 @@ def daily(
     return run_operation("exrates.daily", client, backend, date=date, lang=lang)
 
 
+@_documented("exrates.daily_currency_month")
 def daily_currency_month(
     currency: str, year_month: str | None = None, *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """The fixing of one currency on every business day of a month (``'yyyy-MM'``).
 
-    An unknown currency gives an empty frame (the API answers ``{}``).
-    Columns: valid_for, currency_code, amount, rate (CZK per ``amount``), rate_per_unit.
+    An unknown currency gives an empty frame (the API answers ``{}``) and a warning.
 
     Example:
         >>> cnbkit.exrates.daily_currency_month("usd", "2019-05")  # doctest: +SKIP
@@ -67,12 +68,11 @@ def daily_currency_month(
                 year_month=year_month)
 
 
+@_documented("exrates.daily_year")
 def daily_year(year: int | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """The fixing of every currency on every business day of ``year`` (about 8,000 rows).
-
-    Columns: valid_for, currency_code, amount, rate (CZK per ``amount``), rate_per_unit.
 
     Example:
         >>> cnbkit.to_wide(cnbkit.exrates.daily_year(2019))["EUR"]  # doctest: +SKIP
@@ -80,14 +80,13 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     return run_operation("exrates.daily_year", client, backend, year=year)
 
 
+@_documented("exrates.monthly_averages_currency")
 def monthly_averages_currency(currency: str, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """Monthly averages of the fixing for one currency, every year.
 
-    Columns: year, month (code: JAN..DEC), currency_code, amount, average (CZK per
-    ``amount``), average_per_unit (CZK per unit), period_start and period_end (the period the
-    code covers).
+    Month codes JAN .. DEC; ``period_start`` and ``period_end`` are the period a code covers.
 
     Example:
         >>> cnbkit.exrates.monthly_averages_currency("EUR")  # doctest: +SKIP
@@ -95,12 +94,11 @@ def monthly_averages_currency(currency: str, *, client: Client | None = None,
     return run_operation("exrates.monthly_averages_currency", client, backend, currency=currency)
 
 
+@_documented("exrates.monthly_averages_year")
 def monthly_averages_year(year: int | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """Monthly averages of the fixing for every currency in ``year`` (default: this year).
-
-    Columns as :func:`monthly_averages_currency`.
 
     Example:
         >>> cnbkit.exrates.monthly_averages_year(2024)  # doctest: +SKIP
@@ -108,13 +106,14 @@ def monthly_averages_year(year: int | None = None, *, client: Client | None = No
     return run_operation("exrates.monthly_averages_year", client, backend, year=year)
 
 
+@_documented("exrates.monthly_cumulative_averages_currency")
 def monthly_cumulative_averages_currency(
     currency: str, *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """Cumulative averages from January of the fixing for one currency, every year.
 
-    Columns as :func:`monthly_averages_currency`; month codes JAN, JAN_TO_FEB .. JAN_TO_DEC.
+    Month codes JAN, JAN_TO_FEB .. JAN_TO_DEC.
 
     Example:
         >>> cnbkit.exrates.monthly_cumulative_averages_currency("EUR")  # doctest: +SKIP
@@ -123,6 +122,7 @@ def monthly_cumulative_averages_currency(
                          currency=currency)
 
 
+@_documented("exrates.monthly_cumulative_averages_year")
 def monthly_cumulative_averages_year(
     year: int | None = None, *, client: Client | None = None,
     backend: Backend | None = None,
@@ -130,7 +130,7 @@ def monthly_cumulative_averages_year(
     """Cumulative averages from January of the fixing for every currency in ``year``
     (default: this year).
 
-    Columns as :func:`monthly_averages_currency`; month codes JAN, JAN_TO_FEB .. JAN_TO_DEC.
+    Month codes JAN, JAN_TO_FEB .. JAN_TO_DEC.
 
     Example:
         >>> cnbkit.exrates.monthly_cumulative_averages_year(2024)  # doctest: +SKIP
@@ -138,12 +138,13 @@ def monthly_cumulative_averages_year(
     return run_operation("exrates.monthly_cumulative_averages_year", client, backend, year=year)
 
 
+@_documented("exrates.quarterly_averages_currency")
 def quarterly_averages_currency(currency: str, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """Quarterly averages of the fixing for one currency, every year.
 
-    Columns as :func:`monthly_averages_currency`; month codes JAN_TO_MAR .. OCT_TO_DEC.
+    Quarter codes JAN_TO_MAR .. OCT_TO_DEC.
 
     Example:
         >>> cnbkit.exrates.quarterly_averages_currency("EUR")  # doctest: +SKIP
@@ -151,13 +152,14 @@ def quarterly_averages_currency(currency: str, *, client: Client | None = None,
     return run_operation("exrates.quarterly_averages_currency", client, backend, currency=currency)
 
 
+@_documented("exrates.quarterly_averages_year")
 def quarterly_averages_year(
     year: int | None = None, *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """Quarterly averages of the fixing for every currency in ``year`` (default: this year).
 
-    Columns as :func:`monthly_averages_currency`; month codes JAN_TO_MAR .. OCT_TO_DEC.
+    Quarter codes JAN_TO_MAR .. OCT_TO_DEC.
 
     Example:
         >>> cnbkit.exrates.quarterly_averages_year(2024)  # doctest: +SKIP
@@ -165,6 +167,7 @@ def quarterly_averages_year(
     return run_operation("exrates.quarterly_averages_year", client, backend, year=year)
 
 
+@_documented_history("exrates")
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -179,14 +182,8 @@ def history(
 
     The planner picks the cheapest calls: ``daily-year`` for long ranges or many currencies,
     ``daily-currency-month`` for a few currencies over a few months. An unknown currency gives
-    an empty frame and a warning (the API answers it without an error). Columns: valid_for,
-    currency_code, amount, rate (CZK per ``amount``), rate_per_unit (CZK per unit).
-
-    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
-    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
-    ``cnbkit.plan("exrates", start, end, ...)`` shows the calls without making them. Raises
-    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
+    an empty frame and a warning (the API answers it without an error). Columns as
+    :func:`daily_year`.
 
     Example:
         >>> cnbkit.exrates.history("1993-01-01", "2025-12-31")  # doctest: +SKIP

@@ -11,6 +11,8 @@ Example:
 from __future__ import annotations
 
 from ._engine.client import Client
+from ._engine.docstrings import history as _documented_history
+from ._engine.docstrings import operation as _documented
 from ._engine.history import history as _history
 from ._engine.operation_function import run_operation
 from ._engine.params import DateLike
@@ -24,13 +26,13 @@ __all__ = [
 ]
 
 
+@_documented("forward.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """Forward points of every pair and maturity on ``date`` (last valid data; default today).
 
-    Columns: valid_for, currency_pair (EUR_TO_CZK, USD_TO_CZK), maturity (THREE_MONTH,
-    SIX_MONTH), forward_points (CZK x 1000 per unit).
+    Pairs EUR_TO_CZK and USD_TO_CZK; maturities THREE_MONTH and SIX_MONTH.
 
     Example:
         >>> cnbkit.forward.daily("2024-05-17")  # doctest: +SKIP
@@ -38,6 +40,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("forward.daily", client, backend, date=date)
 
 
+@_documented("forward.daily_range_currency_pair_maturity")
 def daily_range_currency_pair_maturity(
     date_from: DateLike,
     date_to: DateLike | None = None,
@@ -49,8 +52,6 @@ def daily_range_currency_pair_maturity(
 ) -> Frame:
     """Forward points from ``date_from`` to ``date_to`` (default today) for one pair and
     maturity ("ALL" for every one).
-
-    Columns as :func:`daily`.
 
     Example:
         >>> cnbkit.forward.daily_range_currency_pair_maturity(
@@ -67,6 +68,7 @@ def daily_range_currency_pair_maturity(
     )
 
 
+@_documented_history("forward")
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -79,12 +81,6 @@ def history(
     backend: Backend | None = None,
 ) -> Frame:
     """Forward points over any range: one range call per calendar year.
-
-    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
-    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
-    ``cnbkit.plan("forward", start, end, ...)`` shows the calls without making them. Raises
-    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.forward.history(2015, 2024, currency_pair="EUR_TO_CZK")  # doctest: +SKIP

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._engine.client import Client
+from ._engine.docstrings import history as _documented_history
+from ._engine.docstrings import operation as _documented
 from ._engine.history import history as _history
 from ._engine.operation_function import run_operation
 from ._engine.ranges import DateArg
@@ -26,14 +28,12 @@ __all__ = [
 ]
 
 
+@_documented("fxrates.daily_month")
 def daily_month(
     year_month: str | None = None, lang: str = "CZ", *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """Every other-currency rate of one month (``'yyyy-MM'``; default this month).
-
-    Columns: valid_for, order, country, currency, currency_code, amount, rate (CZK per
-    ``amount``), rate_per_unit.
 
     Example:
         >>> cnbkit.fxrates.daily_month("2024-05", lang="EN")  # doctest: +SKIP
@@ -41,6 +41,7 @@ def daily_month(
     return run_operation("fxrates.daily_month", client, backend, year_month=year_month, lang=lang)
 
 
+@_documented("fxrates.daily_range_currency")
 def daily_range_currency(
     currency: str,
     year_month_from: str | None = None,
@@ -52,7 +53,7 @@ def daily_range_currency(
 ) -> Frame:
     """One other currency from ``year_month_from`` to ``year_month_to`` (``'yyyy-MM'``).
 
-    Columns as :func:`daily_month`. An unknown currency gives an empty frame.
+    An unknown currency gives an empty frame and a warning.
 
     Example:
         >>> cnbkit.fxrates.daily_range_currency("AMD", "2023-01", "2024-12")  # doctest: +SKIP
@@ -68,13 +69,12 @@ def daily_range_currency(
     )
 
 
+@_documented("fxrates.daily_year")
 def daily_year(
     year: int | None = None, lang: str = "CZ", *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """Every other-currency rate of ``year`` (about 1,500 rows: 12 months x ~124 currencies).
-
-    Columns as :func:`daily_month`.
 
     Example:
         >>> cnbkit.fxrates.daily_year(2024, lang="EN")  # doctest: +SKIP
@@ -82,6 +82,7 @@ def daily_year(
     return run_operation("fxrates.daily_year", client, backend, year=year, lang=lang)
 
 
+@_documented_history("fxrates")
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -97,12 +98,6 @@ def history(
 
     One currency: ``daily-range-currency`` a calendar year at a time; all: ``daily-year`` or
     ``daily-month``, whichever is cheaper.
-
-    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
-    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
-    ``cnbkit.plan("fxrates", start, end, ...)`` shows the calls without making them. Raises
-    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.fxrates.history("2020-01-01", "2024-12-31", currency="AMD")  # doctest: +SKIP

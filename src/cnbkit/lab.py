@@ -45,9 +45,25 @@ from .bundled import checkout_root, copy_notebooks, user_notebooks_dir
 from .errors import InvalidParameter, MissingDependency
 from .stopping import StopRequest, run_child
 
-__all__ = ["SOURCES", "LabSetup", "find_notebooks", "prepare", "probe_live", "run_lab"]
+__all__ = ["SOURCES", "SOURCE_VARIABLE", "LabSetup", "find_notebooks", "lab_source", "prepare",
+           "probe_live", "run_lab"]
 
 SOURCES = ("auto", "live", "sandbox")
+#: The environment variable in which ``cnbkit lab`` tells its notebooks what data they see.
+SOURCE_VARIABLE = "CNBKIT_SOURCE"
+
+
+def lab_source(environ: Mapping[str, str] | None = None) -> str | None:
+    """What ``cnbkit lab`` chose as the data source of this process (``"live"``,
+    ``"sandbox"`` or ``"sandbox-fallback"``: the live API did not answer), or None when the
+    lab did not start it.
+
+    Example:
+        >>> lab_source({"CNBKIT_SOURCE": "Sandbox-Fallback"})
+        'sandbox-fallback'
+    """
+    value = (os.environ if environ is None else environ).get(SOURCE_VARIABLE, "").strip()
+    return value.lower() or None
 #: A Jupyter config directory with cnbkit's default lab settings (see the module docstring).
 LAB_CONFIG = Path(__file__).resolve().parent / "labconfig"
 
@@ -113,13 +129,13 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
             source, fallback = "sandbox", True
     if source == "live":
         env.pop("CNBKIT_BASE_URL", None)
-        env["CNBKIT_SOURCE"] = "live"
+        env[SOURCE_VARIABLE] = "live"
         return LabSetup("live", env, f"cnbkit lab: live data from {LIVE_URL}")
     from .sandbox import SANDBOX_CLOCK, start
 
     url = start(clock=SANDBOX_CLOCK)
     env.update(CNBKIT_BASE_URL=str(url), CNBKIT_TODAY=SANDBOX_CLOCK.isoformat(),
-               CNBKIT_SOURCE="sandbox-fallback" if fallback else "sandbox")
+               **{SOURCE_VARIABLE: "sandbox-fallback" if fallback else "sandbox"})
     env.pop("CNBKIT_OFFLINE", None)
     why = "the live API did not answer within 3 s, so " if fallback else ""
     message = (f"cnbkit lab: {why}using the local sandbox (clock {SANDBOX_CLOCK}) at {url}; "

@@ -13,6 +13,8 @@ Example:
 from __future__ import annotations
 
 from ._engine.client import Client
+from ._engine.docstrings import history as _documented_history
+from ._engine.docstrings import operation as _documented
 from ._engine.history import history as _history
 from ._engine.operation_function import run_operation
 from ._engine.params import DateLike
@@ -26,15 +28,11 @@ __all__ = [
 ]
 
 
+@_documented("omo.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """The operations of one day (last valid data on or before ``date``; default today).
-
-    Columns: trade_date, settlement_date, maturity_date, operation_type, liquidity_impact,
-    marginal_rate_pct, bid_volume_czk_bn, number_of_bids, min/avg/max_bid_rate_pct,
-    allotted_volume_czk_bn, number_of_allotted_bids, min/avg/max_allotted_rate_pct,
-    allotment_pct.
 
     Example:
         >>> cnbkit.omo.daily("2024-06-05")  # doctest: +SKIP
@@ -42,10 +40,11 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("omo.daily", client, backend, date=date)
 
 
+@_documented("omo.daily_year")
 def daily_year(year: int | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
-    """Every operation of ``year`` (default: this year). Columns as :func:`daily`.
+    """Every operation of ``year`` (default: this year).
 
     Example:
         >>> cnbkit.omo.daily_year(2024)  # doctest: +SKIP
@@ -53,6 +52,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     return run_operation("omo.daily_year", client, backend, year=year)
 
 
+@_documented_history("omo")
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -63,12 +63,6 @@ def history(
     backend: Backend | None = None,
 ) -> Frame:
     """Open market operations over any range: one ``daily-year`` call per calendar year.
-
-    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
-    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
-    ``cnbkit.plan("omo", start, end, ...)`` shows the calls without making them. Raises
-    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.omo.history(2020, 2024)  # doctest: +SKIP

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._engine.client import Client
+from ._engine.docstrings import history as _documented_history
+from ._engine.docstrings import operation as _documented
 from ._engine.history import history as _history
 from ._engine.operation_function import run_operation
 from ._engine.params import DateLike
@@ -33,12 +35,11 @@ __all__ = [
 PERIODS = PRIBOR_PERIODS
 
 
+@_documented("pribor.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """Every tenor on one day (last valid data on or before ``date``; default today).
-
-    Columns: valid_for, period (tenor), pribid, pribor (% p.a.).
 
     Example:
         >>> cnbkit.pribor.daily("2024-05-17")  # doctest: +SKIP
@@ -46,12 +47,11 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("pribor.daily", client, backend, date=date)
 
 
+@_documented("pribor.daily_year")
 def daily_year(year: int | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """Every tenor on every business day of ``year`` (2,268 rows in 2024: 252 x 9).
-
-    Columns as :func:`daily`.
 
     Example:
         >>> cnbkit.pribor.daily_year(2024)  # doctest: +SKIP
@@ -59,13 +59,12 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     return run_operation("pribor.daily_year", client, backend, year=year)
 
 
+@_documented("pribor.daily_year_term")
 def daily_year_term(
     period: str, year: int | None = None, *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """One tenor (``period``, e.g. "THREE_MONTH") on every business day of ``year``.
-
-    Columns as :func:`daily`.
 
     Example:
         >>> cnbkit.pribor.daily_year_term("THREE_MONTH", 2019)  # doctest: +SKIP
@@ -73,6 +72,7 @@ def daily_year_term(
     return run_operation("pribor.daily_year_term", client, backend, period=period, year=year)
 
 
+@_documented_history("pribor")
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -86,12 +86,6 @@ def history(
     """PRIBOR over any range, for one tenor, several, or all (``None``).
 
     One tenor: ``daily-year-term`` per year; many: ``daily-year`` per year.
-
-    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
-    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
-    ``cnbkit.plan("pribor", start, end, ...)`` shows the calls without making them. Raises
-    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.pribor.history(2000, 2024, period="THREE_MONTH")  # doctest: +SKIP

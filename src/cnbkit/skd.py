@@ -11,6 +11,8 @@ Example:
 from __future__ import annotations
 
 from ._engine.client import Client
+from ._engine.docstrings import history as _documented_history
+from ._engine.docstrings import operation as _documented
 from ._engine.history import history as _history
 from ._engine.operation_function import run_operation
 from ._engine.params import DateLike
@@ -23,13 +25,11 @@ __all__ = [
 ]
 
 
+@_documented("skd.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
     backend: Backend | None = None
 ) -> Frame:
     """The SKD trades settled on one day (last valid data on or before ``date``).
-
-    Columns: settlement_date, isin, issue_code, issue_name, nominal_value_czk (CZK),
-    settlement_nominal_czk (CZK), average_price_to_value (% of nominal).
 
     Example:
         >>> cnbkit.skd.daily("2024-05-17")  # doctest: +SKIP
@@ -37,6 +37,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("skd.daily", client, backend, date=date)
 
 
+@_documented_history("skd")
 def history(
     start: DateArg,
     end: DateArg = None,
@@ -48,12 +49,6 @@ def history(
 ) -> Frame:
     """SKD over any range: the API has only a daily operation, so one call per business day
     (Monday to Friday; a holiday's repeat of the previous day is dropped). No data before 2000.
-
-    ``start``/``end`` take 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year (a
-    whole year; a year alone is that year); ``end`` defaults to today. The range is fetched in
-    calendar-aligned chunks by up to ``workers`` threads, then stitched, sorted and trimmed;
-    ``cnbkit.plan("skd", start, end, ...)`` shows the calls without making them. Raises
-    ``ChunkError`` naming the chunks that failed after retries; a re-run fetches only those.
 
     Example:
         >>> cnbkit.skd.history("2024-01-01", "2024-03-31")  # doctest: +SKIP

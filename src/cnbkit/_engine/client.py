@@ -111,7 +111,7 @@ class Client:
             settings = settings.replace(cache_url=None)
         self.settings = settings
         self.clock: Clock = make_clock(clock if clock is not None else settings.today)
-        self._transport = Transport(settings, self.clock)
+        self._transport = Transport(settings, self.clock, user_agent=_user_agent())
         self._pools: dict[int, ThreadPoolExecutor] = {}
         self._lock = threading.Lock()
 
@@ -239,6 +239,13 @@ class Client:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _user_agent() -> str:
+    """``cnbkit/VERSION``: who is asking, as the client tells the API."""
+    from .. import __version__
+
+    return f"cnbkit/{__version__}"
 
 
 class _Default:

@@ -13,12 +13,11 @@ CNBKIT_OFFLINE      ``offline``: ``1``/``true`` answers from the cache only
 CNBKIT_TODAY        ``today``: the day the client takes for today (``cnbkit lab`` sets the
                     sandbox's clock here); default the real date
 CNBKIT_BACKEND      ``backend``: ``pandas`` (default), ``polars`` or ``pyarrow``
-CNBKIT_SOURCE       ``source``: what ``cnbkit lab`` chose (``live``, ``sandbox``,
-                    ``sandbox-fallback``), shown by the notebooks' banner
 ==================  ==================================================================
 
 :meth:`Settings.from_env` reads them, once per client; every other module takes a
-:class:`Settings` (or a client that holds one). A bad value raises
+:class:`Settings` (or a client that holds one). (``CNBKIT_SOURCE``, which ``cnbkit lab`` sets
+for its notebooks, belongs to the lab: ``cnbkit.lab.lab_source``.) A bad value raises
 :class:`~cnbkit.errors.ConfigError` naming the setting and what to write instead.
 
 Where the cache lives, first match wins: the ``cache_url`` argument, the ``cache_dir`` argument,
@@ -100,7 +99,6 @@ class Settings:
             Jupyter kernel).
         today: the day the client takes for today (None: the real date).
         backend: what calls return: ``pandas``, ``polars`` or ``pyarrow``.
-        source: what ``cnbkit lab`` chose as the data source, when it started this process.
     """
 
     base_url: str = LIVE_URL
@@ -115,7 +113,6 @@ class Settings:
     workers: int = 4
     progress: bool | None = None
     today: dt.date | None = None
-    source: str | None = None
     backend: Backend = "pandas"
 
     def __post_init__(self) -> None:  # checks only: the fields are set by the constructor
@@ -176,8 +173,6 @@ class Settings:
             values["today"] = _day("CNBKIT_TODAY", env["CNBKIT_TODAY"])
         if env.get("CNBKIT_BACKEND"):
             values["backend"] = env["CNBKIT_BACKEND"].strip().lower()
-        if env.get("CNBKIT_SOURCE"):
-            values["source"] = env["CNBKIT_SOURCE"].strip().lower()
         values.update({k: v for k, v in given.items() if v is not None})
         if isinstance(values.get("base_url"), str):
             values["base_url"] = values["base_url"].strip().rstrip("/")
@@ -193,6 +188,18 @@ class Settings:
             raise ConfigError(unknown[0], values[unknown[0]], "no such setting",
                               allowed=[f.name for f in dataclasses.fields(cls)])
         return cls(**values)
+
+    @property
+    def source(self) -> str | None:
+        """What ``cnbkit lab`` chose as the data source; deprecated since 0.2.0 and removed in
+        0.3.0, use ``cnbkit.lab.lab_source()``."""
+        import warnings
+
+        from ..lab import lab_source
+
+        warnings.warn("Settings.source is deprecated since cnbkit 0.2.0 and goes in 0.3.0; use "
+                      "cnbkit.lab.lab_source()", FutureWarning, stacklevel=2)
+        return lab_source()
 
     def replace(self, **changes: Any) -> Settings:
         """A copy with ``changes`` (checked again)."""

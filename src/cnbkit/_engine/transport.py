@@ -92,8 +92,10 @@ from urllib3.exceptions import (
     SSLError,
 )
 
-from .. import __version__
 from ..errors import (
+    LEAVE_OFFLINE,
+    USE_CACHED,
+    USE_SANDBOX,
     ApiError,
     CacheUnavailableWarning,
     CnbError,
@@ -213,9 +215,7 @@ def _unreachable(exc: requests.ConnectionError, url: str) -> HostUnreachable | N
     else:
         cause = f"{host} refuses connections (is the server running, and on this port?)"
     return HostUnreachable(
-        f"cannot reach {host}: {cause}. To work without it: start the local sandbox "
-        f"(`cnbkit sandbox`) and set CNBKIT_BASE_URL to the URL it prints, or set "
-        f"CNBKIT_OFFLINE=1 to use the answers already cached.",
+        f"cannot reach {host}: {cause}. To work without it: {USE_SANDBOX}, or {USE_CACHED}.",
         host=host,
     )
 
@@ -248,7 +248,7 @@ def error_for(response: requests.Response, url: str) -> ApiError:
         detail = (body or {}).get("description") or response.reason
         return ServerError(
             f"the API failed on {url} ({status} {detail}) after retries; try again later, or "
-            f"set CNBKIT_OFFLINE=1 to use cached answers",
+            f"{USE_CACHED}",
             status=status,
             url=url,
             body=body,
@@ -259,12 +259,15 @@ def error_for(response: requests.Response, url: str) -> ApiError:
 class Transport:
     """Sessions, cache storage and the retry loop of one client (thread-safe)."""
 
-    def __init__(self, settings: Settings, clock: Clock) -> None:
-        """Raises :class:`~cnbkit.errors.ConfigError` when a Redis cache does not answer."""
+    def __init__(self, settings: Settings, clock: Clock, *, user_agent: str = "cnbkit") -> None:
+        """``user_agent`` is sent as the ``User-Agent`` header, followed by requests' version.
+
+        Raises :class:`~cnbkit.errors.ConfigError` when a Redis cache does not answer.
+        """
         self.settings = settings
         self.clock = clock
         self.location = settings.cache
-        self.user_agent = f"cnbkit/{__version__} (+python-requests/{requests.__version__})"
+        self.user_agent = f"{user_agent} (+python-requests/{requests.__version__})"
         self._local = threading.local()
         self._lock = threading.Lock()
         self._sessions: list[requests.Session] = []
@@ -402,8 +405,7 @@ class Transport:
             if cached is not None:
                 return self._stale(cached, "offline mode")
             raise OfflineCacheMiss(
-                f"offline mode is on (CNBKIT_OFFLINE=1) and the cache has no answer for "
-                f"{url}; run the call once with the network, or unset CNBKIT_OFFLINE"
+                f"offline mode is on and the cache has no answer for {url}; {LEAVE_OFFLINE}"
             )
         try:
             return self._download(call, url, key)
@@ -433,8 +435,7 @@ class Transport:
                     requests.exceptions.ContentDecodingError) as exc:
                 last = ConnectionFailed(
                     f"could not get a whole answer from {url} in {attempts} attempts (the "
-                    f"body was cut off: {exc}); check the network, or set CNBKIT_OFFLINE=1 "
-                    f"to use cached answers")
+                    f"body was cut off: {exc}); check the network, or {USE_CACHED}")
                 last.__cause__ = exc
                 log.debug("GET %s: body cut off (attempt %d)", url, attempt + 1)
                 continue
@@ -446,7 +447,7 @@ class Transport:
                     raise unreachable from None  # one message: the cause is in it
                 last = ConnectionFailed(
                     f"could not get {url} (after {settings.retries} retries): {exc}; check "
-                    f"the network and base_url, or set CNBKIT_OFFLINE=1 to use cached answers")
+                    f"the network and base_url, or {USE_CACHED}")
                 last.__cause__ = exc
                 log.debug("GET %s: %s (attempt %d)", url, exc.__class__.__name__, attempt + 1)
                 continue

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from .._engine.client import Client, default_client
 from .._engine.clock import SystemClock
 from .._engine.settings import LIVE_URL
+from ..lab import lab_source
 
 __all__ = ["Banner", "DataSource", "data_source", "source_banner"]
 
@@ -51,7 +52,7 @@ def data_source(client: Client | None = None) -> DataSource:
     if settings.is_loopback:
         clock = None if isinstance(client.clock, SystemClock) else client.today().isoformat()
         return DataSource("sandbox", client.base_url, clock,
-                          fallback=settings.source == "sandbox-fallback")
+                          fallback=lab_source() == "sandbox-fallback")
     if client.base_url == LIVE_URL:
         return DataSource("live", client.base_url)
     return DataSource("custom", client.base_url)

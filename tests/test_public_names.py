@@ -1,0 +1,120 @@
+"""The public names: one list in cnbkit, docstrings of the group functions completed from one
+source, and the modules of 0.1.0's API reference that moved into the private engine in 0.2.0
+(``cnbkit.settings``, ``cnbkit.clock``, ``cnbkit.cache``): each name still resolves, with a
+``FutureWarning`` naming its public home, as the deprecation policy promises (CHANGELOG.md)."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+import cnbkit
+import cnbkit.sandbox
+
+MOVED = [
+    ("cnbkit.settings", "Settings", cnbkit.Settings, "cnbkit.Settings"),
+    ("cnbkit.settings", "LIVE_URL", cnbkit.LIVE_URL, "cnbkit.LIVE_URL"),
+    ("cnbkit.settings", "SANDBOX_CLOCK", cnbkit.sandbox.SANDBOX_CLOCK,
+     "cnbkit.sandbox.SANDBOX_CLOCK"),
+    ("cnbkit.clock", "ManualClock", cnbkit.ManualClock, "cnbkit.ManualClock"),
+    ("cnbkit.clock", "SystemClock", cnbkit.SystemClock, "cnbkit.SystemClock"),
+    ("cnbkit.clock", "Clock", cnbkit.Clock, "cnbkit.Clock"),
+    ("cnbkit.cache", "CacheInfo", cnbkit.CacheInfo, "cnbkit.CacheInfo"),
+]
+
+
+@pytest.mark.parametrize(("module", "name", "value", "home"), MOVED)
+def test_an_old_name_warns_and_names_its_public_home(module, name, value, home):
+    old = importlib.import_module(module)
+    with pytest.warns(FutureWarning, match=rf"{module} is deprecated .*{name}: use {home}"):
+        found = getattr(old, name)
+    assert found is value
+
+
+def test_an_engine_name_warns_that_it_is_private():
+    import cnbkit.cache
+
+    with pytest.warns(FutureWarning, match="private to cnbkit's engine"):
+        found = cnbkit.cache.CacheLocation
+    from cnbkit._engine.cache import CacheLocation
+
+    assert found is CacheLocation
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    import cnbkit.clock
+
+    with pytest.raises(AttributeError, match="no attribute 'Sundial'"):
+        cnbkit.clock.Sundial  # noqa: B018
+
+
+def test_the_public_names_are_the_documented_ones():
+    """The engine's types users meet are public through cnbkit."""
+    for name in ("Settings", "Clock", "ManualClock", "SystemClock", "CacheInfo", "Client"):
+        assert name in cnbkit.__all__
+        assert getattr(cnbkit, name).__module__.startswith("cnbkit._engine.")
+
+
+@pytest.mark.parametrize(("module", "name", "home"), [
+    ("cnbkit.cobs.pisp_calls", "PaymentCalls", "cnbkit.cobs.payment_calls.PaymentCalls"),
+    ("cnbkit.cobs.order_calls", "StandingOrderCalls",
+     "cnbkit.cobs.standing_order_calls.StandingOrderCalls"),
+    ("cnbkit.cobs.signing", "Caller", "cnbkit.cobs.sending.Sender"),
+])
+def test_the_cobs_parts_old_names_warn(module, name, home):
+    old = importlib.import_module(module)
+    with pytest.warns(FutureWarning, match=rf"{module} is deprecated .*{name}: use {home}"):
+        found = getattr(old, name)
+    where, _, attribute = home.rpartition(".")
+    assert found is getattr(importlib.import_module(where), attribute)
+
+
+def test_the_public_names_are_one_list():
+    """``_LAZY`` is the list; ``__all__`` is made from it, and the imports for type checkers
+    (each ``X as X``, an explicit re-export) name exactly the same names."""
+    import ast
+    from pathlib import Path
+
+    source = Path(cnbkit.__file__).read_text(encoding="utf-8")
+    block = next(node for node in ast.parse(source).body
+                 if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    imported = {alias.asname for node in block.body if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    assert None not in imported  # every one re-exported explicitly
+    assert imported == set(cnbkit._LAZY)
+    assert sorted(cnbkit.__all__) == sorted([*cnbkit._LAZY, "__version__"])
+
+
+def test_each_operation_function_states_its_columns_from_the_catalog_once():
+    """The 22 functions' columns come from the catalog's schema with its units, and the
+    shared keywords are described by one text; no group module writes a column list."""
+    from pathlib import Path
+
+    from cnbkit._engine.docstrings import KEYWORDS, columns
+
+    for name, op in cnbkit.OPERATIONS.items():
+        group, function = name.split(".")
+        doc = " ".join(getattr(getattr(cnbkit, group), function).__doc__.split())
+        assert doc.count(" ".join(columns(name).split())) == 1, name
+        assert doc.count(" ".join(KEYWORDS["client"].split())) == 1, name
+        for column in op.column_names:
+            assert column in doc, (name, column)
+    for group in ("czeonia", "exrates", "forward", "fxrates", "omo", "pribor", "skd"):
+        text = Path(getattr(cnbkit, group).__file__).read_text(encoding="utf-8")
+        assert "Columns:" not in text and "``workers`` threads" not in text, group
+        history = " ".join(getattr(cnbkit, group).history.__doc__.split())
+        assert " ".join(KEYWORDS["workers"].split()) in history, group
+
+
+def test_the_labs_source_is_the_labs_and_settings_source_warns(monkeypatch):
+    """CNBKIT_SOURCE is set by cnbkit lab for its kernels: cnbkit.lab reads it; the settings no
+    longer hold it (0.1.0's Settings.source warns and reads it through the lab)."""
+    from cnbkit.lab import SOURCE_VARIABLE, lab_source
+
+    monkeypatch.setenv(SOURCE_VARIABLE, "sandbox-fallback")
+    assert lab_source() == "sandbox-fallback"
+    settings = cnbkit.Settings.from_env()
+    assert "source" not in {f for f in settings.__dataclass_fields__}
+    with pytest.warns(FutureWarning, match=r"lab_source\(\)"):
+        assert settings.source == "sandbox-fallback"
