@@ -84,7 +84,7 @@ fi
 
 # Release checks (tests/release/): a test builds the sdist and the wheel, installs the wheel into
 # a fresh environment with uv, offline, from uv's cache in $venv/uv-cache; warmed here, from PyPI,
-# with what the wheel with [notebooks], pytest and nbval need, again when pyproject.toml or the
+# with what the wheel with [notebooks,mcp], pytest and nbval need, again when pyproject.toml or the
 # interpreter changes.
 release_cache=$venv/uv-cache
 wanted=$( (cat pyproject.toml; "$bin/python" -VV) | sha256sum | cut -d' ' -f1)
@@ -94,7 +94,7 @@ if [ "$(cat "$release_cache/cnbkit-warm.sha256" 2>/dev/null)" != "$wanted" ]; th
   warm_python=$warm/env/bin/python
   [ -x "$warm_python" ] || warm_python=$warm/env/Scripts/python.exe
   "$bin/python" -m uv pip install --quiet --cache-dir "$release_cache" --python "$warm_python" \
-    ".[notebooks]" pytest nbval
+    ".[notebooks,mcp]" pytest nbval
   rm -rf "$warm"
   echo "$wanted" > "$release_cache/cnbkit-warm.sha256"
 fi

@@ -19,6 +19,8 @@ on the site:
   own settings reader.
 * ``<!-- cobs-first-script -->``: the README's COBS script, run by
   tests/cobs/test_notebook_authorization.py.
+* ``<!-- mcp-config -->``: an assistant's JSON configuration of ``cnbkit mcp``: parsed, and
+  its command line checked by cnbkit's own argument parser.
 
 MyST directives (```` ```{toctree} ````, ```` ```{cnbkit-plan} ```` ...) are built by the docs
 build (tests/browser/test_docs_site.py), not run here.
@@ -54,8 +56,8 @@ PAGES = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").
                                   ("_build", "notebooks")))]
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n`]*)\n(?P<code>.*?)"
                    r"^(?P=indent)(?P=fence)[ \t]*$", re.M | re.S)
-MARK = re.compile(r"<!--\s*(?P<mark>not run|config|cobs-first-script)(?::\s*(?P<why>.*?))?\s*"
-                  r"-->\s*$", re.S)
+MARK = re.compile(r"<!--\s*(?P<mark>not run|config|cobs-first-script|mcp-config)"
+                  r"(?::\s*(?P<why>.*?))?\s*-->\s*$", re.S)
 LANGUAGES = {"python", "bash"}
 
 
@@ -93,7 +95,8 @@ def test_every_page_is_read_and_its_blocks_are_known() -> None:
     assert "docs/install.md" in PAGES and len(PAGES) > 10
     for page in PAGES:
         for block in blocks(page):
-            assert block.language in LANGUAGES, \
+            assert block.language in LANGUAGES or (
+                block.language == "json" and block.mark == "mcp-config"), \
                 f"{block.where}: a ```{block.language} block: give python or bash"
         text = (ROOT / page).read_text(encoding="utf-8")
         opening = re.findall(r"^[ \t]*(?:`{3,}|~{3,})(?!\{)\S+", text, re.M)
@@ -236,6 +239,21 @@ def _check_config(block: Block) -> None:
     Settings.from_env(environ=environment)  # a bad value raises ConfigError naming it
 
 
+def _check_mcp_config(block: Block) -> None:
+    """An assistant's configuration: JSON with an ``mcpServers`` entry that starts
+    ``cnbkit mcp`` with arguments cnbkit's parser accepts, and only CNBKIT_ settings."""
+    import json
+
+    from cnbkit.cli import build_parser
+
+    servers = json.loads(block.code)["mcpServers"]
+    entry = servers["cnbkit"]
+    assert entry["command"] == "cnbkit" and entry["args"][0] == "mcp", block.where
+    args = build_parser().parse_args(entry["args"])
+    assert args.command == "mcp", block.where
+    assert all(name.startswith("CNBKIT_") for name in entry.get("env", {})), block.where
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_the_blocks_of_a_page_run_as_written(page: str, session: dict[str, str]) -> None:
     namespace: dict[str, object] = {"__name__": "__main__"}
@@ -248,6 +266,8 @@ def test_the_blocks_of_a_page_run_as_written(page: str, session: dict[str, str])
             _check_not_run(block)
         elif block.mark == "config":
             _check_config(block)
+        elif block.mark == "mcp-config":
+            _check_mcp_config(block)
         elif block.language == "python":
             _run_python(block, namespace)
         else:

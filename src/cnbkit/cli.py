@@ -181,6 +181,27 @@ def _cmd_notebooks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_mcp(args: argparse.Namespace) -> int:
+    import logging
+
+    from .mcp_server import open_source, require_mcp, serve_http, serve_stdio
+
+    require_mcp()
+    # standard output is the protocol: every log line goes to standard error
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(message)s")
+    source = open_source(args.source)
+    try:
+        if args.http:
+            serve_http(source, args.port)
+        else:
+            serve_stdio(source)
+    except KeyboardInterrupt:  # Ctrl-C: a clean stop
+        pass
+    finally:
+        source.close()
+    return 0
+
+
 def _version_line() -> str:
     """What ``cnbkit --version`` prints: the installed distribution's version."""
     from importlib.metadata import version
@@ -208,6 +229,16 @@ def build_parser() -> argparse.ArgumentParser:
     sb.add_argument("--fault-seed", type=int, default=0, help="seed of the fault draws")
     sb.add_argument("--no-cobs", action="store_true", help="serve the market-data API only")
     sb.set_defaults(func=_cmd_sandbox)
+
+    mc = commands.add_parser(
+        "mcp", help="serve the market data to AI assistants (Model Context Protocol)")
+    mc.add_argument("--source", choices=("auto", "live", "sandbox"), default="auto",
+                    help="live API, the local sandbox, or auto: CNBKIT_BASE_URL when set, else "
+                         "the live API when it answers, else the sandbox")
+    mc.add_argument("--http", action="store_true",
+                    help="serve streamable HTTP on 127.0.0.1 instead of stdio")
+    mc.add_argument("--port", type=int, default=8765, help="port of --http (0: any free one)")
+    mc.set_defaults(func=_cmd_mcp)
 
     from ._engine.planners import PLANNERS
 

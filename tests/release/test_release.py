@@ -79,7 +79,7 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def env(dist: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A fresh virtual environment with the wheel and [notebooks] (and pytest, nbval)."""
+    """A fresh virtual environment with the wheel and [notebooks,mcp] (and pytest, nbval)."""
     uv = Path(sys.executable).with_name("uv")
     if not (UV_CACHE / "cnbkit-warm.sha256").exists():
         pytest.fail(f"{UV_CACHE} is not warmed: scripts/test.sh warms it before the tests")
@@ -89,7 +89,7 @@ def env(dist: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Itera
     _run([str(uv), "venv", "--quiet", *cache, "--python", sys.executable, str(where)])
     wheel = dist["wheel"].as_uri()
     _run([str(uv), "pip", "install", "--quiet", "--offline", *cache, "--python",
-          str(where / "bin" / "python"), f"cnbkit[notebooks] @ {wheel}", "pytest", "nbval"],
+          str(where / "bin" / "python"), f"cnbkit[notebooks,mcp] @ {wheel}", "pytest", "nbval"],
          env=_clean_env())
     try:
         yield where
@@ -323,3 +323,38 @@ def test_a_copied_notebook_passes_strict_nbval(env: Path, tmp_path: Path) -> Non
     cells = sum(1 for cell in stored["cells"]
                 if cell["cell_type"] == "code")
     assert re.search(rf"\b{cells} passed\b", done.stdout), done.stdout
+
+
+def test_the_installed_mcp_server_answers_from_the_wheel(env: Path, tmp_path: Path) -> None:
+    """``cnbkit mcp`` of the installed wheel, from an empty folder, spoken to by the MCP SDK's
+    client over stdio: the seven tools, and one operation from the sandbox it starts."""
+    import anyio
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    server = StdioServerParameters(command=str(env / "bin" / "cnbkit"),
+                                   args=["mcp", "--source", "sandbox"], cwd=empty,
+                                   env=_clean_env(**_user_dirs(tmp_path)))
+    found: dict[str, Any] = {}
+
+    async def conversation() -> None:
+        async with Client(server, read_timeout_seconds=DEADLINE_S) as client:
+            found["tools"] = {tool.name for tool in (await client.list_tools()).tools}
+            found["answer"] = await client.call_tool(
+                "call_operation", {"operation": "czeonia.daily", "params": {"date": "2024-05-17"}})
+
+    anyio.run(conversation)
+    assert found["tools"] == {"list_operations", "call_operation", "history", "value_date",
+                              "czeonia_compounded", "cross_rate", "pribor_curve"}
+    table = found["answer"].structured_content
+    assert table["total_rows"] == 1 and table["provenance"]["data_source"] == "sandbox"
+
+
+def test_cnbkit_mcp_without_its_extra_names_it(bare_env: Path, tmp_path: Path) -> None:
+    done = subprocess.run([str(bare_env / "bin" / "cnbkit"), "mcp"], cwd=tmp_path,
+                          capture_output=True, text=True, encoding="utf-8", timeout=120,
+                          check=False, env=_clean_env(**_user_dirs(tmp_path)))
+    assert done.returncode == 2 and done.stdout == ""
+    assert "pip install 'cnbkit[mcp]'" in done.stderr

@@ -1,0 +1,131 @@
+"""``cnbkit mcp``: the CNB's market data for AI assistants, over the Model Context Protocol.
+
+The server offers the 22 operations (``call_operation``), any date range (``history``), the
+catalog (``list_operations``) and four analyses (``value_date``, ``czeonia_compounded``,
+``cross_rate``, ``pribor_curve``), each checked by the library's own code, cached by its
+cache, with units and provenance in every answer (:mod:`cnbkit.mcp_server.server`). It offers
+no account data, payments or tokens: the PSD2 client has no tool.
+
+The data source is chosen as ``cnbkit lab`` chooses it (:func:`open_source`): ``live``,
+``sandbox`` (started in this process, clock 2025-12-31), or ``auto`` (``CNBKIT_BASE_URL`` when
+set, else the live API when it answers within 3 s, else the sandbox). The transport is stdio
+(:func:`serve_stdio`), or streamable HTTP on 127.0.0.1 only (:func:`serve_http`). Logs go to
+standard error: standard output is the protocol.
+
+Needs the ``mcp`` extra: ``pip install "cnbkit[mcp]"``.
+
+Example:
+    >>> source = open_source("sandbox")  # doctest: +SKIP
+    >>> serve_stdio(source)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import socket
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .._engine.client import Client
+from .._engine.settings import LIVE_URL, LOOPBACK_HOSTS
+from ..errors import InvalidParameter, MissingDependency
+
+__all__ = ["SOURCES", "DataSource", "open_source", "require_mcp", "serve_http", "serve_stdio"]
+
+SOURCES = ("auto", "live", "sandbox")
+log = logging.getLogger("cnbkit.mcp")
+
+
+def require_mcp() -> None:
+    """Raise :class:`~cnbkit.errors.MissingDependency` naming the extra when the MCP SDK (or
+    the sandbox's data) is not installed."""
+    missing = [name for name, module in (("mcp", "mcp"), ("cnb-rates", "cnb_rates"))
+               if importlib.util.find_spec(module) is None]
+    if missing:
+        raise MissingDependency(f"cnbkit mcp needs {' and '.join(missing)}: "
+                                "pip install 'cnbkit[mcp]'")
+
+
+@dataclass
+class DataSource:
+    """Where the server's data comes from: its client, what to call it in every answer
+    (``live``, ``sandbox`` or ``custom``), and what to stop at the end."""
+
+    kind: str
+    client: Client
+    stops: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Close the client and stop the sandbox, if one was started."""
+        self.client.close()
+        for stop in self.stops:
+            stop()
+
+
+def _kind_of(base_url: str) -> str:
+    from urllib.parse import urlsplit
+
+    if base_url == LIVE_URL:
+        return "live"
+    return "sandbox" if urlsplit(base_url).hostname in LOOPBACK_HOSTS else "custom"
+
+
+def open_source(source: str, *, probe: Callable[[], bool] | None = None) -> DataSource:
+    """The data source for ``source`` (auto, live or sandbox; see the module doc). The cache
+    settings (``CNBKIT_CACHE_URL``, ``CNBKIT_CACHE_DIR``, ``CNBKIT_OFFLINE``) are honoured.
+
+    Raises:
+        InvalidParameter: an unknown ``source``.
+    """
+    if source not in SOURCES:
+        raise InvalidParameter("source", source, "where the data comes from", allowed=SOURCES)
+    given = os.environ.get("CNBKIT_BASE_URL", "").strip()
+    if source == "auto" and not given:
+        from ..lab import probe_live
+
+        source = "live" if (probe or probe_live)() else "sandbox"
+        log.info("cnbkit mcp: --source auto chose %s", source)
+    if source == "sandbox":
+        from ..sandbox import SANDBOX_CLOCK, start
+
+        url = start(clock=SANDBOX_CLOCK)
+        client = Client(base_url=str(url), clock=SANDBOX_CLOCK, progress=False)
+        log.info("cnbkit mcp: the local sandbox (clock %s) at %s", SANDBOX_CLOCK, url)
+        return DataSource("sandbox", client, [url.stop])
+    client = Client(base_url=given or LIVE_URL, progress=False)
+    log.info("cnbkit mcp: data from %s", client.base_url)
+    return DataSource(_kind_of(client.base_url), client)
+
+
+def serve_stdio(source: DataSource) -> None:
+    """Serve over standard input and output until the client closes them."""
+    from .server import build_server
+
+    build_server(source.client, source.kind).run("stdio")
+
+
+def _to_stderr(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def serve_http(source: DataSource, port: int = 0,
+               announce: Callable[[str], None] | None = None) -> None:
+    """Serve the streamable HTTP transport on 127.0.0.1:``port`` (0: a free port) until
+    stopped; ``announce`` gets the endpoint's URL once the socket listens (default: a line on
+    standard error)."""
+    import uvicorn
+
+    from .server import build_server
+
+    app = build_server(source.client, source.kind).streamable_http_app()
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", port))  # loopback only, never another interface
+    listener.listen(64)
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/mcp"
+    (announce or _to_stderr)(f"cnbkit mcp: streamable HTTP at {url}")
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    uvicorn.Server(config).run(sockets=[listener])
