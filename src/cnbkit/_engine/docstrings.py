@@ -29,6 +29,7 @@ Example:
 from __future__ import annotations
 
 import inspect
+import textwrap
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -81,22 +82,12 @@ def columns(name: str) -> str:
 def _insert(doc: str | None, paragraphs: list[str]) -> str:
     """``doc`` with ``paragraphs`` before its ``Example:`` section (or at its end)."""
     text = inspect.cleandoc(doc or "")
-    added = "\n\n".join(_wrap(p) for p in paragraphs)
+    added = "\n\n".join(textwrap.fill(p, width=92, break_long_words=False,
+                                      break_on_hyphens=False) for p in paragraphs)
     head, sep, tail = text.partition("\nExample:")
     if not sep:
         return f"{text}\n\n{added}\n"
     return f"{head.rstrip()}\n\n{added}\n\nExample:{tail}\n"
-
-
-def _wrap(paragraph: str, width: int = 92) -> str:
-    words, lines, line = paragraph.split(), [], ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join([*lines, line])
 
 
 def operation(name: str) -> Callable[[F], F]:

@@ -96,7 +96,8 @@ class ResultStore:
     def keep(self, frame: pd.DataFrame) -> str:
         """Keep ``frame`` as CSV; return its resource URI."""
         result_id = uuid.uuid4().hex[:16]
-        text = _for_json(frame).to_csv(index=False, lineterminator="\n")
+        text = pd.DataFrame({n: _json_column(frame[n]) for n in frame.columns}).to_csv(
+            index=False, lineterminator="\n")
         with self._lock:
             self._tables[result_id] = text
             while len(self._tables) > self._kept:
@@ -115,18 +116,6 @@ class ResultStore:
                 raise KeyError(f"no result {result_id!r}: it was never made, or it is older than "
                                f"the last {self._kept} (run the call again)")
             return self._tables[result_id]
-
-
-def _for_json(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with dates written yyyy-MM-dd and categories as text."""
-    out = frame.copy()
-    for name in out.columns:
-        column = out[name]
-        if pd.api.types.is_datetime64_any_dtype(column):
-            out[name] = column.dt.strftime("%Y-%m-%d")
-        elif isinstance(column.dtype, pd.CategoricalDtype):
-            out[name] = column.astype("string")
-    return out
 
 
 def _json_column(column: pd.Series) -> list[Any]:
