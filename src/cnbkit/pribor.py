@@ -12,16 +12,21 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client
+from ._engine.client import Client, using
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
-from ._engine.history import history as _history
-from ._engine.operation_function import run_operation
+from ._engine.history import run_history
 from ._engine.params import DateLike
 from ._engine.ranges import DateArg
 from .backends import Backend, Frame
 from .catalog import PRIBOR_PERIODS
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
 
 __all__ = [
     "PERIODS",
@@ -35,30 +40,57 @@ __all__ = [
 PERIODS = PRIBOR_PERIODS
 
 
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("pribor.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """Every tenor on one day (last valid data on or before ``date``; default today).
 
     Example:
         >>> cnbkit.pribor.daily("2024-05-17")  # doctest: +SKIP
     """
-    return run_operation("pribor.daily", client, backend, date=date)
+    return using(client).get("pribor.daily", backend=backend, date=date)
 
 
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("pribor.daily_year")
 def daily_year(year: int | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """Every tenor on every business day of ``year`` (2,268 rows in 2024: 252 x 9).
 
     Example:
         >>> cnbkit.pribor.daily_year(2024)  # doctest: +SKIP
     """
-    return run_operation("pribor.daily_year", client, backend, year=year)
+    return using(client).get("pribor.daily_year", backend=backend, year=year)
 
 
+@overload
+def daily_year_term(period: str, year: int | None = ..., *, client: Client | None = ...,
+                    backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_year_term(period: str, year: int | None = ..., *, client: Client | None = ...,
+                    backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_year_term(period: str, year: int | None = ..., *, client: Client | None = ...,
+                    backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("pribor.daily_year_term")
 def daily_year_term(
     period: str, year: int | None = None, *, client: Client | None = None,
@@ -69,9 +101,21 @@ def daily_year_term(
     Example:
         >>> cnbkit.pribor.daily_year_term("THREE_MONTH", 2019)  # doctest: +SKIP
     """
-    return run_operation("pribor.daily_year_term", client, backend, period=period, year=year)
+    return using(client).get("pribor.daily_year_term", backend=backend, period=period, year=year)
 
 
+@overload
+def history(start: DateArg, end: DateArg = ..., period: str | Sequence[str] | None = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., period: str | Sequence[str] | None = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., period: str | Sequence[str] | None = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("pribor")
 def history(
     start: DateArg,
@@ -90,8 +134,8 @@ def history(
     Example:
         >>> cnbkit.pribor.history(2000, 2024, period="THREE_MONTH")  # doctest: +SKIP
     """
-    return _history("pribor", start, end, period=period, client=client, workers=workers,
-                    progress=progress, backend=backend)
+    return run_history("pribor", start, end, period=period, client=client, workers=workers,
+                       progress=progress, backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -14,16 +14,15 @@ An answer that is valid JSON but not the operation's documented shape raises
 again.
 
 The pool threads only wait on the network: fresh cache hits are converted in the calling
-thread without entering the pool, and every answer is converted in the calling thread as it
-arrives (threads doing CPU work would only contend for the GIL and stall each other's socket
+thread without entering the pool, a call that is alone in needing the network is sent from the
+calling thread (no pool for one request), and every answer is converted in the calling thread
+as it arrives (threads doing CPU work would only contend for the GIL and stall each other's socket
 reads).
 
 Example:
     >>> import cnbkit
-    >>> from cnbkit.catalog import operation
-    >>> from cnbkit._engine.planners import Plan
     >>> with cnbkit.Client(base_url=url) as client:  # doctest: +SKIP
-    ...     client.collect(Plan.one(operation("czeonia.daily_year"), {"year": "2019"}))
+    ...     client.collect(cnbkit.plan("czeonia", 2018, 2019, client=client))
 """
 
 from __future__ import annotations
@@ -68,9 +67,12 @@ def run(
 ) -> list[Columns]:
     """Fetch and convert every call; their columns come back in plan order.
 
-    Each call's cache entry is read once: a fresh one is converted here; a missing or expired
-    one goes to ``pool`` (which bounds how many requests are in flight) with what the lookup
-    found, so the download never reads the cache again. ``progress`` draws a tqdm bar.
+    Each call's cache entry is read once: a fresh one is converted here. When one call alone
+    needs the network (a single call, or a history whose other chunks are cached), it is sent
+    from this thread, so a debugger, a profiler or a traceback sees the caller's own call;
+    two or more go to ``pool`` (which bounds how many requests are in flight). Either way the
+    download goes on from what the lookup found and never reads the cache again.
+    ``progress`` draws a tqdm bar.
 
     Raises:
         ChunkError: (``chunked``, a history) naming every chunk that still failed after
@@ -108,13 +110,26 @@ def run(
             raise
 
     futures: dict[Future[Answer], int] = {}
+    waiting: tuple[int, Call, Lookup] | None = None  # the first call the cache cannot answer
+
+    def send(index: int, call: Call, found: Lookup) -> None:
+        futures[pool.submit(fetch, call, found)] = index
+
     try:
         for index, call in enumerate(calls):
             found = transport.lookup(call)  # the one cache read of this call
             if found.fresh is not None:  # converted here, one at a time
                 settle(index, partial(columns_of, call, found.fresh))
-            else:
-                futures[pool.submit(fetch, call, found)] = index
+            elif waiting is None and not futures:
+                waiting = (index, call, found)  # held back: the only one so far
+            else:  # two or more to download: the pool overlaps them
+                if waiting is not None:
+                    send(*waiting)
+                    waiting = None
+                send(index, call, found)
+        if waiting is not None:  # the one call that needs the network: sent from this thread
+            index, call, found = waiting
+            settle(index, partial(_columns_fetched, fetch, call, found))
         for future in as_completed(futures):
             index = futures[future]
             if isinstance(future.exception(), _Skipped):
@@ -137,6 +152,11 @@ class _Skipped(Exception):
 
 def _columns_of_future(call: Call, future: Future[Answer]) -> Columns:
     return columns_of(call, future.result())
+
+
+def _columns_fetched(fetch: Callable[[Call, Lookup], Answer], call: Call,
+                     found: Lookup) -> Columns:
+    return columns_of(call, fetch(call, found))
 
 
 def watched() -> bool:
