@@ -48,12 +48,12 @@ def test_a_plan_is_still_the_sequence_of_calls_that_0_1_0_returned(client):
               "/pribor/daily-year-term period=THREE_MONTH&year=2016"]
     assert [call.label for call in plan] == labels
     assert len(plan) == 2 and plan[0].label == labels[0] and plan[-1].label == labels[-1]
-    assert [c.label for c in plan[:1]] == labels[:1] and list(reversed(plan))[0] is plan[1]
+    assert [c.label for c in plan[:1]] == labels[:1] and next(reversed(plan)) is plan[1]
     assert plan[0] in plan and plan.index(plan[1]) == 1
     assert list(plan) == list(plan.calls)
 
 
-# -- running it --------------------------------------------------------------------------------------
+# -- running it ---------------------------------------------------------------------------------
 HISTORIES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any], Any]] = {
     "czeonia": ("czeonia", (2023, 2024), {}, cnbkit.czeonia.history),
     "exrates": ("exrates", ("2024-03-01", "2024-04-30"), {"currency": ["EUR", "usd"]},
@@ -106,7 +106,7 @@ def test_cnbkit_history_takes_the_group_by_its_name(client):
         cnbkit.history("bonds", 2024, client=client)
 
 
-# -- the thread that sends a request --------------------------------------------------------------
+# -- the thread that sends a request ------------------------------------------------------------
 def _senders(caplog: pytest.LogCaptureFixture) -> list[str]:
     """The threads that sent the requests logged so far."""
     return [r.threadName for r in caplog.records if r.name == "cnbkit" and r.msg == SENT]
