@@ -2,8 +2,10 @@
 docs/backends.md) as someone writes them in a notebook or an editor, with the types they expect.
 
 ``scripts/test.sh`` checks it with ``mypy --strict`` and pyright (strict), the checkers of an
-editor (VS Code's Pylance and jupyterlab-lsp run pyright); tests/test_typing.py runs it against
-the sandbox, so that what the checkers accept is also what happens. ``assert_type`` is checked by
+editor (VS Code's Pylance and jupyterlab-lsp run pyright), each configured as a user runs it
+(``mypy.ini``, ``pyrightconfig.json`` beside this file: nothing of cnbkit's own settings);
+tests/test_typing.py runs it against the sandbox, so that what the checkers accept is also what
+happens. ``assert_type`` is checked by
 both checkers and costs nothing at run time; the ``isinstance`` checks judge the run.
 """
 
@@ -72,6 +74,7 @@ def main() -> None:
     assert_type(one, pd.DataFrame)
     assert len(plan) == len(labels) == 2 and plan[0].label == labels[0]
     assert len(rows) == len(same) and by_name.equals(eur_usd) and len(one) > 200
+    url.stop()
 
 
 if __name__ == "__main__":
