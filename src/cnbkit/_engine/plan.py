@@ -111,9 +111,9 @@ class Plan(Sequence[Call]):
             '/czeonia/daily-year year=2019'
         """
         checked = Query(query)
-        currency, date = checked.get("currency"), checked.get("date")
+        currency = checked.get("currency")
         notices = Notices(op.name, currencies=(currency,) if currency else (),
-                          asked=dt.date.fromisoformat(date) if date else None)
+                          asked=_date_or_none(checked.get("date")))
         return cls(op.group, (Call(op, checked),), op, sort=False, chunked=False,
                    notices=notices, client=client)
 
@@ -192,6 +192,15 @@ class Plan(Sequence[Call]):
         kept = "".join(f", {name}={list(values)!r}" for name, values in self.filters.items())
         return (f"Plan(group={self.group!r}, span={span}, calls={len(self.calls)}, "
                 f"operations={self.operations!r}{kept})")
+
+
+def _date_or_none(text: str | None) -> dt.date | None:
+    """The date a query asks for (None: none, or text that is no date, which only a query sent
+    without cnbkit's checks holds: the API answers it with a 400)."""
+    try:
+        return dt.date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
 
 
 Plan.__module__ = "cnbkit"  # public as cnbkit.Plan, whatever module holds it

@@ -12,7 +12,7 @@ CNBKIT_CACHE_DIR    ``cache_dir``: a directory for the SQLite cache (a shorthand
 CNBKIT_OFFLINE      ``offline``: ``1``/``true`` answers from the cache only
 CNBKIT_TODAY        ``today``: the day the client takes for today (``cnbkit lab`` sets the
                     sandbox's clock here); default the real date
-CNBKIT_BACKEND      ``backend``: ``pandas`` (default), ``polars`` or ``pyarrow``
+CNBKIT_BACKEND      ``backend``: ``pandas`` (default); ``polars`` or ``pyarrow`` deprecated
 ==================  ==================================================================
 
 :meth:`Settings.from_env` reads them, once per client; every other module takes a
@@ -98,7 +98,8 @@ class Settings:
         progress: draw a progress bar on long histories (None: only on a terminal or in a
             Jupyter kernel).
         today: the day the client takes for today (None: the real date).
-        backend: what calls return: ``pandas``, ``polars`` or ``pyarrow``.
+        backend: what calls without ``backend=`` return: ``pandas`` (anything else is
+            deprecated: the client warns).
     """
 
     base_url: str = LIVE_URL
