@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client, using
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
 from ._engine.history import run_history
@@ -51,7 +51,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.czeonia.daily("2024-05-17")  # doctest: +SKIP
     """
-    return using(client).get("czeonia.daily", backend=backend, date=date)
+    return run_operation("czeonia.daily", client, backend, date=date)
 
 
 @overload
@@ -72,7 +72,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.czeonia.daily_year(2024)["rate"].describe()  # doctest: +SKIP
     """
-    return using(client).get("czeonia.daily_year", backend=backend, year=year)
+    return run_operation("czeonia.daily_year", client, backend, year=year)
 
 
 @overload

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client, using
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
 from ._engine.history import run_history
@@ -63,7 +63,7 @@ def daily(
     Example:
         >>> cnbkit.exrates.daily("2019-05-17", lang="EN")  # doctest: +SKIP
     """
-    return using(client).get("exrates.daily", backend=backend, date=date, lang=lang)
+    return run_operation("exrates.daily", client, backend, date=date, lang=lang)
 
 
 @overload
@@ -89,8 +89,8 @@ def daily_currency_month(
     Example:
         >>> cnbkit.exrates.daily_currency_month("usd", "2019-05")  # doctest: +SKIP
     """
-    return using(client).get("exrates.daily_currency_month", backend=backend, currency=currency,
-                             year_month=year_month)
+    return run_operation("exrates.daily_currency_month", client, backend, currency=currency,
+                         year_month=year_month)
 
 
 @overload
@@ -111,7 +111,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.to_wide(cnbkit.exrates.daily_year(2019))["EUR"]  # doctest: +SKIP
     """
-    return using(client).get("exrates.daily_year", backend=backend, year=year)
+    return run_operation("exrates.daily_year", client, backend, year=year)
 
 
 @overload
@@ -134,8 +134,8 @@ def monthly_averages_currency(currency: str, *, client: Client | None = None,
     Example:
         >>> cnbkit.exrates.monthly_averages_currency("EUR")  # doctest: +SKIP
     """
-    return using(client).get("exrates.monthly_averages_currency", backend=backend,
-                             currency=currency)
+    return run_operation("exrates.monthly_averages_currency", client, backend,
+                         currency=currency)
 
 
 @overload
@@ -156,7 +156,7 @@ def monthly_averages_year(year: int | None = None, *, client: Client | None = No
     Example:
         >>> cnbkit.exrates.monthly_averages_year(2024)  # doctest: +SKIP
     """
-    return using(client).get("exrates.monthly_averages_year", backend=backend, year=year)
+    return run_operation("exrates.monthly_averages_year", client, backend, year=year)
 
 
 @overload
@@ -181,8 +181,8 @@ def monthly_cumulative_averages_currency(
     Example:
         >>> cnbkit.exrates.monthly_cumulative_averages_currency("EUR")  # doctest: +SKIP
     """
-    return using(client).get("exrates.monthly_cumulative_averages_currency", backend=backend,
-                             currency=currency)
+    return run_operation("exrates.monthly_cumulative_averages_currency", client, backend,
+                         currency=currency)
 
 
 @overload
@@ -207,7 +207,7 @@ def monthly_cumulative_averages_year(
     Example:
         >>> cnbkit.exrates.monthly_cumulative_averages_year(2024)  # doctest: +SKIP
     """
-    return using(client).get("exrates.monthly_cumulative_averages_year", backend=backend, year=year)
+    return run_operation("exrates.monthly_cumulative_averages_year", client, backend, year=year)
 
 
 @overload
@@ -230,8 +230,8 @@ def quarterly_averages_currency(currency: str, *, client: Client | None = None,
     Example:
         >>> cnbkit.exrates.quarterly_averages_currency("EUR")  # doctest: +SKIP
     """
-    return using(client).get("exrates.quarterly_averages_currency", backend=backend,
-                             currency=currency)
+    return run_operation("exrates.quarterly_averages_currency", client, backend,
+                         currency=currency)
 
 
 @overload
@@ -255,7 +255,7 @@ def quarterly_averages_year(
     Example:
         >>> cnbkit.exrates.quarterly_averages_year(2024)  # doctest: +SKIP
     """
-    return using(client).get("exrates.quarterly_averages_year", backend=backend, year=year)
+    return run_operation("exrates.quarterly_averages_year", client, backend, year=year)
 
 
 @overload

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client, using
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
 from ._engine.history import run_history
@@ -52,7 +52,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.forward.daily("2024-05-17")  # doctest: +SKIP
     """
-    return using(client).get("forward.daily", backend=backend, date=date)
+    return run_operation("forward.daily", client, backend, date=date)
 
 
 @overload
@@ -87,9 +87,9 @@ def daily_range_currency_pair_maturity(
         >>> cnbkit.forward.daily_range_currency_pair_maturity(
         ...     "2024-01-01", "2024-06-30", "EUR_TO_CZK", "THREE_MONTH")  # doctest: +SKIP
     """
-    return using(client).get("forward.daily_range_currency_pair_maturity", backend=backend,
-                             date_from=date_from, date_to=date_to,
-                             currency_pair=currency_pair, maturity=maturity)
+    return run_operation("forward.daily_range_currency_pair_maturity", client, backend,
+                         date_from=date_from, date_to=date_to,
+                         currency_pair=currency_pair, maturity=maturity)
 
 
 @overload

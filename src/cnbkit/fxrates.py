@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client, using
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
 from ._engine.history import run_history
@@ -52,8 +52,8 @@ def daily_month(
     Example:
         >>> cnbkit.fxrates.daily_month("2024-05", lang="EN")  # doctest: +SKIP
     """
-    return using(client).get("fxrates.daily_month", backend=backend,
-                             year_month=year_month, lang=lang)
+    return run_operation("fxrates.daily_month", client, backend,
+                         year_month=year_month, lang=lang)
 
 
 @overload
@@ -87,9 +87,9 @@ def daily_range_currency(
     Example:
         >>> cnbkit.fxrates.daily_range_currency("AMD", "2023-01", "2024-12")  # doctest: +SKIP
     """
-    return using(client).get("fxrates.daily_range_currency", backend=backend, currency=currency,
-                             year_month_from=year_month_from, year_month_to=year_month_to,
-                             lang=lang)
+    return run_operation("fxrates.daily_range_currency", client, backend, currency=currency,
+                         year_month_from=year_month_from, year_month_to=year_month_to,
+                         lang=lang)
 
 
 @overload
@@ -111,7 +111,7 @@ def daily_year(
     Example:
         >>> cnbkit.fxrates.daily_year(2024, lang="EN")  # doctest: +SKIP
     """
-    return using(client).get("fxrates.daily_year", backend=backend, year=year, lang=lang)
+    return run_operation("fxrates.daily_year", client, backend, year=year, lang=lang)
 
 
 @overload

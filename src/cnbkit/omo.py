@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client, using
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
 from ._engine.history import run_history
@@ -52,7 +52,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.omo.daily("2024-06-05")  # doctest: +SKIP
     """
-    return using(client).get("omo.daily", backend=backend, date=date)
+    return run_operation("omo.daily", client, backend, date=date)
 
 
 @overload
@@ -73,7 +73,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.omo.daily_year(2024)  # doctest: +SKIP
     """
-    return using(client).get("omo.daily_year", backend=backend, year=year)
+    return run_operation("omo.daily_year", client, backend, year=year)
 
 
 @overload

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client, using
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
 from ._engine.history import run_history
@@ -58,7 +58,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.pribor.daily("2024-05-17")  # doctest: +SKIP
     """
-    return using(client).get("pribor.daily", backend=backend, date=date)
+    return run_operation("pribor.daily", client, backend, date=date)
 
 
 @overload
@@ -79,7 +79,7 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.pribor.daily_year(2024)  # doctest: +SKIP
     """
-    return using(client).get("pribor.daily_year", backend=backend, year=year)
+    return run_operation("pribor.daily_year", client, backend, year=year)
 
 
 @overload
@@ -101,7 +101,7 @@ def daily_year_term(
     Example:
         >>> cnbkit.pribor.daily_year_term("THREE_MONTH", 2019)  # doctest: +SKIP
     """
-    return using(client).get("pribor.daily_year_term", backend=backend, period=period, year=year)
+    return run_operation("pribor.daily_year_term", client, backend, period=period, year=year)
 
 
 @overload

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client, using
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
 from ._engine.history import run_history
@@ -49,7 +49,7 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     Example:
         >>> cnbkit.skd.daily("2024-05-17")  # doctest: +SKIP
     """
-    return using(client).get("skd.daily", backend=backend, date=date)
+    return run_operation("skd.daily", client, backend, date=date)
 
 
 @overload

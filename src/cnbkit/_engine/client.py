@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     import polars as pl
     import pyarrow as pa
 
-__all__ = ["LIVE_URL", "Client", "configure", "default_client", "using"]
+__all__ = ["LIVE_URL", "Client", "configure", "default_client", "run_operation"]
 
 
 class Client:
@@ -295,10 +295,16 @@ def default_client() -> Client:
         return _Default.client
 
 
-def using(client: Client | None) -> Client:
-    """``client``, or the default client when it is None: who makes a call that takes
-    ``client=`` (the 22 operation functions, ``history()``, ``cnbkit.plan()``)."""
-    return client if client is not None else default_client()
+def run_operation(name: str, client: Client | None, backend: Backend | None,
+                  **params: Any) -> Frame:
+    """What every one of the 22 operation functions does (``cnbkit.exrates.daily`` ...): run
+    operation ``name`` (``group.function``) with ``params`` on ``client`` or the default
+    client (:meth:`Client.get`). Without overloads: the functions' own give the types.
+
+    Example:
+        >>> run_operation("czeonia.daily_year", None, "polars", year=2024)  # doctest: +SKIP
+    """
+    return (client or default_client()).get(name, backend=backend, **params)
 
 
 def configure(client: Client | None = None, /, **options: Any) -> Client:

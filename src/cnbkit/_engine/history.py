@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..backends import Backend, Frame
-from .client import Client, using
+from .client import Client, default_client
 from .plan import Plan
 from .planners import make_plan
 from .ranges import DateArg
@@ -62,7 +62,7 @@ def plan(group: str, start: DateArg = None, end: DateArg = None, *,
         '/pribor/daily-year-term period=THREE_MONTH&year=2015'
         >>> p.collect(backend="polars")  # doctest: +SKIP
     """
-    runner = using(client)
+    runner = client or default_client()
     chosen = make_plan(group, start, end, today=runner.today(), options=options)
     return replace(chosen, client=runner)
 
@@ -120,7 +120,7 @@ def run_history(group: str, start: DateArg, end: DateArg, *, client: Client | No
                 **options: Any) -> Frame:
     """:func:`history` without its overloads: what the group modules' ``history()`` call with
     their ``backend`` (a variable the overloads would have to split)."""
-    runner = using(client)
+    runner = client or default_client()
     chosen = make_plan(group, start, end, today=runner.today(), options=options)
     return runner.collect(chosen, backend=backend, workers=workers, progress=progress,
                           desc=f"{group} history")

@@ -16,7 +16,7 @@ policy       one call (:meth:`Plan.one`)               a history (:meth:`Plan.hi
 ``chunked``  False: a failure is the call's own error  True: one :class:`~cnbkit.ChunkError`
                                                        names every failed call
 ``notices``  the currency asked for, a date after      the currencies asked for that have no
-             today (:class:`Notices`)                  rows in the range
+             today (``Notices``)                       rows in the range
 ===========  ========================================  ==========================================
 
 Example:
@@ -71,7 +71,8 @@ class Plan(Sequence[Call]):
         sort: sort the rows by date, then by the schema's keys (False: keep the API's order).
         chunked: report failed calls together, as one :class:`~cnbkit.ChunkError` (False:
             raise the one call's own error).
-        notices: what to warn about in the rows (:class:`Notices`).
+        notices: what to warn about in the rows (currencies without rows, a date after
+            today).
         client: the client the plan was made for (its clock decided "today"); the one
             :meth:`collect` runs it on unless told otherwise.
 
@@ -100,7 +101,7 @@ class Plan(Sequence[Call]):
     def one(cls, op: Operation, query: Mapping[str, str], *,
             client: Client | None = None) -> Plan:
         """The plan of one call of ``op`` with ``query`` (parameters as sent, checked by
-        :func:`cnbkit._engine.params.build_query`): what :meth:`cnbkit.Client.get` runs.
+        ``params.build_query``): what :meth:`cnbkit.Client.get` runs.
 
         Its rows keep the API's order, a failure is the call's own error, and it warns about
         the currency it asked for and about a date after today.
@@ -110,11 +111,10 @@ class Plan(Sequence[Call]):
             >>> Plan.one(operation("czeonia.daily_year"), {"year": "2019"}).calls[0].label
             '/czeonia/daily-year year=2019'
         """
-        checked = Query(query)
-        currency = checked.get("currency")
+        currency = query.get("currency")
         notices = Notices(op.name, currencies=(currency,) if currency else (),
-                          asked=_date_or_none(checked.get("date")))
-        return cls(op.group, (Call(op, checked),), op, sort=False, chunked=False,
+                          asked=_date_or_none(query.get("date")))
+        return cls(op.group, (Call(op, Query(query)),), op, sort=False, chunked=False,
                    notices=notices, client=client)
 
     @classmethod
