@@ -67,11 +67,13 @@ def run(
 ) -> list[Columns]:
     """Fetch and convert every call; their columns come back in plan order.
 
-    Each call's cache entry is read once: a fresh one is converted here. When one call alone
-    needs the network (a single call, or a history whose other chunks are cached), it is sent
-    from this thread, so a debugger, a profiler or a traceback sees the caller's own call;
-    two or more go to ``pool`` (which bounds how many requests are in flight). Either way the
-    download goes on from what the lookup found and never reads the cache again.
+    Each call's cache entry is read once: a fresh one is converted here. A call that needs
+    the network with nothing left to overlap it (a single call, or the last chunk of a
+    history whose other chunks are cached) is sent from this thread, so a debugger, a
+    profiler or a traceback sees the caller's own call; the others go to ``pool`` (which
+    bounds how many requests are in flight), where they overlap each other and the
+    conversions done here. Either way the download goes on from what the lookup found and
+    never reads the cache again.
     ``progress`` draws a tqdm bar.
 
     Raises:
@@ -118,14 +120,14 @@ def run(
     try:
         for index, call in enumerate(calls):
             found = transport.lookup(call)  # the one cache read of this call
+            if waiting is not None:  # other work follows: the held-back call overlaps it
+                send(*waiting)
+                waiting = None
             if found.fresh is not None:  # converted here, one at a time
                 settle(index, partial(columns_of, call, found.fresh))
-            elif waiting is None and not futures:
-                waiting = (index, call, found)  # held back: the only one so far
-            else:  # two or more to download: the pool overlaps them
-                if waiting is not None:
-                    send(*waiting)
-                    waiting = None
+            elif not futures:
+                waiting = (index, call, found)  # held back: perhaps the only one
+            else:
                 send(index, call, found)
         if waiting is not None:  # the one call that needs the network: sent from this thread
             index, call, found = waiting
