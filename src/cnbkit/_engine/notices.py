@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,32 +30,15 @@ from ..errors import CnbkitWarning
 from .caller_warning import warn
 from .columns import Columns
 
-__all__ = ["Notices", "check", "currencies_in", "missing_currencies"]
+if TYPE_CHECKING:
+    from .plan import Notices
 
-
-@dataclass(frozen=True)
-class Notices:
-    """What to warn about in a plan's rows (each plan carries its own: see
-    :mod:`cnbkit._engine.plan`).
-
-    Attributes:
-        subject: how a warning names what was asked for (``exrates.daily_currency_month`` for
-            one call, the group for a history).
-        currencies: the currency codes asked for: those without a row are named.
-        where: said after the currencies (`` in the range`` for a history).
-        asked: the date asked for: when it is after today, the day the answer is valid for is
-            named.
-    """
-
-    subject: str = ""
-    currencies: tuple[str, ...] = ()
-    where: str = ""
-    asked: dt.date | None = None
+__all__ = ["check", "currencies_in", "missing_currencies"]
 
 
 def check(notices: Notices, op: Operation, table: Columns, today: dt.date) -> None:
-    """Give the ``notices`` of a plan of ``op`` whose rows are ``table`` (see the module
-    docstring)."""
+    """Give the ``notices`` a plan of ``op`` carries (``plan.Notices``),
+    about its rows ``table`` (see the module docstring)."""
     if notices.currencies:
         missing_currencies(currencies_in(table), notices.currencies, notices.subject,
                            notices.where)

@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 from ..catalog import Operation
 from ..errors import InvalidParameter
 from .call import Call, Query
-from .notices import Notices
 from .ranges import Span
 
 if TYPE_CHECKING:
@@ -50,7 +49,27 @@ if TYPE_CHECKING:
     from ..backends import Backend, Frame
     from .client import Client
 
-__all__ = ["Plan"]
+__all__ = ["Notices", "Plan"]
+
+
+@dataclass(frozen=True)
+class Notices:
+    """What to warn about in a plan's rows, given by ``notices.check`` once they are stitched
+    (a policy of the plan, as ``sort`` and ``chunked`` are).
+
+    Attributes:
+        subject: how a warning names what was asked for (``exrates.daily_currency_month`` for
+            one call, the group for a history).
+        currencies: the currency codes asked for: those without a row are named.
+        where: said after the currencies (`` in the range`` for a history).
+        asked: the date asked for: when it is after today, the day the answer is valid for is
+            named.
+    """
+
+    subject: str = ""
+    currencies: tuple[str, ...] = ()
+    where: str = ""
+    asked: dt.date | None = None
 
 
 @dataclass(frozen=True, repr=False)
