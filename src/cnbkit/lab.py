@@ -274,7 +274,7 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
 
     url = start(clock=SANDBOX_CLOCK)
     env.update(CNBKIT_BASE_URL=str(url), CNBKIT_TODAY=SANDBOX_CLOCK.isoformat(),
-               **{SOURCE_VARIABLE: "sandbox-fallback" if fallback else "sandbox"})
+               **{SOURCE_VARIABLE: "sandbox" if fallback is None else "sandbox-fallback"})
     env.pop("CNBKIT_OFFLINE", None)
     env.pop(REASON_VARIABLE, None)
     reach_directly(env, url)  # the sandbox is on this machine: never through a proxy

@@ -251,12 +251,12 @@ class Transport:
     def __init__(self, settings: Settings, clock: Clock, *, user_agent: str = "cnbkit") -> None:
         """``user_agent`` is sent as the ``User-Agent`` header, followed by requests' version.
 
-        Raises :class:`~cnbkit.errors.ConfigError` when a Redis cache does not answer, or
-        when the CA bundle of ``settings.trust`` cannot be read.
+        Raises :class:`~cnbkit.errors.ConfigError` when a Redis cache does not answer. (A CA
+        bundle of ``settings.trust`` that cannot be read raises it when the first request is
+        sent: the context is built then, once.)
         """
         self.settings = settings
-        #: the one context every session verifies certificates with (settings.trust)
-        self.ssl_context = ssl_context(settings.trust)
+        self._context: ssl.SSLContext | None = None
         self.clock = clock
         self.location = settings.cache
         self.user_agent = f"{user_agent} (+python-requests/{requests.__version__})"
@@ -279,6 +279,15 @@ class Transport:
         return self.settings.retries
 
     # -- per-thread resources ---------------------------------------------------------------
+    @property
+    def ssl_context(self) -> ssl.SSLContext:
+        """The one context every session verifies certificates with (``settings.trust``),
+        built on first use."""
+        with self._lock:
+            if self._context is None:
+                self._context = ssl_context(self.settings.trust)
+            return self._context
+
     def _session(self) -> requests.Session:
         session: requests.Session | None = getattr(self._local, "session", None)
         if session is None:

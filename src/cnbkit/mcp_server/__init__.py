@@ -108,7 +108,7 @@ def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = N
         source = "live" if found else "sandbox"
         fallback = None if found else found
         log.info("cnbkit mcp: --source auto chose %s%s", source,
-                 f" (the live API {found.reason})" if fallback else "")
+                 "" if fallback is None else f" (the live API {found.reason})")
         if fallback is not None and fallback.detail:
             log.warning("cnbkit mcp: %s", fallback.detail)
     if source == "sandbox":
