@@ -86,6 +86,18 @@ class ProxyServer:
         userinfo = f"{credentials}@" if credentials else ""
         return f"{self.scheme}://{userinfo}{host}:{self.port}"
 
+    def carried(self, text: str) -> bool:
+        """Whether the proxy's access log has a line with ``text`` (``CONNECT host:port``, or
+        a forwarded request's ``host:port/path``). A line is written when its connection
+        closes, so close the client first; this waits for the line (a state, with a
+        deadline)."""
+        deadline = time.monotonic() + DEADLINE_S
+        while text not in self.log():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)  # a poll interval
+        return True
+
     def log(self) -> str:
         """The proxy's log (its access lines name every CONNECT and request it carried)."""
         try:

@@ -155,8 +155,10 @@ def certificate_failure(exc: BaseException, url: str, *, trust: str, proxy: str 
                   "company's root CA there" if trust == "system" else
                   "the system's certificate store, where IT installs the company's root CA "
                   "(CNBKIT_TRUST=system)")
-        advice = ("a proxy that inspects TLS signs every certificate with the company's own "
-                  f"root CA; trust that CA through {system}, or give the company's CA bundle "
+        cause = ("a company's proxy has its certificate from the company's own root CA" if own
+                 else "a proxy that inspects TLS signs every certificate with the company's "
+                 "own root CA")
+        advice = (f"{cause}; trust that CA through {system}, or give the company's CA bundle "
                   "(CNBKIT_TRUST=/path/to/company-ca.pem, or REQUESTS_CA_BUNDLE)")
     return CertificateNotTrusted(
         f"the certificate of {whose}{via} is not trusted: {reason}; {signed}, and cnbkit "
