@@ -38,6 +38,8 @@ from .._engine.settings import LIVE_URL, LOOPBACK_HOSTS
 from ..errors import InvalidParameter, MissingDependency
 
 if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
     from ..lab import LiveProbe
 
 __all__ = ["SOURCES", "DataSource", "open_source", "require_mcp", "serve_http", "serve_stdio"]
@@ -73,6 +75,13 @@ class DataSource:
         was not used when ``auto`` fell back (``sandbox (the live API refused the connection)``).
         """
         return self.kind if self.fallback is None else f"{self.kind} (the live API {self.fallback})"
+
+    def server(self) -> MCPServer:
+        """The MCP server over this source, its answers' provenance saying :attr:`label`
+        (what :func:`serve_stdio` and :func:`serve_http` run)."""
+        from .server import build_server
+
+        return build_server(self.client, self.label)
 
     def close(self) -> None:
         """Close the client and stop the sandbox, if one was started."""
@@ -126,9 +135,7 @@ def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = N
 
 def serve_stdio(source: DataSource) -> None:
     """Serve over standard input and output until the client closes them."""
-    from .server import build_server
-
-    build_server(source.client, source.label).run("stdio")
+    source.server().run("stdio")
 
 
 def _to_stderr(text: str) -> None:
@@ -143,9 +150,7 @@ def serve_http(source: DataSource, port: int = 0,
     standard error)."""
     import uvicorn
 
-    from .server import build_server
-
-    app = build_server(source.client, source.label).streamable_http_app()
+    app = source.server().streamable_http_app()
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", port))  # loopback only, never another interface
     listener.listen(64)
