@@ -51,6 +51,9 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
         ApiError as ApiError,
     )
     from .errors import (
+        CertificateNotTrusted as CertificateNotTrusted,
+    )
+    from .errors import (
         ChunkError as ChunkError,
     )
     from .errors import (
@@ -79,6 +82,12 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     )
     from .errors import (
         OfflineCacheMiss as OfflineCacheMiss,
+    )
+    from .errors import (
+        ProxyAuthenticationRequired as ProxyAuthenticationRequired,
+    )
+    from .errors import (
+        ProxyRefused as ProxyRefused,
     )
     from .errors import (
         RequestError as RequestError,
@@ -112,10 +121,10 @@ _LAZY = {
     "SystemClock": "._engine.clock",
     "Settings": "._engine.settings",
     **{name: ".errors" for name in (
-        "ApiError", "ChunkError", "CnbError", "CnbkitWarning", "ConfigError", "ConnectionFailed",
-        "HostUnreachable", "InvalidParameter", "InvalidResponse", "NotFoundError",
-        "OfflineCacheMiss", "RequestError", "ServerError", "StaleDataWarning",
-        "ValidationError")},
+        "ApiError", "CertificateNotTrusted", "ChunkError", "CnbError", "CnbkitWarning",
+        "ConfigError", "ConnectionFailed", "HostUnreachable", "InvalidParameter",
+        "InvalidResponse", "NotFoundError", "OfflineCacheMiss", "ProxyAuthenticationRequired",
+        "ProxyRefused", "RequestError", "ServerError", "StaleDataWarning", "ValidationError")},
     "plan": "._engine.history",
     "LIVE_URL": "._engine.settings",
     "to_wide": ".wide",

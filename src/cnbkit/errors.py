@@ -317,7 +317,7 @@ class ProxyAuthenticationRequired(ProxyRefused):
     in a message, a log line or a repr.
 
     Attributes:
-        proxy, status: as :class:`ProxyRefused` (status is 407).
+        proxy, status: as :class:`~cnbkit.errors.ProxyRefused` (status is 407).
         credentials_given: whether the proxy URL carried credentials (then they were refused).
     """
 

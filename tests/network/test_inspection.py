@@ -4,6 +4,8 @@ are the sandbox's own, and the cache keeps working (the second call sends nothin
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import cnbkit
@@ -61,3 +63,23 @@ def test_without_the_company_ca_the_inspecting_proxy_is_named_with_its_issuer(
     assert f"the certificate of localhost (through the proxy {inspecting_proxy.url()})" in message
     assert f"issued by {subject(pki.company_ca)}" in message
     assert origin.count("/exrates/") == 0
+
+
+def test_the_message_the_docs_quote_is_the_one_cnbkit_gives(origin, pki: Pki, inspecting_proxy,
+                                                            make_client, monkeypatch) -> None:
+    """docs/network.md quotes a certificate failure behind an inspecting proxy: the same text
+    as cnbkit gives here, but for the host, the proxy and the issuer."""
+    import re
+
+    monkeypatch.setenv("HTTPS_PROXY", inspecting_proxy.url())
+    client = make_client(base_url(origin, "localhost"), trust="certifi")
+    with pytest.raises(CertificateNotTrusted) as info:
+        client.get("exrates.daily")
+    said = (str(info.value).replace("localhost", "api.cnb.cz")
+            .replace(inspecting_proxy.url(), "http://proxy.bank.example:8080")
+            .replace(subject(pki.company_ca), "CN=Example Bank TLS Inspection CA,O=Example Bank "
+                                              "a.s."))
+    page = (Path(__file__).resolve().parents[2] / "docs" / "network.md").read_text("utf-8")
+    quoted = re.search(r"\n((?:> .*\n)+)", page)
+    assert quoted is not None
+    assert " ".join(line[2:] for line in quoted[1].splitlines()) == said
