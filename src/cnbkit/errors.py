@@ -317,7 +317,8 @@ class ProxyAuthenticationRequired(ProxyRefused):
     in a message, a log line or a repr.
 
     Attributes:
-        proxy, status: as :class:`~cnbkit.errors.ProxyRefused` (status is 407).
+        proxy: the proxy's URL, without its credentials.
+        status: 407.
         credentials_given: whether the proxy URL carried credentials (then they were refused).
     """
 
