@@ -69,7 +69,8 @@ class ProxyServer:
         while True:
             if self.process.poll() is not None:
                 raise RuntimeError(f"proxy.py exited: {self.log()}")
-            text = self.port_file.read_text().strip() if self.port_file.exists() else ""
+            text = (self.port_file.read_text(encoding="ascii").strip()
+                    if self.port_file.exists() else "")
             if text.isdigit():
                 try:
                     socket.create_connection(("127.0.0.1", int(text)), timeout=2).close()

@@ -79,7 +79,7 @@ def test_the_message_the_docs_quote_is_the_one_cnbkit_gives(origin, pki: Pki, in
             .replace(inspecting_proxy.url(), "http://proxy.bank.example:8080")
             .replace(subject(pki.company_ca), "CN=Example Bank TLS Inspection CA,O=Example Bank "
                                               "a.s."))
-    page = (Path(__file__).resolve().parents[2] / "docs" / "network.md").read_text("utf-8")
+    page = (Path(__file__).resolve().parents[2] / "docs" / "network.md").read_text(encoding="utf-8")
     quoted = re.search(r"\n((?:> .*\n)+)", page)
     assert quoted is not None
     assert " ".join(line[2:] for line in quoted[1].splitlines()) == said

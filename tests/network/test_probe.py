@@ -136,8 +136,8 @@ def test_the_sandbox_cnbkit_lab_starts_is_reached_directly(sandbox, guarded_prox
         assert setup.env["NO_PROXY"] == setup.env["no_proxy"] == "intranet.example,127.0.0.1"
         kernel = subprocess.run(  # ... and the notebook's call goes around it
             [sys.executable, "-c", "import cnbkit; print(len(cnbkit.exrates.daily("
-             "'2025-12-30')))"], env=setup.env, capture_output=True, text=True, timeout=300,
-            check=False)
+             "'2025-12-30')))"], env=setup.env, capture_output=True, text=True, encoding="utf-8",
+            timeout=300, check=False)
         assert kernel.returncode == 0, kernel.stderr
         assert int(kernel.stdout) > 30 and setup.sandbox.count("/exrates/daily") == 1
     finally:

@@ -128,7 +128,7 @@ def test_the_system_store_is_trusted_without_a_setting(origin, pki: Pki, make_cl
 
 
 def test_bad_trust_settings_are_refused_before_any_request(tmp_path) -> None:
-    with pytest.raises(ConfigError, match="REQUESTS_CA_BUNDLE.*no such file"):
+    with pytest.raises(ConfigError, match=r"REQUESTS_CA_BUNDLE.*no such file"):
         Settings.from_env({"REQUESTS_CA_BUNDLE": str(tmp_path / "missing.pem")})
     with pytest.raises(ConfigError, match="CNBKIT_TRUST"):
         Settings.from_env({"CNBKIT_TRUST": "windows"})
@@ -139,7 +139,7 @@ def test_bad_trust_settings_are_refused_before_any_request(tmp_path) -> None:
     with pytest.raises(ConfigError, match="trust"):
         Settings(trust="Certifi")
     not_pem = tmp_path / "not-a-bundle.pem"
-    not_pem.write_text("this is no certificate\n")
+    not_pem.write_text("this is no certificate\n", encoding="utf-8")
     client = cnbkit.Client("https://127.0.0.1:9/cnbapi", trust=not_pem, cache=False)
     with pytest.raises(ConfigError, match="CA certificate"):
         client.get("exrates.daily")  # read when the first request is sent, before it goes
