@@ -10,6 +10,7 @@ one reached over TLS itself (``https://``).
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -107,7 +108,12 @@ class ProxyServer:
             return "(no log)"
 
     def stop(self) -> None:
+        """Stop the proxy and its acceptor processes (SIGTERM, which proxy.py handles by
+        stopping them; on Windows, where terminating kills one process, its whole tree)."""
         if self.process is not None and self.process.poll() is None:
+            if os.name == "nt":
+                subprocess.run(["taskkill", "/F", "/T", "/PID", str(self.process.pid)],
+                               capture_output=True, check=False)
             self.process.terminate()
             try:
                 self.process.wait(30)

@@ -159,9 +159,11 @@ class Settings:
                               allowed=BACKENDS)
         _seconds("backoff_factor", self.backoff_factor)
         _seconds("backoff_max", self.backoff_max)
-        if self.trust != _trust(self.trust):
+        if self.trust not in TRUST_STORES and (
+                not isinstance(self.trust, str) or not self.trust.strip()
+                or not Path(self.trust).exists()):
             raise ConfigError("trust", self.trust, "system, certifi (in lower case), or the "
-                              "path of a CA bundle as text", allowed=TRUST_STORES)
+                              "path of an existing CA bundle, as text", allowed=TRUST_STORES)
         if not isinstance(self.direct, bool):
             raise ConfigError("direct", self.direct, "True or False")
         if (not isinstance(self.timeout, tuple) or len(self.timeout) != 2
@@ -272,9 +274,12 @@ def _trust(value: object, name: str = "trust") -> str:
     if value.strip().lower() in TRUST_STORES:
         return value.strip().lower()
     if not Path(value).exists():
+        if name in ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+            raise ConfigError(name, value, "no such file or folder: correct the path or unset "
+                              "the variable (CNBKIT_TRUST, when set, wins over it)")
         raise ConfigError(name, value, "no such file or folder: give the path of the company's "
                           "CA bundle (PEM), or write system or certifi", allowed=TRUST_STORES)
-    return value
+    return os.path.abspath(value)  # the folder of the moment a client was made
 
 
 def _day(name: str, text: str) -> dt.date:
