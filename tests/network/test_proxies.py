@@ -81,6 +81,8 @@ def test_http_proxy_carries_plain_http_and_no_proxy_goes_direct(sandbox, guarded
     with pytest.raises(ProxyAuthenticationRequired) as info:
         make_client(sandbox).get("exrates.daily", date="2025-12-30")
     assert f"HTTP_PROXY=http://USER:PASSWORD@127.0.0.1:{guarded_proxy.port}" in str(info.value)
+    assert "127.0.0.1 is this machine" in str(info.value)  # and the way around the proxy
+    assert "NO_PROXY=localhost,127.0.0.1" in str(info.value)
     assert sandbox.count("/exrates") == 0
     monkeypatch.setenv("HTTP_PROXY", guarded_proxy.url(f"{USER}:{PASSWORD}"))
     through = make_client(sandbox)

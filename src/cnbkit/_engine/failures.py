@@ -45,6 +45,7 @@ from ..errors import (
     ProxyRefused,
 )
 from .peer import presented_issuer
+from .settings import LOOPBACK_HOSTS
 from .tls import describe
 
 __all__ = ["NETWORK_PAGE", "certificate_failure", "proxy_answer", "proxy_failure", "proxy_for",
@@ -98,6 +99,15 @@ def _has_credentials(proxy: str) -> bool:
 def _variable(url: str) -> str:
     """The proxy variable requests reads for ``url``."""
     return "HTTPS_PROXY" if url.lower().startswith("https:") else "HTTP_PROXY"
+
+
+def _loopback_hint(url: str) -> str:
+    """For a host on this machine, which a proxy elsewhere cannot reach: how to go around."""
+    host = urlsplit(url).hostname or ""
+    if host not in LOOPBACK_HOSTS:
+        return ""
+    return (f" ({host} is this machine, which a proxy elsewhere cannot reach: add it to "
+            f"NO_PROXY, NO_PROXY=localhost,127.0.0.1)")
 
 
 def proxy_for(session: requests.Session, url: str) -> str | None:
@@ -182,7 +192,8 @@ def _auth_required(proxy: str, url: str) -> ProxyAuthenticationRequired:
     host = urlsplit(url).hostname or url
     return ProxyAuthenticationRequired(
         f"the proxy {shown} {what}; cnbkit never shows them. Not retried ({host} was not "
-        f"reached); {NETWORK_PAGE}.", proxy=shown, credentials_given=given)
+        f"reached){_loopback_hint(url)}; {NETWORK_PAGE}.", proxy=shown,
+        credentials_given=given)
 
 
 def proxy_failure(exc: BaseException, url: str, proxy: str | None
@@ -208,7 +219,7 @@ def proxy_failure(exc: BaseException, url: str, proxy: str | None
                   f"NO_PROXY={host} if it is to be reached directly")
         return ProxyRefused(
             f"the proxy {shown} would not open a tunnel to {host} ({status} {phrase}): "
-            f"{advice}; {NETWORK_PAGE}.", proxy=shown, status=status), retry
+            f"{advice}{_loopback_hint(url)}; {NETWORK_PAGE}.", proxy=shown, status=status), retry
     connection = _find(failed, NewConnectionError)
     if connection is not None:
         cause = ("its name does not resolve" if isinstance(connection, NameResolutionError)
