@@ -141,7 +141,7 @@ def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> LiveProbe:
     seconds, without the cache; say what it met.
 
     Example:
-        >>> probe_live("http://127.0.0.1:9/cnbapi", timeout=0.5).outcome  # nothing listens
+        >>> probe_live("http://127.0.0.1:9/cnbapi", timeout=5).outcome  # nothing listens
         'refused'
     """
     import warnings

@@ -41,27 +41,29 @@ def _refusing_port() -> Iterator[str]:
 
 @pytest.fixture(params=["timeout", "refused", "certificate", "proxy"])
 def unusable(request, origin, pki: Pki, guarded_proxy, monkeypatch) -> Iterator[
-        tuple[str, str, str]]:
-    """(what the probe meets, the live URL it asks, a part of what it must say)."""
+        tuple[str, str, str, float]]:
+    """(what the probe meets, the live URL it asks, what it must say, the probe's timeout:
+    5 s but where it waits for the timeout, as Windows refuses a connection to a closed port
+    only after about 2 s of retries)."""
     kind = request.param
     if kind == "timeout":
         with _silent_server() as url:
-            yield kind, url, "did not answer within 0.5 s"
+            yield kind, url, "did not answer within 0.5 s", 0.5
     elif kind == "refused":
         with _refusing_port() as url:
-            yield kind, url, "refused the connection"
+            yield kind, url, "refused the connection", 5
     elif kind == "certificate":
         yield kind, base_url(origin), (f"answered, but its certificate (issued by "
-                                       f"{subject(pki.origin_ca)}) is not trusted")
+                                       f"{subject(pki.origin_ca)}) is not trusted"), 5
     else:
         monkeypatch.setenv("HTTPS_PROXY", guarded_proxy.url())
         yield kind, base_url(origin), (f"could not be reached: the proxy {guarded_proxy.url()} "
-                                       "wants credentials (407)")
+                                       "wants credentials (407)"), 5
 
 
 def test_the_probe_says_what_it_met_and_the_user_sees_it(unusable, monkeypatch) -> None:
-    kind, url, said = unusable
-    probe = lab.probe_live(url, timeout=0.5)
+    kind, url, said, timeout = unusable
+    probe = lab.probe_live(url, timeout=timeout)
     assert not probe and probe.outcome == kind and probe.reason == said
     assert probe.detail  # cnbkit's whole message, with its fix
 

@@ -45,7 +45,8 @@ def test_explicit_sources_do_not_probe() -> None:
 
 
 def test_probe_is_false_when_nothing_answers() -> None:
-    probe = lab.probe_live("http://127.0.0.1:9/cnbapi", timeout=0.5)
+    # (5 s: Windows refuses a connection to a closed port after about 2 s of retries)
+    probe = lab.probe_live("http://127.0.0.1:9/cnbapi", timeout=5)
     assert not probe and probe.outcome == "refused"
 
 

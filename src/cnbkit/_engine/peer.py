@@ -2,12 +2,17 @@
 
 When a certificate fails verification, the error Python raises says why (``unable to get
 local issuer certificate``) but not who signed it, and the failed handshake leaves no
-certificate to read. :func:`presented_issuer` asks once more, through the same proxy, and
-reads the issuer of the certificate it is shown (the server's, or the one a proxy that
+certificate to read. :func:`presented_issuer` shakes hands once more, through the same proxy,
+and reads the issuer of the certificate it is shown (the server's, or the one a proxy that
 inspects TLS made for it): the message can then say "issued by CN=Bank Inspection CA", which
-is what tells a user that the company's proxy is in between. This handshake verifies nothing
-and sends nothing but the TLS greeting (and the CONNECT the real request sent): only the
-issuer's name is read from it, for the message.
+is what tells a user that the company's proxy is in between.
+
+Verification stays on in that handshake too: it is an ordinary verifying handshake, limited to
+TLS 1.2, whose server messages travel in the clear up to the certificate, so the certificate is
+read from the bytes as they arrive (:func:`first_certificate`), and the handshake then fails as
+the real one did. Nothing but the TLS greeting is sent (and the CONNECT the real request sent);
+a server that speaks TLS 1.3 only, or an ``https://`` proxy in between, leaves the issuer
+unread (None).
 
 :func:`issuer_of` reads the issuer of a DER certificate with a few lines of DER, without
 needing the ``cryptography`` package, and writes it as RFC 4514 does (``CN=...,O=...``).
@@ -25,7 +30,7 @@ import socket
 import ssl
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["issuer_of", "presented_issuer"]
+__all__ = ["first_certificate", "issuer_of", "presented_issuer"]
 
 #: Short names of the attribute types (RFC 4514 section 3), by dotted OID.
 _NAMES = {"2.5.4.3": "CN", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.10": "O", "2.5.4.11": "OU",
@@ -134,37 +139,93 @@ def issuer_of(der: bytes) -> str:
     return ",".join(reversed(rdns))
 
 
+def first_certificate(stream: bytes) -> bytes | None:
+    """The first certificate (DER) of the TLS 1.2 ``Certificate`` message in ``stream``, the
+    bytes a server sent from the start of a handshake; None when they hold none (yet).
+
+    Example:
+        >>> first_certificate(bytes.fromhex("16030300070b00000300000000"))  # an empty list
+        >>> first_certificate(b"")
+    """
+    handshake, at = bytearray(), 0
+    while at + 5 <= len(stream):  # records: type, version, length, payload
+        length = int.from_bytes(stream[at + 3:at + 5], "big")
+        if at + 5 + length > len(stream):
+            break
+        if stream[at] == 22:  # handshake
+            handshake += stream[at + 5:at + 5 + length]
+        at += 5 + length
+    at = 0
+    while at + 4 <= len(handshake):  # messages: type, length, body
+        length = int.from_bytes(handshake[at + 1:at + 4], "big")
+        body = handshake[at + 4:at + 4 + length]
+        if len(body) < length:
+            return None
+        if handshake[at] == 11:  # Certificate: the list's length, then each one's and itself
+            if len(body) < 6:
+                return None
+            size = int.from_bytes(body[3:6], "big")
+            return bytes(body[6:6 + size]) or None
+        at += 4 + length
+    return None
+
+
+def _leaf(sock: socket.socket, host: str) -> bytes | None:
+    """Shake hands over ``sock`` (verifying, TLS 1.2) and return the server's certificate as
+    it arrived, whatever the verification then says."""
+    context = ssl.create_default_context()
+    context.maximum_version = ssl.TLSVersion.TLSv1_2
+    incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+    tls = context.wrap_bio(incoming, outgoing, server_hostname=host)
+    received = bytearray()
+    for _ in range(64):  # a handful of round trips at most
+        try:
+            tls.do_handshake()
+            finished = True
+        except ssl.SSLWantReadError:
+            finished = False
+        except ssl.SSLError:  # the verification failed, as it did for the real request
+            finished = True
+        leaf = first_certificate(bytes(received))
+        if leaf is not None or finished:
+            return leaf
+        pending = outgoing.read()
+        if pending:
+            sock.sendall(pending)
+        data = sock.recv(65536)
+        if not data:
+            return first_certificate(bytes(received))
+        received += data
+        incoming.write(data)
+    return None
+
+
 def presented_issuer(host: str, port: int, *, proxy: str | None, timeout: float) -> str | None:
     """The issuer of the certificate ``host:port`` presents, reached through ``proxy`` (an
     ``http://`` proxy URL, credentials included, as the real request used it) or directly;
-    None when it cannot be read (another failure, an ``https://`` or SOCKS proxy)."""
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    context.check_hostname = False
-    context.verify_mode = ssl.CERT_NONE  # only the issuer's name is read: see the docstring
+    None when it cannot be read (another failure, TLS 1.3 only, an ``https://`` or SOCKS
+    proxy)."""
     try:
         if proxy is None:
-            with socket.create_connection((host, port), timeout) as raw, \
-                    context.wrap_socket(raw, server_hostname=host) as tls:
-                der = tls.getpeercert(binary_form=True)
+            with socket.create_connection((host, port), timeout) as sock:
+                der = _leaf(sock, host)
         else:
             where = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
             if where.scheme != "http" or not where.hostname:
                 return None
-            connection = http.client.HTTPSConnection(where.hostname, where.port or 80,
-                                                     timeout=timeout, context=context)
+            tunnel = http.client.HTTPConnection(where.hostname, where.port or 80,
+                                                timeout=timeout)
             headers = {}
             if where.username is not None:
                 pair = f"{unquote(where.username)}:{unquote(where.password or '')}"
                 headers["Proxy-Authorization"] = "Basic " + base64.b64encode(
                     pair.encode("utf-8")).decode("ascii")
-            connection.set_tunnel(host, port, headers=headers)
+            tunnel.set_tunnel(host, port, headers=headers)
             try:
-                connection.connect()
-                sock = connection.sock
-                der = sock.getpeercert(binary_form=True) if isinstance(sock, ssl.SSLSocket) \
-                    else None
+                tunnel.connect()  # the CONNECT: the socket is then a tunnel to host:port
+                der = _leaf(tunnel.sock, host) if tunnel.sock is not None else None
             finally:
-                connection.close()
+                tunnel.close()
         return issuer_of(der) if der else None
     except (OSError, http.client.HTTPException, ValueError):
         return None

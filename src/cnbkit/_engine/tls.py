@@ -25,7 +25,7 @@ origin, a certificate it signed itself with the company's CA: that CA must be in
 
 Example:
     >>> context = ssl_context("certifi")
-    >>> context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    >>> context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname
     True
     >>> describe("certifi")
     "certifi's CA bundle"
@@ -95,8 +95,8 @@ class TrustAdapter(HTTPAdapter):
     requests hands a CA path to urllib3 in two places, ``build_connection_pool_key_attributes``
     (the pool's key) and ``cert_verify`` (set on the pool before each request), and urllib3
     loads such a path into whatever context the pool has; both are overridden so that only
-    ``ssl_context`` decides. A ``verify=False`` never reaches this adapter (cnbkit never asks
-    for it).
+    ``ssl_context`` decides. (cnbkit never turns verification off, so requests never asks
+    this adapter for that.)
     """
 
     def __init__(self, context: ssl.SSLContext, **options: Any) -> None:
