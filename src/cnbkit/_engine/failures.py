@@ -106,8 +106,8 @@ def _loopback_hint(url: str) -> str:
     host = urlsplit(url).hostname or ""
     if host not in LOOPBACK_HOSTS:
         return ""
-    return (f" ({host} is this machine, which a proxy elsewhere cannot reach: add it to "
-            f"NO_PROXY, NO_PROXY=localhost,127.0.0.1)")
+    return (f"; {host} is this machine, which a proxy elsewhere cannot reach: to go around "
+            "the proxy, NO_PROXY=localhost,127.0.0.1")
 
 
 def proxy_for(session: requests.Session, url: str) -> str | None:
