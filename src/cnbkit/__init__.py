@@ -54,6 +54,9 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
         ApiError as ApiError,
     )
     from .errors import (
+        CertificateNotTrusted as CertificateNotTrusted,
+    )
+    from .errors import (
         ChunkError as ChunkError,
     )
     from .errors import (
@@ -82,6 +85,12 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     )
     from .errors import (
         OfflineCacheMiss as OfflineCacheMiss,
+    )
+    from .errors import (
+        ProxyAuthenticationRequired as ProxyAuthenticationRequired,
+    )
+    from .errors import (
+        ProxyRefused as ProxyRefused,
     )
     from .errors import (
         RequestError as RequestError,
@@ -115,10 +124,10 @@ _LAZY = {
     "SystemClock": "._engine.clock",
     "Settings": "._engine.settings",
     **{name: ".errors" for name in (
-        "ApiError", "ChunkError", "CnbError", "CnbkitWarning", "ConfigError", "ConnectionFailed",
-        "HostUnreachable", "InvalidParameter", "InvalidResponse", "NotFoundError",
-        "OfflineCacheMiss", "RequestError", "ServerError", "StaleDataWarning",
-        "ValidationError")},
+        "ApiError", "CertificateNotTrusted", "ChunkError", "CnbError", "CnbkitWarning",
+        "ConfigError", "ConnectionFailed", "HostUnreachable", "InvalidParameter",
+        "InvalidResponse", "NotFoundError", "OfflineCacheMiss", "ProxyAuthenticationRequired",
+        "ProxyRefused", "RequestError", "ServerError", "StaleDataWarning", "ValidationError")},
     "history": "._engine.history",
     "plan": "._engine.history",
     "Plan": "._engine.plan",

@@ -82,6 +82,13 @@ class Client:
             ``'yyyy-MM-dd'`` (the real time on that day), or a :class:`~cnbkit._engine.clock.Clock`
             such as :class:`~cnbkit._engine.clock.ManualClock`. It decides the default end of a
             range, the last year accepted, which periods are closed and when TTLs run out.
+        trust: which certificates HTTPS answers are verified against: ``"system"`` (default:
+            the system's certificate store, where IT installs a company's root CA, and
+            certifi's bundle), ``"certifi"`` (certifi's bundle alone) or the path of a CA
+            bundle (exactly those CAs); default ``$CNBKIT_TRUST``, else
+            ``$REQUESTS_CA_BUNDLE`` or ``$CURL_CA_BUNDLE``. Verification is always on.
+        direct: connect without a proxy whatever ``HTTPS_PROXY``, ``HTTP_PROXY`` and
+            ``ALL_PROXY`` say (default False: requests reads them, and ``NO_PROXY``).
 
     Raises:
         ConfigError: a setting is malformed (the message says what to write instead).
@@ -104,12 +111,14 @@ class Client:
         progress: bool | None = None,
         clock: ClockLike = None,
         backend: Backend | None = None,
+        trust: str | os.PathLike[str] | None = None,
+        direct: bool | None = None,
     ) -> None:
         settings = Settings.from_env(
             base_url=base_url, cache_url=cache_url, cache_dir=cache_dir, ttl=ttl,
             offline=offline, timeout=timeout,
             retries=retries, backoff_factor=backoff_factor, backoff_max=backoff_max,
-            workers=workers, progress=progress, backend=backend,
+            workers=workers, progress=progress, backend=backend, trust=trust, direct=direct,
         )
         if not cache:
             if settings.offline:

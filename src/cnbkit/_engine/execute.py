@@ -34,11 +34,13 @@ from functools import partial
 from typing import Any
 
 from ..errors import (
+    CertificateNotTrusted,
     ChunkError,
     CnbError,
     FailedChunk,
     HostUnreachable,
     InvalidParameter,
+    ProxyRefused,
 )
 from .call import Call
 from .columns import Columns, from_decoded
@@ -46,6 +48,10 @@ from .origin import of_answer
 from .transport import Answer, Lookup, Transport
 
 __all__ = ["columns_of", "run", "watched"]
+
+#: Failures that every call of a run would meet alike (the host, its certificate, the proxy):
+#: the first one stops the run, as one error, instead of a ChunkError naming every call.
+STOPS_A_RUN = (HostUnreachable, CertificateNotTrusted, ProxyRefused)
 
 
 def columns_of(call: Call, answer: Answer) -> Columns:
@@ -81,8 +87,9 @@ def run(
             retries, with its cause. The chunks that succeeded are cached, so running the same
             calls again fetches only the failed ones. Not chunked (one call of
             ``Client.get``), the call's own error is raised.
-        HostUnreachable: the host does not resolve or refuses connections: the run stops at
-            the first such failure (the calls not yet sent are cancelled).
+        HostUnreachable, CertificateNotTrusted, ProxyRefused: the host does not resolve or
+            refuses connections, its certificate is not trusted, the proxy refuses: the run
+            stops at the first such failure (the calls not yet sent are cancelled).
     """
     frames: list[Columns | None] = [None] * len(calls)
     failed: list[FailedChunk] = []
@@ -91,7 +98,7 @@ def run(
     def settle(index: int, work: Callable[[], Columns]) -> None:
         try:
             frames[index] = work()
-        except (InvalidParameter, HostUnreachable):
+        except (InvalidParameter, *STOPS_A_RUN):
             raise  # an unreachable host fails every chunk alike: one error, at once
         except CnbError as exc:  # a failed chunk: reported with its typed cause
             if not chunked:
@@ -107,7 +114,7 @@ def run(
             raise _Skipped()
         try:
             return transport.fetch(call, found)
-        except HostUnreachable:
+        except STOPS_A_RUN:
             stop.set()
             raise
 
