@@ -15,6 +15,7 @@ module                  what
 ``floor``               the EUR/CZK floor 2013-2017: phases and band statistics
 ``forwards``            outright forwards on value dates, exact CIP, broken dates, curve
 ``money_market``        CZEONIA compounded, PRIBOR curve, term premium ex ante and realised
+``policy_path``         the CNB's rates in force, PRIBOR forwards, the implied policy path
 ``operations``          open market operations: average outstanding and turnover
 ``bills``               SKD prices, T-bill yields and the T-bill curve, by ISIN
 ``spending``            PSD2 transactions per month
@@ -107,6 +108,16 @@ from .money_market import (
     term_structure,
 )
 from .operations import OPERATION_TYPES_EN, omo_by_type, operation_label
+from .policy_path import (
+    FORWARD_PERIODS,
+    LOMBARD_RULE_PP,
+    curve_moves,
+    deposit_term_premia,
+    implied_policy_path,
+    policy_rates,
+    pribor_forwards,
+    repo_changes,
+)
 from .spending import monthly_spending
 
 __all__ = [
@@ -118,6 +129,8 @@ __all__ = [
     "FLOOR_DECIDED",
     "FLOOR_ENDED",
     "FORWARD_MATURITIES",
+    "FORWARD_PERIODS",
+    "LOMBARD_RULE_PP",
     "MONEY_MARKET_BASIS",
     "OPERATION_TYPES_EN",
     "PAIRS",
@@ -131,8 +144,10 @@ __all__ = [
     "correlation_by_period",
     "cross_rate_series",
     "cross_rates",
+    "curve_moves",
     "czeonia_averages",
     "czeonia_index",
+    "deposit_term_premia",
     "fixing_against_averages",
     "floor_phases",
     "floor_summary",
@@ -144,6 +159,7 @@ __all__ = [
     "implied_differential_approx",
     "implied_foreign_rate",
     "implied_forward",
+    "implied_policy_path",
     "implied_yield_curve",
     "is_business_day",
     "issue_names",
@@ -155,7 +171,10 @@ __all__ = [
     "next_business_day",
     "omo_by_type",
     "operation_label",
+    "policy_rates",
     "prague_holidays",
+    "pribor_forwards",
+    "repo_changes",
     "repo_rate",
     "return_statistics",
     "robust_return_statistics",
