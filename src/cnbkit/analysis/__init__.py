@@ -16,6 +16,7 @@ module                  what
 ``forwards``            outright forwards on value dates, exact CIP, broken dates, curve
 ``money_market``        CZEONIA compounded, PRIBOR curve, term premium ex ante and realised
 ``policy_path``         the CNB's rates in force, PRIBOR forwards, the implied policy path
+``hedging``             forward points in % p.a., forward-forwards, EUR/USD via CZK, hedge P&L
 ``operations``          open market operations: average outstanding and turnover
 ``bills``               SKD prices, T-bill yields and the T-bill curve, by ISIN
 ``spending``            PSD2 transactions per month
@@ -96,6 +97,7 @@ from .forwards import (
     implied_forward,
     implied_yield_curve,
 )
+from .hedging import PIPS, cross_forward, forward_forward, forward_premium, rolling_hedge
 from .money_market import (
     DAY_COUNT_BASIS,
     TENOR_DAYS,
@@ -134,6 +136,7 @@ __all__ = [
     "MONEY_MARKET_BASIS",
     "OPERATION_TYPES_EN",
     "PAIRS",
+    "PIPS",
     "TENORS",
     "TENOR_DAYS",
     "add_business_days",
@@ -142,6 +145,7 @@ __all__ = [
     "business_days",
     "compounded_rate",
     "correlation_by_period",
+    "cross_forward",
     "cross_rate_series",
     "cross_rates",
     "curve_moves",
@@ -152,6 +156,8 @@ __all__ = [
     "floor_phases",
     "floor_summary",
     "floor_table",
+    "forward_forward",
+    "forward_premium",
     "forward_table",
     "fx_calendar",
     "holiday_dates",
@@ -181,6 +187,7 @@ __all__ = [
     "roll_following",
     "roll_modified_following",
     "rolling_correlation",
+    "rolling_hedge",
     "rolling_volatility",
     "skd_prices",
     "spot_date",
