@@ -18,6 +18,7 @@ module                  what
 ``policy_path``         the CNB's rates in force, PRIBOR forwards, the implied policy path
 ``hedging``             forward points in % p.a., forward-forwards, EUR/USD via CZK, hedge P&L
 ``operations``          open market operations: average outstanding and turnover
+``liquidity``           liquidity absorbed, tenders, CZEONIA in the corridor, period ends
 ``bills``               SKD prices, T-bill yields and the T-bill curve, by ISIN
 ``spending``            PSD2 transactions per month
 ======================  ===============================================================
@@ -98,6 +99,14 @@ from .forwards import (
     implied_yield_curve,
 )
 from .hedging import PIPS, cross_forward, forward_forward, forward_premium, rolling_hedge
+from .liquidity import (
+    PERIOD_END_KINDS,
+    corridor_position,
+    liquidity_absorbed,
+    period_end_kind,
+    period_end_table,
+    tender_table,
+)
 from .money_market import (
     DAY_COUNT_BASIS,
     TENOR_DAYS,
@@ -136,6 +145,7 @@ __all__ = [
     "MONEY_MARKET_BASIS",
     "OPERATION_TYPES_EN",
     "PAIRS",
+    "PERIOD_END_KINDS",
     "PIPS",
     "TENORS",
     "TENOR_DAYS",
@@ -145,6 +155,7 @@ __all__ = [
     "business_days",
     "compounded_rate",
     "correlation_by_period",
+    "corridor_position",
     "cross_forward",
     "cross_rate_series",
     "cross_rates",
@@ -169,6 +180,7 @@ __all__ = [
     "implied_yield_curve",
     "is_business_day",
     "issue_names",
+    "liquidity_absorbed",
     "log_returns",
     "maturity_from_name",
     "money_market_basis",
@@ -177,6 +189,8 @@ __all__ = [
     "next_business_day",
     "omo_by_type",
     "operation_label",
+    "period_end_kind",
+    "period_end_table",
     "policy_rates",
     "prague_holidays",
     "pribor_forwards",
@@ -195,6 +209,7 @@ __all__ = [
     "tbill_curve",
     "tbill_yield",
     "tbill_yields",
+    "tender_table",
     "term_premium",
     "term_structure",
     "value_date",
