@@ -13,6 +13,7 @@ module                  what
 ``conventions``         calendars (Prague, TARGET, New York), spot and value dates, day counts
 ``fixing``              returns, volatility, correlation, averages, cross rates, statistics
 ``floor``               the EUR/CZK floor 2013-2017: phases and band statistics
+``fx_risk``             CZK, PLN and HUF volatility and correlation by regime after 2017
 ``forwards``            outright forwards on value dates, exact CIP, broken dates, curve
 ``money_market``        CZEONIA compounded, PRIBOR curve, term premium ex ante and realised
 ``policy_path``         the CNB's rates in force, PRIBOR forwards, the implied policy path
@@ -98,6 +99,7 @@ from .forwards import (
     implied_forward,
     implied_yield_curve,
 )
+from .fx_risk import CZK_AFTER_FLOOR, CZK_RISK_PAIRS, czk_risk_series, fx_risk_by_regime
 from .hedging import PIPS, cross_forward, forward_forward, forward_premium, rolling_hedge
 from .liquidity import (
     PERIOD_END_KINDS,
@@ -134,6 +136,8 @@ from .spending import monthly_spending
 __all__ = [
     "CALENDARS",
     "CURRENCY_CALENDARS",
+    "CZK_AFTER_FLOOR",
+    "CZK_RISK_PAIRS",
     "DAY_COUNT_BASIS",
     "DAY_COUNT_DENOMINATOR",
     "EURCZK_FLOOR",
@@ -162,6 +166,7 @@ __all__ = [
     "curve_moves",
     "czeonia_averages",
     "czeonia_index",
+    "czk_risk_series",
     "deposit_term_premia",
     "fixing_against_averages",
     "floor_phases",
@@ -171,6 +176,7 @@ __all__ = [
     "forward_premium",
     "forward_table",
     "fx_calendar",
+    "fx_risk_by_regime",
     "holiday_dates",
     "implied_czk_rate",
     "implied_differential_approx",
