@@ -306,7 +306,7 @@ def test_accounts_panel_months_and_categories() -> None:
     assert fetched == ["A", "B"]
 
 
-UNITS = ("% p.a.", "bp", "CZK", "index", "days")
+UNITS = ("% p.a.", "bp", "CZK", "index", "days", "ratio", "-1 to 1")
 
 
 def _static_figures(client) -> dict:
@@ -325,7 +325,32 @@ def _static_figures(client) -> dict:
     repo = analysis.repo_rate(omo)
     premium = analysis.term_premium(pribor, czeonia, repo=repo)
     cross = analysis.cross_rate_series(wide, ["EUR/USD", "EUR/PLN"])
-    return {
+    rates_in_force = analysis.policy_rates(omo)
+    changes = analysis.repo_changes(rates_in_force)
+    premia = analysis.deposit_term_premia(pribor, rates_in_force)
+    path = analysis.implied_policy_path(pribor, rates_in_force, premia)
+    czeonia_frame = _sandbox("czeonia", client, 2024, 2025)
+    position = analysis.corridor_position(czeonia_frame, rates_in_force)
+    halves = {"H1": ("2025-01-01", "2025-06-30"), "H2": ("2025-07-01", "2025-12-31")}
+    pln = analysis.cross_rate_series(wide, ["EUR/CZK", "USD/CZK", "EUR/PLN"])
+    extra = {
+        "PRIBOR curve": figures.pribor_curve_figure(
+            {"end": analysis.term_structure(pribor, "2025-12-31")}),
+        "tenders": figures.tender_figure(analysis.tender_table(omo)),
+        "policy path": figures.policy_path_figure(path, rates_in_force, ["2024-06-03"]),
+        "curve moves": figures.curve_moves_figure(analysis.curve_moves(pribor, changes)),
+        "hedge cost": figures.hedge_cost_figure(analysis.forward_premium(points, rates)),
+        "rolling hedge": figures.rolling_hedge_figure(
+            {"EUR 3M": analysis.rolling_hedge(points, rates, start="2025-01-02")}),
+        "liquidity": figures.liquidity_figure(analysis.liquidity_absorbed(omo),
+                                              analysis.tender_table(omo)),
+        "corridor": figures.corridor_figure(position,
+                                            analysis.period_end_kind(position.index)),
+        "period ends": figures.period_end_figure(
+            analysis.period_end_table(czeonia_frame, rates_in_force)),
+        "FX risk": figures.fx_risk_figure(pln, analysis.fx_risk_by_regime(pln, halves)),
+    }
+    return extra | {
         "floor": figures.floor_figure(eur, analysis.floor_phases(eur)),
         "czeonia": figures.czeonia_figure(czeonia, analysis.czeonia_averages(czeonia)),
         "term premium": figures.term_premium_figure(premium, repo),
@@ -374,7 +399,7 @@ def test_every_figure_function_is_drawn_by_the_figure_tests(client) -> None:
 
     drawn = {figure.title for figure in _static_figures(client).values()}
     functions = [name for name in figures.__all__ if name.endswith("_figure")]
-    assert len(drawn) == len(functions) == 10
+    assert len(drawn) == len(functions) == 20
 
 
 def test_the_floor_figure_s_legend_covers_no_fixing(client) -> None:

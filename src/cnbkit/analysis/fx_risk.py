@@ -100,8 +100,9 @@ def fx_risk_by_regime(prices: pd.DataFrame, regimes: Mapping[str, tuple[str, str
         part = _regime(returns, name, span)
         row: dict[tuple[str, str], float] = {}
         for column in columns:
+            row[("observations", column)] = int(part[column].notna().sum())
+        for column in columns:
             values = part[column].dropna()
-            row[("observations", column)] = len(values)
             row[("volatility_pct", column)] = (float(values.std()) * scale if len(values) > 1
                                                else np.nan)
         for first, second in wanted:
@@ -115,6 +116,7 @@ def fx_risk_by_regime(prices: pd.DataFrame, regimes: Mapping[str, tuple[str, str
     table.index.name = "regime"
     table = table.astype({column: "int64" for column in table.columns
                           if column[0] == "observations"})
+    table.attrs["regimes"] = {name: tuple(span) for name, span in regimes.items()}
     table.attrs["units"] = {"volatility_pct": "% p.a. (daily log returns x sqrt(252))",
                             "correlation": "-1..1 of daily log returns"}
     return table
