@@ -86,8 +86,8 @@ class Panel:
         self.plotted[label] = series
 
     def shown_table(self) -> pd.DataFrame:
-        """What the figure plots, one row per line: its first and last point (date or tenor),
-        its last value, its lowest and highest."""
+        """What the figure plots, one row per line: its first and last point (``from``, ``to``:
+        a date or a tenor), its ``last`` value, its ``low`` and ``high``."""
         rows = {}
         for label, series in self.plotted.items():
             values = series.astype(float).dropna()
@@ -95,12 +95,12 @@ class Panel:
                 continue
             first, last = values.index[0], values.index[-1]
             rows[label] = {
-                "first point": f"{first:%Y-%m-%d}" if isinstance(first, pd.Timestamp) else first,
-                "last point": f"{last:%Y-%m-%d}" if isinstance(last, pd.Timestamp) else last,
-                "last value": round(float(values.iloc[-1]), 4),
-                "lowest": round(float(values.min()), 4), "highest": round(float(values.max()), 4)}
+                "from": f"{first:%Y-%m-%d}" if isinstance(first, pd.Timestamp) else first,
+                "to": f"{last:%Y-%m-%d}" if isinstance(last, pd.Timestamp) else last,
+                "last": round(float(values.iloc[-1]), 4),
+                "low": round(float(values.min()), 4), "high": round(float(values.max()), 4)}
         table = pd.DataFrame.from_dict(rows, orient="index")
-        table.index.name = f"{type(self).__name__}, as first drawn"
+        table.index.name = "as first drawn"
         return table
 
     def figure_text(self) -> str:

@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -448,8 +449,10 @@ def tbill_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame | None = 
         if pribor_curve is not None:
             fixed = pd.Timestamp(pribor_curve["valid_for"].max())
             to_maturity = (pribor_curve["maturity"] - day).dt.days
-            ax.plot(to_maturity, pribor_curve["pribor"], marker=".", color="black",
-                    linestyle="--", label=f"PRIBOR fixed {fixed:%d %b %Y} (offered)")
+            alive = (to_maturity > 0).to_numpy()  # deposits not matured by the curve's day
+            ax.plot(to_maturity[alive], pribor_curve["pribor"][alive], marker=".",
+                    color="black", linestyle="--", label=f"PRIBOR fixed {fixed:%d %b %Y} "
+                    "(offered; the last published)")
         ax.set_xlim(left=0)
         ax.set_xlabel(f"days from {day:%d %b %Y} to maturity")
         ax.set_ylabel("yield, % p.a. (ACT/360)")
@@ -799,7 +802,8 @@ def fx_risk_figure(series: pd.DataFrame, table: pd.DataFrame, window: int = 63
         for j, column in enumerate(correlation.columns):
             right.bar(x + (j - (len(correlation.columns) - 1) / 2) * width,
                       correlation[column], width, label=str(column))
-        right.set_xticks(x, [str(name).split(" ", 1)[0] for name in correlation.index])
+        right.set_xticks(x, [textwrap.fill(str(name), 16) for name in correlation.index],
+                         fontsize=7)
         right.axhline(0.0, color="black", linewidth=0.5)
         right.set_ylim(-1, 1)
         right.set_ylabel("correlation of daily log returns, -1 to 1")
