@@ -20,6 +20,7 @@ from cnbkit.widgets import (
     MoneyMarketPanel,
     OmoPanel,
     OtherCurrenciesPanel,
+    PolicyPathPanel,
     data_source,
     source_banner,
 )
@@ -97,6 +98,43 @@ def test_panel_displays_as_a_widget_with_a_plain_summary(explorer: FixingExplore
     bundle = explorer._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["text/plain"] == "FixingExplorer: EUR, USD"
+
+
+def test_a_panel_keeps_its_first_drawing_for_readers_without_a_kernel(
+        explorer: FixingExplorer) -> None:
+    """The notebook output of a panel holds the widget and the PNG of its first drawing (what
+    the docs and GitHub show); the table of that drawing follows. Later changes redraw the
+    widget, not the stored first drawing."""
+    import base64
+
+    first = explorer.first_png
+    bundle = explorer._repr_mimebundle_()
+    assert base64.b64decode(bundle["image/png"]) == first and first.startswith(b"\x89PNG")
+    assert explorer.figure_text() == "<figure: FixingExplorer: EUR, USD (720x320 px)>"
+    table = explorer.first_table
+    assert list(table.columns) == ["from", "to", "last", "low", "high"]
+    assert table.loc["EUR", "last"] == pytest.approx(
+        explorer.plotted["EUR"].iloc[-1], abs=1e-4)
+    explorer.currencies.value = ("EUR",)
+    assert explorer.png != first and explorer.first_png == first
+    assert list(explorer.first_table.index) == ["EUR", "USD"]
+
+
+def test_policy_path_panel(client) -> None:
+    pribor = _sandbox("pribor", client, 2022, 2025)
+    omo = _sandbox("omo", client, "2021-12-01", 2025)
+    panel = PolicyPathPanel(pribor=pribor, omo=omo, date=dt.date(2023, 6, 30))
+    assert set(panel.plotted) == {"2W repo rate", "implied 1x3", "implied 3x6", "implied 6x12"}
+    path = panel.path()
+    fixed = path[path["valid_for"] == pd.Timestamp("2023-06-30")].set_index("forward")
+    segment = panel.plotted["implied 3x6"]
+    assert segment.index.tolist() == [fixed.loc["3x6", "start"], fixed.loc["3x6", "end"]]
+    assert segment.tolist() == [fixed.loc["3x6", "implied_repo_pct"]] * 2
+    assert "implied minus realised" in panel.status.value and "3x6" in panel.status.value
+    panel.date.value = dt.date(2025, 12, 31)  # the last fixing: its periods are not over
+    assert "not over" in panel.status.value
+    ax = panel.figure.axes[0]
+    assert "% p.a." in ax.get_ylabel()
 
 
 def _pribor() -> pd.DataFrame:

@@ -9,6 +9,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..analysis.conventions import TENOR_LABELS
+
 __all__ = ["Panel"]
 
 
@@ -93,7 +95,8 @@ class Panel:
             values = series.astype(float).dropna()
             if values.empty:
                 continue
-            first, last = values.index[0], values.index[-1]
+            first, last = (TENOR_LABELS.get(str(day), day) for day in (values.index[0],
+                                                                       values.index[-1]))
             rows[label] = {
                 "from": f"{first:%Y-%m-%d}" if isinstance(first, pd.Timestamp) else first,
                 "to": f"{last:%Y-%m-%d}" if isinstance(last, pd.Timestamp) else last,
