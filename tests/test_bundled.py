@@ -50,7 +50,7 @@ def test_a_copy_into_an_empty_folder_and_again(tmp_path: Path) -> None:
     manifest = json.loads((target / MANIFEST).read_text(encoding="utf-8"))
     assert manifest["cnbkit"] == cnbkit.__version__ and sorted(manifest["files"]) == SHIPPED
     again = _cli("notebooks", cwd=tmp_path)
-    assert again.stdout.splitlines()[1:8] == [f"  unchanged  {name}" for name in SHIPPED]
+    assert again.stdout.splitlines()[1:9] == [f"  unchanged  {name}" for name in SHIPPED]
     assert sorted(p.name for p in target.iterdir()) == [MANIFEST, *SHIPPED]  # no temporaries
 
 

@@ -133,7 +133,7 @@ TENORS: dict[str, tuple[int, str]] = {
     "NINE_MONTH": (9, "M"), "ONE_YEAR": (12, "M"),
 }
 
-#: The market's names of the CNB's tenor names (PRIBOR periods, forward maturities): O/N for
+#: The market's names of the CNB's tenors (PRIBOR periods and forward maturities), O/N for
 #: the overnight deposit, then 1W, 2W, 1M .. 1Y.
 TENOR_LABELS: dict[str, str] = {
     "ONE_DAY": "O/N", "ONE_WEEK": "1W", "TWO_WEEKS": "2W", "ONE_MONTH": "1M",

@@ -33,7 +33,7 @@ from .fixing import _require_columns, cross_rate_series, log_returns
 
 __all__ = ["CZK_AFTER_FLOOR", "CZK_RISK_PAIRS", "czk_risk_series", "fx_risk_by_regime"]
 
-#: Regimes of the koruna after the floor: name -> (first day, last day).
+#: Regimes of the koruna after the floor, each name with its (first day, last day).
 CZK_AFTER_FLOOR: dict[str, tuple[str, str]] = {
     "2018-2019 after the floor": ("2018-01-01", "2019-12-31"),
     "2020-2021 pandemic": ("2020-01-01", "2021-12-31"),

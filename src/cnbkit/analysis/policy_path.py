@@ -61,7 +61,7 @@ __all__ = [
     "repo_changes",
 ]
 
-#: Forward periods by their market name: (near deposit, far deposit) of PRIBOR tenors.
+#: Forward periods by their market name, each with its (near deposit, far deposit) PRIBOR tenors.
 FORWARD_PERIODS: dict[str, tuple[str, str]] = {
     "1x3": ("ONE_MONTH", "THREE_MONTH"),
     "3x6": ("THREE_MONTH", "SIX_MONTH"),

@@ -55,7 +55,10 @@ class Panel:
         self.widget = w.VBox([w.HBox(self.controls, layout=w.Layout(flex_flow="row wrap")),
                               self.status, self.output])
         self.redraw()
-        self.first_summary = self.summary()
+        labels = list(self.plotted)
+        more = f" and {len(labels) - 3} more" if len(labels) > 3 else ""
+        self.first_summary = (f"{type(self).__name__}: {', '.join(labels[:3])}{more}"
+                              if labels else self.summary())
 
     def _on_change(self, _change: dict[str, Any]) -> None:
         self.redraw()
