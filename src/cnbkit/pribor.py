@@ -1,8 +1,9 @@
 """PRIBOR and PRIBID, the Prague interbank rates (``/pribor``).
 
-Rates in % p.a. Nine tenors (ONE_DAY .. ONE_YEAR) until 2024, seven afterwards (no TWO_MONTH,
-NINE_MONTH). ``pribid`` is missing (NaN) in recent years. PRIBOR reaches this API about a week
-late, so recent answers stay open in the cache longer than other series.
+Rates in % p.a. Nine tenors (ONE_DAY .. ONE_YEAR) in 2024, seven in 2026 (no TWO_MONTH,
+NINE_MONTH; the day of the change is not known here). ``pribid`` is missing (NaN) in recent
+years. PRIBOR reaches this API about a week late, so recent answers stay open in the cache
+longer than other series.
 
 Example:
     >>> import cnbkit
