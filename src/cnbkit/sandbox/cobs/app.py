@@ -52,6 +52,10 @@ ROOTS = {"/cobs/": None, "/aisp/": "aisp", "/pisp/": "pisp", "/cisp/": "cisp"}
 #: The files' maxLength of X-Request-ID.
 _REQUEST_ID_LENGTH = 60
 
+#: Routes a user's browser opens (it sends no header of the application's), besides the signing
+#: page: the consent screen.
+_BROWSER_PATTERNS = ("/oauth/authorize",)
+
 #: Called with every request and the reply the app gives it (see :meth:`CobsApp.watch`).
 Observer = Callable[[Request, Reply], None]
 
@@ -164,7 +168,8 @@ class CobsApp:
     def require_headers(self, headers: dict[str, str] | None) -> None:
         """Refuse every call to the bank without ``headers`` (a provider's own API key, e.g.
         ``{"apikey": "…"}``): 401 on the API, registration, token and revocation alike; the
-        page a user opens in a browser is exempt. None lifts it."""
+        pages a user opens in a browser (the consent screen, the signing page) are exempt.
+        None lifts it."""
         self.state.require_headers(headers)
 
     def one_time_password(self, order_id: str) -> str:
@@ -281,7 +286,7 @@ class CobsApp:
             if found is None or (area is not None and found[0].area not in (None, area)):
                 raise not_in_cobs(request.method, path, version)
         route, params = found
-        if route.auth is not Auth.USER_AGENT:
+        if route.auth is not Auth.USER_AGENT and route.pattern not in _BROWSER_PATTERNS:
             self._check_required_headers(request, cobs=root is not None
                                          and not is_registration(path))
         standard = route.standard_for(version) if version else None

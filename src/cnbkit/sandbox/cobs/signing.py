@@ -38,7 +38,8 @@ Every other way the text allows is played on request, per application or per ord
   (``"5000"``), or a value of the bank's choosing (5 ms).
 * ``done_state="EXECUTED"``: an authorized order's state has the bank's own name.
 * ``throttle=N``: the first N reads of an order's state (Step I, the order, its status) are
-  refused with 429 (or 503) and ``Retry-After``.
+  refused with 429 (or 503) and ``Retry-After``; ``throttle_writes=N`` the first N steps
+  (Step II, Step III).
 * ``rar="only"`` or ``"also"``: the 7.0 file's ``RAR`` method is offered; its Step II answers
   ``rar{par_uri, scope, authorization_details}``.
 * ``settles_after=N``: once authorized, the payment's status stays ``ACTC`` for N reads
@@ -153,13 +154,16 @@ def _info(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> dict[str, 
     return {"state": shown_state(state, sign), "signId": sign_id}
 
 
-def throttle(state: SandboxState, order_id: str, variant: BankVariant) -> None:
-    """(with the lock held) A read of the order's state: refused with the variant's
-    ``throttle_status`` (and ``Retry-After``) while its first ``throttle`` reads last."""
-    used = state.refused_reads.get(order_id, 0)
-    if used >= variant.throttle:
+def throttle(state: SandboxState, order_id: str, variant: BankVariant, *,
+             write: bool = False) -> None:
+    """(with the lock held) A read of the order's state (or with ``write`` a step of its
+    authorization): refused with the variant's ``throttle_status`` (and ``Retry-After``) while
+    its first ``throttle`` reads (``throttle_writes`` steps) last."""
+    key = f"{order_id} write" if write else order_id
+    used = state.refused_reads.get(key, 0)
+    if used >= (variant.throttle_writes if write else variant.throttle):
         return
-    state.refused_reads[order_id] = used + 1
+    state.refused_reads[key] = used + 1
     headers = {"Retry-After": variant.retry_after} if variant.retry_after is not None else {}
     if variant.throttle_status == 503:  # the files' 503 answer has headers only
         raise Fail(Reply(503, b"", headers, None))
@@ -289,6 +293,7 @@ def start(state: SandboxState, call: Incoming) -> Reply:
                                    "message": f"the authorization is {sign['state']}, not "
                                    "open"})
         variant = variant_of(state, sign)
+        throttle(state, sign["order"], variant, write=True)
         methods = [code for scenario in variant.scenarios for code in scenario]
         if method not in methods:
             raise cobs_error(400, {"error": "AUTH_LIMIT_EXCEEDED", "scope": "authorizationType",
@@ -358,6 +363,7 @@ def finish(state: SandboxState, call: Incoming) -> Reply:
         variant = variant_of(state, sign)
         if not variant.step_three:
             raise _not_implemented("Step III (PUT …/sign/{signId})")
+        throttle(state, sign["order"], variant, write=True)
         indicative = sign["method"] == _REDIRECT \
             and body.get("authorizationType") == sign["method"]
         if sign["state"] in FINAL_STATES and not indicative:

@@ -76,6 +76,8 @@ class BankVariant:
             its authorization is done, before the bank accepts it (``ACSP``).
         throttle: how many reads of an order's state (Step I, the order's answer, its status)
             are refused first with ``throttle_status``, before they are answered.
+        throttle_writes: how many of an order's authorization steps (Step II, Step III) are
+            refused first the same way.
         throttle_status: 429 (Too Many Requests, RFC 6585 §4) or 503 (RFC 9110 §15.6.4).
         retry_after: the ``Retry-After`` of a refused read (seconds as text, an HTTP date, or
             None: no header).
@@ -97,6 +99,7 @@ class BankVariant:
     done_state: str = "DONE"
     settles_after: int = 0
     throttle: int = 0
+    throttle_writes: int = 0
     throttle_status: int = 429
     retry_after: str | None = "2"
     rar: str | None = None
