@@ -492,6 +492,9 @@ class Signing:
         self.without_order = False
         #: whether the bank answered 501 to Step III
         self.without_finish = False
+        #: the status read since the last read of the state (None: none), so that the walk's
+        #: result does not ask for it again
+        self._fresh_status: str | None = None
 
     def __repr__(self) -> str:
         return (f"Signing(kind={self.kind!r}, order_id={self.order_id!r}, sign_id="
@@ -557,6 +560,7 @@ class Signing:
         status = body.get("instructionStatus") if isinstance(body, dict) else None
         if not isinstance(status, str) or not status:
             raise MalformedAnswer(f"the {self.kind} status answer carries no instructionStatus")
+        self._fresh_status = status
         return status
 
     def state(self) -> SignInfo:
@@ -571,6 +575,7 @@ class Signing:
             UnsupportedOperation: neither Step I nor the standing order's answer says
                 anything of this authorization.
         """
+        self._fresh_status = None
         if not self.without_detail:
             try:
                 return self.detail().info
@@ -774,7 +779,7 @@ class Signing:
         final = self._until_final(pace)
         status, status_final = None, None
         if read_status or wait_for_status:
-            status = pace.read(self.status)
+            status = self._fresh_status or pace.read(self.status)
             while wait_for_status and status.upper() not in FINAL_STATUSES and pace.pause():
                 status = pace.read(self.status)
             status_final = status.upper() in FINAL_STATUSES
