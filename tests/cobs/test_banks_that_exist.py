@@ -117,7 +117,7 @@ def test_1_the_hook_and_the_page_of_a_get_form(bank, sandbox, browser):
 
     def hook(redirect: UserAgentRedirect) -> None:
         got.append(redirect)
-        browser.open(redirect.address)
+        browser.go("GET", redirect.address)
 
     result = bank.authorize_payment(_pay(bank), redirect_hook=hook, redirect_url=LOOPBACK,
                                     sleep=FakeTime(bank.clock), timeout=60)
@@ -162,7 +162,7 @@ def test_3_a_web_application_says_when_the_user_is_back(bank, sandbox, browser, 
     back = threading.Event()
 
     def open_url(url: str) -> None:  # the browser goes, and the web app sees it come back
-        browser.open(url)
+        browser.go("GET", url)
         if browser.stopped_at and browser.stopped_at.startswith(REDIRECT):
             back.set()
 

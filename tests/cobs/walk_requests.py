@@ -144,7 +144,7 @@ def walk(sandbox: CobsSandbox, case: Case, version: str, browser: Browser,
         back = threading.Event()
 
         def open_url(url: str) -> None:
-            browser.open(url)
+            browser.go("GET", url)
             if browser.stopped_at and browser.stopped_at.startswith(REDIRECT):
                 back.set()
 

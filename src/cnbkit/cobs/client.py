@@ -355,8 +355,8 @@ class CobsClient:
         return token
 
     def leeway(self, token: Token) -> float:
-        """How long before ``token`` expires it is refreshed: :attr:`refresh_leeway`, at most
-        half the token's lifetime (seconds).
+        """How long before ``token`` expires it is refreshed, in seconds: ``refresh_leeway``,
+        at most half the token's lifetime.
 
         Example:
             >>> cobs.leeway(cobs.token)  # a token of 30 s, refresh_leeway 30  # doctest: +SKIP

@@ -157,9 +157,9 @@ KINDS = {"payment": "/my/payments", "standing order": "/my/standingorders"}
 #: answers neither Step I nor the authorization's ``signInfo`` (ISO 20022 status codes).
 _PAYMENT_STATUS = {"ACSP": DONE, "ACCP": DONE, "ACSC": DONE, "ACWC": DONE, "ACCC": DONE,
                    "RJCT": "REJECTED", "CANC": "CANCELED"}
-#: Statuses after which the bank's decision on an order stands: accepted for execution or
-#: settled (``ACSP``, ``ACSC``, ``ACCC``, ``ACWC``) or refused (``RJCT``, ``CANC``). ``ACTC``
-#: (technically valid) and ``ACCP`` (accepted, waiting: a payment dated ahead stays so until
+#: The statuses after which the bank's decision on an order stands. Accepted for execution or
+#: settled (``ACSP``, ``ACSC``, ``ACCC``, ``ACWC``), or refused (``RJCT``, ``CANC``); ``ACTC``
+#: (technically valid) and ``ACCP`` (accepted and waiting, as a payment dated ahead does until
 #: its day) are not.
 FINAL_STATUSES = frozenset({"ACSP", "ACSC", "ACCC", "ACWC", "RJCT", "CANC"})
 _SEPARATORS = re.compile(r"[,;\s]+")
@@ -269,8 +269,8 @@ class UserAgentRedirect:
 
     @property
     def address(self) -> str:
-        """The address a browser opens: for a GET, ``url`` with the form's fields added to its
-        query (its own query kept), as a browser sends a GET form; for a POST, ``url``."""
+        """The address a browser opens. For a GET, ``url`` with the form's fields added to
+        its query (its own query kept), as a browser sends a GET form; for a POST, ``url``."""
         if self.method != "GET" or not self.form:
             return self.url
         parts = urlsplit(self.url)
@@ -734,8 +734,8 @@ class Signing:
             poll_interval: seconds between reads until the bank names its ``pollInterval``
                 (default :data:`DEFAULT_POLL_INTERVAL`; at least a second).
             sleep: how to wait (``time.sleep``).
-            clock: what time it is (default the client's :attr:`clock
-                <cnbkit.cobs.client.CobsClient.clock>`).
+            clock: what time it is (default the client's ``clock``,
+                :class:`~cnbkit.cobs.client.CobsClient`).
             read_status: read the order's status afterwards (``result.status``).
             wait_for_status: read it until it is final (:data:`FINAL_STATUSES`) or the
                 deadline comes (``result.status_final`` says which).

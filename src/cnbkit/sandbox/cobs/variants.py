@@ -65,8 +65,7 @@ class BankVariant:
         poll_interval_text: ``pollInterval`` travels as text (``"5000"``, the 7.0 file's
             example value) instead of a number.
         poll_interval_ms: the ``pollInterval`` Step III names, in milliseconds (None: the
-            sandbox's setting, :attr:`SandboxState.poll_interval_ms
-            <cnbkit.sandbox.cobs.state.SandboxState.poll_interval_ms>`).
+            sandbox's setting, ``sandbox.app.state.poll_interval_ms``).
         finish_completes: a ``USERAGENT_REDIRECT`` authorization the user confirmed stays
             ``OPEN`` until Step III, which completes it; a Step III before the user is back
             changes nothing.
