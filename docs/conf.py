@@ -66,9 +66,11 @@ nitpick_ignore_regex = [
                   r"sandbox\.httpserver\.(Request|Reply)|"
                   r"sandbox\.cobs\.(CobsApp|data\.SandboxBank)|cobs\.sending\.Sender)"),
     (r"py:(class|data)", r"(CobsApp|RECORDED_HEADERS)"),
-    # a dataclass field's ``tuple[float, float]`` or ``dict[str, Any]`` is split at its comma
-    # by autodoc
-    (r"py:class", r"(tuple\[float|float\]|dict\[str|Any\])"),
+    # a dataclass field's ``tuple[float, float]``, ``tuple[str, ...]`` or ``dict[str, Any]`` is
+    # split at its comma by autodoc
+    (r"py:class", r"(tuple\[float|tuple\[str|float\]|dict\[str|Any\])"),
+    # the type variable of a generic method (Pace.read returns what its argument returns)
+    (r"py:class", r"cnbkit\.cobs\.pacing\._T"),
 ]
 
 # autodoc: signatures with their types, the docstring's "Example:" sections as doctest blocks
@@ -116,7 +118,8 @@ cnbkit_api_modules = [
     "cnbkit.backends", "cnbkit.bundled", "cnbkit.catalog", "cnbkit.analysis",
     "cnbkit.widgets", "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs",
     "cnbkit.cobs.config", "cnbkit.cobs.providers",
-    "cnbkit.cobs.signing", "cnbkit.cobs.payment_calls", "cnbkit.cobs.standing_order_calls",
+    "cnbkit.cobs.signing", "cnbkit.cobs.pacing", "cnbkit.cobs.payment_calls",
+    "cnbkit.cobs.standing_order_calls",
     "cnbkit.cobs.orders", "cnbkit.cobs.browser", "cnbkit.cobs.notebook", "cnbkit.cobs.awaiting",
     "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.identity", "cnbkit.systems",
     "cnbkit.private_files", "cnbkit.windows_acl", "cnbkit.stopping", "cnbkit",

@@ -59,6 +59,8 @@ def _reset_switches(sandbox: CobsSandbox) -> Iterator[None]:
     sandbox.app.token_lifetime = 3600
     state = sandbox.app.state
     state.answer_shape, state.expired_token_status, state.issue_api_keys = "files", 401, False
+    state.sign_processing_reads, state.poll_interval_ms = 1, 1000
+    sandbox.app.require_headers(None)
 
 
 @pytest.fixture(params=["2.0", "5.0"])

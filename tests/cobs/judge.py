@@ -616,6 +616,8 @@ class Verdicts:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _deliberate: str | None = None
     _deliberate_seen: int = 0
+    _tolerated: dict[int, str] = field(default_factory=dict)
+    _tolerated_seen: dict[int, int] = field(default_factory=dict)
 
     def observe(self, request: Request, reply: Reply) -> None:
         try:
@@ -630,6 +632,12 @@ class Verdicts:
             self.exchanges += 1
             self.findings += found
             open_ = [f for f in found if f.allowed_by is None]
+            if reply.status in self._tolerated:
+                unlisted = [f for f in open_ if (f.side, f.where, f.check)
+                            == ("answer", "status", "status")]
+                if unlisted:
+                    self._tolerated_seen[reply.status] += 1
+                open_ = [f for f in open_ if f not in unlisted]
             if self._deliberate is not None:
                 chosen = [f for f in open_ if f.side == self._deliberate]
                 if chosen:
@@ -663,6 +671,26 @@ class Verdicts:
             if seen == 0:
                 raise AssertionError(f"deliberate({side!r}, {why!r}): no {side} in the block "
                                      "was outside the files")
+
+    @contextmanager
+    def tolerate_status(self, status: int, why: str) -> Iterator[None]:
+        """Within the block, an answer with ``status`` where the file lists no such answer for
+        the operation is expected (``why``: e.g. 429 from RFC 6585, which no COBS file lists):
+        only that one finding is let through, the rest of the exchange stays judged, and at
+        least one such answer must come."""
+        if not why:
+            raise ValueError("say why the status is expected")
+        with self._lock:
+            self._tolerated[status], self._tolerated_seen[status] = why, 0
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._tolerated.pop(status, None)
+                seen = self._tolerated_seen.pop(status, 0)
+            if seen == 0:
+                raise AssertionError(f"tolerate_status({status}, {why!r}): no answer in the "
+                                     "block had that status where the file lists none")
 
     def check(self) -> None:
         """Fail (AssertionError) when an exchange broke the files outside the allow-list."""

@@ -1,8 +1,9 @@
 """The request rules the COBS sandbox ships, extracted from the vendored OpenAPI files.
 
 The sandbox validates requests from the specification (:mod:`cnbkit.sandbox.cobs.standard`)
-with the parameter and request-body schemas of the operations it serves, copied out of the
-files (references resolved, descriptions and examples dropped) into
+with the parameter and request-body schemas of the operations it serves, and the OAuth scopes
+each operation's security lists (the 7.0 file's granular ones), copied out of the files
+(references resolved, descriptions and examples dropped) into
 ``src/cnbkit/sandbox/cobs/openapi/requests-<version>.json``. The test
 ``test_sandbox_rules_are_the_files`` extracts them again and compares; after changing a
 file or the served operations, regenerate with ``.venv/bin/python -m tests.cobs.spec_rules``.
@@ -71,10 +72,13 @@ def extract(version: str) -> dict[str, Any]:
         op = spec["paths"][path][method.lower()]
         params = [_resolve(spec, p) for p in op.get("parameters", [])]
         body = op.get("requestBody")
+        scopes = [scope for requirement in op.get("security") or ()
+                  for scope in (requirement.get("OAuth2") or ())]
         out[operation] = {
             "parameters": [{"name": p["name"], "in": p["in"],
                             "required": bool(p.get("required")), "schema": p.get("schema", {})}
                            for p in params],
+            "scopes": list(dict.fromkeys(scopes)),
             "body": None if body is None else {
                 "required": bool(_resolve(spec, body).get("required")),
                 "schema": _resolve(spec, body)["content"]["application/json"]["schema"]},

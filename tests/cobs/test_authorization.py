@@ -13,6 +13,7 @@ import datetime as dt
 
 import pytest
 
+from cnbkit import ManualClock
 from cnbkit.cobs import (
     AuthorizationFailed,
     AuthorizationTimeout,
@@ -69,9 +70,10 @@ def test_a_payment_is_authorized_through_the_banks_page(authorized, sandbox, slo
     result = authorized.authorize_payment(payment, open_url=browser, sleep=waits)
     assert result.state == "DONE" and result.method == ("USERAGENT_REDIRECT",)
     # back from the page the state had moved (PROCESSING): Step III, which asked for 25 ms
-    # between reads; the bank said PROCESSING once more, then DONE
-    assert waits.seconds == [0.025] and result.polls == 1
-    assert result.waited == pytest.approx(0.025)
+    # between reads, and cnbkit waits a second at least; the bank said PROCESSING once more,
+    # then DONE
+    assert waits.seconds == [1.0] and result.polls == 1
+    assert result.waited == pytest.approx(1.0)
     assert len(opened) == 1 and opened[0].startswith(sandbox.base_url + "/sign/")
     assert result.status == authorized.payment_status(payment) == "ACSP"
     after = authorized.payment(payment)
@@ -162,13 +164,21 @@ def test_an_authorization_the_user_does_not_finish_times_out_and_can_be_resumed(
     try:
         payment = _pay(authorized)
         pages: list[str] = []
-        waits = Waits()
+        clock = ManualClock("2026-01-05T10:00:00+01:00")  # moved by the waits alone
+        waits: list[float] = []
+
+        def sleep(seconds: float) -> None:
+            waits.append(seconds)
+            clock.advance(seconds)
+
         with pytest.raises(AuthorizationTimeout, match="did not finish at the bank's page") \
                 as late:
-            authorized.authorize_payment(payment, open_url=pages.append, timeout=0.5,
-                                         poll_interval=0.1, sleep=waits)
+            authorized.signing(payment).authorize(open_url=pages.append, timeout=0.5,
+                                                  poll_interval=0.1, sleep=sleep, clock=clock)
         assert late.value.state == "OPEN"
-        assert waits.seconds == [0.1] * 5  # 0.5 s of 100 ms waits for the user
+        # 100 ms asked for, a second at least between reads, the deadline 0.5 s away: one
+        # wait, up to the deadline
+        assert waits == [0.5]
         authorized.follow_without_browser(pages[0])  # the user comes back later
         info, _, _ = authorized.signing(payment).wait(0.1, sleep=Waits())
         assert info.done

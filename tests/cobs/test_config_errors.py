@@ -142,3 +142,59 @@ def test_oauth_error_mapping():
     assert isinstance(err, InvalidGrant) and isinstance(err, OAuthError)
     assert err.error == "invalid_grant" and err.description == "code used"
     assert err.errors[0].error == "invalid_grant"
+
+
+BASE = dict(api_root="https://api.bank.example/psd2/v1",
+            authorize_url="https://login.bank.example/auth",
+            token_url="https://login.bank.example/token", p12_file="q.p12",
+            tpp_name="Star Corporation, a.s.")
+
+
+@pytest.mark.parametrize("headers, match", [
+    ({"Authorization": "Bearer x"}, "writes Authorization itself"),
+    ({"api-key": "k-1234567"}, "set api_key instead"),
+    ({"TPP-Name": "x"}, "set tpp_name instead"),
+    ({"bad name": "x"}, "header name"),
+    ({"apikey": "line\nbreak"}, "header text"),
+    ({"apikey": "Čeština"}, "header text"),
+    ({"apikey": ""}, "header text"),
+    ({"apikey": "a", "APIKEY": "b"}, "each header once"),
+])
+def test_extra_headers_are_checked_and_their_values_never_shown(headers, match):
+    with pytest.raises(ConfigError, match=match) as refused:
+        CobsConfig(**BASE, extra_headers=headers)
+    for value in headers.values():
+        if len(value) > 3:
+            assert value not in str(refused.value)
+
+
+def test_extra_headers_from_the_environment_and_hidden_in_repr():
+    config = CobsConfig.from_env({
+        "CNBKIT_COBS_API_ROOT": BASE["api_root"], "CNBKIT_COBS_AUTHORIZE_URL":
+        BASE["authorize_url"], "CNBKIT_COBS_TOKEN_URL": BASE["token_url"],
+        "CNBKIT_COBS_P12_FILE": "q.p12", "CNBKIT_COBS_TPP_NAME": BASE["tpp_name"],
+        "CNBKIT_COBS_EXTRA_HEADERS": '{"web-api-key": "wk-0123456789"}',
+        "CNBKIT_COBS_SCOPES": "aisp.accounts aisp.balances",
+        "CNBKIT_COBS_REGISTRATION_URL": "https://idp.bank.example/oauth2/register"})
+    assert dict(config.extra_headers) == {"web-api-key": "wk-0123456789"}
+    assert config.scopes == ("aisp.accounts", "aisp.balances")
+    assert "wk-0123456789" not in repr(config) and "<hidden: web-api-key>" in repr(config)
+    assert config.replace(version="2.0").extra_headers == config.extra_headers
+    with pytest.raises(ConfigError, match="JSON object"):
+        CobsConfig.from_mapping({**BASE, "extra_headers": "apikey=1"})
+
+
+@pytest.mark.parametrize("scopes", [(), ("aisp", "aisp"), ("a b",), ("quote\"d",), "aisp"])
+def test_scopes_are_oauth_scope_tokens(scopes):
+    with pytest.raises(ConfigError, match="scopes"):
+        CobsConfig(**BASE, scopes=scopes)
+
+
+def test_the_public_sandbox_knows_its_own_scopes_only():
+    with pytest.raises(ConfigError, match="public sandbox"):
+        CobsConfig.cnb_sandbox("https://sandbox.example/psd2-cobs", scopes=("aisp.accounts",))
+
+
+def test_registration_url_is_https():
+    with pytest.raises(ConfigError, match="https"):
+        CobsConfig(**BASE, registration_url="http://idp.bank.example/oauth2/register")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import uuid
 from email.utils import parsedate_to_datetime
@@ -9,6 +10,7 @@ from email.utils import parsedate_to_datetime
 import pandas as pd
 import pytest
 
+from cnbkit import ManualClock
 from cnbkit.cobs import (
     CobsClient,
     Forbidden,
@@ -24,7 +26,9 @@ REDIRECT = "https://tpp.example/callback"
 
 
 def test_full_flow(sandbox, version, make_config):
-    client = CobsClient(make_config(sandbox, version), refresh_leeway=30)
+    # the client's clock starts at the sandbox's time and moves only when told to
+    clock = ManualClock(dt.datetime.now(dt.UTC))
+    client = CobsClient(make_config(sandbox, version), refresh_leeway=30, clock=clock)
     app = client.register("Household budget", [REDIRECT])
     assert app.client_id and app.client_secret
     assert client.config.client_id == app.client_id
@@ -72,10 +76,14 @@ def test_full_flow(sandbox, version, make_config):
     assert client.check_balance(accounts.iban[0], 100, "CZK").available
     assert not client.check_balance(accounts.iban[0], 10**9, "CZK").available
 
-    # refresh before expiry
+    # refresh before expiry: a token of 5 s is used for half its life (the leeway, 30 s, is
+    # longer than it), then refreshed
     sandbox.app.token_lifetime = 5
     client.refresh()
     refreshes = sandbox.server.count("/oauth/token")
+    client.balances(main)
+    assert sandbox.server.count("/oauth/token") == refreshes
+    clock.advance(3)
     client.balances(main)
     assert sandbox.server.count("/oauth/token") == refreshes + 1
     sandbox.app.token_lifetime = 3600

@@ -31,7 +31,10 @@ def test_connections_refused(sandbox, which):
 def test_no_secret_in_logs_reprs_or_errors(sandbox, caplog, make_config, tmp_path):
     caplog.set_level(logging.DEBUG)
     produced: list[str] = []
-    cfg = make_config(sandbox, "5.0", token_file=tmp_path / "token.json")
+    provider_key = "pk-4e21c0ffee5d3f"  # a provider's own API key: sent, never shown
+    sandbox.app.require_headers({"apikey": provider_key})
+    cfg = make_config(sandbox, "5.0", token_file=tmp_path / "token.json",
+                      extra_headers={"apikey": provider_key})
     client = CobsClient(cfg)
     app = client.register("secret check")
     client.authorize_without_browser()
@@ -51,25 +54,30 @@ def test_no_secret_in_logs_reprs_or_errors(sandbox, caplog, make_config, tmp_pat
     errors: list[BaseException] = []
     wrong = CobsClient(client.config.replace(client_secret="wrong-secret-123"))
     wrong.oauth.token = client.token
+    keyless = CobsClient(client.config.replace(extra_headers={"apikey": "pk-not-the-key-9"}))
     for bad in (lambda: client.transactions("NOPE"),
                 lambda: client.fetch_token("https://tpp.example/callback?code=x&state=y"),
-                lambda: wrong.refresh()):
+                lambda: wrong.refresh(),
+                lambda: keyless.accounts()):
         try:
             bad()
         except CobsError as exc:
             errors.append(exc)
     client.delete_application()
+    keyless.close()
     for obj in (cfg, client.config, client, client.token, app, renewed, payment,
                 client.identity, client.oauth, sandbox, *errors):
         produced += [repr(obj), str(obj)]
     produced += [caplog.text]
     produced += [r.getMessage() for r in caplog.records]
     secrets_ = [s for s in (*tokens, old_secret, renewed.client_secret,
-                            sandbox.client_p12_password) if s]
+                            sandbox.client_p12_password, provider_key, "pk-not-the-key-9")
+                if s]
     key_lines = [line for line in sandbox.client_key_path.read_text(encoding="utf-8").splitlines()
                  if line and not line.startswith("-----")]
     blob = "\n".join(produced)
-    assert len(errors) == 3 and "invalid_client" in blob
+    assert len(errors) == 4 and "invalid_client" in blob and "UNAUTHORISED" in blob
+    assert "apikey" in repr(cfg) and "extra_headers=<hidden: apikey>" in repr(cfg)
     for secret in secrets_ + key_lines:
         assert secret not in blob
     token_text = (tmp_path / "token.json").read_text(encoding="utf-8") \

@@ -121,6 +121,12 @@ def _every_call(client: CobsClient, sandbox, version: str) -> None:
                              redirect_url=LONG_REDIRECT, sleep=lambda _: None)
     with pytest.raises(WrongState):  # a 400 of Step II: not open any more
         signing.choose("SMS")
+    # a Step III answer whose pollInterval is text, as the files' own example writes it
+    texted = client.initiate_payment(debtor_iban=accounts.iban[0], creditor_iban=CREDITOR,
+                                     amount=6, currency="CZK")
+    sandbox.app.set_order_variant(texted.payment_id, poll_interval_text=True)
+    client.authorize_payment(texted, open_url=client.follow_without_browser,
+                             sleep=lambda _: None)
     unsigned = client.initiate_payment(debtor_iban=accounts.iban[0], creditor_iban=CREDITOR,
                                        amount=8, currency="CZK")
     client.cancel_payment(unsigned)

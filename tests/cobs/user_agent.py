@@ -4,7 +4,8 @@ Every connection to the sandbox needs its client certificate (the sandbox serves
 signing page on its mutual-TLS host), which a headless Chromium cannot present, so the tests
 drive the pages with ``requests`` the way a browser does: :class:`Browser` opens an address,
 follows redirects to their end, and submits a page's form where the page's ``onload`` script
-would (cnbkit's loopback page that posts a federated login's form to the bank). It stops at an
+would (cnbkit's loopback page that posts a federated login's form to the bank; a GET form's
+fields replace the query of its ``action``, as HTML submits one). It stops at an
 address off this machine (a TPP's web redirect URI) and records it, so no test reaches the
 internet. What it sends is what the pages ask for: nothing of the client's code is called.
 """
@@ -99,6 +100,9 @@ class Browser:
                 page.feed(response.text)
             if page.auto and page.method and page.action is not None:
                 method, url, form = page.method, urljoin(url, page.action), page.fields
+                if method == "GET":  # a GET form: its fields become the query (HTML's rule)
+                    url = urlsplit(url)._replace(query=urlencode(form)).geturl()
+                    form = None
                 continue
             return response
         raise AssertionError(f"more than 20 redirects from {url}")

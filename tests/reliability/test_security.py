@@ -159,6 +159,33 @@ def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
         produced.append(repr(keyed.accounts()))  # sends API-key
         produced += [repr(keyed_app), str(keyed_app), repr(keyed.config)]
         keyed.close()
+        # a provider's own API key (extra_headers) on every call: registration, token,
+        # refresh, revocation and the API, and a call refused for the wrong one
+        provider_key, wrong_key = "pk-7c1e9a0b5d3f4e21", "pk-wrong-0b5d3f4e21"
+        secrets += [provider_key, wrong_key]
+        cobs.app.require_headers({"web-api-key": provider_key})
+        try:
+            headed = CobsClient(config(cobs, extra_headers={"web-api-key": provider_key},
+                                       revoke_url=cobs.revoke_url,
+                                       registration_url=cobs.registration_url))
+            headed_app = headed.register("provider key leak check", [REDIRECT])
+            secrets.append(headed_app.client_secret)
+            headed.authorize_without_browser()
+            secrets += [headed.token.access_token, headed.token.refresh_token]
+            secrets += [headed.refresh().access_token, headed.token.refresh_token]
+            produced += [repr(headed.accounts()), repr(headed.config), str(headed.config),
+                         repr(headed), repr(headed_app)]
+            headed.revoke_token()
+            headed.delete_application()
+            refused = CobsClient(config(cobs, extra_headers={"web-api-key": wrong_key}))
+            try:
+                refused.register("wrong key", [REDIRECT])
+            except CobsError as exc:
+                errors.append(exc)
+            headed.close()
+            refused.close()
+        finally:
+            cobs.app.require_headers(None)
         secrets += [client.token.access_token, client.token.refresh_token]
         renewed = client.renew_secret()
         secrets.append(renewed.client_secret)
@@ -190,7 +217,7 @@ def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
                    f"{len(errors)} errors, {len(produced)} texts",
         "found": len(leaks),
     })
-    assert len(errors) == 5
+    assert len(errors) == 6
     assert len(handler.lines) > 50  # DEBUG really was on, urllib3 and oauthlib included
     assert leaks == []
 

@@ -46,7 +46,6 @@ import datetime as dt
 import functools
 import logging
 import threading
-import time
 import uuid
 import weakref
 from collections.abc import Callable, Iterator
@@ -59,7 +58,7 @@ import pandas as pd
 import requests
 from requests_oauthlib import OAuth2Session
 
-from cnbkit._engine.clock import PRAGUE
+from cnbkit._engine.clock import PRAGUE, Clock, SystemClock
 from cnbkit._engine.params import to_date
 from cnbkit.cobs import redact
 from cnbkit.cobs.accounts import (
@@ -81,6 +80,7 @@ from cnbkit.cobs.errors import (
 )
 from cnbkit.cobs.identity import check_ca_bundle, load_identity
 from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error
+from cnbkit.cobs.pacing import retry_after
 from cnbkit.cobs.payment_calls import PaymentCalls
 from cnbkit.cobs.payments import refuse_direct_debit
 from cnbkit.cobs.registration import Application, applications_frame, registration_body
@@ -157,12 +157,22 @@ class CobsClient:
         page_size: default ``size`` for paged lists.
         user_involved: the ``User-Involved`` of calls outside :meth:`interactive` when a call
             does not say (default False: background calls; see the module doc).
+        clock: what time it is for this client (a :class:`~cnbkit.Clock`, default the real
+            time): when its token expires, and the deadline of an authorization's walk (a test
+            gives a :class:`~cnbkit.ManualClock` and a ``sleep`` that moves it).
+
+    The access token is refreshed ``refresh_leeway`` seconds before it expires, but never
+    earlier than half its lifetime (a token of 30 s with the default leeway of 30 s is used for
+    15 s, not refreshed before every call).
     """
 
     def __init__(self, config: CobsConfig, *, token_file: str | Path | TokenFile | None = None,
                  refresh_leeway: float = 30.0, timeout: float = 30.0,
-                 page_size: int = DEFAULT_PAGE_SIZE, user_involved: bool = False) -> None:
+                 page_size: int = DEFAULT_PAGE_SIZE, user_involved: bool = False,
+                 clock: Clock | None = None) -> None:
         self._config = config
+        #: what time it is for this client (tokens, the walk's deadline)
+        self.clock: Clock = clock or SystemClock()
         self.user_involved = user_involved
         self._interactive = threading.local()
         #: the client certificate, loaded and checked now (files read once, kept in memory);
@@ -176,7 +186,7 @@ class CobsClient:
         # this client's secrets, masked in logs while the client is open (see cnbkit.cobs.redact)
         self.secrets = redact.SecretRegistry()
         for secret in (config.client_secret, config.p12_password, config.key_password,
-                       config.api_key):
+                       config.api_key, *config.extra_headers.values()):
             self.secrets.add(secret, pin=True)
         redact.attach(self.secrets)
         self._detach = weakref.finalize(self, redact.detach, self.secrets)
@@ -190,10 +200,10 @@ class CobsClient:
         if file is not None and not isinstance(file, TokenFile):
             file = TokenFile(file)
         self.oauth = OAuthFlow(config, self.session, file, timeout=timeout,
-                               registry=self.secrets)
+                               registry=self.secrets, clock=self.clock)
         if config.public_sandbox:  # fixed tokens, no OAuth: see _bearer
             self.oauth.token = Token(access_token=f"token-{config.scopes[0]}",
-                                     expires_at=time.time() + 365 * 86400,
+                                     expires_at=self._now() + 365 * 86400,
                                      scopes=config.scopes)
         #: payments and the balance checks (PISP, CISP), sent through this client
         self.payment_calls = PaymentCalls(self)
@@ -234,6 +244,10 @@ class CobsClient:
         """The COBS version the client speaks, ``"2.0"`` or ``"5.0"``."""
         return self._config.version
 
+
+    def _now(self) -> float:
+        """The client's clock, seconds since the epoch."""
+        return self.clock.now().timestamp()
 
     @property
     def token(self) -> Token | None:
@@ -316,6 +330,7 @@ class CobsClient:
             headers["API-key"] = str(self._config.api_key)
         if self._config.sandbox_certificate:
             headers[SANDBOX_CERTIFICATE_HEADER] = self._config.sandbox_certificate
+        headers.update(config.extra_headers)  # the provider's own (its API key...)
         return headers
 
     def _bearer(self, scope: str | None) -> str:
@@ -333,10 +348,23 @@ class CobsClient:
         if token is None:
             raise Unauthorized("not authorized yet: call authorization_url() and fetch_token() "
                                "(or authorize_without_browser() against the sandbox)")
-        if token.expires_in() <= self.refresh_leeway and token.refresh_token:
-            log.debug("access token expires in %.0f s: refreshing", token.expires_in())
+        left = token.expires_in(self._now())
+        if left <= self.leeway(token) and token.refresh_token:
+            log.debug("access token expires in %.0f s: refreshing", left)
             token = self.oauth.refresh()
         return token
+
+    def leeway(self, token: Token) -> float:
+        """How long before ``token`` expires it is refreshed, in seconds: ``refresh_leeway``,
+        at most half the token's lifetime.
+
+        Example:
+            >>> cobs.leeway(cobs.token)  # a token of 30 s, refresh_leeway 30  # doctest: +SKIP
+            15.0
+        """
+        if token.lifetime is None:
+            return float(self.refresh_leeway)
+        return min(float(self.refresh_leeway), token.lifetime / 2)
 
     def send(self, method: str, path: str, *, params: dict[str, Any] | None = None,
              body: Any = None, user: str = NEEDED, user_involved: bool | None = None,
@@ -352,7 +380,15 @@ class CobsClient:
             >>> cobs.send("GET", "/my/accounts", params={"size": 10},
             ...           scope="aisp")  # doctest: +SKIP
         """
-        url = self._config.root(area or scope or "common") + path
+        return self._send_to(self._config.root(area or scope or "common") + path, method,
+                             params=params, body=body, user=user,
+                             user_involved=user_involved, scope=scope)
+
+    def _send_to(self, url: str, method: str, *, params: dict[str, Any] | None = None,
+                 body: Any = None, user: str = NEEDED, user_involved: bool | None = None,
+                 scope: str | None = None) -> Any:
+        """:meth:`send` to an address of its own (the standard's registration endpoint)."""
+        path = urlsplit(url).path
         clean = {k: v for k, v in (params or {}).items() if v is not None}
         involved = self._user_involved(user_involved)
         with_token = user == NEEDED or (user == IF_ANY and self.oauth.token is not None)
@@ -397,7 +433,7 @@ class CobsClient:
             data = None
         return token_rejected(response.status_code, data,
                               response.headers.get("WWW-Authenticate"),
-                              expired=token.expires_in() <= 0)
+                              expired=token.expires_in(self._now()) <= 0)
 
     @staticmethod
     def _result(response: requests.Response, request_id: str) -> Any:
@@ -407,18 +443,38 @@ class CobsClient:
             data = None
         where = redact.mask_path(urlsplit(response.url)._replace(query="").geturl())
         if response.status_code >= 400 or response.status_code in (301, 302, 303, 307, 308):
+            wait = retry_after(response.headers.get("Retry-After"),
+                               date=response.headers.get("Date"))
             raise CobsError.from_response(response.status_code, data, url=where,
-                                          request_id=request_id)
+                                          request_id=request_id, retry_after=wait)
         if response.content and data is None:
             raise CobsError(f"the answer of {redact.mask_path(urlsplit(response.url).path)} "
                             "is not JSON", status=response.status_code, request_id=request_id)
         return data
 
     # -- registration ---------------------------------------------------------------------------
+    @property
+    def registration_dialect(self) -> str:
+        """``"standard"`` (the config names ``registration_url``: PDF §1.4.1's
+        ``/oauth2/register``, RFC 7591's names) or ``"cnb"`` (``{api root}/applications``)."""
+        return "standard" if self._config.registration_url else "cnb"
+
+    def _register_call(self, method: str, tail: str = "", body: Any = None) -> Any:
+        """A registration call: below ``registration_url`` (the standard's), else below
+        ``{api root}/applications`` (the CNB's); the certificate alone, no user token."""
+        if self._config.registration_url:
+            url = self._config.registration_url.rstrip("/") + tail
+        else:
+            url = self._config.root("common") + "/applications" + tail
+        return self._send_to(url, method, body=body, user=NONE)
+
     def register(self, client_name: str, redirect_uris: list[str] | None = None,
                  scopes: list[str] | tuple[str, ...] | None = None,
                  application_type: str = "web", *, use: bool = True) -> Application:
-        """Register an application; with ``use`` its client_id/secret become this client's.
+        """Register an application; with ``use`` its client_id/secret (and API key) become
+        this client's. In the CNB's dialect (``POST {api root}/applications``) or the
+        standard's (``POST {registration_url}``, with ``application_type``), see
+        :attr:`registration_dialect`.
 
         Example: ``app = cobs.register("Household budget", ["https://tpp.example/cb"])``.
         """
@@ -427,8 +483,8 @@ class CobsClient:
         if not uris:
             raise ConfigError("redirect_uris", None, "required (or set redirect_uri in the config)")
         body = registration_body(client_name, uris, list(scopes or self._config.scopes),
-                                 application_type)
-        app = Application.from_json(self.send("POST", "/applications", body=body, user=NONE))
+                                 application_type, dialect=self.registration_dialect)
+        app = Application.from_json(self._register_call("POST", body=body))
         self.secrets.add(app.client_secret)
         self.secrets.add(app.api_key)
         if use:
@@ -436,8 +492,16 @@ class CobsClient:
         return app
 
     def applications(self) -> pd.DataFrame:
-        """Every application registered with this certificate, as a DataFrame."""
-        data = self.send("GET", "/applications", user=NONE)
+        """Every application registered with this certificate, as a DataFrame (the CNB's
+        dialect; the standard's registration has no list).
+
+        Raises:
+            UnsupportedOperation: the standard's dialect (:attr:`registration_dialect`).
+        """
+        if self.registration_dialect == "standard":
+            raise UnsupportedOperation("the standard's registration (PDF §1.4.1) has no list of "
+                                       "applications: read each with application(client_id)")
+        data = self._register_call("GET")
         items = data.get("applications", []) if isinstance(data, dict) else data or []
         return applications_frame([Application.from_json(a) for a in items])
 
@@ -445,35 +509,64 @@ class CobsClient:
         value = client_id or self._config.client_id
         if not value:
             raise ConfigError("client_id", None, "register an application or pass client_id")
-        return quote(value, safe="")
+        return "/" + quote(value, safe="")
 
     def application(self, client_id: str | None = None) -> Application:
         """One application (this client's by default)."""
-        return Application.from_json(
-            self.send("GET", f"/applications/{self._client_id(client_id)}", user=NONE))
+        return Application.from_json(self._register_call("GET", self._client_id(client_id)))
 
     def update_application(self, client_id: str | None = None, *, client_name: str | None = None,
                            redirect_uris: list[str] | None = None,
                            scopes: list[str] | None = None,
                            application_type: str | None = None) -> Application:
-        """Change an application's name, redirect URIs, scopes or type."""
-        body = registration_body(client_name, redirect_uris, scopes, application_type)
-        return Application.from_json(self.send(
-            "PUT", f"/applications/{self._client_id(client_id)}", body=body, user=NONE))
+        """Change an application's name, redirect URIs, scopes or type (the CNB's dialect
+        sends what is given; the standard's requires the name, the redirect URIs and the type,
+        PDF §1.4.1.3)."""
+        body = registration_body(client_name, redirect_uris, scopes, application_type,
+                                 dialect=self.registration_dialect)
+        if self.registration_dialect == "standard":
+            missing = [name for name, value in (("client_name", client_name),
+                                                ("redirect_uris", redirect_uris),
+                                                ("application_type", application_type))
+                       if value is None]
+            if missing:
+                raise ConfigError(missing[0], None, "the standard's update sends the whole "
+                                  "registration: give client_name, redirect_uris and "
+                                  "application_type")
+        return Application.from_json(self._register_call("PUT", self._client_id(client_id),
+                                                         body))
 
     def renew_secret(self, client_id: str | None = None, *, use: bool = True) -> Application:
         """Get a new client_secret (the old one stops working at once)."""
-        target = self._client_id(client_id)
-        app = Application.from_json(self.send(
-            "POST", f"/applications/{target}/renewSecret", body={}, user=NONE))
+        app = Application.from_json(self._register_call(
+            "POST", self._client_id(client_id) + "/renewSecret", {}))
         self.secrets.add(app.client_secret)
         if use and app.client_id == self._config.client_id:
             self._use_credentials(app.client_id, app.client_secret)
         return app
 
+    def renew_key(self, client_id: str | None = None, *, use: bool = True) -> Application:
+        """Get a new API key (the standard's ``renewKey``, PDF §1.4.1.6; the old one stops
+        working); with ``use`` it is this client's ``API-key`` from now on.
+
+        Raises:
+            UnsupportedOperation: the CNB's dialect, which has no such call.
+
+        Example: ``cobs.renew_key().api_key``.
+        """
+        if self.registration_dialect != "standard":
+            raise UnsupportedOperation("the CNB's registration has no renewKey: give "
+                                       "registration_url for a provider with the standard's")
+        app = Application.from_json(self._register_call(
+            "POST", self._client_id(client_id) + "/renewKey", {}))
+        self.secrets.add(app.api_key)
+        if use and app.client_id == self._config.client_id:
+            self._use_credentials(app.client_id, None, app.api_key or "NOT_PROVIDED")
+        return app
+
     def delete_application(self, client_id: str | None = None) -> None:
         """Delete an application (its tokens stop working)."""
-        self.send("DELETE", f"/applications/{self._client_id(client_id)}", user=NONE)
+        self._register_call("DELETE", self._client_id(client_id))
         if client_id in (None, self._config.client_id):
             self.oauth.forget()
 

@@ -28,6 +28,22 @@ built. ``preset="cnb"`` with another ``base_url`` is a stand-in laid out as the 
 CNB's limits (the local sandbox: :meth:`CobsConfig.for_sandbox`). Without a preset, standing
 orders are checked against the standard's values.
 
+**Registration.** Without ``registration_url`` an application registers as the CNB has it
+(``POST {api root}/applications``, camelCase ``applicationType``: the CNB's preset, and what
+cnbkit always did); with it, in the standard's dialect at that address (PDF §1.4.1,
+``https://idp.bank.example/oauth2/register``: RFC 7591's ``application_type``, and
+``…/{client_id}``, ``…/renewSecret``, ``…/renewKey``).
+
+**A provider's own headers.** ``extra_headers`` (``{"apikey": "…"}``) go out on every call
+cnbkit makes to the provider: the API, registration, the token endpoint (code, refresh) and
+revocation; not on the pages the user's browser opens. Their values are secrets: hidden in
+repr, masked in logs, never in errors. A header cnbkit writes itself (``Authorization``,
+``X-Request-ID``, ``API-key``...) cannot be given there.
+
+**Scopes** are what the provider names: the CNB's ``aisp`` and ``pisp``, or the 7.0 file's
+``AISP``, ``aisp.accounts``, ``aisp.balances``, ``pisp.payments``... (any OAuth scope token,
+RFC 6749 §3.3; the CNB's public sandbox knows ``aisp`` and ``pisp`` only).
+
 **Optional headers.** ``tpp_identification`` (your licence number) goes out as
 ``TPP-Identification`` on every call; ``user_ip_address``, ``user_ip_port``,
 ``user_user_agent`` and ``user_device_os`` describe the user at the screen and go out as
@@ -69,7 +85,9 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
+import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -106,11 +124,27 @@ SANDBOX_CERTIFICATES = ("certificate-aisp", "certificate-pisp", "certificate-cis
 #: The TPP-Name sent to a sandbox when the config names none.
 SANDBOX_TPP_NAME = "cnbkit sandbox trial"
 VERSIONS = ("2.0", "5.0")
+#: The CNB's scopes (its public sandbox knows no others).
 SCOPES = ("aisp", "pisp")
+#: An OAuth scope token (RFC 6749 §3.3: printable ASCII but space, ``"`` and ``\``).
+_SCOPE_TOKEN = re.compile(r"^[\x21\x23-\x5B\x5D-\x7E]+$")
+#: A header name (RFC 9110 §5.6.2, a token).
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+#: The headers cnbkit writes itself (lower case) -> the setting that controls it, if any.
+_OWN_HEADERS = {"authorization": None, "x-request-id": None, "date": None,
+                "tpp-name": "tpp_name", "tpp-identification": "tpp_identification",
+                "content-type": None, "accept": None, "user-involved": "user_involved",
+                "api-key": "api_key", "x-client-certificate": "sandbox_certificate",
+                "user-ip-address": "user_ip_address", "user-ip-port": "user_ip_port",
+                "user-user-agent": "user_user_agent", "user-device-os": "user_device_os",
+                "host": None, "content-length": None, "transfer-encoding": None,
+                "connection": None}
 #: The areas of the API a root can be given for; ``common`` is registration and consents.
 AREAS = ("aisp", "pisp", "cisp", "common")
 ENV_PREFIX = "CNBKIT_COBS_"
 _SECRET_FIELDS = ("client_secret", "key_password", "p12_password", "api_key")
+#: Fields whose keys may show in repr, their values never.
+_SECRET_MAPPINGS = ("extra_headers",)
 _PATH_FIELDS = ("cert_file", "key_file", "p12_file", "ca_bundle", "token_file")
 _ROOT_FIELDS = ("api_root", "aisp_root", "pisp_root", "cisp_root")
 #: The longest values the OpenAPI files allow for the optional user headers.
@@ -171,7 +205,8 @@ class CobsConfig:
         ca_bundle: CA certificates to verify the provider with (system default when None).
         client_id, client_secret: from the registration API.
         redirect_uri: the registered redirect URI.
-        scopes: ``("aisp",)``, ``("pisp",)`` or both.
+        scopes: the OAuth scopes to ask for: ``("aisp",)``, ``("pisp",)`` or both (the CNB's),
+            or the provider's own, e.g. the 7.0 file's ``("aisp.accounts", "aisp.balances")``.
         tpp_name: your legal name as a payment service provider (``"Star Corporation,
             a.s."``), sent as ``TPP-Name`` on every call; required. HTTP header text is
             ISO-8859-1 and the standard defines no other encoding, so a name with characters
@@ -199,6 +234,11 @@ class CobsConfig:
             address and port, browser ``User-Agent`` and operating system, sent as
             ``User-IP-Address``, ``User-IP-Port``, ``User-User-Agent`` and ``User-Device-OS``
             on calls with ``User-Involved: true``; None: not sent.
+        extra_headers: headers of the provider's own, sent on every call to it (API,
+            registration, token, revocation), e.g. ``{"apikey": "…"}`` (ČSOB) or
+            ``{"web-api-key": "…"}`` (Česká spořitelna). Secret: hidden in repr and logs.
+        registration_url: the standard's registration endpoint (``…/oauth2/register``,
+            PDF §1.4.1); None: the CNB's ``{api root}/applications``.
 
     Raises:
         ConfigError: a value has the wrong form, no API root is given, or the OAuth endpoints
@@ -239,17 +279,17 @@ class CobsConfig:
     user_ip_port: str | int | None = None
     user_user_agent: str | None = None
     user_device_os: str | None = None
+    extra_headers: Mapping[str, str] = field(default_factory=dict, repr=False, hash=False)
+    registration_url: str | None = None
 
     def __post_init__(self) -> None:  # checks the values; fills in only a preset's values
         self._check_tpp_name()
         if self.version not in VERSIONS:
             raise ConfigError("version", self.version, "which COBS version", allowed=VERSIONS)
-        if (not isinstance(self.scopes, tuple) or not self.scopes
-                or any(s not in SCOPES for s in self.scopes)):
-            raise ConfigError("scopes", self.scopes, "a tuple of one or both scopes (from_env "
-                              "and from_toml also read 'aisp pisp')", allowed=SCOPES)
+        self._check_scopes()
         self._check_roots()
-        for name in ("authorize_url", "token_url", "revoke_url"):
+        self._check_extra_headers()
+        for name in ("authorize_url", "token_url", "revoke_url", "registration_url"):
             url = getattr(self, name)
             if url is not None and not (isinstance(url, str) and url.startswith("https://")):
                 raise ConfigError(name, url, "give an https:// URL")
@@ -290,6 +330,41 @@ class CobsConfig:
                               f"{''.join(beyond)!r} wrongly. Give the name without these "
                               "characters, as your licence writes it in Latin letters (e.g. "
                               "'Ceska sporitelna, a.s.')")
+
+    def _check_scopes(self) -> None:
+        scopes = self.scopes
+        if (not isinstance(scopes, tuple) or not scopes
+                or any(not isinstance(s, str) or not _SCOPE_TOKEN.match(s) for s in scopes)
+                or len(set(scopes)) != len(scopes)):
+            raise ConfigError("scopes", scopes, "a tuple of OAuth scopes, each once: the CNB's "
+                              "('aisp', 'pisp'), or the provider's own such as "
+                              "('aisp.accounts', 'aisp.balances') (from_env and from_toml "
+                              "also read 'aisp pisp')")
+        if self.public_sandbox and any(s not in SCOPES for s in scopes):
+            raise ConfigError("scopes", scopes, "the CNB's public sandbox has fixed tokens "
+                              "for its own scopes only", allowed=SCOPES)
+
+    def _check_extra_headers(self) -> None:
+        given = self.extra_headers
+        if not isinstance(given, Mapping):
+            raise ConfigError("extra_headers", "<hidden>", "a mapping of header names to "
+                              "values, e.g. {'apikey': '…'}")
+        checked: dict[str, str] = {}
+        for name, value in given.items():
+            if not isinstance(name, str) or not _HEADER_NAME.match(name):
+                raise ConfigError("extra_headers", name, "a header name (letters, digits and "
+                                  "-, no spaces)")
+            if name.lower() in _OWN_HEADERS:
+                setting = _OWN_HEADERS[name.lower()]
+                hint = f"; set {setting} instead" if setting else ""
+                raise ConfigError("extra_headers", name, f"cnbkit writes {name} itself{hint}")
+            if name.lower() in {n.lower() for n in checked}:
+                raise ConfigError("extra_headers", name, "each header once")
+            if not isinstance(value, str) or not value or not header_text(value):
+                raise ConfigError("extra_headers", f"{name}: <hidden>", "header text "
+                                  "(ISO-8859-1, no control characters)")
+            checked[name] = value
+        self._set("extra_headers", MappingProxyType(checked))
 
     def _set(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)  # frozen: a preset's value is the value
@@ -477,6 +552,9 @@ class CobsConfig:
             value = getattr(self, f.name)
             if f.name in _SECRET_FIELDS:
                 shown.append(f"{f.name}={'<hidden>' if value else None}")
+            elif f.name in _SECRET_MAPPINGS:
+                shown.append(f"{f.name}=<hidden: {', '.join(value)}>" if value
+                             else f"{f.name}={{}}")
             else:
                 shown.append(f"{f.name}={value!r}")
         return f"CobsConfig({', '.join(shown)})"
@@ -586,6 +664,13 @@ class CobsConfig:
             merged["scopes"] = tuple(scopes)
         if "version" in merged:
             merged["version"] = str(merged["version"])
+        headers = merged.get("extra_headers")
+        if isinstance(headers, str):  # CNBKIT_COBS_EXTRA_HEADERS='{"apikey": "…"}'
+            try:
+                merged["extra_headers"] = json.loads(headers)
+            except ValueError:
+                raise ConfigError("extra_headers", "<hidden>", "a JSON object of header names "
+                                  'and values, e.g. {"apikey": "…"}') from None
         flag = merged.get("public_sandbox")
         if isinstance(flag, str):
             merged["public_sandbox"] = flag.strip().lower() in ("1", "true", "yes", "on")
@@ -602,7 +687,8 @@ class CobsConfig:
     ) -> CobsConfig:
         """Build from ``CNBKIT_COBS_<FIELD>`` variables (e.g. ``CNBKIT_COBS_P12_FILE``).
 
-        ``CNBKIT_COBS_SCOPES`` is a space- or comma-separated list.
+        ``CNBKIT_COBS_SCOPES`` is a space- or comma-separated list;
+        ``CNBKIT_COBS_EXTRA_HEADERS`` a JSON object (``{"apikey": "…"}``).
         """
         env = os.environ if environ is None else environ
         names = [f.name for f in dataclasses.fields(cls)]

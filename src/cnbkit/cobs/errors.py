@@ -7,10 +7,11 @@ entry in ``CobsError.errors``. Messages never contain secrets.
 
 They also derive from the middle classes that the market-data API shares (:mod:`cnbkit.errors`),
 so one handler serves both APIs: ``except cnbkit.ServerError`` catches a COBS 5xx
-(:class:`CobsServerError`), ``cnbkit.NotFoundError`` a COBS 404 (:class:`NotFound`),
-``cnbkit.ValidationError`` a COBS 400 (:class:`BadRequest`), ``cnbkit.ApiError`` every error
-answer, ``cnbkit.ConnectionFailed`` a connection or TLS failure (:class:`CobsConnectionError`),
-and a bad setting is the shared :class:`cnbkit.errors.ConfigError`.
+(:class:`CobsServerError`) and a 429 (:class:`RateLimited`, with its ``retry_after``),
+``cnbkit.NotFoundError`` a COBS 404 (:class:`NotFound`), ``cnbkit.ValidationError`` a COBS 400
+(:class:`BadRequest`), ``cnbkit.ApiError`` every error answer, ``cnbkit.ConnectionFailed`` a
+connection or TLS failure (:class:`CobsConnectionError`), and a bad setting is the shared
+:class:`cnbkit.errors.ConfigError`.
 
 Example:
     >>> err = CobsError.from_response(400, {"errors": [{"error": "PAGE_NOT_FOUND"},
@@ -62,6 +63,8 @@ __all__ = [
     "NotFound",
     "OAuthError",
     "PageNotFound",
+    "PollIntervalWarning",
+    "RateLimited",
     "ScopeChangedWarning",
     "StateMismatch",
     "TokenFileError",
@@ -142,8 +145,13 @@ class CobsError(CnbError):
         *,
         url: str = "",
         request_id: str | None = None,
+        retry_after: float | None = None,
     ) -> CobsError:
-        """Build the typed exception for an error answer (COBS or OAuth shape)."""
+        """Build the typed exception for an error answer (COBS or OAuth shape); 429 and 503
+        are :class:`RateLimited` with ``retry_after`` (seconds, from ``Retry-After``)."""
+        if status in (429, 503):
+            return RateLimited.from_answer(status, body, url=url, request_id=request_id,
+                                           retry_after=retry_after)
         if isinstance(body, Mapping) and "error" in body and "errors" not in body:
             return OAuthError.from_body(status, body, url=url)
         raw = body.get("errors") if isinstance(body, Mapping) else None
@@ -186,7 +194,8 @@ class CobsError(CnbError):
 _TOKEN_CODES = frozenset({"INVALID_TOKEN", "TOKEN_INVALID", "TOKEN_EXPIRED", "EXPIRED_TOKEN"})
 _TOKEN_WORDS = re.compile(r"\btoken\b.*\b(expired|invalid|revoked)\b|"
                           r"\b(expired|invalid|revoked)\b.*\btoken\b", re.IGNORECASE)
-_OTHER_CAUSE = re.compile(r"\b(scope|role|certificate|licen[cs]e)\b", re.IGNORECASE)
+_OTHER_CAUSE = re.compile(r"\b(scope|role|certificate|licen[cs]e|api[ _-]?key)\b",
+                          re.IGNORECASE)
 _CHALLENGE_ERROR = re.compile(r"""\berror\s*=\s*"?([A-Za-z_]+)""")
 
 
@@ -265,6 +274,41 @@ class PageNotFound(CobsError, ApiError):
 
 class CobsServerError(CobsError, ServerError):
     """HTTP 5xx: the provider failed; try again later (a :class:`cnbkit.ServerError`)."""
+
+
+class RateLimited(CobsServerError):
+    """HTTP 429 (Too Many Requests, RFC 6585 §4) or 503 (Service Unavailable): the provider
+    asks to be called again later, after ``retry_after`` seconds when it says
+    (``Retry-After``). A :class:`cnbkit.ServerError`, as the market-data API's 429.
+
+    The authorization walk reads again after it while its deadline allows
+    (:mod:`cnbkit.cobs.pacing`); a write (a payment, a step of an authorization) is never
+    sent again on its own: whether to repeat it is the caller's decision.
+
+    Attributes:
+        retry_after: seconds to wait, or None when the provider named none.
+    """
+
+    def __init__(self, message: str, *, retry_after: float | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.retry_after = retry_after
+
+    @classmethod
+    def from_answer(cls, status: int, body: Any, *, url: str = "",
+                    request_id: str | None = None,
+                    retry_after: float | None = None) -> RateLimited:
+        raw = body.get("errors") if isinstance(body, Mapping) else None
+        entries = tuple(ErrorEntry.from_json(item) for item in raw or ())
+        reason = "too many requests" if status == 429 else "the service is unavailable"
+        where = f" on {url}" if url else ""
+        when = (f"call again in {retry_after:g} s" if retry_after is not None
+                else "call again later (the provider named no time)")
+        message = f"COBS API answered {status}{where}: {reason}; {when}"
+        if request_id:
+            message += f" [X-Request-ID {request_id}]"
+        return cls(message, retry_after=retry_after, status=status, errors=entries, url=url,
+                   request_id=request_id)
 
 
 class CobsConnectionError(CobsError, ConnectionFailed, requests.exceptions.ConnectionError):
@@ -434,6 +478,11 @@ class CertificateError(CobsError):
 
 class CertificateExpiryWarning(CnbkitWarning):
     """The client certificate expires within 30 days."""
+
+
+class PollIntervalWarning(CnbkitWarning):
+    """A ``pollInterval`` that is no number of milliseconds (neither a number nor a text of
+    digits): the walk goes on at its default interval."""
 
 
 class ScopeChangedWarning(CnbkitWarning):

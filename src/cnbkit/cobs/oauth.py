@@ -42,6 +42,7 @@ from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
 from cnbkit import private_files
+from cnbkit._engine.clock import Clock, SystemClock
 from cnbkit.cobs import redact
 from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (
@@ -59,17 +60,44 @@ __all__ = ["OAuthFlow", "Token", "TokenFile", "connection_error"]
 
 @dataclass(repr=False)
 class Token:
-    """An access token with its refresh token (both hidden from repr and str)."""
+    """An access token with its refresh token (both hidden from repr and str).
+
+    Attributes:
+        expires_at: when the access token expires (seconds since the epoch, on the clock of
+            the client that received it).
+        lifetime: how many seconds the provider issued it for (``expires_in`` of the answer);
+            None when not known.
+    """
 
     access_token: str = field(repr=False)
     refresh_token: str | None = field(default=None, repr=False)
     expires_at: float = 0.0
     scopes: tuple[str, ...] = ()
     token_type: str = "Bearer"  # noqa: S105 - a token type, not a secret
+    lifetime: float | None = None
 
     @classmethod
-    def from_response(cls, data: dict[str, Any], previous: Token | None = None) -> Token:
-        expires_in = float(data.get("expires_in") or 3600)
+    def from_response(cls, data: dict[str, Any], previous: Token | None = None, *,
+                      now: float | None = None) -> Token:
+        """A token endpoint's answer, valid ``expires_in`` seconds (3600 when it names none)
+        from ``now`` (the client's clock, seconds since the epoch; default the real time)."""
+        lifetime = float(data.get("expires_in") or 3600)
+        moment = time.time() if now is None else now
+        return cls._build(data, previous, moment + lifetime, lifetime)
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> Token:
+        """A token as :meth:`as_dict` wrote it (a token file): its ``expires_at`` stands."""
+        lifetime = data.get("lifetime")
+        expires_at = data.get("expires_at")
+        if expires_at is None:
+            expires_at = time.time() + float(data.get("expires_in") or 3600)
+        return cls._build(data, None, float(expires_at),
+                          None if lifetime is None else float(lifetime))
+
+    @classmethod
+    def _build(cls, data: dict[str, Any], previous: Token | None, expires_at: float,
+               lifetime: float | None) -> Token:
         scope = data.get("scope") or (" ".join(previous.scopes) if previous else "")
         if isinstance(scope, list | tuple):
             scope = " ".join(scope)
@@ -77,19 +105,22 @@ class Token:
             access_token=str(data["access_token"]),
             refresh_token=data.get("refresh_token") or (previous.refresh_token if previous
                                                         else None),
-            expires_at=float(data.get("expires_at") or time.time() + expires_in),
+            expires_at=expires_at,
             scopes=tuple(str(scope).split()),
             token_type=str(data.get("token_type") or "Bearer"),
+            lifetime=lifetime,
         )
 
-    def expires_in(self) -> float:
-        return self.expires_at - time.time()
+    def expires_in(self, now: float | None = None) -> float:
+        """Seconds until the access token expires, at ``now`` (default the real time)."""
+        return self.expires_at - (time.time() if now is None else now)
 
     def as_dict(self) -> dict[str, Any]:
         """The oauthlib form (for the session and the token file)."""
         return {"access_token": self.access_token, "refresh_token": self.refresh_token,
                 "token_type": self.token_type, "expires_at": self.expires_at,
-                "expires_in": max(0, int(self.expires_in())), "scope": " ".join(self.scopes)}
+                "expires_in": max(0, int(self.expires_in())), "scope": " ".join(self.scopes),
+                "lifetime": self.lifetime}
 
     def __repr__(self) -> str:
         return (f"Token(access_token=<hidden>, refresh_token="
@@ -144,7 +175,7 @@ class TokenFile:
         self._check_private()
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            return Token.from_response(data)
+            return Token.from_stored(data)
         except (OSError, ValueError, KeyError):
             raise TokenFileError(
                 f"token file {self.path} is unreadable or damaged; delete it and authorize "
@@ -227,16 +258,23 @@ class OAuthFlow:
         registry: where the tokens are registered for log redaction (the owning client's
             :class:`~cnbkit.cobs.redact.SecretRegistry`); by default a registry of this flow's
             own, attached to the log filter for the flow's lifetime.
+        clock: what time it is (a :class:`~cnbkit.Clock`; default the real time): when a
+            token expires.
+
+    The config's ``extra_headers`` go with every token request (code, refresh) and with
+    revocation.
     """
 
     def __init__(self, config: CobsConfig, session: OAuth2Session,
                  token_file: TokenFile | None = None, timeout: float = 30.0,
-                 registry: redact.SecretRegistry | None = None) -> None:
+                 registry: redact.SecretRegistry | None = None,
+                 clock: Clock | None = None) -> None:
         if registry is None:
             registry = redact.SecretRegistry()
             redact.attach(registry)
             weakref.finalize(self, redact.detach, registry)
         self.secrets = registry
+        self.clock: Clock = clock or SystemClock()
         self.config = config
         self.session = session
         self.token_file = token_file
@@ -249,6 +287,16 @@ class OAuthFlow:
             session.token = self.token.as_dict()
         session.register_compliance_hook("access_token_response", _raise_on_error)
         session.register_compliance_hook("refresh_token_response", _raise_on_error)
+
+    def now(self) -> float:
+        """The clock's time, seconds since the epoch."""
+        return self.clock.now().timestamp()
+
+    def _token_headers(self) -> dict[str, str]:
+        """The headers of a token request: requests-oauthlib's own, and the provider's."""
+        return {"Accept": "application/json",
+                "Content-Type": "application/x-www-form-urlencoded",
+                **self.config.extra_headers}
 
     @property
     def token(self) -> Token | None:
@@ -325,9 +373,9 @@ class OAuthFlow:
         self._state = None
         data = self._token_request(lambda: self.session.fetch_token(
             self.config.token_endpoint, code=code, client_secret=client_secret,
-            include_client_id=True, timeout=self.timeout,
+            include_client_id=True, timeout=self.timeout, headers=self._token_headers(),
         ))
-        return self._store(Token.from_response(data))
+        return self._store(Token.from_response(data, now=self.now()))
 
     def refresh(self) -> Token:
         """Get a new access token with the refresh token (client certificate presented)."""
@@ -338,8 +386,9 @@ class OAuthFlow:
         data = self._token_request(lambda: self.session.refresh_token(
             self.config.token_endpoint, refresh_token=refresh_token,
             client_id=client_id, client_secret=client_secret, timeout=self.timeout,
+            headers=self._token_headers(),
         ))
-        return self._store(Token.from_response(data, previous=self.token))
+        return self._store(Token.from_response(data, previous=self.token, now=self.now()))
 
     def _token_request(self, call: Callable[[], Any]) -> dict[str, Any]:
         """Run a token request; typed errors, and a warning when fewer scopes were granted."""
@@ -398,7 +447,7 @@ class OAuthFlow:
             response = self.session.request(
                 "POST", url, data={"token": value, "client_id": self.config.client_id},
                 headers={"Content-Type": "application/x-www-form-urlencoded",
-                         "Accept": "application/json"},
+                         "Accept": "application/json", **self.config.extra_headers},
                 withhold_token=True, timeout=self.timeout, allow_redirects=False)
         except requests.RequestException as exc:
             raise connection_error(exc, "POST", url) from None

@@ -18,7 +18,7 @@ Example:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
@@ -32,6 +32,7 @@ from cnbkit.cobs.signing import (
     OpenUrl,
     RedirectHook,
     Signing,
+    UserBack,
 )
 from cnbkit.errors import ConfigError
 
@@ -145,9 +146,12 @@ class PaymentCalls:
                 request_id=exc.request_id) from None
 
     # -- authorization --------------------------------------------------------------------------
-    def signing(self, payment: Payment | str, *, user_involved: bool = True) -> Signing:
+    def signing(self, payment: Payment | str, *, user_involved: bool = True,
+                done_states: Iterable[str] | None = None,
+                failed_states: Iterable[str] | None = None) -> Signing:
         """The payment's authorization, step by step (:class:`~cnbkit.cobs.signing.Signing`:
-        ``start()``, ``detail()``, ``choose()``, ``finish()``, ``wait()``).
+        ``start()``, ``detail()``, ``choose()``, ``finish()``, ``wait()``); ``done_states``
+        and ``failed_states`` add the bank's own names of the final states.
 
         Example: ``cobs.signing(payment).detail().methods``.
         """
@@ -155,39 +159,48 @@ class PaymentCalls:
         if isinstance(payment, Payment):
             sign_id = payment.sign.sign_id if payment.sign else payment.sign_id
         return Signing(self.sender, "payment", self._payment_id(payment), sign_id,
-                       user_involved=user_involved)
+                       user_involved=user_involved, done_states=done_states,
+                       failed_states=failed_states)
 
     def authorize_payment(self, payment: Payment | str, method: str | None = None, *,
                           open_url: OpenUrl | None = None,
                           redirect_hook: RedirectHook | None = None,
                           one_time_password: OneTimePassword = None,
-                          redirect_url: str | None = None, timeout: float = 300.0,
-                          poll_interval: float | None = None,
+                          redirect_url: str | None = None, user_back: UserBack = None,
+                          timeout: float = 300.0, poll_interval: float | None = None,
                           sleep: Callable[[float], object] = time.sleep,
-                          user_involved: bool = True) -> AuthorizationResult:
+                          user_involved: bool = True, wait_for_status: bool = False,
+                          done_states: Iterable[str] | None = None,
+                          failed_states: Iterable[str] | None = None) -> AuthorizationResult:
         """Have the user authorize the payment, the whole way
         (:meth:`cnbkit.cobs.signing.Signing.authorize`, which describes every argument), then
-        read its status.
+        read its status: ``result.status``, and ``result.status_final`` whether the bank has
+        decided (``ACSP``, ``ACSC``... or ``RJCT``; not ``ACTC``, nor ``ACCP`` while a payment
+        dated ahead waits for its day). ``wait_for_status`` reads the status on until it is
+        final or the deadline comes.
 
         ``open_url`` opens the page of a ``USERAGENT_REDIRECT`` (``webbrowser.open``; against
         the local sandbox ``cobs.follow_without_browser``; for a bank that wants a POST, a
         loopback page that posts its form), or ``redirect_hook`` receives the
         :class:`~cnbkit.cobs.signing.UserAgentRedirect` itself; ``redirect_url`` is where the
         bank sends the browser back (``"http://127.0.0.1/"``: caught on this machine, so the
-        walk knows the user is back); ``one_time_password`` answers a code method (a string or
-        a callable such as ``lambda: input("code: ")``); ``poll_interval`` is the wait between
-        reads until the bank names its own.
+        walk knows the user is back; a web application's own address needs ``user_back``, a
+        :class:`threading.Event` it sets once the user is back there); ``one_time_password``
+        answers a code method (a string or a callable such as ``lambda: input("code: ")``);
+        ``poll_interval`` is the wait between reads until the bank names its own (at least a
+        second); ``timeout`` the seconds on the client's clock until the walk gives up;
+        ``done_states`` and ``failed_states`` the bank's own names of the final states.
 
         Example: ``cobs.authorize_payment(payment, open_url=webbrowser.open,
         redirect_url="http://127.0.0.1/").status``.
         """
-        result = self.signing(payment, user_involved=user_involved).authorize(
+        signing = self.signing(payment, user_involved=user_involved, done_states=done_states,
+                               failed_states=failed_states)
+        return signing.authorize(
             method, open_url=open_url, redirect_hook=redirect_hook,
-            one_time_password=one_time_password, redirect_url=redirect_url, timeout=timeout,
-            poll_interval=poll_interval, sleep=sleep)
-        status = self.payment_status(payment, user_involved=user_involved)
-        return AuthorizationResult(result.state, result.method, result.polls, result.waited,
-                                   status)
+            one_time_password=one_time_password, redirect_url=redirect_url,
+            user_back=user_back, timeout=timeout, poll_interval=poll_interval, sleep=sleep,
+            read_status=True, wait_for_status=wait_for_status)
 
     # -- balance checks -------------------------------------------------------------------------
     def check_balance(self, iban: str, amount: float | str | Decimal, currency: str, *,

@@ -1,4 +1,5 @@
-"""Application registration results (``/cobs/<version>/applications``).
+"""Application registration: its results, in the CNB's dialect (``/cobs/<version>/applications``)
+and the standard's (``/oauth2/register``, PDF §1.4.1).
 
 Example:
     >>> app = Application.from_json({"client_id": "c1", "client_secret": "very-secret-1",
@@ -73,13 +74,25 @@ def registration_body(
     redirect_uris: list[str] | tuple[str, ...] | None = None,
     scopes: list[str] | tuple[str, ...] | None = None,
     application_type: str | None = None,
+    *,
+    dialect: str = "cnb",
 ) -> dict[str, Any]:
-    """The CNB registration JSON (camelCase ``applicationType``); None values are left out."""
+    """The registration JSON: the CNB's (camelCase ``applicationType``) or the standard's
+    (``dialect="standard"``: RFC 7591's ``application_type``, PDF §1.4.1); None values are left
+    out.
+
+    Example:
+        >>> registration_body("App", ["https://x/cb"], ["aisp"], "web", dialect="standard")
+        {'client_name': 'App', 'application_type': 'web', 'redirect_uris': ['https://x/cb'],
+         'scopes': ['aisp']}
+    """
+    if dialect not in ("cnb", "standard"):
+        raise ValueError("dialect is 'cnb' or 'standard'")
     body: dict[str, Any] = {}
     if client_name is not None:
         body["client_name"] = client_name
     if application_type is not None:
-        body["applicationType"] = application_type
+        body["applicationType" if dialect == "cnb" else "application_type"] = application_type
     if redirect_uris is not None:
         body["redirect_uris"] = list(redirect_uris)
     if scopes is not None:

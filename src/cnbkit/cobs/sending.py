@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from cnbkit._engine.clock import Clock
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.identity import ClientIdentity
 from cnbkit.cobs.redact import SecretRegistry
@@ -40,6 +41,11 @@ class Sender(Protocol):
     @property
     def config(self) -> CobsConfig:
         """The client's configuration."""
+        ...
+
+    @property
+    def clock(self) -> Clock:
+        """What time it is for the client (tokens, the deadline of an authorization)."""
         ...
 
     @property

@@ -8,38 +8,55 @@ steps, each bank choosing its own methods:
 1. ``GET …/sign/{signId}``: the state and the *scenarios*, each a sequence of method codes
    (``[["USERAGENT_REDIRECT"], ["SMS"]]``); :meth:`Signing.detail`. "An optional resource": a
    bank without it answers 501, and cnbkit reads the state from the order instead (its
-   ``signInfo``, or for a payment its ``instructionStatus``): :meth:`Signing.state`.
+   ``signInfo``, or for a payment its ``instructionStatus``), and where the payment's own
+   resource answers 501 too (its error table allows it, PDF p. 143), from the payment's status
+   (``GET …/status``, which every bank has): :meth:`Signing.state`.
 2. ``POST …/sign/{signId}`` with ``authorizationType``: start one method;
    ``USERAGENT_REDIRECT`` answers where the user's browser must go (``href.url``), with
-   ``method`` ``GET``, or ``POST`` and the ``formData`` to post (a federated login's
-   ``SAMLRequest`` and ``relayState``); an SMS method sends the user a one-time password;
-   :meth:`Signing.choose`.
+   ``method`` ``GET`` or ``POST`` and, for a federated login, ``formData`` (``SAMLRequest``,
+   ``relayState``); an SMS method sends the user a one-time password; :meth:`Signing.choose`.
 3. ``PUT …/sign/{signId}`` with ``authorizationType`` (and ``oneTimePassword``): "an optional
    resource designed for the finalization of the authorization process ... e.g. in the case of
    federated authorization", or to enter the code of an SMS method; the answer is the state and,
    when the bank gives it, ``pollInterval`` (milliseconds, "how often I can ask for
-   authorization status"); :meth:`Signing.finish`. A bank without it answers 501.
+   authorization status"; a number, or a text of digits as the 7.0 file's example ``'5000'``);
+   :meth:`Signing.finish`. A bank without it answers 501.
 
-Then the state is read again until it is final (:meth:`Signing.wait`): ``DONE`` (authorized),
-or a failure (:data:`FAILED_STATES`). The standard leaves state names to each bank ("in a
-format supported by bank"); cnbkit treats ``DONE`` as success, :data:`FAILED_STATES` as failure
-and anything else as not finished yet.
+Then the state is read again until it is final (:meth:`Signing.wait`). The standard leaves state
+names to each bank ("in a format supported by bank"): ``DONE`` is success, :data:`FAILED_STATES`
+failure, :data:`OPEN_STATES` not finished; any other name is checked against the payment's
+status (``ACSP``... authorized, ``RJCT`` refused) on each read, and ``done_states``,
+``failed_states`` and ``open_states`` add a bank's own names.
 
 :meth:`Signing.authorize` walks it all in one call, in the order the text asks for:
 
-* a page to open (``USERAGENT_REDIRECT``): a ``GET`` goes to ``open_url(url)``
-  (:func:`webbrowser.open`); a ``POST`` goes to ``open_url`` as the address of a page that
-  cnbkit serves once on a loopback port (:class:`~cnbkit.cobs.browser.RedirectCatcher`) and that
-  posts the form to the bank as soon as the browser loads it. Or ``redirect_hook`` receives the
+* a page to open (``USERAGENT_REDIRECT``): a ``GET`` goes to ``open_url`` (:func:`webbrowser.open`),
+  with the fields of a ``formData`` in its query, the page's own query kept
+  (:attr:`UserAgentRedirect.address`: the standard's own example of Step II is a GET with
+  ``formData``); a ``POST`` goes to ``open_url`` as the address of a page that cnbkit serves once
+  on a loopback port (:class:`~cnbkit.cobs.browser.RedirectCatcher`) and that posts the form to
+  the bank as soon as the browser loads it. Or ``redirect_hook`` receives the
   :class:`UserAgentRedirect` (method, URL, form) and takes the browser there itself.
 * Step III comes once the user is back, never before: when the browser reaches ``redirect_url``
   on a loopback address (``http://127.0.0.1/``: cnbkit listens there, and sends the bank the
-  address with its port, RFC 8252 §7.3), or when the state read between waits has moved from
-  the state Step II answered. A bank without Step III (501) is read on.
+  address with its port, RFC 8252 §7.3), when ``user_back`` says so (a
+  :class:`threading.Event` or a callable a web application sets once the user is back at its
+  own redirect URL), or when the state read between waits has moved from the state Step II
+  answered. A bank without Step III (501) is read on.
 * a code method (``SMS``): the code goes with Step III (``one_time_password``).
+* ``RAR`` (the 7.0 file's rich authorization request, ``rar{par_uri, scope,
+  authorization_details}``) is not carried out: a pushed authorization request whose
+  authentication, encryption and tie to Step III neither the files nor the text describe.
+  A scenario with it is skipped for another one; when it is the only one, or asked for by name,
+  :class:`~cnbkit.cobs.errors.UnsupportedOperation` names it before anything is sent for it.
 * the interval between reads is the bank's ``pollInterval`` once Step III has given one, else
   ``poll_interval`` (default :data:`DEFAULT_POLL_INTERVAL`, 5 s: the value of the standard's
-  own example of Step III's answer, ``"pollInterval": 5000``, and of the files' example).
+  own example of Step III's answer, ``"pollInterval": 5000``, and of the files' example), and
+  never less than a second (:data:`~cnbkit.cobs.pacing.MIN_INTERVAL`); the walk ends at a
+  deadline ``timeout`` seconds on the client's clock (:mod:`cnbkit.cobs.pacing`). A read the
+  bank refuses for now (429, 503: :class:`~cnbkit.cobs.errors.RateLimited`) is read again
+  after its ``Retry-After`` within the deadline; a step that changes something (Step II, Step
+  III) never is.
 
 The OpenAPI files type ``scenarios`` as a string, while the standard's text and examples give a
 list of lists; :func:`parse_scenarios` reads a list of lists, a list of codes, or a string of
@@ -60,6 +77,8 @@ Example:
     SignInfo(state='OPEN', sign_id=<hidden>)
     >>> UserAgentRedirect("POST", "https://bank.example/sso", {"relayState": "r-123456"})
     UserAgentRedirect(method='POST', url=<hidden>, form=<hidden: relayState>)
+    >>> SignOutcome.from_json({"state": "OPEN", "pollInterval": "5000"}).poll_interval
+    5.0
 """
 
 from __future__ import annotations
@@ -67,33 +86,43 @@ from __future__ import annotations
 import contextlib
 import html
 import re
+import threading
 import time
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
+from cnbkit._engine.clock import Clock
 from cnbkit.cobs.browser import RedirectCatcher, is_loopback_redirect
 from cnbkit.cobs.errors import (
     AuthorizationFailed,
     AuthorizationTimeout,
     CobsError,
     MalformedAnswer,
+    PollIntervalWarning,
     UnsupportedOperation,
     WrongOneTimePassword,
     WrongState,
 )
-from cnbkit.cobs.sending import Sender
+from cnbkit.cobs.pacing import MIN_INTERVAL, Pace
+from cnbkit.cobs.sending import IF_ANY, NEEDED, Sender
 from cnbkit.errors import ConfigError, InvalidParameter
 
 __all__ = [
     "DEFAULT_POLL_INTERVAL",
     "DONE",
     "FAILED_STATES",
+    "FINAL_STATUSES",
     "KINDS",
+    "MIN_INTERVAL",
+    "OPEN_STATES",
     "OTP_TRIES",
+    "RAR",
     "REDIRECT",
     "AuthorizationResult",
+    "PollIntervalWarning",
     "SignDetail",
     "SignInfo",
     "SignOutcome",
@@ -108,8 +137,13 @@ DONE = "DONE"
 #: States that end an authorization without success (the standard leaves names to banks).
 FAILED_STATES = frozenset({"FAILED", "REJECTED", "DECLINED", "CANCELED", "CANCELLED",
                            "EXPIRED", "ERROR"})
+#: States of an authorization that is not finished yet (the standard's example ``OPEN``, and
+#: the names banks give the time after the user confirmed).
+OPEN_STATES = frozenset({"OPEN", "PROCESSING", "PENDING", "IN_PROGRESS", "WAITING"})
 #: The method that sends the user to a page of the bank.
 REDIRECT = "USERAGENT_REDIRECT"
+#: The 7.0 file's rich authorization request (refused, see the module doc).
+RAR = "RAR"
 #: Seconds between reads of the state when the bank names no ``pollInterval``: the value of the
 #: standard's example of Step III's answer (examples/JSON/PISP/PUT_authorization, 5000 ms) and
 #: of the OpenAPI files' example of ``pollInterval``.
@@ -123,6 +157,11 @@ KINDS = {"payment": "/my/payments", "standing order": "/my/standingorders"}
 #: answers neither Step I nor the authorization's ``signInfo`` (ISO 20022 status codes).
 _PAYMENT_STATUS = {"ACSP": DONE, "ACCP": DONE, "ACSC": DONE, "ACWC": DONE, "ACCC": DONE,
                    "RJCT": "REJECTED", "CANC": "CANCELED"}
+#: The statuses after which the bank's decision on an order stands. Accepted for execution or
+#: settled (``ACSP``, ``ACSC``, ``ACCC``, ``ACWC``), or refused (``RJCT``, ``CANC``); ``ACTC``
+#: (technically valid) and ``ACCP`` (accepted and waiting, as a payment dated ahead does until
+#: its day) are not.
+FINAL_STATUSES = frozenset({"ACSP", "ACSC", "ACCC", "ACWC", "RJCT", "CANC"})
 _SEPARATORS = re.compile(r"[,;\s]+")
 
 
@@ -206,35 +245,54 @@ class SignDetail:
 
 @dataclass(frozen=True, repr=False)
 class UserAgentRedirect:
-    """Where Step II sends the user's browser: ``method`` (``GET`` or ``POST``), ``url`` and,
-    for a POST, the ``form`` fields to post (a federated login's ``SAMLRequest`` and
-    ``relayState``). Hidden in repr: they open the user's authorization.
+    """Where Step II sends the user's browser: ``method`` (``GET`` or ``POST``), ``url`` and
+    the ``form`` fields the bank gave (a federated login's ``SAMLRequest`` and ``relayState``).
+    Hidden in repr: they open the user's authorization.
 
     A ``redirect_hook`` receives one and must bring the browser there: for a GET, open
-    ``url``; for a POST, post ``form`` to ``url`` from the browser, e.g. by showing
-    :meth:`auto_post_page`.
+    :attr:`address` (the fields in the query); for a POST, post ``form`` to ``url`` from the
+    browser, e.g. by showing :meth:`auto_post_page`.
 
     Example:
         >>> page = UserAgentRedirect("POST", "https://bank.example/sso",
         ...                          {"SAMLRequest": "PHNhbWw+"}).auto_post_page()
         >>> 'method="post" action="https://bank.example/sso"' in page
         True
+        >>> UserAgentRedirect("GET", "https://bank.example/sso?lang=cs",
+        ...                   {"relayState": "r1"}).address
+        'https://bank.example/sso?lang=cs&relayState=r1'
     """
 
     method: str
     url: str
     form: Mapping[str, str] = field(default_factory=dict)
 
+    @property
+    def address(self) -> str:
+        """The address a browser opens. For a GET, ``url`` with the form's fields added to
+        its query (its own query kept), as a browser sends a GET form; for a POST, ``url``."""
+        if self.method != "GET" or not self.form:
+            return self.url
+        parts = urlsplit(self.url)
+        query = "&".join(q for q in (parts.query, urlencode(dict(self.form))) if q)
+        return parts._replace(query=query).geturl()
+
     def auto_post_page(self) -> str:
-        """An HTML page that posts ``form`` to ``url`` as soon as a browser loads it (a
-        button does it where scripts are off)."""
+        """An HTML page that sends ``form`` to ``url`` with the bank's method as soon as a
+        browser loads it (a button does it where scripts are off). A GET form replaces the
+        query of its action, so the URL's own query goes in as fields of the form."""
+        action, fields = self.url, dict(self.form)
+        if self.method == "GET":
+            parts = urlsplit(self.url)
+            action = parts._replace(query="").geturl()
+            fields = {**dict(parse_qsl(parts.query, keep_blank_values=True)), **fields}
         inputs = "".join(f'<input type="hidden" name="{html.escape(name)}" '
                          f'value="{html.escape(str(value))}">'
-                         for name, value in self.form.items())
+                         for name, value in fields.items())
         return ('<!doctype html><html><head><meta charset="utf-8"><title>cnbkit</title>'
                 '<meta name="referrer" content="no-referrer"></head>'
                 '<body onload="document.forms[0].submit()">'
-                f'<form method="post" action="{html.escape(self.url)}">{inputs}'
+                f'<form method="{self.method.lower()}" action="{html.escape(action)}">{inputs}'
                 "<p>Taking you to your bank to authorize... "
                 '<button type="submit">Continue</button></p></form></body></html>')
 
@@ -249,7 +307,7 @@ class UserAgentRedirect:
 @dataclass(frozen=True, repr=False)
 class SignStep:
     """Step II: what the chosen method needs; ``url`` is the page the user must open
-    (``USERAGENT_REDIRECT``), with ``method`` and ``form_data`` when the bank wants a POST.
+    (``USERAGENT_REDIRECT``), with ``method`` and ``form_data`` when the bank gives them.
     The URL and form data are hidden in repr (they open the user's authorization)."""
 
     authorization_type: str
@@ -277,7 +335,7 @@ class SignStep:
     def redirect(self) -> UserAgentRedirect | None:
         """The :class:`UserAgentRedirect` of this step, or None when the method opens no
         page. Its ``method`` is the bank's (``GET`` when it names none and sends no form,
-        ``POST`` with a form).
+        ``POST`` with a form), its ``form`` the bank's ``formData`` whatever the method.
 
         Raises:
             UnsupportedOperation: the bank asks for another HTTP method than GET or POST.
@@ -298,11 +356,26 @@ class SignStep:
     __str__ = __repr__
 
 
+def _milliseconds(value: Any) -> float | None:
+    """A ``pollInterval`` as milliseconds: a number, or a text of digits (the 7.0 file's
+    example ``'5000'``); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str) and re.fullmatch(r"\s*\d+(\.\d+)?\s*", value):
+        number = float(value)
+    else:
+        return None
+    return number if number >= 0 and number == number and number != float("inf") else None
+
+
 @dataclass(frozen=True)
 class SignOutcome:
     """Step III: the state after finishing a method, and how long to wait before reading it
-    again (``poll_interval`` in seconds; the bank gives milliseconds; None: the bank gave
-    none, as the 2.0 text's answer has only ``state``)."""
+    again (``poll_interval`` in seconds; the bank gives milliseconds, as a number or a text of
+    digits; None: the bank gave none, as the 2.0 text's answer has only ``state``, or one that
+    is no number of milliseconds, with a :class:`PollIntervalWarning`)."""
 
     state: str
     poll_interval: float | None = None
@@ -315,10 +388,15 @@ class SignOutcome:
             raise MalformedAnswer("the authorization answer carries no state")
         if interval is None:
             return cls(state=state)
-        if isinstance(interval, bool) or not isinstance(interval, int | float) or interval < 0:
-            raise MalformedAnswer(f"the authorization answer's pollInterval {interval!r} is "
-                                  "not a number of milliseconds")
-        return cls(state=state, poll_interval=float(interval) / 1000.0)
+        milliseconds = _milliseconds(interval)
+        if milliseconds is None:
+            shown = interval if isinstance(interval, str | int | float) \
+                else type(interval).__name__
+            warnings.warn(PollIntervalWarning(
+                f"the bank's pollInterval {str(shown)[:40]!r} is not a number of "
+                "milliseconds: reading the state at the default interval"), stacklevel=3)
+            return cls(state=state)
+        return cls(state=state, poll_interval=milliseconds / 1000.0)
 
 
 @dataclass(frozen=True)
@@ -326,11 +404,14 @@ class AuthorizationResult:
     """How an authorization ended.
 
     Attributes:
-        state: the authorization's final state (``DONE``).
+        state: the authorization's final state (``DONE``, or the bank's own name of it).
         method: the method codes used, in order.
-        polls: how many times the walk waited before reading the state again.
-        waited: seconds of those waits (the bank's pollInterval, or the default).
+        polls: how many times the walk waited before reading again.
+        waited: seconds of those waits.
         status: the order's ``instructionStatus`` afterwards (``ACSP``, ``ACCP``...), when read.
+        status_final: whether that status is one of :data:`FINAL_STATUSES` (the bank has
+            accepted or refused the order; ``ACTC`` and ``ACCP`` are not); None when no status
+            was read.
     """
 
     state: str
@@ -338,41 +419,24 @@ class AuthorizationResult:
     polls: int
     waited: float
     status: str | None = None
+    status_final: bool | None = None
 
 
 OneTimePassword = str | Callable[[], str] | None
 OpenUrl = Callable[[str], object]
 RedirectHook = Callable[[UserAgentRedirect], object]
+#: Tells the walk the user is back at the application's redirect URL: a
+#: :class:`threading.Event` set then, or a callable that returns True from then on.
+UserBack = threading.Event | Callable[[], bool] | None
 
 
-class _Budget:
-    """The waits of one walk: the interval between reads, how many waits and how long, within
-    ``timeout`` seconds' worth of them."""
-
-    def __init__(self, timeout: float, interval: float,
-                 sleep: Callable[[float], object]) -> None:
-        self.timeout = max(float(timeout), 0.0)
-        self.interval = max(float(interval), 0.0)
-        self.sleep = sleep
-        self.polls = 0
-        self.waited = 0.0
-
-    def pause(self, until: Callable[[float], bool] | None = None) -> bool:
-        """Wait one interval (or less, when ``until(seconds)`` sees what it waits for);
-        False when the budget is spent (nothing waited). Without an interval, at most one
-        wait per second of the timeout, plus one."""
-        if self.interval > 0:
-            if self.polls and self.waited >= self.timeout - 1e-9:
-                return False
-        elif self.polls >= 1 + int(self.timeout):
-            return False
-        if until is not None:
-            until(self.interval)
-        else:
-            self.sleep(self.interval)
-        self.polls += 1
-        self.waited += self.interval
-        return True
+def _refuse_rar(where: str) -> UnsupportedOperation:
+    return UnsupportedOperation(
+        f"{where} the method RAR (the 7.0 file's rich authorization request: a pushed "
+        "authorization request to par_uri with a dynamic scope and encrypted "
+        "authorization_details), which cnbkit does not carry out: neither the OpenAPI files "
+        "nor the standard's text say how it is authenticated or how it ends the "
+        "authorization. Choose another method of the scenarios, or ask the bank for one")
 
 
 class Signing:
@@ -386,6 +450,9 @@ class Signing:
         sign_id: the authorization's ``signId`` when known (a payment can get one from
             :meth:`start`).
         user_involved: ``User-Involved`` of the calls (default True: the user is signing).
+        done_states, failed_states, open_states: a bank's own names of the states, beside
+            ``DONE``, :data:`FAILED_STATES` and :data:`OPEN_STATES` (any other name is checked
+            against a payment's status).
 
     Example:
         >>> signing = cobs.signing(payment)  # doctest: +SKIP
@@ -397,7 +464,9 @@ class Signing:
     """
 
     def __init__(self, client: Sender, kind: str, order_id: str, sign_id: str | None = None,
-                 *, user_involved: bool = True) -> None:
+                 *, user_involved: bool = True, done_states: Iterable[str] | None = None,
+                 failed_states: Iterable[str] | None = None,
+                 open_states: Iterable[str] | None = None) -> None:
         if kind not in KINDS:
             raise InvalidParameter("kind", kind, "what is signed", allowed=list(KINDS))
         if not isinstance(order_id, str) or not order_id:
@@ -408,14 +477,46 @@ class Signing:
         self.sign_id = sign_id
         self.user_involved = user_involved
         self.base = f"{KINDS[kind]}/{quote(order_id, safe='')}"
+        self.done_states = frozenset({DONE}) | _names("done_states", done_states)
+        self.failed_states = FAILED_STATES | _names("failed_states", failed_states)
+        self.open_states = OPEN_STATES | _names("open_states", open_states)
+        clash = (self.done_states & self.failed_states) | (self.done_states & self.open_states) \
+            | (self.failed_states & self.open_states)
+        if clash:
+            raise ConfigError("done_states", sorted(clash), "a state is done, failed or open, "
+                              "not two of them")
         #: whether the bank answered 501 to Step I (the state is then read from the order)
         self.without_detail = False
+        #: whether the order's own resource answered 501 (a payment is then followed by its
+        #: status)
+        self.without_order = False
         #: whether the bank answered 501 to Step III
         self.without_finish = False
+        #: the status read since the last read of the state (None: none), so that the walk's
+        #: result does not ask for it again
+        self._fresh_status: str | None = None
 
     def __repr__(self) -> str:
         return (f"Signing(kind={self.kind!r}, order_id={self.order_id!r}, sign_id="
                 f"{'<hidden>' if self.sign_id else None})")
+
+    # -- what a state means ----------------------------------------------------------------------
+    def verdict(self, state: str) -> str:
+        """What ``state`` means here: ``"done"``, ``"failed"``, ``"open"`` or ``"unknown"``
+        (a name of the bank's that this walk does not know).
+
+        Example:
+            >>> Signing(None, "payment", "1", done_states={"EXECUTED"}).verdict("executed")
+            'done'
+        """
+        name = state.upper()
+        if name in self.done_states:
+            return "done"
+        if name in self.failed_states:
+            return "failed"
+        if name in self.open_states:
+            return "open"
+        return "unknown"
 
     # -- the steps ----------------------------------------------------------------------------
     def _sign_path(self) -> str:
@@ -425,9 +526,9 @@ class Signing:
             raise WrongState(f"the {self.kind} has no open authorization (no signId): {hint}")
         return f"{self.base}/sign/{quote(self.sign_id, safe='')}"
 
-    def _send(self, method: str, path: str, body: Any = None) -> Any:
-        return self.client.send(method, path, body=body, user_involved=self.user_involved,
-                                 scope="pisp")
+    def _send(self, method: str, path: str, body: Any = None, user: str = NEEDED) -> Any:
+        return self.client.send(method, path, body=body, user=user,
+                                user_involved=self.user_involved, scope="pisp")
 
     def start(self) -> SignDetail:
         """``POST /my/payments/{id}/sign``: the payment's authorization (a new signId when the
@@ -445,17 +546,36 @@ class Signing:
         :class:`~cnbkit.cobs.errors.CobsError` with status 501 where the bank has no Step I)."""
         return SignDetail.from_json(self._send("GET", self._sign_path()))
 
+    def status(self) -> str:
+        """The order's ``instructionStatus`` (``GET …/status``; a payment's at
+        ``/payments/{id}/status`` in COBS 2.0, authorized by the certificate, the user's token
+        sent when there is one).
+
+        Example: ``cobs.signing(payment).status()``.
+        """
+        legacy = self.kind == "payment" and self.client.config.version == "2.0"
+        path = f"/payments/{quote(self.order_id, safe='')}/status" if legacy \
+            else f"{self.base}/status"
+        body = self._send("GET", path, user=IF_ANY if legacy else NEEDED)
+        status = body.get("instructionStatus") if isinstance(body, dict) else None
+        if not isinstance(status, str) or not status:
+            raise MalformedAnswer(f"the {self.kind} status answer carries no instructionStatus")
+        self._fresh_status = status
+        return status
+
     def state(self) -> SignInfo:
         """The authorization's state as it stands: Step I, or where the bank answers it with
         501 (it is optional), the order's own answer (``GET /my/payments/{id}``, ``GET
         /my/standingorders/{id}``): its ``signInfo`` when that is this authorization's, else
         for a payment the state its ``instructionStatus`` means (``ACSP``, ``ACCP``... DONE;
-        ``RJCT`` REJECTED; ``CANC`` CANCELED; anything else OPEN).
+        ``RJCT`` REJECTED; ``CANC`` CANCELED; anything else OPEN); and where the payment's own
+        resource answers 501 as well (PDF p. 143), what its status (``GET …/status``) means.
 
         Raises:
             UnsupportedOperation: neither Step I nor the standing order's answer says
                 anything of this authorization.
         """
+        self._fresh_status = None
         if not self.without_detail:
             try:
                 return self.detail().info
@@ -463,7 +583,19 @@ class Signing:
                 if exc.status != 501:
                     raise
                 self.without_detail = True
-        body = self._send("GET", self.base)
+        if not self.without_order:
+            try:
+                body = self._send("GET", self.base)
+            except CobsError as exc:
+                if exc.status != 501 or self.kind != "payment":
+                    raise
+                self.without_order = True
+            else:
+                return self._state_in(body)
+        return SignInfo(_PAYMENT_STATUS.get(self.status().upper(), "OPEN"), self.sign_id)
+
+    def _state_in(self, body: Any) -> SignInfo:
+        """The authorization's state in the order's own answer."""
         info = body.get("signInfo") if isinstance(body, dict) else None
         if isinstance(info, dict) and isinstance(info.get("state"), str) and info["state"] \
                 and info.get("signId") in (None, "", self.sign_id):
@@ -480,9 +612,15 @@ class Signing:
         ``redirect_url`` is where the bank sends the user back after a
         ``USERAGENT_REDIRECT`` (one of the application's registered redirect URIs, sent whole:
         the files' 35 characters are a slip, PDF §1.4.1 allows 2047 bytes). The page's address
-        and form data are remembered as secrets of the client (masked in its logs)."""
+        and form data are remembered as secrets of the client (masked in its logs).
+
+        Raises:
+            UnsupportedOperation: ``method`` is ``RAR`` (see the module doc); nothing is sent.
+        """
         if not isinstance(method, str) or not method:
             raise InvalidParameter("method", method, "a method code of the scenarios")
+        if method.upper() == RAR:
+            raise _refuse_rar("Step II asks for")
         body: dict[str, Any] = {"authorizationType": method}
         if redirect_url is not None:
             if not isinstance(redirect_url, str) or not redirect_url \
@@ -510,52 +648,77 @@ class Signing:
             body["oneTimePassword"] = one_time_password.strip()
         return SignOutcome.from_json(self._send("PUT", self._sign_path(), body))
 
+    def _pace(self, timeout: float, poll_interval: float | None,
+              sleep: Callable[[float], object], clock: Clock | None) -> Pace:
+        return Pace(timeout, DEFAULT_POLL_INTERVAL if poll_interval is None else poll_interval,
+                    sleep, clock or getattr(self.client, "clock", None))
+
     def wait(self, poll_interval: float | None = None, *, timeout: float = 300.0,
-             sleep: Callable[[float], object] = time.sleep) -> tuple[SignInfo, int, float]:
+             sleep: Callable[[float], object] = time.sleep,
+             clock: Clock | None = None) -> tuple[SignInfo, int, float]:
         """Read the state (:meth:`state`) every ``poll_interval`` seconds (the bank's
-        ``pollInterval``; default :data:`DEFAULT_POLL_INTERVAL`) until it is final, at most
-        ``timeout`` seconds' worth of waits; (final info, waits, seconds waited).
+        ``pollInterval``; default :data:`DEFAULT_POLL_INTERVAL`; at least a second) until it is
+        final, at most ``timeout`` seconds on ``clock`` (the client's); (final info, waits,
+        seconds waited).
 
         Raises:
             AuthorizationFailed: it ended without success.
-            AuthorizationTimeout: it was still open after ``timeout`` (it stays open).
+            AuthorizationTimeout: it was still open at the deadline (it stays open).
+            RateLimited: the bank refused a read for longer than the deadline allows.
         """
-        budget = _Budget(timeout, DEFAULT_POLL_INTERVAL if poll_interval is None
-                         else poll_interval, sleep)
-        info = self._until_final(budget)
-        return info, budget.polls, budget.waited
+        pace = self._pace(timeout, poll_interval, sleep, clock)
+        info = self._until_final(pace)
+        return info, pace.polls, pace.waited
 
-    def _until_final(self, budget: _Budget) -> SignInfo:
-        info = self.state()
-        while not info.final:
-            if not budget.pause():
+    def _settled(self, info: SignInfo, pace: Pace) -> str:
+        """The verdict on ``info``; a name this walk does not know is checked against a
+        payment's status (an accepted or settled status: done; a refused one: failed)."""
+        verdict = self.verdict(info.state)
+        if verdict != "unknown":
+            return verdict
+        if self.kind != "payment":
+            return "open"  # a standing order's status says nothing of a change's authorization
+        meaning = _PAYMENT_STATUS.get(pace.read(self.status).upper(), "OPEN")
+        return self.verdict(meaning)
+
+    def _until_final(self, pace: Pace) -> SignInfo:
+        info = pace.read(self.state)
+        while True:
+            verdict = self._settled(info, pace)
+            if verdict == "done":
+                return info
+            if verdict == "failed":
+                raise AuthorizationFailed(f"the authorization of the {self.kind} "
+                                          f"{self.order_id} ended {info.state}",
+                                          state=info.state)
+            if not pace.pause():
                 raise AuthorizationTimeout(
                     f"the {self.kind} {self.order_id} was not authorized within "
-                    f"{budget.timeout:g} s (state {info.state}); the authorization stays open: "
+                    f"{pace.timeout:g} s (state {info.state}); the authorization stays open: "
                     "call wait() again", state=info.state)
-            info = self.state()
-        if info.failed:
-            raise AuthorizationFailed(f"the authorization of the {self.kind} {self.order_id} "
-                                      f"ended {info.state}", state=info.state)
-        return info
+            info = pace.read(self.state)
 
     # -- the whole walk -----------------------------------------------------------------------
     def authorize(self, method: str | None = None, *, open_url: OpenUrl | None = None,
                   redirect_hook: RedirectHook | None = None,
                   one_time_password: OneTimePassword = None, redirect_url: str | None = None,
-                  timeout: float = 300.0, poll_interval: float | None = None,
-                  sleep: Callable[[float], object] = time.sleep) -> AuthorizationResult:
+                  user_back: UserBack = None, timeout: float = 300.0,
+                  poll_interval: float | None = None,
+                  sleep: Callable[[float], object] = time.sleep, clock: Clock | None = None,
+                  read_status: bool = False,
+                  wait_for_status: bool = False) -> AuthorizationResult:
         """Walk the whole authorization (see the module doc): find the signId and the
         scenarios, pick a scenario (the one with ``method``; else a one-time-password scenario
-        when ``one_time_password`` is given; else ``USERAGENT_REDIRECT``; else the first; a
-        bank without Step I names none: ``USERAGENT_REDIRECT`` when a page can be opened),
-        run its methods in order, then wait for the final state.
+        when ``one_time_password`` is given; else ``USERAGENT_REDIRECT``; else the first; never
+        one with ``RAR``; a bank without Step I names none: ``USERAGENT_REDIRECT`` when a page
+        can be opened), run its methods in order, then wait for the final state.
 
         Args:
             method: the method code to use (one of the scenarios').
             open_url: opens an address in the user's browser (:func:`webbrowser.open`; against
-                the local sandbox ``cobs.follow_without_browser``): the bank's page, or for a
-                POST the loopback page that posts the form to it.
+                the local sandbox ``cobs.follow_without_browser``): the bank's page (a GET
+                form's fields in its query), or for a POST the loopback page that posts the
+                form to it.
             redirect_hook: instead of ``open_url``, receives the
                 :class:`UserAgentRedirect` (method, URL, form) and brings the browser there.
             one_time_password: the code of an SMS-like method: a string, or a callable asked
@@ -563,69 +726,96 @@ class Signing:
             redirect_url: where the bank sends the browser back (a registered redirect URI);
                 a loopback ``http://127.0.0.1/...`` is caught here, which tells the walk the
                 user is back.
-            timeout: seconds' worth of waits before :class:`AuthorizationTimeout`.
+            user_back: for a ``redirect_url`` of a web application: a
+                :class:`threading.Event` the application sets, or a callable that returns
+                True, once the user is back there; Step III follows.
+            timeout: seconds on the client's clock until the walk gives up
+                (:class:`AuthorizationTimeout`; the authorization stays open).
             poll_interval: seconds between reads until the bank names its ``pollInterval``
-                (default :data:`DEFAULT_POLL_INTERVAL`).
+                (default :data:`DEFAULT_POLL_INTERVAL`; at least a second).
             sleep: how to wait (``time.sleep``).
+            clock: what time it is (default the client's ``clock``,
+                :class:`~cnbkit.cobs.client.CobsClient`).
+            read_status: read the order's status afterwards (``result.status``).
+            wait_for_status: read it until it is final (:data:`FINAL_STATUSES`) or the
+                deadline comes (``result.status_final`` says which).
 
         Raises:
             WrongState: the order is already authorized.
             AuthorizationFailed: the user refused, or too many wrong codes.
             AuthorizationTimeout: not finished within ``timeout`` seconds (it stays open).
+            UnsupportedOperation: ``method`` is ``RAR``, or the bank offers nothing else.
+            RateLimited: the bank refused a step (429/503; never sent again on its own), or a
+                read for longer than the deadline allows.
             ConfigError: the scenario needs ``open_url`` (or ``redirect_hook``) or
                 ``one_time_password`` and none was given.
         """
-        budget = _Budget(timeout, DEFAULT_POLL_INTERVAL if poll_interval is None
-                         else poll_interval, sleep)
-        detail = self._current()
-        if detail.info.done:
+        if method is not None and isinstance(method, str) and method.upper() == RAR:
+            raise _refuse_rar("you asked for")
+        pace = self._pace(timeout, poll_interval, sleep, clock)
+        detail = self._current(pace)
+        first = self.verdict(detail.info.state)
+        if first == "done":
             raise WrongState(f"the {self.kind} {self.order_id} is already authorized",
                              state=detail.info.state)
-        if detail.info.failed:
+        if first == "failed":
             if self.kind != "payment":
                 raise AuthorizationFailed(f"the authorization of the {self.kind} "
                                           f"{self.order_id} ended {detail.info.state}",
                                           state=detail.info.state)
-            detail = self.start()  # a payment gets a fresh authorization
+            detail = self.start()  # a payment gets a fresh authorization (a write: sent once)
         can_open = open_url is not None or redirect_hook is not None
         scenario = self._scenario(detail, method, one_time_password, can_open)
         for code in scenario:
             if code == REDIRECT:
-                info = self._redirect(code, open_url, redirect_hook, redirect_url, budget)
+                info = self._redirect(code, open_url, redirect_hook, redirect_url, user_back,
+                                      pace)
             else:
-                info = self._code(code, one_time_password, budget)
-            if info is not None and info.failed:
+                info = self._code(code, one_time_password, pace)
+            if info is not None and self.verdict(info.state) == "failed":
                 raise AuthorizationFailed(f"the authorization of the {self.kind} "
                                           f"{self.order_id} ended {info.state}",
                                           state=info.state)
-        final = self._until_final(budget)
-        return AuthorizationResult(state=final.state, method=scenario, polls=budget.polls,
-                                   waited=budget.waited)
+        final = self._until_final(pace)
+        status, status_final = None, None
+        if read_status or wait_for_status:
+            status = self._fresh_status or pace.read(self.status)
+            while wait_for_status and status.upper() not in FINAL_STATUSES and pace.pause():
+                status = pace.read(self.status)
+            status_final = status.upper() in FINAL_STATUSES
+        return AuthorizationResult(state=final.state, method=scenario, polls=pace.polls,
+                                   waited=pace.waited, status=status,
+                                   status_final=status_final)
 
-    def _current(self) -> SignDetail:
-        """The authorization as it stands: started for a payment without a signId; Step I
-        otherwise (a bank without it, 501: no scenarios, the state from the order)."""
+    def _current(self, pace: Pace) -> SignDetail:
+        """The authorization as it stands: started for a payment without a signId (a write:
+        sent once); Step I otherwise (a bank without it, 501: no scenarios, the state from the
+        order); reads again after a 429 or 503 within the deadline."""
         if not self.sign_id and self.kind == "payment":
             return self.start()
         if not self.without_detail:
             try:
-                return self.detail()
+                return pace.read(self.detail)
             except CobsError as exc:
                 if exc.status != 501:
                     raise
                 self.without_detail = True
-        return SignDetail((), self.state())
+        return SignDetail((), pace.read(self.state))
 
     @staticmethod
     def _scenario(detail: SignDetail, method: str | None,
                   one_time_password: OneTimePassword, can_open: bool) -> tuple[str, ...]:
-        scenarios = detail.scenarios
+        offered = detail.scenarios
+        scenarios = tuple(s for s in offered if RAR not in (c.upper() for c in s))
         if method is not None:
             chosen = next((s for s in scenarios if method in s), None)
-            if chosen is None and scenarios:
+            if chosen is None and offered:
                 raise InvalidParameter("method", method, "a method the provider offers for "
-                                       "this order", allowed=list(detail.methods))
+                                       "this order (RAR aside)",
+                                       allowed=[m for m in detail.methods if m.upper() != RAR])
             return chosen or (method,)
+        if offered and not scenarios:
+            raise _refuse_rar("the bank offers only")
         if not scenarios:
             if can_open:
                 return (REDIRECT,)
@@ -640,7 +830,7 @@ class Signing:
 
     def _redirect(self, code: str, open_url: OpenUrl | None,
                   redirect_hook: RedirectHook | None, redirect_url: str | None,
-                  budget: _Budget) -> SignInfo | None:
+                  user_back: UserBack, pace: Pace) -> SignInfo | None:
         """A page the user opens: send the browser there, wait until the user is back, then
         Step III (skipped where the bank has none, or the state is already final)."""
         if open_url is None and redirect_hook is None:
@@ -660,32 +850,50 @@ class Signing:
             if redirect_hook is not None:
                 redirect_hook(target)
             elif open_url is not None and target.method == "GET":
-                open_url(target.url)
+                open_url(target.address)
             elif open_url is not None:  # a POST: a page of ours posts the form to the bank
                 pages = catcher or stack.enter_context(RedirectCatcher(require=()))
                 page = pages.serve_once(target.auto_post_page())
                 self.client.secrets.add(page)
                 open_url(page)
-            info = self._until_back(step.info.state, catcher, budget)
-        if info.final:
+            info = self._until_back(step.info.state, catcher, user_back, pace)
+        if self.verdict(info.state) in ("done", "failed"):
             return info
-        return self._finish_page(code, budget)
+        return self._finish_page(code, pace)
 
-    def _until_back(self, before: str, catcher: RedirectCatcher | None,
-                    budget: _Budget) -> SignInfo:
-        """Read the state until the user is back: the catcher saw the browser return, or the
-        state moved from ``before`` (the state Step II answered)."""
+    def _until_back(self, before: str, catcher: RedirectCatcher | None, user_back: UserBack,
+                    pace: Pace) -> SignInfo:
+        """Read the state until the user is back: the catcher saw the browser return,
+        ``user_back`` says so, or the state moved from ``before`` (the state Step II
+        answered)."""
+        def back() -> bool:
+            if catcher is not None and catcher.returned:
+                return True
+            if isinstance(user_back, threading.Event):
+                return user_back.is_set()
+            return bool(user_back()) if user_back is not None else False
+
+        def until(seconds: float) -> bool:  # a real wait that ends when the user is back
+            if catcher is not None:
+                return catcher.caught(seconds) or back()
+            if isinstance(user_back, threading.Event):
+                return user_back.wait(seconds)
+            return back()
+
         while True:
-            info = self.state()
-            if info.final or info.state != before or (catcher is not None and catcher.returned):
+            info = pace.read(self.state)
+            if self.verdict(info.state) in ("done", "failed") or info.state != before \
+                    or back():
                 return info
-            if not budget.pause(catcher.caught if catcher is not None else None):
+            if not pace.pause(until):
                 raise AuthorizationTimeout(
-                    f"the user did not finish at the bank's page within {budget.timeout:g} s "
+                    f"the user did not finish at the bank's page within {pace.timeout:g} s "
                     f"(state {info.state}); the authorization stays open: once the user is "
-                    "back, call finish() and wait()", state=info.state)
+                    "back, call finish() and wait(); a web application whose redirect URL "
+                    "cnbkit cannot see passes user_back (a threading.Event it sets once the "
+                    "user is back there)", state=info.state)
 
-    def _finish_page(self, code: str, budget: _Budget) -> SignInfo | None:
+    def _finish_page(self, code: str, pace: Pace) -> SignInfo | None:
         """Step III after the user came back from the page; None when the bank has none."""
         if self.without_finish:
             return None
@@ -698,15 +906,14 @@ class Signing:
                 raise
             self.without_finish = True
             return None
-        return self._outcome(outcome, budget)
+        return self._outcome(outcome, pace)
 
-    def _outcome(self, outcome: SignOutcome, budget: _Budget) -> SignInfo:
+    def _outcome(self, outcome: SignOutcome, pace: Pace) -> SignInfo:
         if outcome.poll_interval is not None:
-            budget.interval = outcome.poll_interval
+            pace.interval = outcome.poll_interval
         return SignInfo(outcome.state, self.sign_id)
 
-    def _code(self, code: str, one_time_password: OneTimePassword,
-              budget: _Budget) -> SignInfo:
+    def _code(self, code: str, one_time_password: OneTimePassword, pace: Pace) -> SignInfo:
         """A code method: start it (the bank sends the code), then Step III with the code."""
         if one_time_password is None:
             raise ConfigError("one_time_password", None,
@@ -719,11 +926,21 @@ class Signing:
             code_text = one_time_password() if callable(one_time_password) \
                 else one_time_password
             try:
-                return self._outcome(self.finish(code, code_text), budget)
+                return self._outcome(self.finish(code, code_text), pace)
             except WrongOneTimePassword:
                 if attempt == tries:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _names(setting: str, names: Iterable[str] | None) -> frozenset[str]:
+    """A bank's own state names, upper case."""
+    if names is None:
+        return frozenset()
+    given = [names] if isinstance(names, str) else list(names)
+    if isinstance(names, str) or not all(isinstance(n, str) and n for n in given):
+        raise ConfigError(setting, names, "a set of state names, e.g. {'EXECUTED'}")
+    return frozenset(n.upper() for n in given)
 
 
 def __getattr__(name: str) -> Any:

@@ -27,7 +27,7 @@ Example:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
 
@@ -45,6 +45,7 @@ from cnbkit.cobs.signing import (
     OpenUrl,
     RedirectHook,
     Signing,
+    UserBack,
 )
 from cnbkit.errors import ConfigError
 
@@ -171,36 +172,46 @@ class StandingOrderCalls:
                              url=exc.url, request_id=exc.request_id) from None
         return StandingOrder.from_json(data)
 
-    def standing_order_signing(self, order: StandingOrder, *,
-                               user_involved: bool = True) -> Signing:
+    def standing_order_signing(self, order: StandingOrder, *, user_involved: bool = True,
+                               done_states: Iterable[str] | None = None,
+                               failed_states: Iterable[str] | None = None) -> Signing:
         """The authorization ``order.sign`` names (a new order, a change or a cancellation),
-        step by step (:class:`~cnbkit.cobs.signing.Signing`)."""
+        step by step (:class:`~cnbkit.cobs.signing.Signing`); ``done_states`` and
+        ``failed_states`` add the bank's own names of the final states."""
         self._need_orders()
         if not isinstance(order, StandingOrder) or order.sign is None:
             raise ConfigError("order", getattr(order, "order_id", order),
                               "a StandingOrder whose answer carried a signInfo (the result of "
                               "create, change or cancel)")
         return Signing(self.sender, "standing order", order.order_id, order.sign.sign_id,
-                       user_involved=user_involved)
+                       user_involved=user_involved, done_states=done_states,
+                       failed_states=failed_states)
 
     def authorize_standing_order(self, order: StandingOrder, method: str | None = None, *,
                                  open_url: OpenUrl | None = None,
                                  redirect_hook: RedirectHook | None = None,
                                  one_time_password: OneTimePassword = None,
-                                 redirect_url: str | None = None, timeout: float = 300.0,
-                                 poll_interval: float | None = None,
+                                 redirect_url: str | None = None, user_back: UserBack = None,
+                                 timeout: float = 300.0, poll_interval: float | None = None,
                                  sleep: Callable[[float], object] = time.sleep,
-                                 user_involved: bool = True) -> AuthorizationResult:
+                                 user_involved: bool = True, wait_for_status: bool = False,
+                                 done_states: Iterable[str] | None = None,
+                                 failed_states: Iterable[str] | None = None
+                                 ) -> AuthorizationResult:
         """Have the user authorize what ``order.sign`` names (the order, its change or its
         cancellation), the whole way, then read the order's status (see
-        :meth:`~cnbkit.cobs.pisp_calls.PaymentCalls.authorize_payment` for the arguments).
+        :meth:`~cnbkit.cobs.payment_calls.PaymentCalls.authorize_payment` for the arguments).
+        A standing order's state of a name this walk does not know is not checked against its
+        status (a change leaves the status as it was): give the bank's names in
+        ``done_states``.
 
         Example: ``cobs.authorize_standing_order(order, open_url=webbrowser.open)``.
         """
-        result = self.standing_order_signing(order, user_involved=user_involved).authorize(
+        signing = self.standing_order_signing(order, user_involved=user_involved,
+                                              done_states=done_states,
+                                              failed_states=failed_states)
+        return signing.authorize(
             method, open_url=open_url, redirect_hook=redirect_hook,
-            one_time_password=one_time_password, redirect_url=redirect_url, timeout=timeout,
-            poll_interval=poll_interval, sleep=sleep)
-        status = self.standing_order_status(order, user_involved=user_involved)
-        return AuthorizationResult(result.state, result.method, result.polls, result.waited,
-                                   status)
+            one_time_password=one_time_password, redirect_url=redirect_url,
+            user_back=user_back, timeout=timeout, poll_interval=poll_interval, sleep=sleep,
+            read_status=True, wait_for_status=wait_for_status)

@@ -1,8 +1,9 @@
 """The COBS (PSD2) sandbox: HTTPS on loopback that requires a client certificate.
 
 At start it generates a test PKI (CA, server and client certificates; see
-:mod:`cnbkit.sandbox.cobs.pki`) in a temporary directory, and serves registration
-(``/cobs/<v>/applications``), ``/oauth/authorize``, ``/oauth/token``, ``/oauth/revoke``, the
+:mod:`cnbkit.sandbox.cobs.pki`) in a temporary directory, and serves registration in the CNB's
+dialect (``/cobs/<v>/applications``) and the standard's (``/oauth2/register``),
+``/oauth/authorize``, ``/oauth/token``, ``/oauth/revoke``, the
 page users sign on (``/sign/…``) and the AISP/PISP/CISP API for COBS 2.0 and 5.0 (see
 :mod:`cnbkit.sandbox.cobs.app`), under the CNB's root (``/cobs/<v>``) and under a root per
 area (:meth:`CobsSandbox.api_roots`). What the standard leaves to each bank (optional
@@ -170,6 +171,12 @@ class CobsSandbox:
     @property
     def token_url(self) -> str:
         return f"{self.base_url}/oauth/token"
+
+    @property
+    def registration_url(self) -> str:
+        """Registration as the standard has it (PDF §1.4.1, ``/oauth2/register``; the CNB's
+        own is ``{api_url}/applications``)."""
+        return f"{self.base_url}/oauth2/register"
 
     @property
     def revoke_url(self) -> str:

@@ -4,14 +4,16 @@ Every request needs a client certificate from the sandbox's CA (the TLS handshak
 :func:`~cnbkit.sandbox.cobs.incoming.peer_of` see to that). On top of it a route declares one of
 the :class:`Auth` kinds; :func:`authorize` checks it before the handler runs.
 
-A bearer token must be present (401 otherwise), known and unexpired (401, or 403 when the
-test switch ``expired_token_status`` says so: the standard allows both for an expired token,
-PDF p.51), issued to an application of the certificate's organisation (401), must carry the
-route's scope, and the certificate must hold the PSD2 role that scope needs (403 otherwise):
-``aisp`` needs ``PSP_AI``, ``pisp`` ``PSP_PI``. The answers about the token say so as an OAuth
-resource server does (RFC 6750 §3): ``WWW-Authenticate: Bearer`` without a token,
-``error="invalid_token"`` for an unknown or expired one, ``error="insufficient_scope"`` for a
-scope it lacks; the COBS error body stays the standard's (``UNAUTHORISED``/``FORBIDDEN``).
+A bearer token must be present (401 otherwise), known and unexpired (401, or 403 when the test
+switch ``expired_token_status`` says so: the standard allows both for an expired token, PDF
+p.51), issued to an application of the certificate's organisation (401), must carry the route's
+scope, and the certificate must hold the PSD2 role that scope needs (403 otherwise): ``aisp``
+needs ``PSP_AI``, ``pisp`` ``PSP_PI``. In COBS 5.0 a token may instead carry the 7.0 file's
+scopes (:data:`GRANULAR_SCOPES`): ``AISP``/``PISP`` for a whole area, or one that the call's
+operation lists (``aisp.balances`` reads balances and nothing else). The answers about the token
+say so as an OAuth resource server does (RFC 6750 §3): ``WWW-Authenticate: Bearer`` without a
+token, ``error="invalid_token"`` for an unknown or expired one, ``error="insufficient_scope"``
+for a scope it lacks; the COBS error body stays the standard's (``UNAUTHORISED``/``FORBIDDEN``).
 When the sandbox plays the CNB's public sandbox (:mod:`~cnbkit.sandbox.cobs.public`), its fixed
 tokens are accepted too.
 
@@ -32,10 +34,19 @@ from cnbkit.sandbox.cobs.replies import cobs_error
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Request
 
-__all__ = ["ROLE_FOR_SCOPE", "Auth", "authorize", "bearer", "require_role"]
+__all__ = ["GRANULAR_SCOPES", "ROLE_FOR_SCOPE", "Auth", "authorize", "bearer", "holds",
+           "require_role"]
 
 #: The PSD2 role a certificate needs for each OAuth scope.
 ROLE_FOR_SCOPE = {"aisp": "PSP_AI", "pisp": "PSP_PI"}
+#: The scopes of the 7.0 file (``components.securitySchemes.OAuth2``): the whole areas
+#: ``AISP`` and ``PISP`` and one scope per kind of resource. A route of COBS 5.0 takes its area's
+#: scope (the CNB's ``aisp``/``pisp``, or the file's ``AISP``/``PISP``) or one of the scopes its
+#: operation lists in the file (:meth:`StandardRules.scopes
+#: <cnbkit.sandbox.cobs.standard.StandardRules.scopes>`).
+GRANULAR_SCOPES = ("AISP", "aisp.accounts", "aisp.balances", "aisp.transactions",
+                   "aisp.directdebits", "aisp.standingorders", "PISP", "pisp.payments",
+                   "pisp.directdebits", "pisp.standingorders", "pisp.accounts")
 
 
 class Auth(Enum):
@@ -67,10 +78,27 @@ def require_role(peer: Peer, role: str) -> None:
                                "message": f"the certificate lacks the PSD2 role {role}"})
 
 
+def holds(granted: list[str], area: str, operation_scopes: tuple[str, ...] = ()) -> bool:
+    """Whether the scopes ``granted`` allow a call of ``area`` (``aisp`` or ``pisp``): the
+    area itself (``aisp``, ``AISP``) or a scope of the 7.0 file that the operation lists
+    (``aisp.accounts`` for ``GET /my/accounts``).
+
+    Example:
+        >>> listed = ("AISP", "aisp.accounts")
+        >>> holds(["aisp.accounts"], "aisp", listed), holds(["aisp.balances"], "aisp", listed)
+        (True, False)
+    """
+    return any(scope.lower() == area or (scope in operation_scopes and "." in scope
+                                         and scope.split(".", 1)[0] == area)
+               for scope in granted)
+
+
 def bearer(state: SandboxState, request: Request, peer: Peer,
-           scope: str | tuple[str, ...]) -> dict[str, Any]:
+           scope: str | tuple[str, ...], operation_scopes: tuple[str, ...] = ()
+           ) -> dict[str, Any]:
     """The entry of the request's bearer token, checked for ``scope`` (one of them, when a
-    tuple; see the module doc)."""
+    tuple; a scope of the 7.0 file among ``operation_scopes`` counts for its area; see the
+    module doc)."""
     auth = request.headers.get("Authorization") or ""
     token = auth[7:] if auth.startswith("Bearer ") else ""
     if not token:
@@ -93,7 +121,7 @@ def bearer(state: SandboxState, request: Request, peer: Peer,
         raise cobs_error(401, {"error": "UNAUTHORISED",
                                "message": "the token was issued to another certificate"})
     wanted = (scope,) if isinstance(scope, str) else scope
-    granted = [s for s in wanted if s in entry["scope"]]
+    granted = [s for s in wanted if holds(list(entry["scope"]), s, operation_scopes)]
     if not granted:
         raise cobs_error(403, {"error": "FORBIDDEN", "parameters": {"SCOPE": "|".join(wanted)},
                                "message": f"the token lacks the {' or '.join(wanted)} scope"},
@@ -104,15 +132,16 @@ def bearer(state: SandboxState, request: Request, peer: Peer,
     return entry
 
 
-def authorize(auth: Auth, state: SandboxState, request: Request,
-              peer: Peer) -> dict[str, Any] | None:
-    """Check ``auth`` for a request; the bearer token's entry when it needs one, else None."""
+def authorize(auth: Auth, state: SandboxState, request: Request, peer: Peer,
+              operation_scopes: tuple[str, ...] = ()) -> dict[str, Any] | None:
+    """Check ``auth`` for a request (``operation_scopes``: what the 7.0 file lists for its
+    operation); the bearer token's entry when it needs one, else None."""
     if auth is Auth.AISP:
-        return bearer(state, request, peer, "aisp")
+        return bearer(state, request, peer, "aisp", operation_scopes)
     if auth is Auth.PISP:
-        return bearer(state, request, peer, "pisp")
+        return bearer(state, request, peer, "pisp", operation_scopes)
     if auth is Auth.ANY_SCOPE:
-        return bearer(state, request, peer, ("aisp", "pisp"))
+        return bearer(state, request, peer, ("aisp", "pisp"), operation_scopes)
     if auth is Auth.ROLE_PSP_PI:
         require_role(peer, "PSP_PI")
     if auth is Auth.ROLE_PSP_IC:

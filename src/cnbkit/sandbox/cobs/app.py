@@ -23,18 +23,19 @@ Example:
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from cnbkit.sandbox.cobs.access import authorize
+from cnbkit.sandbox.cobs.access import Auth, authorize
 from cnbkit.sandbox.cobs.data import SandboxBank
 from cnbkit.sandbox.cobs.incoming import Incoming, peer_of
 from cnbkit.sandbox.cobs.public import public_peer
-from cnbkit.sandbox.cobs.replies import Fail, cobs_error, not_in_cobs
-from cnbkit.sandbox.cobs.routes import VERSIONS, find_route
+from cnbkit.sandbox.cobs.replies import Fail, cobs_error, not_in_cobs, oauth_error
+from cnbkit.sandbox.cobs.routes import VERSIONS, find_route, is_registration
 from cnbkit.sandbox.cobs.standard import StandardRules, check_request
 from cnbkit.sandbox.cobs.state import PAGING_QUIRKS, RECORDED_HEADERS, SandboxState
 from cnbkit.sandbox.cobs.variants import BankVariant
@@ -50,6 +51,10 @@ _COBS = "/cobs/"
 ROOTS = {"/cobs/": None, "/aisp/": "aisp", "/pisp/": "pisp", "/cisp/": "cisp"}
 #: The files' maxLength of X-Request-ID.
 _REQUEST_ID_LENGTH = 60
+
+#: Routes a user's browser opens (it sends no header of the application's), besides the signing
+#: page: the consent screen.
+_BROWSER_PATTERNS = ("/oauth/authorize",)
 
 #: Called with every request and the reply the app gives it (see :meth:`CobsApp.watch`).
 Observer = Callable[[Request, Reply], None]
@@ -160,6 +165,13 @@ class CobsApp:
         self.state.set_variant("", chosen, order_id=order_id)
         return chosen
 
+    def require_headers(self, headers: dict[str, str] | None) -> None:
+        """Refuse every call to the bank without ``headers`` (a provider's own API key, e.g.
+        ``{"apikey": "…"}``): 401 on the API, registration, token and revocation alike; the
+        pages a user opens in a browser (the consent screen, the signing page) are exempt.
+        None lifts it."""
+        self.state.require_headers(headers)
+
     def one_time_password(self, order_id: str) -> str:
         """The latest one-time password the sandbox "sent" the user (by SMS) to authorize the
         payment or standing order ``order_id``: what the user reads on the phone.
@@ -228,6 +240,22 @@ class CobsApp:
         self._notify(request, reply)
         return reply
 
+    def _check_required_headers(self, request: Request, *, cobs: bool) -> None:
+        """401 unless the request carries the headers the bank requires of every call
+        (:meth:`SandboxState.require_headers
+        <cnbkit.sandbox.cobs.state.SandboxState.require_headers>`): a COBS error on the API, an
+        OAuth one on OAuth and registration."""
+        with self.state.lock:
+            required = dict(self.state.required_headers)
+        for name, value in required.items():
+            got = request.headers.get(name)
+            if got is not None and secrets.compare_digest(got.encode(), value.encode()):
+                continue
+            text = f"the API key header {name} is missing or wrong"
+            if cobs:
+                raise cobs_error(401, {"error": "UNAUTHORISED", "message": text})
+            raise oauth_error(401, "invalid_client", text)
+
     def _dispatch(self, request: Request) -> Reply:
         """Find the route, check headers and authorization as it needs, run its handler.
 
@@ -258,9 +286,13 @@ class CobsApp:
             if found is None or (area is not None and found[0].area not in (None, area)):
                 raise not_in_cobs(request.method, path, version)
         route, params = found
+        if route.auth is not Auth.USER_AGENT and route.pattern not in _BROWSER_PATTERNS:
+            self._check_required_headers(request, cobs=root is not None
+                                         and not is_registration(path))
         standard = route.standard_for(version) if version else None
         if standard is not None:
             check_request(self.rules, version, standard, request)
-        token = authorize(route.auth, self.state, request, peer)
+        token = authorize(route.auth, self.state, request, peer,
+                          self.rules.scopes(version, standard))
         call = Incoming(request, peer, version, path, params, token)
         return route.handler(self.state, call)

@@ -26,6 +26,7 @@ import time
 from base64 import b64decode
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from cnbkit.sandbox.cobs.access import GRANULAR_SCOPES
 from cnbkit.sandbox.cobs.consents import record_consent
 from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.replies import oauth_error
@@ -33,7 +34,7 @@ from cnbkit.sandbox.cobs.signing import redirect_allowed
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
 
-__all__ = ["CODE_LIFETIME", "authorize", "revoke", "token"]
+__all__ = ["CODE_LIFETIME", "authorize", "revoke", "token", "within"]
 
 #: Seconds an authorization code stays valid.
 CODE_LIFETIME = 120
@@ -66,7 +67,7 @@ def authorize(state: SandboxState, call: Incoming) -> Reply:
         return back(error="unsupported_response_type",
                     error_description="only response_type=code is supported")
     scopes = (request.arg("scope") or "").split()
-    if not scopes or any(s not in app["scopes"] for s in scopes):
+    if not scopes or any(not within(s, app["scopes"]) for s in scopes):
         return back(error="invalid_scope",
                     error_description=f"scope must be a subset of {app['scopes']}")
     code = secrets.token_urlsafe(24)
@@ -75,6 +76,22 @@ def authorize(state: SandboxState, call: Incoming) -> Reply:
         state.codes[code] = {"client_id": client_id, "redirect_uri": redirect_uri,
                              "scope": scopes, "expires": time.time() + CODE_LIFETIME}
     return back(code=code)
+
+
+def within(scope: str, registered: list[str]) -> bool:
+    """Whether ``scope`` may be asked for by an application registered with ``registered``:
+    one of them, or a scope of the 7.0 file within a registered area (``aisp.balances``
+    within ``aisp`` or ``AISP``).
+
+    Example:
+        >>> within("aisp.balances", ["aisp"]), within("pisp.payments", ["aisp"])
+        (True, False)
+    """
+    if scope in registered:
+        return True
+    area = scope.split(".", 1)[0].lower()
+    return "." in scope and scope in GRANULAR_SCOPES \
+        and any(r.lower() == area for r in registered)
 
 
 def token(state: SandboxState, call: Incoming) -> Reply:

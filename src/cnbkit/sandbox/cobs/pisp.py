@@ -32,7 +32,12 @@ from typing import Any
 
 from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.replies import cobs_error, dig, read_json
-from cnbkit.sandbox.cobs.signing import advance_order, cancel_open_signs, open_sign
+from cnbkit.sandbox.cobs.signing import (
+    advance_order,
+    cancel_open_signs,
+    open_sign,
+    shown_state,
+)
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.httpserver import Reply
 
@@ -150,7 +155,7 @@ def payment_sign(state: SandboxState, call: Incoming) -> Reply:
                                 client_id=call.client_id)
             stored["sign"], sign = sign_id, state.signs[sign_id]
             stored["body"]["signInfo"] = {"state": "OPEN", "signId": sign_id}
-        info = {"state": sign["state"], "signId": sign_id}
+        info = {"state": shown_state(state, sign), "signId": sign_id}
         scenarios = state.variant(call.client_id, call.params["id"]).scenarios
     return Reply.json(200, {"scenarios": scenarios, "signInfo": info})
 
@@ -170,22 +175,40 @@ def delete_payment(state: SandboxState, call: Incoming) -> Reply:
 
 def payment(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/payments/{id}``: the payment as accepted, with the state of its
-    authorization and its status (404 ``TRANSACTION_MISSING``)."""
+    authorization and its status (404 ``TRANSACTION_MISSING``; 501 where the variant has no
+    such resource, :attr:`~cnbkit.sandbox.cobs.variants.BankVariant.payment_detail`)."""
     stored = _stored_payment(state, call.params["id"], call.client_id)
     with state.lock:
-        advance_order(state, call.params["id"])
+        if not state.variant(call.client_id, call.params["id"]).payment_detail:
+            raise cobs_error(501, {"error": "NOT_IMPLEMENTED",
+                                   "message": "GET /my/payments/{paymentId} is not "
+                                   "implemented by this bank"})
+        advance_order(state, call.params["id"], call.client_id)
         body = copy.deepcopy(stored["body"])
         sign = state.signs[stored["sign"]]
-        body["signInfo"] = {"state": sign["state"], "signId": stored["sign"]}
+        body["signInfo"] = {"state": shown_state(state, sign), "signId": stored["sign"]}
     return Reply.json(200, body)
+
+
+def _read_status(state: SandboxState, stored: dict[str, Any], payment_id: str) -> str:
+    """(with the lock held) A read of the payment's status: the authorization moves on, and
+    an authorized payment the bank settles late (``settles_after``) counts the read."""
+    advance_order(state, payment_id, stored["client_id"])
+    lag, settled = stored.get("settle") or (0, None)
+    if settled is not None:
+        if lag <= 0:
+            stored["body"]["instructionStatus"] = settled
+            stored.pop("settle")
+        else:
+            stored["settle"] = (lag - 1, settled)
+    return str(stored["body"]["instructionStatus"])
 
 
 def payment_status(state: SandboxState, call: Incoming) -> Reply:
     """``GET /my/payments/{id}/status`` (COBS 5.0): the payment's ``instructionStatus``."""
     stored = _stored_payment(state, call.params["id"], call.client_id)
     with state.lock:
-        advance_order(state, call.params["id"])
-        status = stored["body"]["instructionStatus"]
+        status = _read_status(state, stored, call.params["id"])
     return Reply.json(200, {"instructionStatus": status})
 
 
@@ -194,8 +217,7 @@ def payment_status_v2(state: SandboxState, call: Incoming) -> Reply:
     of a payment of the certificate's organisation."""
     stored = _stored_payment(state, call.params["id"], None, owner=call.peer.organization_id)
     with state.lock:
-        advance_order(state, call.params["id"])
-        status = stored["body"]["instructionStatus"]
+        status = _read_status(state, stored, call.params["id"])
     return Reply.json(200, {"instructionStatus": status})
 
 

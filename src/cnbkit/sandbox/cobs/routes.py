@@ -167,6 +167,16 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/oauth/authorize", (), Auth.CLIENT, oauth.authorize),
     Route("POST", "/oauth/token", (), Auth.CLIENT, oauth.token),
     Route("POST", "/oauth/revoke", (), Auth.CLIENT, oauth.revoke),
+    # registration as the standard has it (PDF §1.4.1): absolute, RFC 7591 names
+    Route("POST", "/oauth2/register", (), Auth.CERTIFICATE, registration.standard_create),
+    Route("GET", "/oauth2/register/{id}", (), Auth.CERTIFICATE, registration.standard_show),
+    Route("PUT", "/oauth2/register/{id}", (), Auth.CERTIFICATE, registration.standard_update),
+    Route("DELETE", "/oauth2/register/{id}", (), Auth.CERTIFICATE,
+          registration.standard_delete),
+    Route("POST", "/oauth2/register/{id}/renewSecret", (), Auth.CERTIFICATE,
+          registration.standard_renew_secret),
+    Route("POST", "/oauth2/register/{id}/renewKey", (), Auth.CERTIFICATE,
+          registration.standard_renew_key),
     # the page a user opens to sign (USERAGENT_REDIRECT)
     Route("GET", "/sign/{ticket}", (), Auth.USER_AGENT, signing.user_agent_page),
     Route("POST", "/sign/{ticket}", (), Auth.USER_AGENT, signing.user_agent_page),

@@ -30,6 +30,20 @@ Every other way the text allows is played on request, per application or per ord
 * ``finish_completes=True``: the user's confirmation on the page leaves the authorization
   ``OPEN`` until Step III completes it ("E.g., in the case of federated authorization"); a
   Step III before the user confirmed changes nothing.
+* ``get_form=True``: Step II answers ``method: GET`` together with ``formData`` (the
+  standard's own example); the page's address has a query of its own (:data:`PAGE_QUERY`) and
+  the page takes only a GET that keeps it and adds the form's fields.
+* ``payment_detail=False``: ``GET /my/payments/{paymentId}`` answers 501 (PDF p. 143).
+* ``poll_interval_text=True``, ``poll_interval_ms=5``: Step III names ``pollInterval`` as text
+  (``"5000"``), or a value of the bank's choosing (5 ms).
+* ``done_state="EXECUTED"``: an authorized order's state has the bank's own name.
+* ``throttle=N``: the first N reads of an order's state (Step I, the order, its status) are
+  refused with 429 (or 503) and ``Retry-After``; ``throttle_writes=N`` the first N steps
+  (Step II, Step III).
+* ``rar="only"`` or ``"also"``: the 7.0 file's ``RAR`` method is offered; its Step II answers
+  ``rar{par_uri, scope, authorization_details}``.
+* ``settles_after=N``: once authorized, the payment's status stays ``ACTC`` for N reads
+  before ``ACSP``.
 
 States: ``OPEN`` (waiting for the user), ``PROCESSING`` (the user confirmed; it stays so for
 ``sign_processing_reads`` reads of its state, by Step I or by the order's answers), ``DONE``
@@ -58,7 +72,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from cnbkit.sandbox.cobs.data import CLOCK
 from cnbkit.sandbox.cobs.incoming import Incoming
-from cnbkit.sandbox.cobs.replies import cobs_error, read_json
+from cnbkit.sandbox.cobs.replies import Fail, cobs_error, read_json
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.cobs.variants import CNB_LIKE, BankVariant
 from cnbkit.sandbox.httpserver import Reply
@@ -67,19 +81,26 @@ __all__ = [
     "FINAL_STATES",
     "KINDS",
     "OTP_ATTEMPTS",
+    "PAGE_QUERY",
     "SCENARIOS",
     "advance_order",
     "detail",
     "finish",
     "open_sign",
     "redirect_allowed",
+    "shown_state",
     "start",
+    "throttle",
     "user_agent_page",
 ]
 
 #: The scenarios offered by default, each a sequence of method codes.
 SCENARIOS = CNB_LIKE.scenarios
 _REDIRECT = "USERAGENT_REDIRECT"
+#: The 7.0 file's rich authorization request.
+_RAR = "RAR"
+#: The query of its own that a GET form's page carries (:attr:`BankVariant.get_form`).
+PAGE_QUERY = "lang=cs"
 #: Wrong one-time passwords allowed before the authorization fails.
 OTP_ATTEMPTS = 3
 #: States after which nothing changes.
@@ -122,8 +143,32 @@ def _sign_of(state: SandboxState, call: Incoming) -> dict[str, Any]:
     return sign
 
 
-def _info(sign_id: str, sign: dict[str, Any]) -> dict[str, str]:
-    return {"state": sign["state"], "signId": sign_id}
+def shown_state(state: SandboxState, sign: dict[str, Any]) -> str:
+    """(with the lock held) The state as the bank names it: ``DONE`` under the variant's own
+    name (:attr:`BankVariant.done_state <cnbkit.sandbox.cobs.variants.BankVariant.done_state>`),
+    the others as they are."""
+    return variant_of(state, sign).done_state if sign["state"] == "DONE" else sign["state"]
+
+
+def _info(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> dict[str, str]:
+    return {"state": shown_state(state, sign), "signId": sign_id}
+
+
+def throttle(state: SandboxState, order_id: str, variant: BankVariant, *,
+             write: bool = False) -> None:
+    """(with the lock held) A read of the order's state (or with ``write`` a step of its
+    authorization): refused with the variant's ``throttle_status`` (and ``Retry-After``) while
+    its first ``throttle`` reads (``throttle_writes`` steps) last."""
+    key = f"{order_id} write" if write else order_id
+    used = state.refused_reads.get(key, 0)
+    if used >= (variant.throttle_writes if write else variant.throttle):
+        return
+    state.refused_reads[key] = used + 1
+    headers = {"Retry-After": variant.retry_after} if variant.retry_after is not None else {}
+    if variant.throttle_status == 503:  # the files' 503 answer has headers only
+        raise Fail(Reply(503, b"", headers, None))
+    raise cobs_error(429, {"error": "TOO_MANY_REQUESTS",
+                           "message": "too many requests: try again later"}, headers=headers)
 
 
 # -- completing ---------------------------------------------------------------------------------
@@ -141,17 +186,20 @@ def _complete(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> None:
         stored = state.payments.get(order_id)
         if stored is not None:
             body = stored["body"]
-            body["signInfo"] = _info(sign_id, sign)
+            body["signInfo"] = _info(state, sign_id, sign)
             due = body.get("requestedExecutionDate")
             ahead = isinstance(due, str) and dt.date.fromisoformat(due) > CLOCK
-            body["instructionStatus"] = "ACCP" if ahead else "ACSP"
+            settled = "ACCP" if ahead else "ACSP"
+            lag = variant_of(state, sign).settles_after
+            body["instructionStatus"] = "ACTC" if lag > 0 else settled
+            stored["settle"] = (lag, settled)
         return
     order = _standing_order(state, order_id)
     if order is None:
         return
     if kind == "standing_order":
         order["_state"], order["instructionStatus"] = "active", "ACSP"
-        order["signInfo"] = _info(sign_id, sign)
+        order["signInfo"] = _info(state, sign_id, sign)
     elif kind == "standing_order_change" and sign["change"]:
         for key, value in sign["change"].items():
             order[key] = value
@@ -177,9 +225,11 @@ def _advance(state: SandboxState, sign_id: str, sign: dict[str, Any]) -> None:
         sign["reads"] -= 1
 
 
-def advance_order(state: SandboxState, order_id: str) -> None:
-    """(with the lock held) The order's state was read (its detail or status): a confirmed
-    authorization of it moves on as for a read of Step I."""
+def advance_order(state: SandboxState, order_id: str, client_id: str) -> None:
+    """(with the lock held) The order's state was read (its detail or status) by
+    ``client_id``'s application: refused while the variant throttles (:func:`throttle`), else a
+    confirmed authorization of it moves on as for a read of Step I."""
+    throttle(state, order_id, state.variant(client_id, order_id))
     for sign_id, sign in list(state.signs.items()):
         if sign["order"] == order_id:
             _advance(state, sign_id, sign)
@@ -202,8 +252,9 @@ def detail(state: SandboxState, call: Incoming) -> Reply:
         variant = variant_of(state, sign)
         if not variant.step_one:
             raise _not_implemented("Step I (GET …/sign/{signId})")
+        throttle(state, sign["order"], variant)
         _advance(state, call.params["sign"], sign)
-        info = _info(call.params["sign"], sign)
+        info = _info(state, call.params["sign"], sign)
     return Reply.json(200, {"scenarios": variant.scenarios, "signInfo": info})
 
 
@@ -242,6 +293,7 @@ def start(state: SandboxState, call: Incoming) -> Reply:
                                    "message": f"the authorization is {sign['state']}, not "
                                    "open"})
         variant = variant_of(state, sign)
+        throttle(state, sign["order"], variant, write=True)
         methods = [code for scenario in variant.scenarios for code in scenario]
         if method not in methods:
             raise cobs_error(400, {"error": "AUTH_LIMIT_EXCEEDED", "scope": "authorizationType",
@@ -264,16 +316,30 @@ def start(state: SandboxState, call: Incoming) -> Reply:
             sign["ticket"] = ticket
             state.tickets[ticket] = call.params["sign"]
             host = call.request.headers.get("Host") or "127.0.0.1"
-            answer["href"] = {"url": f"https://{host}/sign/{ticket}"}
+            # a GET form's page has a query of its own, which the browser must keep
+            own_query = f"?{PAGE_QUERY}" if variant.get_form else ""
+            answer["href"] = {"url": f"https://{host}/sign/{ticket}{own_query}"}
             answer["method"] = variant.redirect_method
-            if variant.redirect_method == "POST":
+            if variant.redirect_method == "POST" or variant.get_form:
                 sign["form"] = _federated_form()
                 answer["formData"] = dict(sign["form"])
+            sign["form_method"] = variant.redirect_method
+        elif method == _RAR:
+            answer["rar"] = _rich_authorization_request(call.params["sign"])
         else:
             sign["otp"] = f"{secrets.randbelow(10**6):06d}"
             state.outbox.append({"order": sign["order"], "code": sign["otp"]})
-        answer["signInfo"] = _info(call.params["sign"], sign)
+        answer["signInfo"] = _info(state, call.params["sign"], sign)
     return Reply.json(200, answer)
+
+
+def _rich_authorization_request(sign_id: str) -> dict[str, str]:
+    """Step II of ``RAR`` as the 7.0 file shapes it: the pushed authorization request's
+    endpoint, the dynamic scope that links the token to this authorization, and the
+    (encrypted, base64) subject of the authorization."""
+    return {"par_uri": "https://127.0.0.1/oauth/par",
+            "scope": f"signId{sign_id}",
+            "authorization_details": base64.b64encode(secrets.token_bytes(48)).decode()}
 
 
 def _federated_form() -> dict[str, str]:
@@ -297,6 +363,7 @@ def finish(state: SandboxState, call: Incoming) -> Reply:
         variant = variant_of(state, sign)
         if not variant.step_three:
             raise _not_implemented("Step III (PUT …/sign/{signId})")
+        throttle(state, sign["order"], variant, write=True)
         indicative = sign["method"] == _REDIRECT \
             and body.get("authorizationType") == sign["method"]
         if sign["state"] in FINAL_STATES and not indicative:
@@ -325,9 +392,11 @@ def finish(state: SandboxState, call: Incoming) -> Reply:
         elif indicative and variant.finish_completes and sign["user_done"] \
                 and sign["state"] == "OPEN":
             _confirm(state, sign_id, sign)
-        answer: dict[str, Any] = {"state": sign["state"]}
+        answer: dict[str, Any] = {"state": shown_state(state, sign)}
         if variant.poll_interval:
-            answer["pollInterval"] = state.poll_interval_ms
+            interval = state.poll_interval_ms if variant.poll_interval_ms is None \
+                else variant.poll_interval_ms
+            answer["pollInterval"] = str(interval) if variant.poll_interval_text else interval
     return Reply.json(200, answer)
 
 
@@ -338,7 +407,7 @@ def user_agent_page(state: SandboxState, call: Incoming) -> Reply:
     takes only a POST of the form Step II gave (405 for a GET, 400 for another form); any other
     page only a GET."""
     form = {k: v[0] for k, v in parse_qs((call.request.body or b"").decode("latin-1")).items()} \
-        if call.request.method == "POST" else {}
+        if call.request.method == "POST" else dict(call.request.query)
     decline = call.request.arg("decline") in ("1", "true") or form.get("decline") in ("1",
                                                                                      "true")
     with state.lock:
@@ -347,12 +416,14 @@ def user_agent_page(state: SandboxState, call: Incoming) -> Reply:
         if sign is None or sign["state"] != "OPEN" or sign["user_done"]:
             state.tickets.pop(call.params["ticket"], None)
             return _page(404, "This authorization link is unknown or used.")
-        wanted = "POST" if sign["form"] else "GET"
+        wanted = sign.get("form_method") or ("POST" if sign["form"] else "GET")
         if call.request.method != wanted:
             return _page(405, f"This page is opened with {wanted}.", {"Allow": wanted})
         if sign["form"] and any(not secrets.compare_digest(str(form.get(k, "")), str(v))
                                 for k, v in sign["form"].items()):
             return _page(400, "The federated login's form does not match.")
+        if wanted == "GET" and sign["form"] and call.request.raw_query.find(PAGE_QUERY) < 0:
+            return _page(400, "The page's own query is missing.")
         state.tickets.pop(call.params["ticket"], None)
         if decline:
             sign["state"] = "FAILED"

@@ -69,6 +69,17 @@ class StandardRules:
         found = self.operation(version, operation)
         return list(found["parameters"]) if found else []
 
+    def scopes(self, version: str, operation: str | None) -> tuple[str, ...]:
+        """The OAuth scopes the file lists for ``operation`` (the 7.0 file's ``AISP``,
+        ``aisp.accounts``...; none in the 2.0 file).
+
+        Example:
+            >>> StandardRules.load().scopes("5.0", "GET /my/accounts")
+            ('AISP', 'aisp.accounts')
+        """
+        found = self.operation(version, operation) if operation else None
+        return tuple(found.get("scopes") or ()) if found else ()
+
 
 def _cast(value: str, schema: dict[str, Any]) -> Any:
     """A header or query string as the schema's type (ValueError when it is not one)."""

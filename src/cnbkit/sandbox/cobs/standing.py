@@ -36,7 +36,12 @@ from typing import Any
 from cnbkit.sandbox.cobs.incoming import Incoming
 from cnbkit.sandbox.cobs.pisp import order_errors, service_level
 from cnbkit.sandbox.cobs.replies import cobs_error, dig, read_json
-from cnbkit.sandbox.cobs.signing import advance_order, cancel_open_signs, open_sign
+from cnbkit.sandbox.cobs.signing import (
+    advance_order,
+    cancel_open_signs,
+    open_sign,
+    shown_state,
+)
 from cnbkit.sandbox.cobs.state import SandboxState
 from cnbkit.sandbox.cobs.variants import standing_order_errors
 from cnbkit.sandbox.httpserver import Reply
@@ -129,11 +134,11 @@ def detail(state: SandboxState, call: Incoming) -> Reply:
         own = _created(state, order_id, call.client_id)
         found = None
         if own is not None:
-            advance_order(state, order_id)
+            advance_order(state, order_id, call.client_id)
             found = public_order(own)
             sign = state.signs.get(own["_sign"])
             if sign is not None:
-                found["signInfo"] = {"state": sign["state"], "signId": own["_sign"]}
+                found["signInfo"] = {"state": shown_state(state, sign), "signId": own["_sign"]}
     if found is None:
         found = next((copy.deepcopy(o) for o in state.bank.standing_orders
                       if _order_id(o) == order_id), None)
@@ -148,7 +153,7 @@ def status(state: SandboxState, call: Incoming) -> Reply:
     with state.lock:
         own = _created(state, order_id, call.client_id)
         if own is not None:
-            advance_order(state, order_id)
+            advance_order(state, order_id, call.client_id)
         value = None if own is None else str(own["instructionStatus"])
     if value is None and any(_order_id(o) == order_id for o in state.bank.standing_orders):
         value = "ACSP"

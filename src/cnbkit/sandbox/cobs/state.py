@@ -17,7 +17,10 @@ happens under :attr:`SandboxState.lock`. The stores are plain dicts of plain dic
   ``owner``, ``scope``, ``valid_until``);
 * ``scope_limits``, ``paging_quirks``, ``variants``: the test switches, by client_id;
   ``order_variants``: the bank variant of one order, by order id
-  (:mod:`~cnbkit.sandbox.cobs.variants`);
+  (:mod:`~cnbkit.sandbox.cobs.variants`); ``refused_reads``: how many reads of an order's
+  state a throttling variant has refused so far;
+* ``required_headers``: headers (name -> value) every call to the bank must carry, as a
+  provider's own API key (:meth:`SandboxState.require_headers`);
 * ``seen``: the recorded headers of the latest API requests.
 
 Settings a test may switch: ``answer_shape`` (``"files"``, the OpenAPI files' shape of
@@ -96,6 +99,8 @@ class SandboxState:
     paging_quirks: dict[str, str] = field(default_factory=dict, repr=False)
     variants: dict[str, BankVariant] = field(default_factory=dict, repr=False)
     order_variants: dict[str, BankVariant] = field(default_factory=dict, repr=False)
+    refused_reads: dict[str, int] = field(default_factory=dict, repr=False)
+    required_headers: dict[str, str] = field(default_factory=dict, repr=False)
     seen: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=_SEEN_SIZE),
                                         repr=False)
 
@@ -152,6 +157,13 @@ class SandboxState:
         if order_id is not None and order_id in self.order_variants:
             return self.order_variants[order_id]
         return self.variants.get(client_id or "", CNB_LIKE)
+
+    def require_headers(self, headers: dict[str, str] | None) -> None:
+        """Refuse every call to the bank (API, registration, OAuth token and revocation; not the
+        page a user opens) that lacks one of ``headers`` or sends another value, as a provider
+        that hands out an API key of its own does (None lifts it)."""
+        with self.lock:
+            self.required_headers = dict(headers or {})
 
     def revoke_client(self, client_id: str) -> int:
         """Drop every access and refresh token of ``client_id``; returns how many."""

@@ -3,11 +3,17 @@
 The standard leaves much to each bank: the authorization's Step I and Step III are optional
 ("An optional resource", PDF §3.2.9, §3.2.11), a page the user opens may be reached by a GET or
 by a POST of a federated login's form (``method``, ``formData`` with ``SAMLRequest`` and
-``relayState``, §3.2.10.1), the 2.0 text's Step III answer is the ``state`` alone (§3.2.11.1,
-no ``pollInterval``), a federated authorization may be completed by Step III after the user is
-back ("E.g., in the case of federated authorization"), and the CNB accepts fewer standing
-orders than the standard. A :class:`BankVariant` says which of these a bank does; the sandbox
-plays :data:`CNB_LIKE` (its default) unless a test switches an application
+``relayState``, §3.2.10.1; the standard's own example sends ``method: GET`` together with
+``formData``, PDF pp. 297-298), the 2.0 text's Step III answer is the ``state`` alone
+(§3.2.11.1, no ``pollInterval``) while the 7.0 file types ``pollInterval`` as an integer whose
+example is the text ``'5000'``, a federated authorization may be completed by Step III after
+the user is back ("E.g., in the case of federated authorization"), the states are named "in a
+format supported by bank" (PDF pp. 147-155), ``GET /my/payments/{paymentId}`` may answer
+``501 NOT_IMPLEMENTED`` (its error table, PDF p. 143), the 7.0 file adds a method ``RAR``
+(``rar{par_uri, scope, authorization_details}``), and any HTTP server may ask a client to slow
+down (429 with ``Retry-After``, RFC 6585 §4; 503, RFC 9110 §15.6.4). A :class:`BankVariant`
+says which of these a bank does; the sandbox plays :data:`CNB_LIKE` (its default) unless a
+test switches an application
 (:meth:`CobsApp.set_variant <cnbkit.sandbox.cobs.app.CobsApp.set_variant>`) or one order
 (:meth:`CobsApp.set_order_variant <cnbkit.sandbox.cobs.app.CobsApp.set_order_variant>`); the
 order's setting wins.
@@ -45,30 +51,77 @@ class BankVariant:
         redirect_method: ``"GET"`` (the page is a link) or ``"POST"`` (a federated login:
             Step II answers ``method: POST`` and ``formData`` with ``SAMLRequest`` and
             ``relayState``; the page takes only a POST of them).
+        get_form: with ``redirect_method="GET"``, Step II also answers ``formData`` (the
+            standard's own example of Step II, PDF pp. 297-298); the page's address carries a
+            query of its own, and the page takes only a GET whose query also carries the form's
+            fields, as a browser sends a GET form.
         step_one: whether ``GET …/sign/{signId}`` exists (False: 501 NOT_IMPLEMENTED).
         step_three: whether ``PUT …/sign/{signId}`` exists (False: 501 NOT_IMPLEMENTED, and only
             ``USERAGENT_REDIRECT`` is offered: a code cannot be entered without it).
+        payment_detail: whether ``GET /my/payments/{paymentId}`` exists (False: 501
+            NOT_IMPLEMENTED, which its error table allows, PDF p. 143); the payment's status
+            (``GET …/status``) is then the only way to follow it without Step I.
         poll_interval: whether Step III's answer names ``pollInterval``.
+        poll_interval_text: ``pollInterval`` travels as text (``"5000"``, the 7.0 file's
+            example value) instead of a number.
+        poll_interval_ms: the ``pollInterval`` Step III names, in milliseconds (None: the
+            sandbox's setting, ``sandbox.app.state.poll_interval_ms``).
         finish_completes: a ``USERAGENT_REDIRECT`` authorization the user confirmed stays
             ``OPEN`` until Step III, which completes it; a Step III before the user is back
             changes nothing.
+        done_state: the name of the state of an authorized order (``"DONE"``, or the bank's
+            own, e.g. ``"EXECUTED"``: "in a format supported by bank").
+        settles_after: how many reads of the payment's status still answer ``ACTC`` after
+            its authorization is done, before the bank accepts it (``ACSP``).
+        throttle: how many reads of an order's state (Step I, the order's answer, its status)
+            are refused first with ``throttle_status``, before they are answered.
+        throttle_writes: how many of an order's authorization steps (Step II, Step III) are
+            refused first the same way.
+        throttle_status: 429 (Too Many Requests, RFC 6585 §4) or 503 (RFC 9110 §15.6.4).
+        retry_after: the ``Retry-After`` of a refused read (seconds as text, an HTTP date, or
+            None: no header).
+        rar: ``None``; ``"only"``: the one scenario is ``[["RAR"]]`` (the 7.0 file's rich
+            authorization request); ``"also"``: ``RAR`` is offered beside the page and the
+            code. Step II of ``RAR`` answers ``rar{par_uri, scope, authorization_details}``.
         standing_orders: ``"cnb"`` or ``"standard"`` limits.
     """
 
     redirect_method: str = "GET"
+    get_form: bool = False
     step_one: bool = True
     step_three: bool = True
+    payment_detail: bool = True
     poll_interval: bool = True
+    poll_interval_text: bool = False
+    poll_interval_ms: int | None = None
     finish_completes: bool = False
+    done_state: str = "DONE"
+    settles_after: int = 0
+    throttle: int = 0
+    throttle_writes: int = 0
+    throttle_status: int = 429
+    retry_after: str | None = "2"
+    rar: str | None = None
     standing_orders: str = "cnb"
 
     def __post_init__(self) -> None:
         if self.redirect_method not in ("GET", "POST"):
             raise ValueError("redirect_method is 'GET' or 'POST'")
+        if self.get_form and self.redirect_method != "GET":
+            raise ValueError("get_form needs redirect_method='GET'")
         if self.standing_orders not in ORDER_RULES:
             raise ValueError(f"standing_orders is one of {sorted(ORDER_RULES)}")
         if self.finish_completes and not self.step_three:
             raise ValueError("finish_completes needs step_three")
+        if self.throttle_status not in (429, 503):
+            raise ValueError("throttle_status is 429 or 503")
+        if self.rar not in (None, "only", "also"):
+            raise ValueError("rar is None, 'only' or 'also'")
+        if not self.done_state or self.done_state in ("OPEN", "PROCESSING", "FAILED",
+                                                      "CANCELED"):
+            raise ValueError("done_state names the state of an authorized order")
+        if self.poll_interval_ms is not None and self.poll_interval_ms < 0:
+            raise ValueError("poll_interval_ms is not negative")
 
     def replace(self, **changes: Any) -> BankVariant:
         """A copy with ``changes`` (checked again)."""
@@ -76,10 +129,13 @@ class BankVariant:
 
     @property
     def scenarios(self) -> list[list[str]]:
-        """The scenarios offered (a page and an SMS code; the page alone without Step III)."""
-        if not self.step_three:
-            return [["USERAGENT_REDIRECT"]]
-        return [["USERAGENT_REDIRECT"], ["SMS"]]
+        """The scenarios offered (a page and an SMS code; the page alone without Step III;
+        ``RAR`` alone, or beside them)."""
+        if self.rar == "only":
+            return [["RAR"]]
+        offered = [["USERAGENT_REDIRECT"]] if not self.step_three \
+            else [["USERAGENT_REDIRECT"], ["SMS"]]
+        return [["RAR"], *offered] if self.rar == "also" else offered
 
 
 _STANDARD_DUE = {"WEEKLY": (1, 7), "MONTHLY": (1, 28), "BI_MONTHLY": (1, 2),
