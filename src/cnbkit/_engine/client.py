@@ -39,6 +39,7 @@ from .planners import Plan
 from .settings import LIVE_URL, Settings
 from .stitch import stitch
 from .transport import Transport
+from .watch import Watch
 
 __all__ = ["LIVE_URL", "Client", "configure", "default_client"]
 
@@ -170,20 +171,23 @@ class Client:
         return self.collect(plan, backend=backend)
 
     def collect(self, plan: Plan, *, backend: Backend | None = None, workers: int | None = None,
-                progress: bool | None = None, desc: str = "cnbkit") -> Frame:
+                progress: bool | None = None, desc: str = "cnbkit",
+                watch: Watch | None = None) -> Frame:
         """Run a plan (one call from :meth:`get`, many from :func:`cnbkit.plan`) and return
         its rows as one frame of ``backend`` (default: the client's): the one pipeline of
         every call.
 
         ``backend`` and ``workers`` are checked before any request; up to ``workers``
         requests are in flight; ``progress`` draws a bar (None: only where someone watches,
-        and only for more than four calls).
+        and only for more than four calls). ``watch`` lets another thread follow the run and
+        stop it (:class:`~cnbkit._engine.watch.Watch`).
 
         Raises:
             InvalidParameter: ``backend`` or ``workers`` not allowed (before any request).
             ChunkError: (a plan of many calls) naming every call that failed after retries;
                 the others are cached, so running the same plan again fetches only the
                 failed ones. A plan of one call raises that call's own error.
+            Cancelled: ``watch`` was cancelled before the run finished.
 
         Example:
             >>> from cnbkit._engine.planners import make_plan
@@ -201,7 +205,7 @@ class Client:
         wanted = self.settings.progress if progress is None else progress
         show = (watched() if wanted is None else wanted) and len(calls) > 4
         parts = execute.run(calls, self._transport, self._pool(count), progress=show,
-                            desc=desc, chunked=not plan.single)
+                            desc=desc, chunked=not plan.single, watch=watch)
         table = stitch(parts, plan)
         notices.check(plan, table, self.today())
         return to_backend(table, chosen)

@@ -16,7 +16,10 @@ again.
 The pool threads only wait on the network: fresh cache hits are converted in the calling
 thread without entering the pool, and every answer is converted in the calling thread as it
 arrives (threads doing CPU work would only contend for the GIL and stall each other's socket
-reads).
+reads). Each download runs in a copy of the calling thread's context, so what a caller keeps
+there (the warnings it collects, :func:`cnbkit._engine.caller_warning.collecting`) follows
+its calls into the pool. A :class:`~cnbkit._engine.watch.Watch` follows the run from another
+thread (progress, the answers' freshness) and can stop it.
 
 Example:
     >>> import cnbkit
@@ -28,6 +31,7 @@ Example:
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
@@ -45,6 +49,7 @@ from .call import Call
 from .columns import Columns, from_decoded
 from .origin import of_answer
 from .transport import Answer, Lookup, Transport
+from .watch import Watch
 
 __all__ = ["columns_of", "run", "watched"]
 
@@ -65,6 +70,7 @@ def run(
     progress: bool = False,
     desc: str = "cnbkit",
     chunked: bool = True,
+    watch: Watch | None = None,
 ) -> list[Columns]:
     """Fetch and convert every call; their columns come back in plan order.
 
@@ -79,27 +85,37 @@ def run(
             ``Client.get``), the call's own error is raised.
         HostUnreachable: the host does not resolve or refuses connections: the run stops at
             the first such failure (the calls not yet sent are cancelled).
+        Cancelled: ``watch`` was cancelled (the calls not yet sent are never sent).
     """
     frames: list[Columns | None] = [None] * len(calls)
     failed: list[FailedChunk] = []
     bar = _progress_bar(len(calls), desc) if progress else None
+    done = 0
 
-    def settle(index: int, work: Callable[[], Columns]) -> None:
+    def settle(index: int, work: Callable[[], Answer]) -> None:
+        nonlocal done
         try:
-            frames[index] = work()
+            answer = work()
+            frames[index] = columns_of(calls[index], answer)
         except (InvalidParameter, HostUnreachable):
             raise  # an unreachable host fails every chunk alike: one error, at once
         except CnbError as exc:  # a failed chunk: reported with its typed cause
             if not chunked:
                 raise
             failed.append(FailedChunk(calls[index].label, exc))
+        else:
+            if watch is not None:
+                watch.answered(answer.expires)
+        done += 1
+        if watch is not None:
+            watch.advanced(done, len(calls))
         if bar is not None:
             bar.update(1)
 
     stop = threading.Event()  # set at the first unreachable host: later calls are not sent
 
     def fetch(call: Call, found: Lookup) -> Answer:
-        if stop.is_set():
+        if stop.is_set() or (watch is not None and watch.cancelled):
             raise _Skipped()
         try:
             return transport.fetch(call, found)
@@ -110,16 +126,23 @@ def run(
     futures: dict[Future[Answer], int] = {}
     try:
         for index, call in enumerate(calls):
+            if watch is not None:
+                watch.check()
             found = transport.lookup(call)  # the one cache read of this call
             if found.fresh is not None:  # converted here, one at a time
-                settle(index, partial(columns_of, call, found.fresh))
-            else:
-                futures[pool.submit(fetch, call, found)] = index
+                settle(index, partial(_given, found.fresh))
+            else:  # in a copy of this thread's context (the warnings collected...)
+                context = contextvars.copy_context()
+                futures[pool.submit(context.run, fetch, call, found)] = index
+        if watch is not None:
+            watch.track(futures)
         for future in as_completed(futures):
+            if watch is not None:
+                watch.check()
             index = futures[future]
-            if isinstance(future.exception(), _Skipped):
+            if future.cancelled() or isinstance(future.exception(), _Skipped):
                 continue  # the unreachable host's error is raised by the call that met it
-            settle(index, partial(_columns_of_future, calls[index], future))
+            settle(index, future.result)
     finally:
         for future in futures:
             future.cancel()
@@ -135,8 +158,8 @@ class _Skipped(Exception):
     """A call not sent because an earlier one found the host unreachable."""
 
 
-def _columns_of_future(call: Call, future: Future[Answer]) -> Columns:
-    return columns_of(call, future.result())
+def _given(answer: Answer) -> Answer:
+    return answer
 
 
 def watched() -> bool:

@@ -26,6 +26,7 @@ from .call import Call
 from .client import Client, default_client
 from .planners import make_plan
 from .ranges import DateArg
+from .watch import Watch
 
 __all__ = ["history", "plan"]
 
@@ -55,13 +56,15 @@ def history(
     workers: int | None = None,
     progress: bool | None = None,
     backend: Backend | None = None,
+    watch: Watch | None = None,
     **options: Any,
 ) -> Frame:
     """Plan, fetch and stitch a history of ``group`` (see each group's ``history()``),
     returned as a frame of ``backend`` (default: the client's).
 
     Warns (:class:`~cnbkit.errors.CnbkitWarning`) when a currency asked for has no rows: the
-    API answers an unknown code with no error.
+    API answers an unknown code with no error. ``watch`` lets another thread follow the run
+    and stop it (:class:`~cnbkit._engine.watch.Watch`).
 
     Example:
         >>> history("czeonia", "2024-01-01", "2024-03-31")  # doctest: +SKIP
@@ -69,4 +72,4 @@ def history(
     client = client or default_client()
     chosen = make_plan(group, start, end, today=client.today(), options=options)
     return client.collect(chosen, backend=backend, workers=workers, progress=progress,
-                          desc=f"{group} history")
+                          desc=f"{group} history", watch=watch)
