@@ -28,12 +28,14 @@ import socket
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .._engine.client import Client
 from .._engine.settings import LIVE_URL, LOOPBACK_HOSTS
 from ..errors import InvalidParameter, MissingDependency
 
-__all__ = ["SOURCES", "DataSource", "open_source", "require_mcp", "serve_http", "serve_stdio"]
+__all__ = ["SOURCES", "DataSource", "open_source", "require_mcp", "serve_http", "serve_stdio",
+           "transport_security"]
 
 SOURCES = ("auto", "live", "sandbox")
 log = logging.getLogger("cnbkit.mcp")
@@ -100,11 +102,34 @@ def open_source(source: str, *, probe: Callable[[], bool] | None = None) -> Data
     return DataSource(_kind_of(client.base_url), client)
 
 
+def _route_logs() -> None:
+    """Let cnbkit's debug records reach the clients that ask for them (the server's own
+    handler routes each to its call), while standard error keeps the level it had."""
+    root = logging.getLogger()
+    for handler in root.handlers:
+        if handler.level == logging.NOTSET:
+            handler.setLevel(root.getEffectiveLevel())
+    logging.getLogger("cnbkit").setLevel(logging.DEBUG)
+
+
 def serve_stdio(source: DataSource) -> None:
     """Serve over standard input and output until the client closes them."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
     from .server import build_server
 
-    build_server(source.client, source.kind).run("stdio")
+    _route_logs()
+    served = build_server(source.client, source.kind)
+
+    async def serve() -> None:
+        async with stdio_server() as (read, write):
+            await served.server.run(read, write, served.server.create_initialization_options())
+
+    try:
+        anyio.run(serve)
+    finally:
+        served.close()
 
 
 def _to_stderr(text: str) -> None:
@@ -112,20 +137,45 @@ def _to_stderr(text: str) -> None:
     sys.stderr.flush()
 
 
+def transport_security(port: int) -> Any:
+    """The HTTP transport's defences against DNS rebinding, for a server on 127.0.0.1:``port``:
+    only a Host of 127.0.0.1 or localhost with that port (421 otherwise) and, when a browser
+    sends one, an Origin of the same (403 otherwise).
+
+    Example:
+        >>> transport_security(8765).allowed_hosts
+        ['127.0.0.1:8765', 'localhost:8765']
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    hosts = [f"127.0.0.1:{port}", f"localhost:{port}"]
+    if port == 80:  # the default port is left out of Host and Origin
+        hosts += ["127.0.0.1", "localhost"]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=[f"http://{host}" for host in hosts])
+
+
 def serve_http(source: DataSource, port: int = 0,
                announce: Callable[[str], None] | None = None) -> None:
     """Serve the streamable HTTP transport on 127.0.0.1:``port`` (0: a free port) until
-    stopped; ``announce`` gets the endpoint's URL once the socket listens (default: a line on
-    standard error)."""
+    stopped, with the Host and Origin checks of :func:`transport_security`; ``announce``
+    gets the endpoint's URL once the socket listens (default: a line on standard error)."""
     import uvicorn
 
     from .server import build_server
 
-    app = build_server(source.client, source.kind).streamable_http_app()
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", port))  # loopback only, never another interface
     listener.listen(64)
-    url = f"http://127.0.0.1:{listener.getsockname()[1]}/mcp"
+    bound = int(listener.getsockname()[1])
+    _route_logs()
+    served = build_server(source.client, source.kind)
+    app = served.server.streamable_http_app(transport_security=transport_security(bound),
+                                            host="127.0.0.1")
+    url = f"http://127.0.0.1:{bound}/mcp"
     (announce or _to_stderr)(f"cnbkit mcp: streamable HTTP at {url}")
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
-    uvicorn.Server(config).run(sockets=[listener])
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        served.close()
