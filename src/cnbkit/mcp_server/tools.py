@@ -47,6 +47,8 @@ __all__ = ["Answer", "NoData", "Prepared", "Tools"]
 
 #: (structured content, text) of one answer.
 Answer = tuple[dict[str, Any], str]
+#: The last year of a trade whose value date is computed (pandas dates end in 2262).
+LAST_YEAR = 2200
 _KIND_FORMAT = {"date": "yyyy-MM-dd", "year": "yyyy (a number)", "year_month": "yyyy-MM",
                 "currency": "three letters (ISO 4217)", "enum": "one of allowed"}
 _CATALOG_DTYPES = {"date": "date", "float": "float", "int": "int", "str": "str"}
@@ -130,7 +132,14 @@ class Tools:
     def _history(self, group: str, start: Any, end: Any, filters: dict[str, Any],
                  max_rows: int) -> Prepared:
         with collecting() as collected:  # a range trimmed to today, moved to the series' start
-            plan = make_plan(group, start, end, today=self.client.today(), options=filters)
+            try:
+                plan = make_plan(group, start, end, today=self.client.today(), options=filters)
+            except InvalidParameter as exc:
+                if exc.parameter != "year":
+                    raise
+                # averages take years, which the planner calls year: name start or end
+                named = "start" if exc.value in (start, (start, end)) else "end"
+                raise _named(exc, named, exc.value) from None
         span = f" {plan.span.start} to {plan.span.end}" if plan.span else ""
         return self._table(plan, max_rows=max_rows, narrow=_NARROW_HISTORY,
                            title=f"{group} history{span}", notes=_warnings(collected))
@@ -153,10 +162,22 @@ class Tools:
         day = to_date(trade_date, "trade_date")
         if pair is not None and not isinstance(pair, str):
             raise InvalidParameter("pair", pair, "a currency pair such as 'EUR/CZK'")
+        if day.year > LAST_YEAR:
+            raise InvalidParameter("trade_date", day.isoformat(), f"value dates are computed "
+                                   f"for trades up to {LAST_YEAR}")
 
         def work(watch: Watch) -> Answer:
-            spot = analysis.spot_date(day, pair=pair)
-            value = analysis.value_date(day, tenor, pair=pair)
+            try:
+                spot = analysis.spot_date(day, pair=pair)
+                value = analysis.value_date(day, tenor, pair=pair)
+            except InvalidParameter as exc:  # the analysis names its own arguments
+                if exc.parameter != "dates":
+                    raise
+                raise _named(exc, "trade_date", day.isoformat()) from None
+            except (OverflowError, ValueError, NotImplementedError) as exc:
+                raise InvalidParameter("tenor", tenor, f"the value date falls beyond the dates "
+                                       f"cnbkit computes ({type(exc).__name__}): give a "
+                                       "shorter tenor") from None
             answer = {"trade_date": day.isoformat(), "tenor": str(tenor), "pair": pair,
                       "calendar": analysis.fx_calendar(pair) if pair else "PRAGUE",
                       "spot_date": _day(spot), "value_date": _day(value),
@@ -220,7 +241,10 @@ class Tools:
             with collecting() as collected:
                 fixing = as_pandas(self.client.collect(plan, backend="pandas", progress=False,
                                                        watch=watch))
-            fixed = _day(fixing["valid_for"].max()) if len(fixing) else day.isoformat()
+            if fixing.empty:
+                raise InvalidParameter("date", day.isoformat(), "no CNB fixing was published "
+                                       "on or before this day")
+            fixed = _day(fixing["valid_for"].max())
             per_unit = fixing.set_index(fixing["currency_code"].astype(str))["rate_per_unit"]
             per_unit = pd.concat([per_unit, pd.Series({"CZK": 1.0})]).astype(float)
             for arg, code in zip(("base", "quote"), codes, strict=True):
@@ -235,6 +259,13 @@ class Tools:
             return answer, (f"{answer['pair']} = {rate:.6f} (CNB fixing of {fixed}, "
                             f"{self.data_source} data)")
         return Prepared(work)
+
+
+def _named(exc: InvalidParameter, parameter: str, value: object) -> InvalidParameter:
+    """The library's refusal of ``value``, naming the tool's argument ``parameter``."""
+    hint = str(exc).split(": ", 1)[1] if ": " in str(exc) else ""
+    hint = hint.split("; allowed values: ", 1)[0]
+    return InvalidParameter(parameter, value, hint, allowed=exc.allowed)
 
 
 def _operation(name: Any) -> Operation:
