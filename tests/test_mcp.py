@@ -208,6 +208,11 @@ def test_bad_inputs_are_tool_errors_with_the_librarys_message(tmp_path, library)
                                "params": {"currency": "EUX", "year_month": "2019-05"}},
             lambda: library.get("exrates.daily_currency_month", currency="EUX",
                                 year_month="2019-05")),
+        "an unknown currency over a range": (
+            "history", {"group": "exrates", "start": "2024-01-01", "end": "2024-02-29",
+                        "filters": {"currency": "EUX"}},
+            lambda: cnbkit.exrates.history("2024-01-01", "2024-02-29", currency="EUX",
+                                           client=library)),
         "an unknown group": (
             "history", {"group": "bonds", "start": 2024},
             lambda: cnbkit.plan("bonds", 2024)),

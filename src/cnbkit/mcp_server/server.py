@@ -315,12 +315,17 @@ class CnbkitServer:
 
         if relay is None:
             return await run(), watch
+        failure: Exception | None = None
         async with anyio.create_task_group() as group:
             group.start_soon(relay.deliver)
             try:
                 answer = await run()
+            except Exception as exc:  # noqa: BLE001 - raised as it is, after the group
+                failure = exc
             finally:
                 relay.close()
+        if failure is not None:
+            raise failure
         return answer, watch
 
     # -- logging ----------------------------------------------------------------------------------
