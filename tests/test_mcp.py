@@ -15,7 +15,6 @@ import threading
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -320,16 +319,3 @@ def test_a_hundred_calls_in_a_row_and_a_malformed_message_leave_it_standing(tmp_
     assert process.returncode == 0, errors
     for line in lines:  # standard output carries the protocol and nothing else
         assert json.loads(line)["jsonrpc"] == "2.0", line
-
-
-def test_the_docs_configuration_snippets_start_cnbkit_mcp():
-    """docs/mcp.md's configuration snippets parse and start ``cnbkit mcp`` (the doc-blocks
-    test checks the arguments with cnbkit's parser too)."""
-    import re
-
-    page = (Path(__file__).resolve().parents[1] / "docs" / "mcp.md").read_text(encoding="utf-8")
-    snippets = re.findall(r"<!-- mcp-config -->\n```json\n(.*?)```", page, re.S)
-    assert len(snippets) == 2
-    for snippet in snippets:
-        entry = json.loads(snippet)["mcpServers"]["cnbkit"]
-        assert [entry["command"], *entry["args"]][:2] == ["cnbkit", "mcp"]
