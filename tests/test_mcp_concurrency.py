@@ -14,8 +14,8 @@ import pytest
 from mcp import Client
 from mcp_types import LoggingMessageNotificationParams
 
+from cnbkit import Settings
 from cnbkit.sandbox import SANDBOX_CLOCK
-from cnbkit.settings import Settings
 
 from .mcp_support import DEADLINE_S, Gate, stdio, talk, until
 

@@ -296,8 +296,9 @@ class CnbkitServer:
         """Run the prepared work in a worker thread: progress (history) and log records go
         to the client as they come; cancelling the call cancels the work."""
         level = self._log_level(ctx)
-        relay = _Relay(ctx, level) if level is not None or name == "history" else None
-        watch = Watch(on_progress=relay.progress if relay and name == "history" else None)
+        progress = name == "history" and (ctx.meta or {}).get("progress_token") is not None
+        relay = _Relay(ctx, level) if level is not None or progress else None
+        watch = Watch(on_progress=relay.progress if relay is not None and progress else None)
 
         def work() -> Answer:
             token = _CALL_LOG.set(relay)
