@@ -178,3 +178,17 @@ def test_results_are_listed_and_an_unknown_one_is_not_found_with_its_text(tmp_pa
     unknown = found["unknown"]
     assert unknown.error.code == INVALID_PARAMS
     assert "no result 0000000000000000" in unknown.error.message
+
+
+def test_a_fault_on_a_value_the_schema_does_not_allow_names_that_argument():
+    """Should a value of a type no schema allows still reach the library and fail there (a
+    fault: the library's checks are the first judge), the error names the argument and what
+    the schema takes, not the fault."""
+    from cnbkit.errors import InvalidParameter
+    from cnbkit.mcp_server.server import _outside_schema
+
+    named = _outside_schema("history", {"group": "exrates", "start": 2024,
+                                        "filters": {"kind": ["monthly"]}})
+    assert isinstance(named, InvalidParameter) and named.parameter == "filters.kind"
+    assert str(named).startswith("invalid filters.kind=['monthly']: history does not take")
+    assert _outside_schema("value_date", {"trade_date": "2025-06-26", "tenor": "3M"}) is None

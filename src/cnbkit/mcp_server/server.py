@@ -52,7 +52,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._engine.client import Client
 from .._engine.watch import Watch
-from ..errors import CnbError
+from ..errors import CnbError, InvalidParameter
 from .prompts import PROMPTS
 from .schemas import ARGUMENTS, OUTPUTS, check_arguments, input_schema
 from .tables import KEPT, ResultStore
@@ -282,6 +282,10 @@ class CnbkitServer:
             log.info("%s refused: %s", name, exc)
             return _error(str(exc))
         except Exception as exc:
+            outside = _outside_schema(name, arguments)
+            if outside is not None:  # a value of a type the schema does not allow
+                log.info("%s refused: %s", name, outside)
+                return _error(str(outside))
             log.exception("%s failed on %s", name, arguments)
             return _error(f"{name} failed on its arguments {json.dumps(arguments, default=str)}"
                           f": {type(exc).__name__}: {exc}. This is a fault in cnbkit, not in "
@@ -416,6 +420,20 @@ class CnbkitServer:
                 "cache": cache.display if cache is not None else None,
                 "tools": list(TOOLS), "prompts": list(PROMPTS),
                 "account_data": "none: the PSD2 client has no tool"}
+
+
+def _outside_schema(tool: str, arguments: dict[str, Any]) -> InvalidParameter | None:
+    """What in ``arguments`` the tool's input schema does not allow (None: nothing): asked
+    only when a call failed unexpectedly, to name the argument that caused it."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(input_schema(tool)).iter_errors(arguments))
+    if error is None:
+        return None
+    where = ".".join(str(part) for part in error.absolute_path) or "arguments"
+    return InvalidParameter(where, error.instance, f"{tool} does not take this value: "
+                                                   f"{error.message}")
 
 
 def _not_found(uri: str, message: str) -> MCPError:

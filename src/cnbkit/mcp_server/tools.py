@@ -162,6 +162,9 @@ class Tools:
         day = to_date(trade_date, "trade_date")
         if pair is not None and not isinstance(pair, str):
             raise InvalidParameter("pair", pair, "a currency pair such as 'EUR/CZK'")
+        if not isinstance(tenor, str):
+            raise InvalidParameter("tenor", tenor, "a CNB tenor name (THREE_MONTH) or a count "
+                                   "and unit such as '3M'")
         if day.year > LAST_YEAR:
             raise InvalidParameter("trade_date", day.isoformat(), f"value dates are computed "
                                    f"for trades up to {LAST_YEAR}")
