@@ -3,14 +3,17 @@
 The server offers the 22 operations (``call_operation``), any date range (``history``), the
 catalog (``list_operations``) and four analyses (``value_date``, ``czeonia_compounded``,
 ``cross_rate``, ``pribor_curve``), each checked by the library's own code, cached by its
-cache, with units and provenance in every answer (:mod:`cnbkit.mcp_server.server`). It offers
-no account data, payments or tokens: the PSD2 client has no tool.
+cache, with units and provenance in every answer, prompts for common desk questions and the
+whole tables of long answers as resources (:mod:`cnbkit.mcp_server.server`). It offers no
+account data, payments or tokens: the PSD2 client has no tool.
 
 The data source is chosen as ``cnbkit lab`` chooses it (:func:`open_source`): ``live``,
 ``sandbox`` (started in this process, clock 2025-12-31), or ``auto`` (``CNBKIT_BASE_URL`` when
 set, else the live API when it answers within 3 s, else the sandbox). The transport is stdio
-(:func:`serve_stdio`), or streamable HTTP on 127.0.0.1 only (:func:`serve_http`). Logs go to
-standard error: standard output is the protocol.
+(:func:`serve_stdio`), or streamable HTTP on 127.0.0.1 only (:func:`serve_http`), which takes
+requests only for a Host of 127.0.0.1 or localhost with its port and a browser's Origin of the
+same (:func:`transport_security`). Logs go to standard error (standard output is the
+protocol), and to a client that asks for them at its level.
 
 Needs the ``mcp`` extra: ``pip install "cnbkit[mcp]"``.
 
