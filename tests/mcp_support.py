@@ -68,7 +68,7 @@ async def until(condition: Callable[[], bool], what: str) -> None:
 
 class Gate:
     """An HTTP server on 127.0.0.1 that forwards every GET to the sandbox, after holding it
-    until :meth:`open`. :attr:`paths` lists what reached it, in order."""
+    until :meth:`release`. :attr:`paths` lists what reached it, in order."""
 
     def __init__(self, target: str) -> None:
         parts = urlsplit(target)
@@ -112,7 +112,7 @@ class Gate:
         with self._lock:
             return len(self.paths)
 
-    def open(self) -> None:
+    def release(self) -> None:
         """Let every held request and every later one through."""
         self._opened.set()
 
@@ -123,7 +123,7 @@ class Gate:
         try:
             yield self
         finally:
-            self.open()
+            self.release()
             self._server.shutdown()
             self._server.server_close()
             thread.join(DEADLINE_S)

@@ -52,7 +52,7 @@ def test_a_fast_call_does_not_wait_behind_a_slow_one(tmp_path, gate):
                 found["fast"] = await client.call_tool(
                     "value_date", {"trade_date": "2025-06-26", "tenor": "ONE_MONTH"})
             found["history done before"] = "history" in found
-            gate.open()
+            gate.release()
 
     talk(_through(gate, tmp_path), conversation)
     assert not found["fast"].is_error and not found["history done before"]
@@ -78,7 +78,7 @@ def test_a_cancelled_history_sends_no_more_requests(tmp_path, gate):
             await until(lambda: gate.held() >= workers, "the history's first requests")
             cancelled.cancel()  # the client tells the server (notifications/cancelled)
         found["after cancel"] = gate.held()
-        gate.open()
+        gate.release()
         found["next"] = await client.call_tool(
             "history", {"group": "czeonia", "start": "2024-01-01", "end": "2024-03-31"})
 

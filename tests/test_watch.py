@@ -57,7 +57,7 @@ def test_a_cancelled_run_sends_no_more_requests(sandbox, make_client):
         while gate.held() < 2 and worker.is_alive() and time.monotonic() < deadline:
             time.sleep(0.02)
         watch.cancel()
-        gate.open()
+        gate.release()
         worker.join(120)
         assert not worker.is_alive()
         assert len(outcome) == 1 and isinstance(outcome[0], Cancelled)

@@ -23,8 +23,8 @@ Example:
     {'name': 'rate', 'dtype': 'float', 'unit': '% p.a.', 'values': [6.7]}
     >>> table["total_rows"], table["truncated"]
     (2, True)
-    >>> print(render(table).splitlines()[-1])
-    ... 1 more rows
+    >>> render(table).splitlines()[-1]
+    '... 1 more rows'
     >>> print(store.csv(table["resource"].rsplit("/", 1)[1]))
     valid_for,rate
     2024-01-02,6.7

@@ -117,8 +117,8 @@ class Tools:
                              warnings=said, title=title)
             return table, render(table)
 
-        key = (plan.group, plan.calls, plan.span, tuple(sorted(plan.filters.items())),
-               plan.single, max_rows)
+        calls = tuple((call.op.name, call.query, call.keep) for call in plan.calls)
+        key = (calls, plan.span, tuple(sorted(plan.filters.items())), plan.single, max_rows)
         return Prepared(work, key)
 
     def _call_operation(self, operation: str, params: dict[str, Any],
