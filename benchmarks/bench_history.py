@@ -30,7 +30,7 @@ from _common import interleaved, sandbox_process, spread, verdict
 import cnbkit
 from cnbkit._engine.columns import from_decoded
 from cnbkit._engine.decode import decode
-from cnbkit._engine.planners import Plan, make_plan
+from cnbkit._engine.planners import make_plan
 from cnbkit._engine.stitch import stitch
 from cnbkit.backends import to_pandas
 from cnbkit.sandbox import SANDBOX_CLOCK
@@ -72,7 +72,8 @@ def main() -> int:
         def one_after_another() -> None:
             """The peers' way: fetch (into the same cache) and convert each year in turn."""
             client = fresh_client()
-            parts = [client.collect(Plan.one(call.op, call.query), workers=1) for call in calls]
+            parts = [client.collect(cnbkit.Plan.one(call.op, call.query), workers=1)
+                     for call in calls]
             pd.concat(parts, ignore_index=True)
             client.close()
 

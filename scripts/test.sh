@@ -115,4 +115,10 @@ fi
 for platform in linux win32 darwin; do
   "$bin/python" -m mypy --strict --platform "$platform" --cache-dir ".mypy_cache/$platform" src/cnbkit
 done
+# the documented examples as a user writes them, checked as a user's editor checks them (mypy
+# --strict; pyright strict, what VS Code's Pylance and jupyterlab-lsp run; the pyright package
+# brings Node from PyPI and pyright itself from the npm registry): tests/typing/
+"$bin/python" -m mypy --config-file tests/typing/mypy.ini --cache-dir .mypy_cache/user \
+  tests/typing/user_script.py
+"$bin/python" -m pyright -p tests/typing --pythonpath "$bin/python"
 exec "$bin/python" -m pytest -n 2 "$@"

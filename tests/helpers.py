@@ -8,7 +8,7 @@ from requests_cache.models.response import CachedResponse
 
 from cnbkit._engine.cache import open_storage
 from cnbkit._engine.client import Client
-from cnbkit._engine.planners import Plan
+from cnbkit._engine.plan import Plan
 from cnbkit.catalog import operation
 
 

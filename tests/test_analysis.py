@@ -489,7 +489,9 @@ def test_the_tbill_curve_takes_each_isin_s_last_trade_and_leaves_out_short_bills
 
 def test_the_tbill_figure_puts_bills_and_pribor_on_one_time_axis(client) -> None:
     """Every point of the T-bill figure is at the days from the curve's date to its maturity:
-    the PRIBOR deposits too, which start on spot (two business days later)."""
+    the PRIBOR deposits too, which start on spot (two business days later); the last PRIBOR
+    published is a week old, and a deposit of it that matured before the curve's date is not
+    drawn."""
     pytest.importorskip("matplotlib")
     from cnbkit.widgets import figures
 
@@ -500,8 +502,9 @@ def test_the_tbill_figure_puts_bills_and_pribor_on_one_time_axis(client) -> None
     figure = figures.tbill_curve_figure(analysis.tbill_curve(yields, day), pribor, day)
     lines = {line.get_label(): line for line in figure.axes[0].get_lines()}
     deposits = next(line for label, line in lines.items() if label.startswith("PRIBOR"))
-    expected = [(m - day).days for m in pribor["maturity"]]
+    expected = [(m - day).days for m in pribor["maturity"] if m > day]
     assert list(deposits.get_xdata()) == expected
+    assert len(expected) == len(pribor) - 1  # O/N fixed on 23 Dec matured on 29 Dec
     assert expected != pribor["days"].tolist()  # not the deposit's own days from spot
 
 

@@ -7,6 +7,8 @@ import datetime as dt
 import math
 import subprocess
 import sys
+import warnings
+from pathlib import Path
 
 import pandas as pd
 import polars as pl
@@ -133,9 +135,22 @@ def test_zero_row_answers_agree(client):
     _same(frames)
 
 
-def test_the_client_and_configure_choose_the_backend(sandbox, make_client):
-    client = make_client(sandbox, backend="polars")
+def test_a_default_backend_other_than_pandas_still_works_and_is_deprecated(sandbox, make_client,
+                                                                          monkeypatch):
+    """The types of a call without backend= say pandas: a client whose default is another
+    backend warns (FutureWarning, at the user's line) until 0.3.0 removes the default."""
+    with pytest.warns(FutureWarning, match=r"backend='polars' on each call") as caught:
+        client = make_client(sandbox, backend="polars")
+    assert not caught[0].filename.startswith(str(Path(cnbkit.__file__).parent))  # the user's line
     assert isinstance(cnbkit.czeonia.daily_year(2024, client=client), pl.DataFrame)
+    monkeypatch.setenv("CNBKIT_BACKEND", "pyarrow")
+    with pytest.warns(FutureWarning, match="CNBKIT_BACKEND"):
+        make_client(sandbox)
+    monkeypatch.delenv("CNBKIT_BACKEND")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # pandas, said or not, is no deprecation
+        make_client(sandbox, backend="pandas")
+        make_client(sandbox)
     assert isinstance(cnbkit.czeonia.daily_year(2024, client=client, backend="pandas"),
                       pd.DataFrame)
     with pytest.raises(cnbkit.ConfigError, match="backend"):

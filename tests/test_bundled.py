@@ -30,8 +30,8 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
-def test_the_seven_notebooks_are_what_ships() -> None:
-    assert list(bundled.bundled_notebooks()) == SHIPPED and len(SHIPPED) == 7
+def test_the_eight_notebooks_are_what_ships() -> None:
+    assert list(bundled.bundled_notebooks()) == SHIPPED and len(SHIPPED) == 8
     for name, resource in bundled.bundled_notebooks().items():
         assert resource.read_bytes() == (ROOT / "notebooks" / name).read_bytes()
 
@@ -44,13 +44,13 @@ def test_a_copy_into_an_empty_folder_and_again(tmp_path: Path) -> None:
     for name in SHIPPED:
         assert (target / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
     lines = done.stdout.splitlines()
-    assert lines[0] == f"cnbkit {cnbkit.__version__}: 7 notebooks in {target}"
-    assert lines[1:8] == [f"  copied     {name}" for name in SHIPPED]
+    assert lines[0] == f"cnbkit {cnbkit.__version__}: 8 notebooks in {target}"
+    assert lines[1:9] == [f"  copied     {name}" for name in SHIPPED]
     assert f"cnbkit lab --notebooks-dir {target}" in done.stdout
     manifest = json.loads((target / MANIFEST).read_text(encoding="utf-8"))
     assert manifest["cnbkit"] == cnbkit.__version__ and sorted(manifest["files"]) == SHIPPED
     again = _cli("notebooks", cwd=tmp_path)
-    assert again.stdout.splitlines()[1:8] == [f"  unchanged  {name}" for name in SHIPPED]
+    assert again.stdout.splitlines()[1:9] == [f"  unchanged  {name}" for name in SHIPPED]
     assert sorted(p.name for p in target.iterdir()) == [MANIFEST, *SHIPPED]  # no temporaries
 
 

@@ -30,7 +30,7 @@ def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_pa
         text = "".join(lines)
         url = re.search(r"market-data API: (\S+)", text)[1]
         body = requests.get(f"{url}/pribor/daily", timeout=10).json()
-        assert body["pribs"][0]["validFor"] == "2024-06-28"
+        assert body["pribs"][0]["validFor"] == "2024-06-21"  # PRIBOR: published a week late
         ca = re.search(r"ca\s+(\S+ca\.crt)", text)[1]
         assert Path(ca).read_text(encoding="utf-8").startswith("-----BEGIN CERTIFICATE-----")
         assert "https://127.0.0.1:" in text and "/cobs/2.0" in text and "/cobs/5.0" in text

@@ -51,7 +51,7 @@ def test_every_currency_takes_year_calls_and_the_whole_history_is_33_calls():
 def test_chunks_are_calendar_aligned_whatever_the_range():
     a = plan("forward", "2019-03-15", "2020-02-10", currency_pair="EUR_TO_CZK")
     b = plan("forward", "2019-01-01", "2020-12-31", currency_pair="EUR_TO_CZK")
-    assert a == b
+    assert a.calls == b.calls and a.span != b.span  # the calls aligned, the rows trimmed
     assert dict(a[0].query)["dateFrom"] == "2019-01-01"
     assert dict(a[0].query)["dateTo"] == "2019-12-31"
 

@@ -45,10 +45,7 @@ def test_answers_are_reused_while_their_cache_entries_are_fresh(sandbox, make_cl
             await call(client, "closed, days later", 2024)
 
     sandbox.clear_log()
-    try:
-        anyio.run(conversation)
-    finally:
-        served.close()
+    anyio.run(conversation)
     assert seen == [
         ("open, first", 0, 1),  # fetched
         ("open, again", 0, 1),  # the first answer again: no request, no cache read
@@ -80,9 +77,6 @@ def test_a_long_answer_is_not_reused_once_its_csv_is_gone(sandbox, make_client):
                               ).structured_content["resource"]
             found["csv"] = await client.read_resource(found["again"])
 
-    try:
-        anyio.run(conversation)
-    finally:
-        served.close()
+    anyio.run(conversation)
     assert found["again"] != found["first"]
     assert found["csv"].contents[0].text.startswith("valid_for,")

@@ -1,6 +1,7 @@
 """Notebooks show their figures without being run: every analysis section (a ``###`` heading)
-of notebooks 01-06, and notebook 07's monthly spending, stores a PNG drawn by cnbkit's figure
-code (its text form names the figure), a real picture without a timestamp in it.
+of notebooks 01-06 and 08, and notebook 07's monthly spending, stores a PNG drawn by cnbkit's
+figure code (its text form names the figure), a real picture without a timestamp in it; every
+interactive panel stores the PNG of its first drawing beside the widget and a table of it.
 
 nbval compares the notebooks' text outputs (notebooks/conftest.py leaves only the PNG bytes
 out); this file checks what nbval cannot: that the pictures are there for a reader.
@@ -18,7 +19,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[1-6]_*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[1-68]_*.ipynb"))
+WIDGET = "application/vnd.jupyter.widget-view+json"
 
 
 def _sections(book: dict) -> dict[str, list[dict]]:
@@ -47,8 +49,8 @@ def _chunks(png: bytes) -> list[bytes]:
     return kinds
 
 
-def test_there_are_six_notebooks() -> None:
-    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06"]
+def test_there_are_seven_analysis_notebooks() -> None:
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "08"]
 
 
 def _check_figure(name: str, output: dict) -> None:
@@ -82,6 +84,29 @@ def test_the_psd2_notebook_stores_its_spending_figure() -> None:
     """Notebook 07 walks through the COBS flow; its one analysis, monthly spending, is a figure."""
     path = ROOT / "notebooks" / "07_psd2_accounts.ipynb"
     sections = _sections(json.loads(path.read_text(encoding="utf-8")))
-    figures = [o for o in sections["Monthly spending"] if "image/png" in o.get("data", {})]
+    figures = [o for o in sections["Monthly spending"] if "image/png" in o.get("data", {})
+               and WIDGET not in o["data"]]  # the AccountsPanel's first drawing is its own
     assert len(figures) == 1
     _check_figure(path.name, figures[0])
+
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+def test_every_panel_stores_its_first_drawing_and_its_table(path: Path) -> None:
+    """A reader without a kernel (the docs, the gallery, GitHub) sees each panel's first
+    figure, from the same output as the widget, and a table of what it plots."""
+    book = json.loads(path.read_text(encoding="utf-8"))
+    panels = 0
+    for cell in book["cells"]:
+        outputs = cell.get("outputs", [])
+        for i, output in enumerate(outputs):
+            data = output.get("data", {})
+            if WIDGET not in data:
+                continue
+            panels += 1
+            assert "image/png" in data, f"{path.name}: a panel without its figure"
+            _check_figure(path.name, output)
+            table = outputs[i + 1]["data"] if i + 1 < len(outputs) else {}
+            assert "as first drawn" in "".join(table.get("text/plain", "")), path.name
+            assert "<table" in "".join(table.get("text/html", "")), path.name
+    assert panels >= 1, f"{path.name}: no panel"

@@ -95,3 +95,83 @@ def test_a_reversed_range_is_refused_before_any_request(name, kwargs):
     same = {**kwargs, **({"date_to": first} if "date_to" in kwargs else {"year_month_to": first})}
     assert q(name, **same)  # a one-day (one-month) range is fine
     assert last < first
+
+
+# -- one checker for one call and for a history ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def nowhere():
+    """A client that never reaches an API (nothing listens on port 9): a check that let a bad
+    value through would fail with HostUnreachable instead of InvalidParameter."""
+    import cnbkit
+
+    with cnbkit.Client("http://127.0.0.1:9/cnbapi", cache=False, retries=0,
+                       clock="2025-12-31") as client:
+        yield client
+
+
+def _single(name: str, **kwargs):
+    return lambda client: client.get(name, **kwargs)
+
+
+def _history(group: str, *span, **options):
+    import cnbkit
+
+    return lambda client: cnbkit.history(group, *span, client=client, **options)
+
+
+def _plan(group: str, *span, **options):
+    import cnbkit
+
+    return lambda client: cnbkit.plan(group, *span, client=client, **options)
+
+
+SAME_BAD_INPUT = {
+    "currency, misspelt": (_single("exrates.daily_currency_month", currency="EURO",
+                                   year_month="2019-05"),
+                           _history("exrates", 2019, currency="EURO")),
+    "currency, a number": (_single("fxrates.daily_range_currency", currency=978),
+                           _plan("fxrates", 2019, currency=978)),
+    "currency, one of several": (_single("exrates.monthly_averages_currency", currency="E1R"),
+                                 _plan("averages", 2019, currency=["EUR", "E1R"])),
+    "period": (_single("pribor.daily_year_term", period="3M", year=2019),
+               _history("pribor", 2019, period="3M")),
+    "period, a number": (_single("pribor.daily_year_term", period=3, year=2019),
+                         _plan("pribor", 2019, period=3)),
+    "lang": (_single("fxrates.daily_year", year=2019, lang="DE"),
+             _history("fxrates", 2019, lang="DE")),
+    "currency pair": (_single("forward.daily_range_currency_pair_maturity",
+                              date_from="2019-01-01", currency_pair="EUR/CZK"),
+                      _plan("forward", 2019, currency_pair="EUR/CZK")),
+    "maturity": (_single("forward.daily_range_currency_pair_maturity", date_from="2019-01-01",
+                         maturity=12),
+                 _plan("forward", 2019, maturity=12)),
+    "year before the series": (_single("exrates.monthly_averages_year", year=1990),
+                               _history("averages", 1990, kind="monthly")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SAME_BAD_INPUT))
+def test_the_same_bad_input_gets_the_same_error_on_either_path(nowhere, case):
+    """One checker (the catalog's declarations, ``params.check_choice`` and ``check_year``)
+    for a single call and a history: the same type, parameter, value and message."""
+    single, history = SAME_BAD_INPUT[case]
+    with pytest.raises(InvalidParameter) as one:
+        single(nowhere)
+    with pytest.raises(InvalidParameter) as many:
+        history(nowhere)
+    assert type(one.value) is type(many.value)
+    assert (one.value.parameter, one.value.value, one.value.allowed, str(one.value)) == \
+        (many.value.parameter, many.value.value, many.value.allowed, str(many.value))
+
+
+def test_an_impossible_date_gets_the_same_words_on_either_path(nowhere):
+    """The argument is named as the caller named it (``date``, ``start``); the rest is one
+    check's (``params.to_date``)."""
+    with pytest.raises(InvalidParameter) as one:
+        _single("exrates.daily", date="2019-02-31")(nowhere)
+    with pytest.raises(InvalidParameter) as many:
+        _history("exrates", "2019-02-31", "2019-03-31")(nowhere)
+    assert (one.value.parameter, many.value.parameter) == ("date", "start")
+    assert str(one.value).split("=", 1)[1] == str(many.value).split("=", 1)[1]

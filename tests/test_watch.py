@@ -12,9 +12,8 @@ import warnings
 
 import pytest
 
+import cnbkit
 from cnbkit._engine.caller_warning import collecting
-from cnbkit._engine.history import history
-from cnbkit._engine.planners import make_plan
 from cnbkit._engine.watch import Cancelled, Watch
 from cnbkit.errors import CnbkitWarning, StaleDataWarning
 
@@ -24,18 +23,18 @@ from .mcp_support import Gate
 def test_progress_per_call_and_freshness_of_closed_and_open_periods(client):
     seen: list[tuple[int, int]] = []
     closed = Watch(on_progress=lambda done, total: seen.append((done, total)))
-    history("pribor", 2021, 2023, client=client, watch=closed)
+    client.collect(cnbkit.plan("pribor", 2021, 2023, client=client), watch=closed)
     assert seen == [(1, 3), (2, 3), (3, 3)] and closed.answers == 3
     assert closed.fresh_until is None  # closed years: final, never expire
 
     stored_at = client.clock.now()
     fresh = Watch()
-    history("pribor", 2024, 2025, client=client, watch=fresh)  # 2025 is the clock's year
+    client.collect(cnbkit.plan("pribor", 2024, 2025, client=client), watch=fresh)  # this year
     assert fresh.fresh_until == stored_at + dt.timedelta(seconds=client.settings.ttl)
 
     client.clock.advance(seconds=600)  # the same answers from the cache: the same expiry
     cached = Watch()
-    history("pribor", 2024, 2025, client=client, watch=cached)
+    client.collect(cnbkit.plan("pribor", 2024, 2025, client=client), watch=cached)
     assert cached.fresh_until == fresh.fresh_until
 
 
@@ -47,7 +46,7 @@ def test_a_cancelled_run_sends_no_more_requests(sandbox, make_client):
 
         def run() -> None:
             try:
-                history("exrates", 2001, 2020, client=client, watch=watch)
+                client.collect(cnbkit.plan("exrates", 2001, 2020, client=client), watch=watch)
             except BaseException as exc:
                 outcome.append(exc)
 
@@ -63,18 +62,17 @@ def test_a_cancelled_run_sends_no_more_requests(sandbox, make_client):
         assert len(outcome) == 1 and isinstance(outcome[0], Cancelled)
         assert gate.held() == 2  # the two in flight; none of the other 18
         # the pool is free: a plan on the same client runs at once
-        assert len(client.collect(make_plan("czeonia", 2024, None, today=client.today(),
-                                             options={}))) > 0
+        assert len(cnbkit.plan("czeonia", 2024, client=client).collect()) > 0
 
 
 def test_warnings_are_collected_per_call_download_threads_included(client, sandbox):
-    history("czeonia", 2025, 2025, client=client)  # stored, open for an hour (a TTL)
+    cnbkit.history("czeonia", 2025, 2025, client=client)  # stored, open for an hour (a TTL)
     client.clock.advance(hours=2)
     sandbox.set_faults(error_rate=1.0)  # the API fails: the expired answer is served
     with warnings.catch_warnings(record=True) as issued:
         warnings.simplefilter("always")
         with collecting() as collected:
-            frame = history("czeonia", 2025, 2030, client=client)
+            frame = cnbkit.history("czeonia", 2025, 2030, client=client)
     assert len(frame) > 0
     kinds = sorted(type(w).__name__ for w in collected)
     assert kinds == ["CnbkitWarning", "StaleDataWarning"]  # trimmed end; stale, from the pool
@@ -84,4 +82,4 @@ def test_warnings_are_collected_per_call_download_threads_included(client, sandb
 
 def test_outside_collecting_warnings_are_issued_as_before(client):
     with pytest.warns(CnbkitWarning, match="in the future"):
-        history("czeonia", 2024, 2030, client=client)
+        cnbkit.history("czeonia", 2024, 2030, client=client)

@@ -20,6 +20,7 @@ from cnbkit.widgets import (
     MoneyMarketPanel,
     OmoPanel,
     OtherCurrenciesPanel,
+    PolicyPathPanel,
     data_source,
     source_banner,
 )
@@ -97,6 +98,43 @@ def test_panel_displays_as_a_widget_with_a_plain_summary(explorer: FixingExplore
     bundle = explorer._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["text/plain"] == "FixingExplorer: EUR, USD"
+
+
+def test_a_panel_keeps_its_first_drawing_for_readers_without_a_kernel(
+        explorer: FixingExplorer) -> None:
+    """The notebook output of a panel holds the widget and the PNG of its first drawing (what
+    the docs and GitHub show); the table of that drawing follows. Later changes redraw the
+    widget, not the stored first drawing."""
+    import base64
+
+    first = explorer.first_png
+    bundle = explorer._repr_mimebundle_()
+    assert base64.b64decode(bundle["image/png"]) == first and first.startswith(b"\x89PNG")
+    assert explorer.figure_text() == "<figure: FixingExplorer: EUR, USD (720x320 px)>"
+    table = explorer.first_table
+    assert list(table.columns) == ["from", "to", "last", "low", "high"]
+    assert table.loc["EUR", "last"] == pytest.approx(
+        explorer.plotted["EUR"].iloc[-1], abs=1e-4)
+    explorer.currencies.value = ("EUR",)
+    assert explorer.png != first and explorer.first_png == first
+    assert list(explorer.first_table.index) == ["EUR", "USD"]
+
+
+def test_policy_path_panel(client) -> None:
+    pribor = _sandbox("pribor", client, 2022, 2025)
+    omo = _sandbox("omo", client, "2021-12-01", 2025)
+    panel = PolicyPathPanel(pribor=pribor, omo=omo, date=dt.date(2023, 6, 30))
+    assert set(panel.plotted) == {"2W repo rate", "implied 1x3", "implied 3x6", "implied 6x12"}
+    path = panel.path()
+    fixed = path[path["valid_for"] == pd.Timestamp("2023-06-30")].set_index("forward")
+    segment = panel.plotted["implied 3x6"]
+    assert segment.index.tolist() == [fixed.loc["3x6", "start"], fixed.loc["3x6", "end"]]
+    assert segment.tolist() == [fixed.loc["3x6", "implied_repo_pct"]] * 2
+    assert "implied minus realised" in panel.status.value and "3x6" in panel.status.value
+    panel.date.value = dt.date(2025, 12, 31)  # the last fixing: its periods are not over
+    assert "not over" in panel.status.value
+    ax = panel.figure.axes[0]
+    assert "% p.a." in ax.get_ylabel()
 
 
 def _pribor() -> pd.DataFrame:
@@ -306,7 +344,7 @@ def test_accounts_panel_months_and_categories() -> None:
     assert fetched == ["A", "B"]
 
 
-UNITS = ("% p.a.", "bp", "CZK", "index", "days")
+UNITS = ("% p.a.", "bp", "CZK", "index", "days", "ratio", "-1 to 1")
 
 
 def _static_figures(client) -> dict:
@@ -325,7 +363,32 @@ def _static_figures(client) -> dict:
     repo = analysis.repo_rate(omo)
     premium = analysis.term_premium(pribor, czeonia, repo=repo)
     cross = analysis.cross_rate_series(wide, ["EUR/USD", "EUR/PLN"])
-    return {
+    rates_in_force = analysis.policy_rates(omo)
+    changes = analysis.repo_changes(rates_in_force)
+    premia = analysis.deposit_term_premia(pribor, rates_in_force)
+    path = analysis.implied_policy_path(pribor, rates_in_force, premia)
+    czeonia_frame = _sandbox("czeonia", client, 2024, 2025)
+    position = analysis.corridor_position(czeonia_frame, rates_in_force)
+    halves = {"H1": ("2025-01-01", "2025-06-30"), "H2": ("2025-07-01", "2025-12-31")}
+    pln = analysis.cross_rate_series(wide, ["EUR/CZK", "USD/CZK", "EUR/PLN"])
+    extra = {
+        "PRIBOR curve": figures.pribor_curve_figure(
+            {"end": analysis.term_structure(pribor, "2025-12-31")}),
+        "tenders": figures.tender_figure(analysis.tender_table(omo)),
+        "policy path": figures.policy_path_figure(path, rates_in_force, ["2024-06-03"]),
+        "curve moves": figures.curve_moves_figure(analysis.curve_moves(pribor, changes)),
+        "hedge cost": figures.hedge_cost_figure(analysis.forward_premium(points, rates)),
+        "rolling hedge": figures.rolling_hedge_figure(
+            {"EUR 3M": analysis.rolling_hedge(points, rates, start="2025-01-02")}),
+        "liquidity": figures.liquidity_figure(analysis.liquidity_absorbed(omo),
+                                              analysis.tender_table(omo)),
+        "corridor": figures.corridor_figure(position,
+                                            analysis.period_end_kind(position.index)),
+        "period ends": figures.period_end_figure(
+            analysis.period_end_table(czeonia_frame, rates_in_force)),
+        "FX risk": figures.fx_risk_figure(pln, analysis.fx_risk_by_regime(pln, halves)),
+    }
+    return extra | {
         "floor": figures.floor_figure(eur, analysis.floor_phases(eur)),
         "czeonia": figures.czeonia_figure(czeonia, analysis.czeonia_averages(czeonia)),
         "term premium": figures.term_premium_figure(premium, repo),
@@ -374,7 +437,7 @@ def test_every_figure_function_is_drawn_by_the_figure_tests(client) -> None:
 
     drawn = {figure.title for figure in _static_figures(client).values()}
     functions = [name for name in figures.__all__ if name.endswith("_figure")]
-    assert len(drawn) == len(functions) == 10
+    assert len(drawn) == len(functions) == 20
 
 
 def test_the_floor_figure_s_legend_covers_no_fixing(client) -> None:

@@ -396,8 +396,9 @@ def _notebook_figures(book: Any, stem: str, out: Path) -> tuple[str, list[Figure
             picture.save(buffer, format="PNG", optimize=True)
             if not target.exists() or target.read_bytes() != buffer.getvalue():
                 target.write_bytes(buffer.getvalue())
-            figures.append(Figure(stem, len(figures), named["title"] if named else section,
-                                  section, f"{GALLERY_DIR}/{name}"))
+            where = section or title  # a panel above the first section is in the page's top
+            figures.append(Figure(stem, len(figures), named["title"] if named else where,
+                                  where, f"{GALLERY_DIR}/{name}"))
     return title, figures
 
 

@@ -6,7 +6,8 @@ Market data, one function per API operation, in seven groups: ``cnbkit.czeonia``
 
     cnbkit.exrates.daily("2019-05-17", lang="EN")          # one answer, one frame
     cnbkit.exrates.history("1993-01-01", "2025-12-31")     # any range: planned, cached calls
-    cnbkit.plan("exrates", 2010, 2019, currency="EUR")     # the calls, without making them
+    cnbkit.history("exrates", 2015, 2019, currency="EUR")  # the same, the group by its name
+    cnbkit.plan("exrates", 2010, 2019, currency="EUR")     # the calls, to look at, then .collect()
     cnbkit.to_wide(frame)                                  # date x currency (or tenor...)
     cnbkit.exrates.daily_year(2024, backend="polars")      # or "pyarrow"; cnbkit.provenance()
 
@@ -41,7 +42,9 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     from ._engine.clock import Clock as Clock
     from ._engine.clock import ManualClock as ManualClock
     from ._engine.clock import SystemClock as SystemClock
+    from ._engine.history import history as history
     from ._engine.history import plan as plan
+    from ._engine.plan import Plan as Plan
     from ._engine.settings import LIVE_URL as LIVE_URL
     from ._engine.settings import Settings as Settings
     from .backends import as_pandas as as_pandas
@@ -49,6 +52,9 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     from .catalog import OPERATIONS as OPERATIONS
     from .errors import (
         ApiError as ApiError,
+    )
+    from .errors import (
+        CertificateNotTrusted as CertificateNotTrusted,
     )
     from .errors import (
         ChunkError as ChunkError,
@@ -79,6 +85,12 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     )
     from .errors import (
         OfflineCacheMiss as OfflineCacheMiss,
+    )
+    from .errors import (
+        ProxyAuthenticationRequired as ProxyAuthenticationRequired,
+    )
+    from .errors import (
+        ProxyRefused as ProxyRefused,
     )
     from .errors import (
         RequestError as RequestError,
@@ -112,11 +124,13 @@ _LAZY = {
     "SystemClock": "._engine.clock",
     "Settings": "._engine.settings",
     **{name: ".errors" for name in (
-        "ApiError", "ChunkError", "CnbError", "CnbkitWarning", "ConfigError", "ConnectionFailed",
-        "HostUnreachable", "InvalidParameter", "InvalidResponse", "NotFoundError",
-        "OfflineCacheMiss", "RequestError", "ServerError", "StaleDataWarning",
-        "ValidationError")},
+        "ApiError", "CertificateNotTrusted", "ChunkError", "CnbError", "CnbkitWarning",
+        "ConfigError", "ConnectionFailed", "HostUnreachable", "InvalidParameter",
+        "InvalidResponse", "NotFoundError", "OfflineCacheMiss", "ProxyAuthenticationRequired",
+        "ProxyRefused", "RequestError", "ServerError", "StaleDataWarning", "ValidationError")},
+    "history": "._engine.history",
     "plan": "._engine.history",
+    "Plan": "._engine.plan",
     "LIVE_URL": "._engine.settings",
     "to_wide": ".wide",
 }
@@ -126,19 +140,21 @@ _LAZY = {
 __all__ = sorted([*_LAZY, "__version__"])
 
 
-def __getattr__(name: str) -> Any:
-    if name == "__version__":  # one source: the installed distribution's metadata
-        from importlib.metadata import version
+if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is an error
 
-        installed = globals()[name] = version(__name__)
-        return installed
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module 'cnbkit' has no attribute {name!r}")
-    module = importlib.import_module(f".{name}" if where == "" else where, __name__)
-    value = module if where == "" else getattr(module, name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+    def __getattr__(name: str) -> Any:
+        if name == "__version__":  # one source: the installed distribution's metadata
+            from importlib.metadata import version
+
+            installed = globals()[name] = version(__name__)
+            return installed
+        where = _LAZY.get(name)
+        if where is None:
+            raise AttributeError(f"module 'cnbkit' has no attribute {name!r}")
+        module = importlib.import_module(f".{name}" if where == "" else where, __name__)
+        value = module if where == "" else getattr(module, name)
+        globals()[name] = value  # later lookups skip this function
+        return value
 
 
 def __dir__() -> list[str]:

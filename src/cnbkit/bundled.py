@@ -1,6 +1,6 @@
 """The notebooks that travel with cnbkit, and copies of them in folders the user owns.
 
-The seven notebooks (``01_exchange_rates.ipynb`` ... ``07_psd2_accounts.ipynb``, with their
+The eight notebooks (``01_exchange_rates.ipynb`` ... ``08_desk_questions.ipynb``, with their
 stored outputs and figures) are package data of the wheel, in ``cnbkit/notebooks/``; in a
 source checkout (an editable install) they are the checkout's ``notebooks/``.
 :func:`bundled_notebooks` finds them either way.
@@ -200,7 +200,7 @@ def copy_notebooks(target: str | os.PathLike[str] = "cnbkit-notebooks", *,
     Example:
         >>> report = copy_notebooks("cnbkit-notebooks")      # doctest: +SKIP
         >>> print("\\n".join(report.lines()))                # doctest: +SKIP
-        cnbkit 1.4.0: 7 notebooks in /home/me/cnbkit-notebooks
+        cnbkit 1.4.0: 8 notebooks in /home/me/cnbkit-notebooks
           copied     01_exchange_rates.ipynb
           ...
     """

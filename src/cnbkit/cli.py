@@ -104,10 +104,9 @@ def _year_or_date(text: str | None) -> str | int | None:
 def _cmd_fetch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ._engine.client import Client
-    from ._engine.history import history
+    import cnbkit  # the public API: Client, history, provenance
+
     from ._engine.planners import PLANNERS
-    from .backends import as_pandas, provenance
 
     out = Path(args.output)
     fmt = args.format or _FORMATS.get(out.suffix.lower())
@@ -132,22 +131,21 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
             raise SystemExit(f"cnbkit fetch: {flag} applies to {', '.join(groups)}, not "
                              f"{args.group}")
         options[name] = value
-    client = Client(base_url=args.base_url, workers=args.workers)
+    start, end = _year_or_date(args.start), _year_or_date(args.end)
+    client = cnbkit.Client(base_url=args.base_url, workers=args.workers)
     try:
-        frame = history(args.group, _year_or_date(args.start), _year_or_date(args.end),
-                        client=client, backend="pyarrow" if fmt == "parquet" else "pandas",
-                        **options)
+        if fmt == "parquet":  # straight from Arrow: dictionary-encoded codes, provenance kept
+            table = cnbkit.history(args.group, start, end, client=client, backend="pyarrow",
+                                   **options)
+            parquet.write_table(table, out)
+            rows, about = table.num_rows, cnbkit.provenance(table)
+        else:
+            frame = cnbkit.history(args.group, start, end, client=client, **options)
+            # the same bytes on every system: UTF-8, one "\n" a row (not Windows' "\r\n")
+            frame.to_csv(out, index=False, encoding="utf-8", lineterminator="\n")
+            rows, about = len(frame), cnbkit.provenance(frame)
     finally:
         client.close()
-    about = provenance(frame)
-    if fmt == "parquet":  # straight from Arrow: dictionary-encoded codes, provenance kept
-        parquet.write_table(frame, out)
-        rows = len(frame)
-    else:
-        table = as_pandas(frame)
-        # the same bytes on every system: UTF-8, one "\n" a row (not Windows' "\r\n")
-        table.to_csv(out, index=False, encoding="utf-8", lineterminator="\n")
-        rows = len(table)
     calls, cached = about.get("calls"), about.get("from_cache")
     print(f"{rows} rows from {calls} calls ({cached} from the cache) -> {out} ({fmt})",
           file=sys.stderr)

@@ -9,14 +9,20 @@ Example:
 
 from __future__ import annotations
 
-from ._engine.client import Client
+from typing import TYPE_CHECKING, Literal, overload
+
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
-from ._engine.history import history as _history
-from ._engine.operation_function import run_operation
+from ._engine.history import run_history
 from ._engine.params import DateLike
 from ._engine.ranges import DateArg
 from .backends import Backend, Frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
 
 __all__ = [
     "daily",
@@ -25,9 +31,18 @@ __all__ = [
 ]
 
 
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("czeonia.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """CZEONIA for one day (the last valid data on or before ``date``; default today).
 
@@ -39,9 +54,18 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("czeonia.daily", client, backend, date=date)
 
 
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("czeonia.daily_year")
 def daily_year(year: int | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """CZEONIA for every business day of ``year`` (default: this year).
 
@@ -51,6 +75,18 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     return run_operation("czeonia.daily_year", client, backend, year=year)
 
 
+@overload
+def history(start: DateArg, end: DateArg = ..., *, client: Client | None = ...,
+            workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., *, client: Client | None = ...,
+            workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., *, client: Client | None = ...,
+            workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("czeonia")
 def history(
     start: DateArg,
@@ -66,8 +102,8 @@ def history(
     Example:
         >>> cnbkit.czeonia.history("2020-01-01", "2024-12-31")  # doctest: +SKIP
     """
-    return _history("czeonia", start, end, client=client, workers=workers, progress=progress,
-                    backend=backend)
+    return run_history("czeonia", start, end, client=client, workers=workers, progress=progress,
+                       backend=backend)
 
 
 def __dir__() -> list[str]:

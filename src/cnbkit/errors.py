@@ -10,7 +10,10 @@ subclass them, so ``except cnbkit.ServerError`` catches a 5xx of either API::
     │   └── ConfigError                 a bad setting: Client, configure(), CobsConfig
     ├── RequestError                    no answer came back
     │   └── ConnectionFailed            refused, dropped or timed-out connection, DNS, TLS
-    │       └── HostUnreachable         the name does not resolve, or connections are refused
+    │       ├── HostUnreachable         the name does not resolve, or connections are refused
+    │       ├── CertificateNotTrusted   the server's certificate is not trusted (TLS inspection)
+    │       └── ProxyRefused            the proxy cannot be reached or refuses the request
+    │           └── ProxyAuthenticationRequired   407: the proxy wants credentials
     ├── ApiError                        the API answered with an error status
     │   ├── ValidationError             400
     │   ├── NotFoundError               404
@@ -23,8 +26,8 @@ subclass them, so ``except cnbkit.ServerError`` catches a 5xx of either API::
 Warnings derive from :class:`CnbkitWarning`: :class:`StaleDataWarning` (an expired answer
 served), :class:`CacheUnavailableWarning` (the cache stopped answering; calls go on without it).
 
-Messages always say what to change. Secrets (tokens, passwords, client secrets) never appear
-in messages.
+Messages always say what to change. Secrets (tokens, passwords, client secrets, a proxy's
+credentials) never appear in messages.
 
 Example:
     >>> from cnbkit.errors import InvalidParameter
@@ -43,6 +46,7 @@ from typing import Any
 __all__ = [
     "ApiError",
     "CacheUnavailableWarning",
+    "CertificateNotTrusted",
     "ChunkError",
     "CnbError",
     "CnbkitWarning",
@@ -54,6 +58,8 @@ __all__ = [
     "MissingDependency",
     "NotFoundError",
     "OfflineCacheMiss",
+    "ProxyAuthenticationRequired",
+    "ProxyRefused",
     "RequestError",
     "ServerError",
     "StaleDataWarning",
@@ -254,11 +260,71 @@ class HostUnreachable(ConnectionFailed):
 
     Attributes:
         host: the host that could not be reached.
+        resolved: False when the name did not resolve, True when the host refused.
     """
 
-    def __init__(self, message: str, *, host: str) -> None:
+    def __init__(self, message: str, *, host: str, resolved: bool = True) -> None:
         super().__init__(message)
         self.host = host
+        self.resolved = resolved
+
+
+class CertificateNotTrusted(ConnectionFailed):
+    """The certificate a server presented could not be verified: most often it was issued by
+    a CA that the trust in use does not hold, which is what a proxy that inspects TLS (it
+    re-signs every certificate with the company's own root CA) looks like to Python. Nothing
+    changes by trying again: it is raised at once, and a history stops at the first one. The
+    message names the host, the issuer and the fixes (the system's certificate store, or the
+    company's CA bundle: see the docs' "Behind a corporate network").
+
+    Attributes:
+        host: the host whose certificate failed (the proxy's, when its own TLS failed).
+        issuer: the certificate's issuer as read from the server (``CN=..., O=...``), or None
+            when it could not be read.
+        reason: what the verification said (``unable to get local issuer certificate``...).
+        trust: which certificates were trusted (``system``, ``certifi`` or a bundle's path).
+    """
+
+    def __init__(self, message: str, *, host: str, issuer: str | None, reason: str,
+                 trust: str) -> None:
+        super().__init__(message)
+        self.host = host
+        self.issuer = issuer
+        self.reason = reason
+        self.trust = trust
+
+
+class ProxyRefused(ConnectionFailed):
+    """The proxy between cnbkit and the API cannot be reached, or refused to carry the request
+    (a CONNECT answered with an error, a host the proxy does not allow). Raised at once
+    (except when the proxy says the API is unavailable, 5xx, which is retried); a history stops
+    at the first one.
+
+    Attributes:
+        proxy: the proxy's URL, without its credentials.
+        status: the proxy's HTTP status, when it answered one (403, 407, 502...).
+    """
+
+    def __init__(self, message: str, *, proxy: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.proxy = proxy
+        self.status = status
+
+
+class ProxyAuthenticationRequired(ProxyRefused):
+    """The proxy answered 407: it wants credentials, or refused the ones given. They go in the
+    proxy variable, ``HTTPS_PROXY=http://USER:PASSWORD@proxy:port``; cnbkit never shows them
+    in a message, a log line or a repr.
+
+    Attributes:
+        proxy: the proxy's URL, without its credentials.
+        status: 407.
+        credentials_given: whether the proxy URL carried credentials (then they were refused).
+    """
+
+    def __init__(self, message: str, *, proxy: str, credentials_given: bool) -> None:
+        super().__init__(message, proxy=proxy, status=407)
+        self.credentials_given = credentials_given
 
 
 class MissingDependency(CnbError, ImportError):

@@ -11,16 +11,21 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
-from ._engine.history import history as _history
-from ._engine.operation_function import run_operation
+from ._engine.history import run_history
 from ._engine.params import DateLike
 from ._engine.ranges import DateArg
 from .backends import Backend, Frame
 from .errors import InvalidParameter
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
 
 __all__ = [
     "averages",
@@ -37,6 +42,15 @@ __all__ = [
 ]
 
 
+@overload
+def daily(date: DateLike | None = ..., lang: str = ..., *, client: Client | None = ...,
+          backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., lang: str = ..., *, client: Client | None = ...,
+          backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., lang: str = ..., *, client: Client | None = ...,
+          backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.daily")
 def daily(
     date: DateLike | None = None, lang: str = "CZ", *, client: Client | None = None,
@@ -52,6 +66,17 @@ def daily(
     return run_operation("exrates.daily", client, backend, date=date, lang=lang)
 
 
+@overload
+def daily_currency_month(currency: str, year_month: str | None = ..., *,
+                         client: Client | None = ...,
+                         backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_currency_month(currency: str, year_month: str | None = ..., *,
+                         client: Client | None = ...,
+                         backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_currency_month(currency: str, year_month: str | None = ..., *,
+                         client: Client | None = ..., backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.daily_currency_month")
 def daily_currency_month(
     currency: str, year_month: str | None = None, *, client: Client | None = None,
@@ -65,12 +90,21 @@ def daily_currency_month(
         >>> cnbkit.exrates.daily_currency_month("usd", "2019-05")  # doctest: +SKIP
     """
     return run_operation("exrates.daily_currency_month", client, backend, currency=currency,
-                year_month=year_month)
+                         year_month=year_month)
 
 
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.daily_year")
 def daily_year(year: int | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """The fixing of every currency on every business day of ``year`` (about 8,000 rows).
 
@@ -80,9 +114,18 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     return run_operation("exrates.daily_year", client, backend, year=year)
 
 
+@overload
+def monthly_averages_currency(currency: str, *, client: Client | None = ...,
+                              backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def monthly_averages_currency(currency: str, *, client: Client | None = ...,
+                              backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def monthly_averages_currency(currency: str, *, client: Client | None = ...,
+                              backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.monthly_averages_currency")
 def monthly_averages_currency(currency: str, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """Monthly averages of the fixing for one currency, every year.
 
@@ -91,12 +134,22 @@ def monthly_averages_currency(currency: str, *, client: Client | None = None,
     Example:
         >>> cnbkit.exrates.monthly_averages_currency("EUR")  # doctest: +SKIP
     """
-    return run_operation("exrates.monthly_averages_currency", client, backend, currency=currency)
+    return run_operation("exrates.monthly_averages_currency", client, backend,
+                         currency=currency)
 
 
+@overload
+def monthly_averages_year(year: int | None = ..., *, client: Client | None = ...,
+                          backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def monthly_averages_year(year: int | None = ..., *, client: Client | None = ...,
+                          backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def monthly_averages_year(year: int | None = ..., *, client: Client | None = ...,
+                          backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.monthly_averages_year")
 def monthly_averages_year(year: int | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """Monthly averages of the fixing for every currency in ``year`` (default: this year).
 
@@ -106,6 +159,16 @@ def monthly_averages_year(year: int | None = None, *, client: Client | None = No
     return run_operation("exrates.monthly_averages_year", client, backend, year=year)
 
 
+@overload
+def monthly_cumulative_averages_currency(
+    currency: str, *, client: Client | None = ..., backend: Literal["pandas"] | None = ...,
+) -> pd.DataFrame: ...
+@overload
+def monthly_cumulative_averages_currency(currency: str, *, client: Client | None = ...,
+                                         backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def monthly_cumulative_averages_currency(currency: str, *, client: Client | None = ...,
+                                         backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.monthly_cumulative_averages_currency")
 def monthly_cumulative_averages_currency(
     currency: str, *, client: Client | None = None,
@@ -122,6 +185,15 @@ def monthly_cumulative_averages_currency(
                          currency=currency)
 
 
+@overload
+def monthly_cumulative_averages_year(year: int | None = ..., *, client: Client | None = ...,
+                                     backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def monthly_cumulative_averages_year(year: int | None = ..., *, client: Client | None = ...,
+                                     backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def monthly_cumulative_averages_year(year: int | None = ..., *, client: Client | None = ...,
+                                     backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.monthly_cumulative_averages_year")
 def monthly_cumulative_averages_year(
     year: int | None = None, *, client: Client | None = None,
@@ -138,9 +210,18 @@ def monthly_cumulative_averages_year(
     return run_operation("exrates.monthly_cumulative_averages_year", client, backend, year=year)
 
 
+@overload
+def quarterly_averages_currency(currency: str, *, client: Client | None = ...,
+                                backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def quarterly_averages_currency(currency: str, *, client: Client | None = ...,
+                                backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def quarterly_averages_currency(currency: str, *, client: Client | None = ...,
+                                backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.quarterly_averages_currency")
 def quarterly_averages_currency(currency: str, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """Quarterly averages of the fixing for one currency, every year.
 
@@ -149,9 +230,19 @@ def quarterly_averages_currency(currency: str, *, client: Client | None = None,
     Example:
         >>> cnbkit.exrates.quarterly_averages_currency("EUR")  # doctest: +SKIP
     """
-    return run_operation("exrates.quarterly_averages_currency", client, backend, currency=currency)
+    return run_operation("exrates.quarterly_averages_currency", client, backend,
+                         currency=currency)
 
 
+@overload
+def quarterly_averages_year(year: int | None = ..., *, client: Client | None = ...,
+                            backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def quarterly_averages_year(year: int | None = ..., *, client: Client | None = ...,
+                            backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def quarterly_averages_year(year: int | None = ..., *, client: Client | None = ...,
+                            backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.quarterly_averages_year")
 def quarterly_averages_year(
     year: int | None = None, *, client: Client | None = None,
@@ -167,6 +258,18 @@ def quarterly_averages_year(
     return run_operation("exrates.quarterly_averages_year", client, backend, year=year)
 
 
+@overload
+def history(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("exrates")
 def history(
     start: DateArg,
@@ -189,10 +292,25 @@ def history(
         >>> cnbkit.exrates.history("1993-01-01", "2025-12-31")  # doctest: +SKIP
         >>> cnbkit.exrates.history(2015, 2017, currency="EUR")  # doctest: +SKIP
     """
-    return _history("exrates", start, end, currency=currency, client=client, workers=workers,
-                    progress=progress, backend=backend)
+    return run_history("exrates", start, end, currency=currency, client=client, workers=workers,
+                       progress=progress, backend=backend)
 
 
+@overload
+def averages(kind: str = ..., currency: str | Sequence[str] | None = ...,
+             year: int | tuple[int, int] | None = ..., *, client: Client | None = ...,
+             workers: int | None = ..., progress: bool | None = ...,
+             backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def averages(kind: str = ..., currency: str | Sequence[str] | None = ...,
+             year: int | tuple[int, int] | None = ..., *, client: Client | None = ...,
+             workers: int | None = ..., progress: bool | None = ...,
+             backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def averages(kind: str = ..., currency: str | Sequence[str] | None = ...,
+             year: int | tuple[int, int] | None = ..., *, client: Client | None = ...,
+             workers: int | None = ..., progress: bool | None = ...,
+             backend: Literal["pyarrow"]) -> pa.Table: ...
 def averages(
     kind: str = "monthly",
     currency: str | Sequence[str] | None = None,
@@ -220,8 +338,8 @@ def averages(
         first, last = year
     else:
         first = last = year
-    return _history("averages", first, last, kind=kind, currency=currency, client=client,
-                    workers=workers, progress=progress, backend=backend)
+    return run_history("averages", first, last, kind=kind, currency=currency, client=client,
+                       workers=workers, progress=progress, backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -10,14 +10,20 @@ Example:
 
 from __future__ import annotations
 
-from ._engine.client import Client
+from typing import TYPE_CHECKING, Literal, overload
+
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
-from ._engine.history import history as _history
-from ._engine.operation_function import run_operation
+from ._engine.history import run_history
 from ._engine.params import DateLike
 from ._engine.ranges import DateArg
 from .backends import Backend, Frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
 
 __all__ = [
     "daily",
@@ -26,9 +32,18 @@ __all__ = [
 ]
 
 
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("forward.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """Forward points of every pair and maturity on ``date`` (last valid data; default today).
 
@@ -40,6 +55,21 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("forward.daily", client, backend, date=date)
 
 
+@overload
+def daily_range_currency_pair_maturity(date_from: DateLike, date_to: DateLike | None = ...,
+                                       currency_pair: str = ..., maturity: str = ..., *,
+                                       client: Client | None = ...,
+                                       backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_range_currency_pair_maturity(date_from: DateLike, date_to: DateLike | None = ...,
+                                       currency_pair: str = ..., maturity: str = ..., *,
+                                       client: Client | None = ...,
+                                       backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_range_currency_pair_maturity(date_from: DateLike, date_to: DateLike | None = ...,
+                                       currency_pair: str = ..., maturity: str = ..., *,
+                                       client: Client | None = ...,
+                                       backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("forward.daily_range_currency_pair_maturity")
 def daily_range_currency_pair_maturity(
     date_from: DateLike,
@@ -57,17 +87,23 @@ def daily_range_currency_pair_maturity(
         >>> cnbkit.forward.daily_range_currency_pair_maturity(
         ...     "2024-01-01", "2024-06-30", "EUR_TO_CZK", "THREE_MONTH")  # doctest: +SKIP
     """
-    return run_operation(
-        "forward.daily_range_currency_pair_maturity",
-        client,
-        backend,
-        date_from=date_from,
-        date_to=date_to,
-        currency_pair=currency_pair,
-        maturity=maturity,
-    )
+    return run_operation("forward.daily_range_currency_pair_maturity", client, backend,
+                         date_from=date_from, date_to=date_to,
+                         currency_pair=currency_pair, maturity=maturity)
 
 
+@overload
+def history(start: DateArg, end: DateArg = ..., currency_pair: str = ..., maturity: str = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., currency_pair: str = ..., maturity: str = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., currency_pair: str = ..., maturity: str = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("forward")
 def history(
     start: DateArg,
@@ -85,8 +121,8 @@ def history(
     Example:
         >>> cnbkit.forward.history(2015, 2024, currency_pair="EUR_TO_CZK")  # doctest: +SKIP
     """
-    return _history("forward", start, end, currency_pair=currency_pair, maturity=maturity,
-                    client=client, workers=workers, progress=progress, backend=backend)
+    return run_history("forward", start, end, currency_pair=currency_pair, maturity=maturity,
+                       client=client, workers=workers, progress=progress, backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -11,14 +11,19 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
-from ._engine.history import history as _history
-from ._engine.operation_function import run_operation
+from ._engine.history import run_history
 from ._engine.ranges import DateArg
 from .backends import Backend, Frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
 
 __all__ = [
     "daily_month",
@@ -28,6 +33,15 @@ __all__ = [
 ]
 
 
+@overload
+def daily_month(year_month: str | None = ..., lang: str = ..., *, client: Client | None = ...,
+                backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_month(year_month: str | None = ..., lang: str = ..., *, client: Client | None = ...,
+                backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_month(year_month: str | None = ..., lang: str = ..., *, client: Client | None = ...,
+                backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("fxrates.daily_month")
 def daily_month(
     year_month: str | None = None, lang: str = "CZ", *, client: Client | None = None,
@@ -38,9 +52,24 @@ def daily_month(
     Example:
         >>> cnbkit.fxrates.daily_month("2024-05", lang="EN")  # doctest: +SKIP
     """
-    return run_operation("fxrates.daily_month", client, backend, year_month=year_month, lang=lang)
+    return run_operation("fxrates.daily_month", client, backend,
+                         year_month=year_month, lang=lang)
 
 
+@overload
+def daily_range_currency(currency: str, year_month_from: str | None = ...,
+                         year_month_to: str | None = ..., lang: str = ..., *,
+                         client: Client | None = ...,
+                         backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_range_currency(currency: str, year_month_from: str | None = ...,
+                         year_month_to: str | None = ..., lang: str = ..., *,
+                         client: Client | None = ...,
+                         backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_range_currency(currency: str, year_month_from: str | None = ...,
+                         year_month_to: str | None = ..., lang: str = ..., *,
+                         client: Client | None = ..., backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("fxrates.daily_range_currency")
 def daily_range_currency(
     currency: str,
@@ -58,17 +87,20 @@ def daily_range_currency(
     Example:
         >>> cnbkit.fxrates.daily_range_currency("AMD", "2023-01", "2024-12")  # doctest: +SKIP
     """
-    return run_operation(
-        "fxrates.daily_range_currency",
-        client,
-        backend,
-        currency=currency,
-        year_month_from=year_month_from,
-        year_month_to=year_month_to,
-        lang=lang,
-    )
+    return run_operation("fxrates.daily_range_currency", client, backend, currency=currency,
+                         year_month_from=year_month_from, year_month_to=year_month_to,
+                         lang=lang)
 
 
+@overload
+def daily_year(year: int | None = ..., lang: str = ..., *, client: Client | None = ...,
+               backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., lang: str = ..., *, client: Client | None = ...,
+               backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., lang: str = ..., *, client: Client | None = ...,
+               backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("fxrates.daily_year")
 def daily_year(
     year: int | None = None, lang: str = "CZ", *, client: Client | None = None,
@@ -82,6 +114,19 @@ def daily_year(
     return run_operation("fxrates.daily_year", client, backend, year=year, lang=lang)
 
 
+@overload
+def history(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ...,
+            lang: str = ..., *, client: Client | None = ..., workers: int | None = ...,
+            progress: bool | None = ...,
+            backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ...,
+            lang: str = ..., *, client: Client | None = ..., workers: int | None = ...,
+            progress: bool | None = ..., backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ...,
+            lang: str = ..., *, client: Client | None = ..., workers: int | None = ...,
+            progress: bool | None = ..., backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("fxrates")
 def history(
     start: DateArg,
@@ -102,8 +147,8 @@ def history(
     Example:
         >>> cnbkit.fxrates.history("2020-01-01", "2024-12-31", currency="AMD")  # doctest: +SKIP
     """
-    return _history("fxrates", start, end, currency=currency, lang=lang, client=client,
-                    workers=workers, progress=progress, backend=backend)
+    return run_history("fxrates", start, end, currency=currency, lang=lang, client=client,
+                       workers=workers, progress=progress, backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -7,9 +7,17 @@
 - ``"sandbox"``: starts the market-data sandbox (clock 2025-12-31) in this process, points
   ``CNBKIT_BASE_URL`` at it and sets ``CNBKIT_TODAY`` to its clock, so that the notebooks'
   clients live on the sandbox's day.
-- ``"auto"`` (default): asks the live API (``/exrates/daily``, 3 s timeout); when it does not
-  answer, starts the sandbox and says so in the terminal and, through ``CNBKIT_SOURCE``, at the
-  top of every notebook. Live and sandbox data are never mixed.
+- ``"auto"`` (default): asks the live API (``/exrates/daily``, 3 s timeout) the way every call
+  asks it (:func:`probe_live`: cnbkit's own transport, its trust and the proxy variables); when
+  it cannot be used, starts the sandbox and says what the probe met (a timeout, a refused
+  connection, a name that does not resolve, a certificate that is not trusted, a proxy that
+  refused) in the terminal, with the fix, and, through ``CNBKIT_SOURCE`` and
+  ``CNBKIT_SOURCE_REASON``, at the top of every notebook. Live and sandbox data are never
+  mixed.
+
+The sandbox the lab starts is reached directly, never through a proxy: its host (127.0.0.1)
+is added to ``NO_PROXY`` (and ``no_proxy``) in JupyterLab's environment, so that a corporate
+``HTTP_PROXY`` does not carry the notebooks' calls to a proxy that cannot reach this machine.
 
 The notebooks are found in this order: ``notebooks_dir``; ``notebooks/`` of the source checkout
 cnbkit is installed from (editable installs); ``notebooks/`` of the current folder when it is a
@@ -36,21 +44,23 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import requests
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from ._engine.settings import LIVE_URL
 from .bundled import checkout_root, copy_notebooks, user_notebooks_dir
 from .errors import InvalidParameter, MissingDependency
 from .stopping import StopRequest, run_child
 
-__all__ = ["SOURCES", "SOURCE_VARIABLE", "LabSetup", "find_notebooks", "lab_source", "prepare",
-           "probe_live", "run_lab"]
+__all__ = ["REASON_VARIABLE", "SOURCES", "SOURCE_VARIABLE", "LabSetup", "LiveProbe",
+           "as_probe", "find_notebooks", "lab_fallback_reason", "lab_source", "prepare",
+           "probe_live", "reach_directly", "run_lab"]
 
 SOURCES = ("auto", "live", "sandbox")
 #: The environment variable in which ``cnbkit lab`` tells its notebooks what data they see.
 SOURCE_VARIABLE = "CNBKIT_SOURCE"
+#: ... and why the live API was not used, when it fell back to the sandbox.
+REASON_VARIABLE = "CNBKIT_SOURCE_REASON"
 
 
 def lab_source(environ: Mapping[str, str] | None = None) -> str | None:
@@ -64,17 +74,141 @@ def lab_source(environ: Mapping[str, str] | None = None) -> str | None:
     """
     value = (os.environ if environ is None else environ).get(SOURCE_VARIABLE, "").strip()
     return value.lower() or None
+
+
+def lab_fallback_reason(environ: Mapping[str, str] | None = None) -> str | None:
+    """Why ``cnbkit lab`` did not use the live API (what its probe met, as a clause after "the
+    live API"), or None when it did not fall back.
+
+    Example:
+        >>> lab_fallback_reason({"CNBKIT_SOURCE_REASON": "refused the connection"})
+        'refused the connection'
+    """
+    value = (os.environ if environ is None else environ).get(REASON_VARIABLE, "").strip()
+    return value or None
+
+
 #: A Jupyter config directory with cnbkit's default lab settings (see the module docstring).
 LAB_CONFIG = Path(__file__).resolve().parent / "labconfig"
 
 
-def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> bool:
-    """True when the live API answers ``/exrates/daily`` with JSON rates within ``timeout`` s."""
+#: What the live probe can meet.
+Outcome = Literal["answered", "timeout", "refused", "unresolved", "certificate", "proxy",
+                  "error"]
+
+
+@dataclass(frozen=True)
+class LiveProbe:
+    """What asking the live API found; true when it answered.
+
+    Attributes:
+        outcome: ``answered``, ``timeout``, ``refused`` (connection refused), ``unresolved``
+            (the name does not resolve), ``certificate`` (its certificate is not trusted),
+            ``proxy`` (the proxy refused, or wants credentials) or ``error`` (anything else).
+        reason: what it met, as a clause after "the live API" (``did not answer within 3 s``).
+        detail: cnbkit's whole message, with its fix ("" when it answered).
+
+    Example:
+        >>> probe = LiveProbe("timeout", "did not answer within 3 s")
+        >>> bool(probe), f"the live API {probe.reason}"
+        (False, 'the live API did not answer within 3 s')
+    """
+
+    outcome: Outcome
+    reason: str
+    detail: str = ""
+
+    def __bool__(self) -> bool:
+        return self.outcome == "answered"
+
+
+def as_probe(found: bool | LiveProbe) -> LiveProbe:
+    """A probe's result as a :class:`LiveProbe` (a plain True or False from a probe that only
+    says yes or no).
+
+    Example:
+        >>> as_probe(False).reason
+        'did not answer'
+    """
+    if isinstance(found, LiveProbe):
+        return found
+    return LiveProbe("answered", "answered") if found else LiveProbe("error", "did not answer")
+
+
+def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> LiveProbe:
+    """Ask ``base_url`` for ``/exrates/daily`` as every call asks it (a client with cnbkit's
+    transport: the trust of ``CNBKIT_TRUST``, the proxy variables), once, within ``timeout``
+    seconds, without the cache; say what it met.
+
+    Example:
+        >>> probe_live("http://127.0.0.1:9/cnbapi", timeout=5).outcome  # nothing listens
+        'refused'
+    """
+    import warnings
+
+    import requests
+
+    from ._engine.client import Client
+    from .errors import (
+        CertificateNotTrusted,
+        CnbError,
+        CnbkitWarning,
+        ConnectionFailed,
+        HostUnreachable,
+        ProxyAuthenticationRequired,
+        ProxyRefused,
+    )
+
+    client = Client(base_url=base_url, cache=False, offline=False, retries=0, timeout=timeout,
+                    progress=False)
     try:
-        response = requests.get(f"{base_url}/exrates/daily", timeout=timeout)
-        return response.status_code == 200 and "rates" in response.json()
-    except (requests.RequestException, ValueError):
-        return False
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CnbkitWarning)
+            client.get("exrates.daily")
+    except CertificateNotTrusted as exc:
+        issuer = f" (issued by {exc.issuer})" if exc.issuer else ""
+        return LiveProbe("certificate", f"answered, but its certificate{issuer} is not trusted",
+                         str(exc))
+    except ProxyAuthenticationRequired as exc:
+        return LiveProbe("proxy", f"could not be reached: the proxy {exc.proxy} wants "
+                         "credentials (407)", str(exc))
+    except ProxyRefused as exc:
+        status = f" ({exc.status})" if exc.status else ""
+        return LiveProbe("proxy", f"could not be reached: the proxy {exc.proxy} refused{status}",
+                         str(exc))
+    except HostUnreachable as exc:
+        if exc.resolved:
+            return LiveProbe("refused", "refused the connection", str(exc))
+        return LiveProbe("unresolved", f"could not be found ({exc.host} does not resolve: no "
+                         "network?)", str(exc))
+    except ConnectionFailed as exc:
+        if isinstance(exc.__cause__, requests.Timeout):
+            return LiveProbe("timeout", f"did not answer within {timeout:g} s", str(exc))
+        return LiveProbe("error", "dropped the connection", str(exc))
+    except CnbError as exc:
+        return LiveProbe("error", f"answered with an error ({exc.__class__.__name__})",
+                         str(exc))
+    finally:
+        client.close()
+    return LiveProbe("answered", "answered")
+
+
+def reach_directly(env: dict[str, str], url: str) -> None:
+    """Add ``url``'s host to ``NO_PROXY`` (and ``no_proxy``, which requests reads first) in
+    ``env``, so that requests to it never go through a proxy.
+
+    Example:
+        >>> env = {"no_proxy": "localhost"}
+        >>> reach_directly(env, "http://127.0.0.1:8000/cnbapi")
+        >>> env["NO_PROXY"], env["no_proxy"]
+        ('localhost,127.0.0.1', 'localhost,127.0.0.1')
+    """
+    host = urlsplit(url).hostname or ""
+    current = env.get("no_proxy") or env.get("NO_PROXY") or ""
+    hosts = [part.strip() for part in current.split(",") if part.strip()]
+    if host and host not in hosts:
+        hosts.append(host)
+    env["NO_PROXY"] = env["no_proxy"] = ",".join(hosts)
 
 
 def find_notebooks(notebooks_dir: str | os.PathLike[str] | None = None) -> Path | None:
@@ -109,8 +243,11 @@ class LabSetup:
 
 
 def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
-            probe: Callable[[], bool] = probe_live) -> LabSetup:
+            probe: Callable[[], bool | LiveProbe] = probe_live) -> LabSetup:
     """Decide the data source and build JupyterLab's environment (starts the sandbox if needed).
+
+    ``probe`` asks the live API (``auto`` only); when it falls back, the message says what the
+    probe met and its fix, and ``CNBKIT_SOURCE_REASON`` carries it to the notebooks.
 
     Example:
         >>> setup = prepare("sandbox"); setup.env["CNBKIT_BASE_URL"]  # doctest: +SKIP
@@ -121,25 +258,34 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
     env = dict(os.environ if environ is None else environ)
     env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
         p for p in (str(LAB_CONFIG), env.get("JUPYTER_CONFIG_PATH", "")) if p)
-    fallback = False
+    fallback: LiveProbe | None = None
     if source == "auto":
-        if probe():
+        found = as_probe(probe())
+        if found:
             source = "live"
         else:
-            source, fallback = "sandbox", True
+            source, fallback = "sandbox", found
     if source == "live":
         env.pop("CNBKIT_BASE_URL", None)
+        env.pop(REASON_VARIABLE, None)
         env[SOURCE_VARIABLE] = "live"
         return LabSetup("live", env, f"cnbkit lab: live data from {LIVE_URL}")
     from .sandbox import SANDBOX_CLOCK, start
 
     url = start(clock=SANDBOX_CLOCK)
     env.update(CNBKIT_BASE_URL=str(url), CNBKIT_TODAY=SANDBOX_CLOCK.isoformat(),
-               **{SOURCE_VARIABLE: "sandbox-fallback" if fallback else "sandbox"})
+               **{SOURCE_VARIABLE: "sandbox" if fallback is None else "sandbox-fallback"})
     env.pop("CNBKIT_OFFLINE", None)
-    why = "the live API did not answer within 3 s, so " if fallback else ""
+    env.pop(REASON_VARIABLE, None)
+    reach_directly(env, url)  # the sandbox is on this machine: never through a proxy
+    why = ""
+    if fallback is not None:
+        env[REASON_VARIABLE] = fallback.reason
+        why = f"the live API {fallback.reason}, so "
     message = (f"cnbkit lab: {why}using the local sandbox (clock {SANDBOX_CLOCK}) at {url}; "
                "every notebook says so at the top.")
+    if fallback is not None and fallback.detail:
+        message += f"\ncnbkit lab: {fallback.detail}"
     return LabSetup("sandbox", env, message, sandbox=url)
 
 

@@ -12,14 +12,20 @@ Example:
 
 from __future__ import annotations
 
-from ._engine.client import Client
+from typing import TYPE_CHECKING, Literal, overload
+
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
-from ._engine.history import history as _history
-from ._engine.operation_function import run_operation
+from ._engine.history import run_history
 from ._engine.params import DateLike
 from ._engine.ranges import DateArg
 from .backends import Backend, Frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
 
 __all__ = [
     "daily",
@@ -28,9 +34,18 @@ __all__ = [
 ]
 
 
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("omo.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """The operations of one day (last valid data on or before ``date``; default today).
 
@@ -40,9 +55,18 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("omo.daily", client, backend, date=date)
 
 
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("omo.daily_year")
 def daily_year(year: int | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """Every operation of ``year`` (default: this year).
 
@@ -52,6 +76,18 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     return run_operation("omo.daily_year", client, backend, year=year)
 
 
+@overload
+def history(start: DateArg, end: DateArg = ..., *, client: Client | None = ...,
+            workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., *, client: Client | None = ...,
+            workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., *, client: Client | None = ...,
+            workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("omo")
 def history(
     start: DateArg,
@@ -67,8 +103,8 @@ def history(
     Example:
         >>> cnbkit.omo.history(2020, 2024)  # doctest: +SKIP
     """
-    return _history("omo", start, end, client=client, workers=workers, progress=progress,
-                    backend=backend)
+    return run_history("omo", start, end, client=client, workers=workers, progress=progress,
+                       backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -1,8 +1,9 @@
 """PRIBOR and PRIBID, the Prague interbank rates (``/pribor``).
 
-Rates in % p.a. Nine tenors (ONE_DAY .. ONE_YEAR) until 2024, seven afterwards (no TWO_MONTH,
-NINE_MONTH). ``pribid`` is missing (NaN) in recent years. PRIBOR reaches this API about a week
-late, so recent answers stay open in the cache longer than other series.
+Rates in % p.a. Nine tenors (ONE_DAY .. ONE_YEAR) in 2024, seven in 2026 (no TWO_MONTH,
+NINE_MONTH; the day of the change is not known here). ``pribid`` is missing (NaN) in recent
+years. PRIBOR reaches this API about a week late, so recent answers stay open in the cache
+longer than other series.
 
 Example:
     >>> import cnbkit
@@ -12,16 +13,21 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal, overload
 
-from ._engine.client import Client
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
-from ._engine.history import history as _history
-from ._engine.operation_function import run_operation
+from ._engine.history import run_history
 from ._engine.params import DateLike
 from ._engine.ranges import DateArg
 from .backends import Backend, Frame
 from .catalog import PRIBOR_PERIODS
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
 
 __all__ = [
     "PERIODS",
@@ -35,9 +41,18 @@ __all__ = [
 PERIODS = PRIBOR_PERIODS
 
 
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("pribor.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """Every tenor on one day (last valid data on or before ``date``; default today).
 
@@ -47,9 +62,18 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("pribor.daily", client, backend, date=date)
 
 
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_year(year: int | None = ..., *, client: Client | None = ...,
+               backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("pribor.daily_year")
 def daily_year(year: int | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """Every tenor on every business day of ``year`` (2,268 rows in 2024: 252 x 9).
 
@@ -59,6 +83,15 @@ def daily_year(year: int | None = None, *, client: Client | None = None,
     return run_operation("pribor.daily_year", client, backend, year=year)
 
 
+@overload
+def daily_year_term(period: str, year: int | None = ..., *, client: Client | None = ...,
+                    backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily_year_term(period: str, year: int | None = ..., *, client: Client | None = ...,
+                    backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily_year_term(period: str, year: int | None = ..., *, client: Client | None = ...,
+                    backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("pribor.daily_year_term")
 def daily_year_term(
     period: str, year: int | None = None, *, client: Client | None = None,
@@ -72,6 +105,18 @@ def daily_year_term(
     return run_operation("pribor.daily_year_term", client, backend, period=period, year=year)
 
 
+@overload
+def history(start: DateArg, end: DateArg = ..., period: str | Sequence[str] | None = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., period: str | Sequence[str] | None = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., period: str | Sequence[str] | None = ..., *,
+            client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("pribor")
 def history(
     start: DateArg,
@@ -90,8 +135,8 @@ def history(
     Example:
         >>> cnbkit.pribor.history(2000, 2024, period="THREE_MONTH")  # doctest: +SKIP
     """
-    return _history("pribor", start, end, period=period, client=client, workers=workers,
-                    progress=progress, backend=backend)
+    return run_history("pribor", start, end, period=period, client=client, workers=workers,
+                       progress=progress, backend=backend)
 
 
 def __dir__() -> list[str]:

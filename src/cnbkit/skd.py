@@ -10,14 +10,20 @@ Example:
 
 from __future__ import annotations
 
-from ._engine.client import Client
+from typing import TYPE_CHECKING, Literal, overload
+
+from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
-from ._engine.history import history as _history
-from ._engine.operation_function import run_operation
+from ._engine.history import run_history
 from ._engine.params import DateLike
 from ._engine.ranges import DateArg
 from .backends import Backend, Frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
 
 __all__ = [
     "daily",
@@ -25,9 +31,18 @@ __all__ = [
 ]
 
 
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def daily(date: DateLike | None = ..., *, client: Client | None = ...,
+          backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("skd.daily")
 def daily(date: DateLike | None = None, *, client: Client | None = None,
-    backend: Backend | None = None
+    backend: Backend | None = None,
 ) -> Frame:
     """The SKD trades settled on one day (last valid data on or before ``date``).
 
@@ -37,6 +52,18 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
     return run_operation("skd.daily", client, backend, date=date)
 
 
+@overload
+def history(start: DateArg, end: DateArg = ..., *, client: Client | None = ...,
+            workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., *, client: Client | None = ...,
+            workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def history(start: DateArg, end: DateArg = ..., *, client: Client | None = ...,
+            workers: int | None = ..., progress: bool | None = ...,
+            backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("skd")
 def history(
     start: DateArg,
@@ -53,8 +80,8 @@ def history(
     Example:
         >>> cnbkit.skd.history("2024-01-01", "2024-03-31")  # doctest: +SKIP
     """
-    return _history("skd", start, end, client=client, workers=workers, progress=progress,
-                    backend=backend)
+    return run_history("skd", start, end, client=client, workers=workers, progress=progress,
+                       backend=backend)
 
 
 def __dir__() -> list[str]:

@@ -30,7 +30,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, overload
 
 import pandas as pd
 
@@ -38,15 +38,41 @@ from .backends import Backend, Frame, as_pandas, backend_of, import_backend
 from .catalog import operation
 from .errors import InvalidParameter
 
+if TYPE_CHECKING:
+    import polars as pl
+    import pyarrow as pa
+
+    #: A frame of one backend: what ``to_wide`` returns without ``backend=``.
+    _Frame = TypeVar("_Frame", pd.DataFrame, pl.DataFrame, pa.Table)
+
 __all__ = ["to_wide"]
 
+#: How ``to_wide`` combines several rows of one date and series.
+Aggregation: TypeAlias = Literal["mean", "sum", "last", "first", "min", "max", "median"]
 
+
+@overload
+def to_wide(frame: _Frame, values: str | None = ..., columns: str | Iterable[str] | None = ...,
+            index: str | None = ..., aggfunc: Aggregation | None = ...,
+            backend: None = ...) -> _Frame: ...
+@overload
+def to_wide(frame: Frame, values: str | None = ..., columns: str | Iterable[str] | None = ...,
+            index: str | None = ..., aggfunc: Aggregation | None = ..., *,
+            backend: Literal["pandas"]) -> pd.DataFrame: ...
+@overload
+def to_wide(frame: Frame, values: str | None = ..., columns: str | Iterable[str] | None = ...,
+            index: str | None = ..., aggfunc: Aggregation | None = ..., *,
+            backend: Literal["polars"]) -> pl.DataFrame: ...
+@overload
+def to_wide(frame: Frame, values: str | None = ..., columns: str | Iterable[str] | None = ...,
+            index: str | None = ..., aggfunc: Aggregation | None = ..., *,
+            backend: Literal["pyarrow"]) -> pa.Table: ...
 def to_wide(
-    frame: pd.DataFrame,
+    frame: Frame,
     values: str | None = None,
     columns: str | Iterable[str] | None = None,
     index: str | None = None,
-    aggfunc: Literal["mean", "sum", "last", "first", "min", "max", "median"] | None = None,
+    aggfunc: Aggregation | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """Pivot a long cnbkit frame to wide (see the module docstring for the shape).
@@ -60,7 +86,8 @@ def to_wide(
         index: the date column; default the frame's own.
         aggfunc: how to combine several rows of one date and series ("mean", "sum", "last",
             ...); without it such rows raise :class:`~cnbkit.errors.InvalidParameter`.
-        backend: what to return (default: the input's backend). polars and Arrow have no index:
+        backend: what to return (default: the input's backend, and so its type). polars and
+            Arrow have no index:
             their wide frame has the ``date`` column first, then one column per series (a
             series with several keys, such as forward points, is named ``EUR_TO_CZK/THREE_MONTH``).
 
@@ -70,8 +97,8 @@ def to_wide(
         >>> wide["EUR"].head()  # doctest: +SKIP
     """
     wanted = backend or backend_of(frame)
-    frame = as_pandas(frame)
-    name = frame.attrs.get("operation")
+    long = as_pandas(frame)
+    name = long.attrs.get("operation")
     schema = operation(str(name)).schema if name else None
     index = index or (schema.date_column if schema else None)
     values = values or (schema.value_column if schema else None)
@@ -84,12 +111,12 @@ def to_wide(
     if index is None or values is None:
         raise InvalidParameter("frame", name, "not a cnbkit frame (no df.attrs['operation']): "
                                "give index=, columns= and values=")
-    missing = [c for c in [index, values, *keys] if c not in frame.columns]
+    missing = [c for c in [index, values, *keys] if c not in long.columns]
     if missing:
         raise InvalidParameter(
-            "columns", missing, f"to_wide: not in the frame, which has {list(frame.columns)}"
+            "columns", missing, f"to_wide: not in the frame, which has {list(long.columns)}"
         )
-    repeated = frame.duplicated([index, *keys])
+    repeated = long.duplicated([index, *keys])
     if aggfunc is None and repeated.any():
         raise InvalidParameter(
             "aggfunc", None,
@@ -98,10 +125,10 @@ def to_wide(
             "'last' to combine them",
         )
     if not keys:  # one series (CZEONIA): the value column, by date
-        grouped = frame.groupby(index, sort=True)[values]
+        grouped = long.groupby(index, sort=True)[values]
         wide = grouped.agg(aggfunc or "last").to_frame(values)
     else:
-        wide = frame.pivot_table(index=index, columns=keys, values=values,
+        wide = long.pivot_table(index=index, columns=keys, values=values,
                                  aggfunc=aggfunc or "last", dropna=False, observed=True)
     wide.index = pd.DatetimeIndex(wide.index, name="date")
     wide = wide.sort_index()
@@ -113,6 +140,8 @@ def to_wide(
     flat = flat.reset_index()
     if wanted == "polars":
         polars: Any = import_backend("polars")
-        return polars.from_pandas(flat)
+        as_polars: pl.DataFrame = polars.from_pandas(flat)
+        return as_polars
     arrow: Any = import_backend("pyarrow")
-    return arrow.Table.from_pandas(flat, preserve_index=False)
+    as_arrow: pa.Table = arrow.Table.from_pandas(flat, preserve_index=False)
+    return as_arrow

@@ -12,7 +12,7 @@ Once per module (``--dist loadscope`` keeps it on one worker):
 Then each test judges one promise: ``twine check --strict``; what the wheel and the sdist hold
 (against ``git ls-files``); the installed package, run from an empty folder with nothing of the
 checkout on ``sys.path`` (``smoke.py``); ``cnbkit notebooks`` into an empty folder;
-``cnbkit lab --no-browser --source sandbox`` from an empty folder serving the seven notebooks
+``cnbkit lab --no-browser --source sandbox`` from an empty folder serving the eight notebooks
 (Jupyter's REST API, polled until a deadline); one copied notebook under strict nbval.
 """
 
@@ -41,7 +41,7 @@ HERE = Path(__file__).resolve().parent
 NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 #: uv's cache for the fresh environments, warmed by scripts/test.sh.
 UV_CACHE = Path(sys.prefix) / "uv-cache"
-#: The notebook run under strict nbval in the fresh environment (the quickest of the seven).
+#: The notebook run under strict nbval in the fresh environment (the quickest of the eight).
 NBVAL_NOTEBOOK = "06_short_term_bonds.ipynb"
 #: How long a state may take to arrive on a loaded machine before the test gives up.
 DEADLINE_S = 240
@@ -156,7 +156,7 @@ def test_twine_check_strict_passes_on_both(dist: dict[str, Any]) -> None:
     assert dist["wheel"].name == f"cnbkit-{_version()}-py3-none-any.whl"
 
 
-def test_the_wheel_holds_the_package_and_the_seven_notebooks_only(dist: dict[str, Any]) -> None:
+def test_the_wheel_holds_the_package_and_the_eight_notebooks_only(dist: dict[str, Any]) -> None:
     with zipfile.ZipFile(dist["wheel"]) as wheel:
         names = wheel.namelist()
         packaged = {name: wheel.read(name) for name in names
@@ -167,11 +167,11 @@ def test_the_wheel_holds_the_package_and_the_seven_notebooks_only(dist: dict[str
     assert not [n for n in names if re.search(r"(^|/)(tests?|benchmarks|__pycache__|_build|"
                                               r"build|dist)/|\.pyc$|conftest\.py$", n)]
     # the package is exactly the tracked sources of src/cnbkit, the notebooks exactly the
-    # seven of notebooks/, byte for byte (their stored outputs intact)
+    # eight of notebooks/, byte for byte (their stored outputs intact)
     sources = {f"cnbkit/{p.removeprefix('src/cnbkit/')}" for p in _tracked()
                if p.startswith("src/cnbkit/")}
     assert {n for n in names if n.startswith("cnbkit/") and n not in packaged} == sources
-    assert len(NOTEBOOKS) == 7
+    assert len(NOTEBOOKS) == 8
     assert sorted(packaged) == [f"cnbkit/notebooks/{n}" for n in NOTEBOOKS]
     for name in NOTEBOOKS:
         assert packaged[f"cnbkit/notebooks/{name}"] == (ROOT / "notebooks" / name).read_bytes()
@@ -233,7 +233,7 @@ def test_the_installed_package_works_outside_the_checkout(env: Path, tmp_path: P
     assert version.stdout.strip() == f"cnbkit {_version()}"
 
 
-def test_cnbkit_notebooks_copies_the_seven_into_an_empty_folder(env: Path,
+def test_cnbkit_notebooks_copies_the_eight_into_an_empty_folder(env: Path,
                                                                 tmp_path: Path) -> None:
     done = _run([str(env / "bin" / "cnbkit"), "notebooks"], cwd=tmp_path,
                 env=_clean_env(**_user_dirs(tmp_path)))
@@ -242,7 +242,7 @@ def test_cnbkit_notebooks_copies_the_seven_into_an_empty_folder(env: Path,
     for name in NOTEBOOKS:
         assert (target / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
         assert re.search(rf"^  copied +{re.escape(name)}$", done.stdout, re.M), done.stdout
-    assert f"cnbkit {_version()}: 7 notebooks in {target}" in done.stdout
+    assert f"cnbkit {_version()}: 8 notebooks in {target}" in done.stdout
 
 
 def _lab_contents(runtime: Path, process: subprocess.Popen[bytes]) -> list[str] | None:
@@ -264,7 +264,7 @@ def _lab_contents(runtime: Path, process: subprocess.Popen[bytes]) -> list[str] 
                   if item["type"] == "notebook")
 
 
-def test_cnbkit_lab_serves_the_seven_notebooks_from_an_empty_folder(env: Path,
+def test_cnbkit_lab_serves_the_eight_notebooks_from_an_empty_folder(env: Path,
                                                                     tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -295,7 +295,7 @@ def test_cnbkit_lab_serves_the_seven_notebooks_from_an_empty_folder(env: Path,
     copy = Path(dirs["XDG_DATA_HOME"]) / "cnbkit" / "notebooks" / _version()
     assert sorted(p.name for p in copy.glob("*.ipynb")) == NOTEBOOKS  # the per-user copy
     said = log_path.read_text(encoding="utf-8")
-    assert f"notebooks in {copy}" in said and "(7 copied)" in said, said
+    assert f"notebooks in {copy}" in said and "(8 copied)" in said, said
     assert "using the local sandbox" in said
     assert list(empty.iterdir()) == []  # nothing written where it was started
 

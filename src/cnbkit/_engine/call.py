@@ -1,7 +1,7 @@
 """One request as data: an operation, its checked query, and which of its rows to keep.
 
-A :class:`Call` is what the planners produce, what :func:`cnbkit.plan` returns and what the
-transport sends. Its query is a read-only mapping, so a plan cannot be changed by accident
+A :class:`Call` is what the planners produce, what a :class:`cnbkit.Plan` is a sequence of and
+what the transport sends. Its query is a read-only mapping, so a plan cannot be changed by accident
 once made.
 
 Example:
@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from ..catalog import Operation
@@ -111,8 +111,3 @@ class Call:
 
     def __repr__(self) -> str:
         return f"Call({self.label!r})"
-
-    @staticmethod
-    def make(op: Operation, **query: Any) -> Call:
-        """A call from keyword query parameters (values turned to text)."""
-        return Call(op, Query({k: str(v) for k, v in query.items()}))

@@ -24,24 +24,30 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ..backends import Backend, Frame, check_backend, to_backend
 from ..catalog import Operation, operation
 from ..errors import ConfigError, InvalidParameter
 from . import execute, notices
 from .cache import CacheInfo
+from .caller_warning import warn
 from .clock import Clock, ClockLike, make_clock
 from .clock import today as clock_today
 from .execute import watched
 from .params import build_query
-from .planners import Plan
+from .plan import Plan
 from .settings import LIVE_URL, Settings
 from .stitch import stitch
 from .transport import Transport
 from .watch import Watch
 
-__all__ = ["LIVE_URL", "Client", "configure", "default_client"]
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
+
+__all__ = ["LIVE_URL", "Client", "configure", "default_client", "run_operation"]
 
 
 class Client:
@@ -69,13 +75,21 @@ class Client:
         workers: threads used by ``history()``.
         progress: draw a progress bar on long histories: True always, False never, None
             (default) only where someone watches (a terminal, or a Jupyter kernel).
-        backend: what calls return: ``"pandas"`` (default) DataFrames, ``"polars"``
-            DataFrames or ``"pyarrow"`` Tables (``$CNBKIT_BACKEND``; polars and pyarrow are the
-            ``polars`` and ``arrow`` extras). Every call takes ``backend=`` too.
+        backend: deprecated (warns; goes in 0.3.0) unless ``"pandas"``: what calls without
+            ``backend=`` return (``$CNBKIT_BACKEND``). Give ``backend="polars"`` or
+            ``"pyarrow"`` on each call instead: the types of cnbkit's functions follow that
+            argument and assume pandas without it (see the backends page).
         clock: what "today" is: None (the real date, or ``$CNBKIT_TODAY``), a date or
             ``'yyyy-MM-dd'`` (the real time on that day), or a :class:`~cnbkit._engine.clock.Clock`
             such as :class:`~cnbkit._engine.clock.ManualClock`. It decides the default end of a
             range, the last year accepted, which periods are closed and when TTLs run out.
+        trust: which certificates HTTPS answers are verified against: ``"system"`` (default:
+            the system's certificate store, where IT installs a company's root CA, and
+            certifi's bundle), ``"certifi"`` (certifi's bundle alone) or the path of a CA
+            bundle (exactly those CAs); default ``$CNBKIT_TRUST``, else
+            ``$REQUESTS_CA_BUNDLE`` or ``$CURL_CA_BUNDLE``. Verification is always on.
+        direct: connect without a proxy whatever ``HTTPS_PROXY``, ``HTTP_PROXY`` and
+            ``ALL_PROXY`` say (default False: requests reads them, and ``NO_PROXY``).
 
     Raises:
         ConfigError: a setting is malformed (the message says what to write instead).
@@ -98,18 +112,26 @@ class Client:
         progress: bool | None = None,
         clock: ClockLike = None,
         backend: Backend | None = None,
+        trust: str | os.PathLike[str] | None = None,
+        direct: bool | None = None,
     ) -> None:
         settings = Settings.from_env(
             base_url=base_url, cache_url=cache_url, cache_dir=cache_dir, ttl=ttl,
             offline=offline, timeout=timeout,
             retries=retries, backoff_factor=backoff_factor, backoff_max=backoff_max,
-            workers=workers, progress=progress, backend=backend,
+            workers=workers, progress=progress, backend=backend, trust=trust, direct=direct,
         )
         if not cache:
             if settings.offline:
                 raise ConfigError("offline", True, "offline mode answers from the cache: it "
                                   "needs cache=True")
             settings = settings.replace(cache_url=None)
+        if settings.backend != "pandas":
+            warn(FutureWarning(
+                f"a default backend other than pandas ({settings.backend!r}, from "
+                "Client(backend=), cnbkit.configure(backend=) or CNBKIT_BACKEND) is deprecated "
+                "since cnbkit 0.2.0 and goes in 0.3.0, when a call without backend= returns "
+                f"pandas, as its type says: pass backend={settings.backend!r} on each call"))
         self.settings = settings
         self.clock: Clock = make_clock(clock if clock is not None else settings.today)
         self._transport = Transport(settings, self.clock, user_agent=_user_agent())
@@ -149,9 +171,20 @@ class Client:
         return f"Client(base_url={self.base_url!r}, cache={str(cache)!r}{mode})"
 
     # -- calls ----------------------------------------------------------------------------------
+    @overload
+    def get(self, op: Operation | str, *, backend: Literal["pandas"] | None = ...,
+            **params: Any) -> pd.DataFrame: ...
+    @overload
+    def get(self, op: Operation | str, *, backend: Literal["polars"],
+            **params: Any) -> pl.DataFrame: ...
+    @overload
+    def get(self, op: Operation | str, *, backend: Literal["pyarrow"],
+            **params: Any) -> pa.Table: ...
     def get(self, op: Operation | str, *, backend: Backend | None = None,
             **params: Any) -> Frame:
-        """Check the arguments, fetch (or read from the cache) and convert to a typed frame.
+        """Check the arguments, fetch (or read from the cache) and convert to a typed frame:
+        the plan of one call (:meth:`cnbkit.Plan.one`), run by :meth:`collect` from the
+        calling thread.
 
         Warns (:class:`~cnbkit.errors.CnbkitWarning`) when a currency has no data (the API
         answers an unknown code with no error) and when a date after today was asked for (the
@@ -167,32 +200,43 @@ class Client:
             >>> client.get("pribor.daily_year", year=2019)  # doctest: +SKIP
         """
         op = operation(op) if isinstance(op, str) else op
-        plan = Plan.one(op, build_query(op, params, self.today()))
+        plan = Plan.one(op, build_query(op, params, self.today()), client=self)
         return self.collect(plan, backend=backend)
 
+    @overload
+    def collect(self, plan: Plan, *, backend: Literal["pandas"] | None = ...,
+                workers: int | None = ..., progress: bool | None = ...,
+                desc: str = ..., watch: Watch | None = ...) -> pd.DataFrame: ...
+    @overload
+    def collect(self, plan: Plan, *, backend: Literal["polars"], workers: int | None = ...,
+                progress: bool | None = ..., desc: str = ...,
+                watch: Watch | None = ...) -> pl.DataFrame: ...
+    @overload
+    def collect(self, plan: Plan, *, backend: Literal["pyarrow"], workers: int | None = ...,
+                progress: bool | None = ..., desc: str = ...,
+                watch: Watch | None = ...) -> pa.Table: ...
     def collect(self, plan: Plan, *, backend: Backend | None = None, workers: int | None = None,
                 progress: bool | None = None, desc: str = "cnbkit",
                 watch: Watch | None = None) -> Frame:
         """Run a plan (one call from :meth:`get`, many from :func:`cnbkit.plan`) and return
-        its rows as one frame of ``backend`` (default: the client's): the one pipeline of
-        every call.
+        its rows as one frame of ``backend`` (default pandas): the one pipeline of every call.
 
-        ``backend`` and ``workers`` are checked before any request; up to ``workers``
-        requests are in flight; ``progress`` draws a bar (None: only where someone watches,
-        and only for more than four calls). ``watch`` lets another thread follow the run and
-        stop it (:class:`~cnbkit._engine.watch.Watch`).
+        ``backend`` and ``workers`` are checked before any request. A call found fresh in the
+        cache is converted at once; one call that needs the network is sent from the calling
+        thread; more go to the client's pool, up to ``workers`` in flight. ``progress`` draws
+        a bar (None: only where someone watches, and only for more than four calls).
+        ``watch`` lets another thread follow the run and stop it
+        (:class:`~cnbkit._engine.watch.Watch`).
 
         Raises:
             InvalidParameter: ``backend`` or ``workers`` not allowed (before any request).
-            ChunkError: (a plan of many calls) naming every call that failed after retries;
-                the others are cached, so running the same plan again fetches only the
-                failed ones. A plan of one call raises that call's own error.
+            ChunkError: (a history's plan) naming every call that failed after retries; the
+                others are cached, so running the same plan again fetches only the failed
+                ones. A plan of one call raises that call's own error.
             Cancelled: ``watch`` was cancelled before the run finished.
 
         Example:
-            >>> from cnbkit._engine.planners import make_plan
-            >>> plan = make_plan("czeonia", "2024-01-01", "2024-03-31", today=client.today(),
-            ...                  options={})  # doctest: +SKIP
+            >>> plan = cnbkit.plan("czeonia", 2023, 2024, client=client)  # doctest: +SKIP
             >>> client.collect(plan, backend="polars")  # doctest: +SKIP
         """
         chosen = check_backend(backend or self.settings.backend)
@@ -205,9 +249,9 @@ class Client:
         wanted = self.settings.progress if progress is None else progress
         show = (watched() if wanted is None else wanted) and len(calls) > 4
         parts = execute.run(calls, self._transport, self._pool(count), progress=show,
-                            desc=desc, chunked=not plan.single, watch=watch)
+                            desc=desc, chunked=plan.chunked, watch=watch)
         table = stitch(parts, plan)
-        notices.check(plan, table, self.today())
+        notices.check(plan.notices, plan.op, table, self.today())
         return to_backend(table, chosen)
 
     def _pool(self, workers: int) -> ThreadPoolExecutor:
@@ -265,6 +309,18 @@ def default_client() -> Client:
         if _Default.client is None:
             _Default.client = Client()
         return _Default.client
+
+
+def run_operation(name: str, client: Client | None, backend: Backend | None,
+                  **params: Any) -> Frame:
+    """What every one of the 22 operation functions does (``cnbkit.exrates.daily`` ...): run
+    operation ``name`` (``group.function``) with ``params`` on ``client`` or the default
+    client (:meth:`Client.get`). Without overloads: the functions' own give the types.
+
+    Example:
+        >>> run_operation("czeonia.daily_year", None, "polars", year=2024)  # doctest: +SKIP
+    """
+    return (client or default_client()).get(name, backend=backend, **params)
 
 
 def configure(client: Client | None = None, /, **options: Any) -> Client:

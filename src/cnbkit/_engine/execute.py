@@ -14,19 +14,18 @@ An answer that is valid JSON but not the operation's documented shape raises
 again.
 
 The pool threads only wait on the network: fresh cache hits are converted in the calling
-thread without entering the pool, and every answer is converted in the calling thread as it
-arrives (threads doing CPU work would only contend for the GIL and stall each other's socket
-reads). Each download runs in a copy of the calling thread's context, so what a caller keeps
-there (the warnings it collects, :func:`cnbkit._engine.caller_warning.collecting`) follows
-its calls into the pool. A :class:`~cnbkit._engine.watch.Watch` follows the run from another
-thread (progress, the answers' freshness) and can stop it.
+thread without entering the pool, a call that is alone in needing the network is sent from the
+calling thread (no pool for one request), and every answer is converted in the calling thread
+as it arrives (threads doing CPU work would only contend for the GIL and stall each other's socket
+reads). Each download in the pool runs in a copy of the calling thread's context, so what a
+caller keeps there (the warnings it collects, :func:`cnbkit._engine.caller_warning.collecting`)
+follows its calls. A :class:`~cnbkit._engine.watch.Watch` follows the run from another thread
+(progress, the answers' freshness) and can stop it.
 
 Example:
     >>> import cnbkit
-    >>> from cnbkit.catalog import operation
-    >>> from cnbkit._engine.planners import Plan
     >>> with cnbkit.Client(base_url=url) as client:  # doctest: +SKIP
-    ...     client.collect(Plan.one(operation("czeonia.daily_year"), {"year": "2019"}))
+    ...     client.collect(cnbkit.plan("czeonia", 2018, 2019, client=client))
 """
 
 from __future__ import annotations
@@ -39,19 +38,25 @@ from functools import partial
 from typing import Any
 
 from ..errors import (
+    CertificateNotTrusted,
     ChunkError,
     CnbError,
     FailedChunk,
     HostUnreachable,
     InvalidParameter,
+    ProxyRefused,
 )
 from .call import Call
 from .columns import Columns, from_decoded
 from .origin import of_answer
 from .transport import Answer, Lookup, Transport
-from .watch import Watch
+from .watch import Cancelled, Watch
 
 __all__ = ["columns_of", "run", "watched"]
+
+#: Failures that every call of a run would meet alike (the host, its certificate, the proxy):
+#: the first one stops the run, as one error, instead of a ChunkError naming every call.
+STOPS_A_RUN = (HostUnreachable, CertificateNotTrusted, ProxyRefused)
 
 
 def columns_of(call: Call, answer: Answer) -> Columns:
@@ -74,17 +79,23 @@ def run(
 ) -> list[Columns]:
     """Fetch and convert every call; their columns come back in plan order.
 
-    Each call's cache entry is read once: a fresh one is converted here; a missing or expired
-    one goes to ``pool`` (which bounds how many requests are in flight) with what the lookup
-    found, so the download never reads the cache again. ``progress`` draws a tqdm bar.
+    Each call's cache entry is read once: a fresh one is converted here. A call that needs
+    the network with nothing left to overlap it (a single call, or the last chunk of a
+    history whose other chunks are cached) is sent from this thread, so a debugger, a
+    profiler or a traceback sees the caller's own call; the others go to ``pool`` (which
+    bounds how many requests are in flight), where they overlap each other and the
+    conversions done here. Either way the download goes on from what the lookup found and
+    never reads the cache again.
+    ``progress`` draws a tqdm bar.
 
     Raises:
         ChunkError: (``chunked``, a history) naming every chunk that still failed after
             retries, with its cause. The chunks that succeeded are cached, so running the same
             calls again fetches only the failed ones. Not chunked (one call of
             ``Client.get``), the call's own error is raised.
-        HostUnreachable: the host does not resolve or refuses connections: the run stops at
-            the first such failure (the calls not yet sent are cancelled).
+        HostUnreachable, CertificateNotTrusted, ProxyRefused: the host does not resolve or
+            refuses connections, its certificate is not trusted, the proxy refuses: the run
+            stops at the first such failure (the calls not yet sent are cancelled).
         Cancelled: ``watch`` was cancelled (the calls not yet sent are never sent).
     """
     frames: list[Columns | None] = [None] * len(calls)
@@ -97,7 +108,7 @@ def run(
         try:
             answer = work()
             frames[index] = columns_of(calls[index], answer)
-        except (InvalidParameter, HostUnreachable):
+        except (InvalidParameter, Cancelled, *STOPS_A_RUN):
             raise  # an unreachable host fails every chunk alike: one error, at once
         except CnbError as exc:  # a failed chunk: reported with its typed cause
             if not chunked:
@@ -115,25 +126,40 @@ def run(
     stop = threading.Event()  # set at the first unreachable host: later calls are not sent
 
     def fetch(call: Call, found: Lookup) -> Answer:
-        if stop.is_set() or (watch is not None and watch.cancelled):
+        if watch is not None:
+            watch.check()  # cancelled: not sent
+        if stop.is_set():
             raise _Skipped()
         try:
             return transport.fetch(call, found)
-        except HostUnreachable:
+        except STOPS_A_RUN:
             stop.set()
             raise
 
     futures: dict[Future[Answer], int] = {}
+    waiting: tuple[int, Call, Lookup] | None = None  # the first call the cache cannot answer
+
+    def send(index: int, call: Call, found: Lookup) -> None:
+        context = contextvars.copy_context()  # the caller's (the warnings it collects...)
+        futures[pool.submit(context.run, fetch, call, found)] = index
+
     try:
         for index, call in enumerate(calls):
             if watch is not None:
                 watch.check()
             found = transport.lookup(call)  # the one cache read of this call
+            if waiting is not None:  # other work follows: the held-back call overlaps it
+                send(*waiting)
+                waiting = None
             if found.fresh is not None:  # converted here, one at a time
                 settle(index, partial(_given, found.fresh))
-            else:  # in a copy of this thread's context (the warnings collected...)
-                context = contextvars.copy_context()
-                futures[pool.submit(context.run, fetch, call, found)] = index
+            elif not futures:
+                waiting = (index, call, found)  # held back: perhaps the only one
+            else:
+                send(index, call, found)
+        if waiting is not None:  # the one call that needs the network: sent from this thread
+            index, call, found = waiting
+            settle(index, partial(fetch, call, found))
         if watch is not None:
             watch.track(futures)
         for future in as_completed(futures):

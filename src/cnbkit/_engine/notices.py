@@ -20,7 +20,8 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,21 +29,26 @@ from ..catalog import Operation
 from ..errors import CnbkitWarning
 from .caller_warning import warn
 from .columns import Columns
-from .planners import Plan
 
-__all__ = ["check", "check_answer", "currencies_in", "missing_currencies"]
+if TYPE_CHECKING:
+    from .plan import Notices
+
+__all__ = ["check", "currencies_in", "missing_currencies"]
 
 
-def check(plan: Plan, table: Columns, today: dt.date) -> None:
-    """The notices for the stitched result of ``plan``: a single answer's
-    (:func:`check_answer`), or a history's (the currencies asked for that have no rows)."""
-    if plan.single:
-        check_answer(plan.op, plan.calls[0].query, table, today)
-        return
-    wanted = plan.filters.get("currency_code")
-    if wanted:
-        missing_currencies(currencies_in(table), [str(c) for c in wanted], plan.group,
-                           " in the range")
+def check(notices: Notices, op: Operation, table: Columns, today: dt.date) -> None:
+    """Give the ``notices`` a plan of ``op`` carries (``plan.Notices``),
+    about its rows ``table`` (see the module docstring)."""
+    if notices.currencies:
+        missing_currencies(currencies_in(table), notices.currencies, notices.subject,
+                           notices.where)
+    if notices.asked is not None and notices.asked > today:
+        dates = table.column(op.schema.date_column).data
+        dates = dates[~np.isnat(dates)]
+        valid = f"valid for {dates.max()}" if len(dates) else "holding no data"
+        warn(CnbkitWarning(
+            f"{notices.subject}: {notices.asked} is after today ({today}); the API answers a "
+            f"date in the future with the last data it has, so this answer is {valid}"))
 
 
 def currencies_in(columns: Columns) -> set[str]:
@@ -62,19 +68,3 @@ def missing_currencies(have: set[str], wanted: Iterable[str], what: str,
         warn(CnbkitWarning(
             f"no {what} data for {', '.join(missing)}{where}: unknown, or not quoted then "
             "(the API answers such queries with no error)"))
-
-
-def check_answer(op: Operation, query: Mapping[str, str], columns: Columns,
-                 today: dt.date) -> None:
-    """The notices for one answer of ``op`` to ``query`` (see the module docstring)."""
-    currency = query.get("currency")
-    if currency is not None:
-        missing_currencies(currencies_in(columns), [currency], op.name)
-    asked = query.get("date")
-    if asked is not None and dt.date.fromisoformat(asked) > today:
-        dates = columns.column(op.schema.date_column).data
-        dates = dates[~np.isnat(dates)]
-        valid = f"valid for {dates.max()}" if len(dates) else "holding no data"
-        warn(CnbkitWarning(
-            f"{op.name}: {asked} is after today ({today}); the API answers a date in the "
-            f"future with the last data it has, so this answer is {valid}"))

@@ -27,6 +27,7 @@ __all__ = [
     "FIRST_YEAR",
     "DateLike",
     "build_query",
+    "check_choice",
     "check_currency",
     "check_year",
     "format_param",
@@ -132,6 +133,25 @@ def check_currency(value: object, arg: str = "currency") -> str:
     return value.strip().upper()
 
 
+def check_choice(param: Param, value: object) -> str:
+    """Check a currency code or an enumeration value against ``param``'s declaration and
+    return it as sent (upper-cased): the one check of these values, for a single call
+    (:func:`build_query`) and for a history's options (the planners) alike.
+
+    Example:
+        >>> from cnbkit.catalog import operation
+        >>> check_choice(operation("pribor.daily_year_term").param("period"), "three_month")
+        'THREE_MONTH'
+    """
+    if param.kind == "currency":
+        return check_currency(value, param.arg)
+    text = value.strip().upper() if isinstance(value, str) else None
+    if param.kind != "enum" or text not in param.enum:
+        raise InvalidParameter(param.arg, value, "not one of the allowed values",
+                               allowed=param.enum)
+    return text
+
+
 def format_param(param: Param, value: Any, today: dt.date) -> str:
     """Check one value against its declaration and return it as sent on the wire."""
     arg = param.arg
@@ -142,14 +162,7 @@ def format_param(param: Param, value: Any, today: dt.date) -> str:
         return f"{year:04d}-{month:02d}"
     if param.kind == "year":
         return str(check_year(value, arg, today))
-    if param.kind == "currency":
-        return check_currency(value, arg)
-    if param.kind == "enum":
-        text = value.strip().upper() if isinstance(value, str) else None
-        if text not in param.enum:
-            raise InvalidParameter(arg, value, "not one of the allowed values", allowed=param.enum)
-        return text
-    raise InvalidParameter(arg, value, f"unknown parameter kind {param.kind}")  # pragma: no cover
+    return check_choice(param, value)
 
 
 def build_query(op: Operation, kwargs: Mapping[str, Any], today: dt.date) -> dict[str, str]:

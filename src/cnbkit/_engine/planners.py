@@ -29,22 +29,16 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
-from ..catalog import (
-    CURRENCY_PAIRS,
-    LANGS,
-    MATURITIES,
-    PRIBOR_PERIODS,
-    Operation,
-    operation,
-)
+from ..catalog import Param, operation
 from ..errors import InvalidParameter
 from .call import Call, Query, RowFilter
-from .params import FIRST_YEAR, check_currency
+from .params import FIRST_YEAR, check_choice
+from .plan import Plan
 from .ranges import DateArg, Span, Years, resolve_span, resolve_years
 
 __all__ = [
@@ -52,7 +46,6 @@ __all__ = [
     "CALL_COST_BYTES",
     "PLANNERS",
     "Option",
-    "Plan",
     "Planner",
     "make_plan",
     "plan_averages",
@@ -74,55 +67,19 @@ _FIXING_CURRENCIES = 33
 _FX_CURRENCIES = 124
 _BUSINESS_DAYS = 252
 
+# The options a history shares with single calls, declared (and so checked) by the catalog
+_CURRENCY_PARAM = operation("exrates.daily_currency_month").param("currency")
+_PERIOD = operation("pribor.daily_year_term").param("period")
+_LANG = operation("fxrates.daily_year").param("lang")
+_FORWARD = operation("forward.daily_range_currency_pair_maturity")
+_PAIR, _MATURITY = _FORWARD.param("currencyPair"), _FORWARD.param("maturity")
+
 #: The averages operations by kind.
 AVERAGE_KINDS: Mapping[str, str] = MappingProxyType({
     "monthly": "monthly_averages",
     "cumulative": "monthly_cumulative_averages",
     "quarterly": "quarterly_averages",
 })
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A planned history: its calls, and what to keep of their rows when stitching.
-
-    Attributes:
-        group: the group it belongs to.
-        calls: the requests, in order.
-        op: the operation whose schema the stitched frame has (the first call's).
-        span: the dates to trim to (None: no trimming, e.g. averages).
-        filters: column -> the values to keep (e.g. the currencies asked for).
-        single: one call of one operation (``Client.get``): its failure is raised as it is,
-            not as a :class:`~cnbkit.errors.ChunkError`, and its notices are a single
-            answer's (:func:`cnbkit._engine.notices.check`).
-    """
-
-    group: str
-    calls: tuple[Call, ...]
-    op: Operation
-    span: Span | None = None
-    filters: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
-    single: bool = False
-
-    @classmethod
-    def one(cls, op: Operation, query: Mapping[str, str]) -> Plan:
-        """The plan of one call of ``op`` with ``query`` (parameters as sent: what
-        ``Client.get`` runs, after :func:`cnbkit._engine.params.build_query` checked them).
-
-        Example:
-            >>> Plan.one(operation("czeonia.daily_year"), {"year": "2019"}).calls[0].label
-            '/czeonia/daily-year year=2019'
-        """
-        return cls(op.group, (Call(op, Query(query)),), op, single=True)
-
-
-def _plan(group: str, calls: Sequence[Call], span: Span | None = None,
-          **filters: Sequence[Any] | None) -> Plan:
-    if not calls:
-        where = f"{span.start} to {span.end}" if span else "the range"
-        raise InvalidParameter("start", where, "the range holds no business day")
-    kept = {column: tuple(values) for column, values in filters.items() if values}
-    return Plan(group, tuple(calls), calls[0].op, span, MappingProxyType(kept))
 
 
 def _make_call(name: str, **query: str) -> Call:
@@ -134,42 +91,30 @@ def _cheapest(*options: tuple[list[Call], float]) -> list[Call]:
     return min(options, key=lambda option: len(option[0]) * CALL_COST_BYTES + option[1])[0]
 
 
-def _items(value: object, arg: str, what: str) -> list[object]:
-    """One value or several (a list, tuple or set) as a non-empty list."""
-    if isinstance(value, str):
-        return [value]
+def _items(value: object, arg: str) -> list[object]:
+    """One value or several (a list, tuple or set) as a non-empty list; anything else is one
+    value, for the checker to judge as a single call's."""
     if not isinstance(value, list | tuple | set | frozenset):
-        raise InvalidParameter(arg, value, f"give {what} as text, or a list of them")
+        return [value]
     if not value:
-        raise InvalidParameter(arg, value, f"the list is empty: give at least one {what}, "
-                               f"or None for all")
+        raise InvalidParameter(arg, value, "the list is empty: give at least one value, or "
+                               "None for all")
     return list(value)
 
 
-def _codes(value: str | Iterable[str] | None, arg: str = "currency") -> list[str] | None:
-    """One currency code or several, checked and upper-cased; None means every currency."""
+def _choices(value: object, param: Param) -> list[str] | None:
+    """One value of ``param`` or several, each checked as a single call checks it
+    (:func:`~cnbkit._engine.params.check_choice`), without repeats; None means all of them."""
     if value is None:
         return None
-    return sorted({check_currency(item, arg) for item in _items(value, arg, "currency code")})
+    return sorted({check_choice(param, item) for item in _items(value, param.arg)})
 
 
-def _enum(value: str | Iterable[str] | None, allowed: Sequence[str], arg: str) -> list[str] | None:
-    if value is None:
-        return None
-    result: set[str] = set()
-    for item in _items(value, arg, "value"):
-        text = item.strip().upper() if isinstance(item, str) else None
-        if text is None or text not in allowed:
-            raise InvalidParameter(arg, item, "not one of the allowed values", allowed=allowed)
-        result.add(text)
-    return sorted(result)
-
-
-def _one(value: str | None, allowed: Sequence[str], arg: str) -> str:
-    chosen = _enum(value, allowed, arg) if value is not None else None
-    if chosen is None or len(chosen) != 1:
-        raise InvalidParameter(arg, value, "give one value", allowed=allowed)
-    return chosen[0]
+def _choice(value: object, param: Param) -> str:
+    """One value of ``param``, checked as a single call checks it."""
+    if isinstance(value, list | tuple | set | frozenset):
+        raise InvalidParameter(param.arg, value, "give one value", allowed=param.enum)
+    return check_choice(param, value)
 
 
 def _yearly(name: str, span: Span, **query: str) -> list[Call]:
@@ -179,17 +124,17 @@ def _yearly(name: str, span: Span, **query: str) -> list[Call]:
 # -- the planners, one per group --------------------------------------------------------------
 def plan_czeonia(span: Span) -> Plan:
     """CZEONIA: one ``daily-year`` call per year."""
-    return _plan("czeonia", _yearly("czeonia.daily_year", span), span)
+    return Plan.history("czeonia", _yearly("czeonia.daily_year", span), span)
 
 
 def plan_exrates(span: Span, currency: str | Iterable[str] | None = None) -> Plan:
     """The fixing: ``daily-year`` per year, or ``daily-currency-month`` per currency and month
     when that is cheaper (a few currencies over a few months)."""
-    codes = _codes(currency)
+    codes = _choices(currency, _CURRENCY_PARAM)
     years = _yearly("exrates.daily_year", span)
     year_bytes = len(years) * _BUSINESS_DAYS * _FIXING_CURRENCIES * _BYTES_PER_ROW["exrates"]
     if codes is None:
-        return _plan("exrates", years, span)
+        return Plan.history("exrates", years, span)
     months = [
         _make_call("exrates.daily_currency_month", currency=code, yearMonth=f"{y:04d}-{m:02d}")
         for code in codes
@@ -197,28 +142,27 @@ def plan_exrates(span: Span, currency: str | Iterable[str] | None = None) -> Pla
     ]
     month_bytes = len(months) * 21 * _BYTES_PER_ROW["exrates"]
     calls = _cheapest((years, year_bytes), (months, month_bytes))
-    return _plan("exrates", calls, span, currency_code=codes)
+    return Plan.history("exrates", calls, span, currency_code=codes)
 
 
 def plan_forward(span: Span, currency_pair: str = "ALL", maturity: str = "ALL") -> Plan:
     """Forward points: one range call per calendar year, for one pair and one maturity
     (``ALL`` for every one)."""
-    pair = _one(currency_pair, CURRENCY_PAIRS, "currency_pair")
-    term = _one(maturity, MATURITIES, "maturity")
+    pair, term = _choice(currency_pair, _PAIR), _choice(maturity, _MATURITY)
     calls = [
         _make_call("forward.daily_range_currency_pair_maturity", currencyPair=pair,
               dateFrom=f"{y}-01-01", dateTo=f"{y}-12-31", maturity=term)
         for y in span.years
     ]
-    return _plan("forward", calls, span)
+    return Plan.history("forward", calls, span)
 
 
 def plan_fxrates(span: Span, currency: str | Iterable[str] | None = None,
                  lang: str = "CZ") -> Plan:
     """Other-currency rates (monthly): ``daily-year``, ``daily-month`` or, for a few
     currencies, ``daily-range-currency`` per year, whichever is cheapest."""
-    codes = _codes(currency)
-    language = _one(lang, LANGS, "lang")
+    codes = _choices(currency, _CURRENCY_PARAM)
+    language = _choice(lang, _LANG)
     row = _BYTES_PER_ROW["fxrates"]
     years = _yearly("fxrates.daily_year", span, lang=language)
     year_bytes = len(years) * 12 * _FX_CURRENCIES * row
@@ -226,7 +170,8 @@ def plan_fxrates(span: Span, currency: str | Iterable[str] | None = None,
               for y, m in span.months]
     month_bytes = len(months) * _FX_CURRENCIES * row
     if codes is None:
-        return _plan("fxrates", _cheapest((years, year_bytes), (months, month_bytes)), span)
+        calls = _cheapest((years, year_bytes), (months, month_bytes))
+        return Plan.history("fxrates", calls, span)
     ranges = [
         _make_call("fxrates.daily_range_currency", currency=code, lang=language,
               yearMonthFrom=f"{y}-01", yearMonthTo=f"{y}-12")
@@ -234,27 +179,27 @@ def plan_fxrates(span: Span, currency: str | Iterable[str] | None = None,
         for y in span.years
     ]
     calls = _cheapest((years, year_bytes), (months, month_bytes), (ranges, len(ranges) * 12 * row))
-    return _plan("fxrates", calls, span, currency_code=codes)
+    return Plan.history("fxrates", calls, span, currency_code=codes)
 
 
 def plan_omo(span: Span) -> Plan:
     """Open market operations: one ``daily-year`` call per year."""
-    return _plan("omo", _yearly("omo.daily_year", span), span)
+    return Plan.history("omo", _yearly("omo.daily_year", span), span)
 
 
 def plan_pribor(span: Span, period: str | Iterable[str] | None = None) -> Plan:
     """PRIBOR: ``daily-year`` per year, or ``daily-year-term`` per tenor and year when fewer
     tenors make that cheaper."""
-    periods = _enum(period, PRIBOR_PERIODS, "period")
+    periods = _choices(period, _PERIOD)
     years = _yearly("pribor.daily_year", span)
     if periods is None:
-        return _plan("pribor", years, span)
+        return Plan.history("pribor", years, span)
     rows = _BUSINESS_DAYS * _BYTES_PER_ROW["pribor"]
     per_term = [_make_call("pribor.daily_year_term", period=p, year=str(y))
                 for p in periods for y in span.years]
-    every_term = len(years) * rows * len(PRIBOR_PERIODS)
+    every_term = len(years) * rows * len(_PERIOD.enum)
     calls = _cheapest((years, every_term), (per_term, len(per_term) * rows))
-    return _plan("pribor", calls, span, period=periods)
+    return Plan.history("pribor", calls, span, period=periods)
 
 
 def plan_skd(span: Span) -> Plan:
@@ -266,7 +211,7 @@ def plan_skd(span: Span) -> Plan:
              keep=RowFilter("settlement_date", day))
         for day in days if day.weekday() < 5
     ]
-    return _plan("skd", calls, span)
+    return Plan.history("skd", calls, span)
 
 
 def plan_averages(years: Years, kind: str = "monthly",
@@ -275,7 +220,7 @@ def plan_averages(years: Years, kind: str = "monthly",
     per currency when that is cheaper. Give years, a currency, or both."""
     if not isinstance(kind, str) or kind not in AVERAGE_KINDS:
         raise InvalidParameter("kind", kind, "which averages", allowed=list(AVERAGE_KINDS))
-    codes = _codes(currency)
+    codes = _choices(currency, _CURRENCY_PARAM)
     if codes is None and not years.given:
         raise InvalidParameter(
             "year", None, "give a year or a range (year=2019 or year=(2015, 2019)), or a "
@@ -290,7 +235,7 @@ def plan_averages(years: Years, kind: str = "monthly",
         every_year = years.last - FIRST_YEAR + 1  # a by-currency answer spans them all
         currency_bytes = len(by_currency) * 12 * every_year * _BYTES_PER_ROW["averages"]
         calls = _cheapest((by_year, year_bytes), (by_currency, currency_bytes))
-    return _plan("averages", calls, None, currency_code=codes,
+    return Plan.history("averages", calls, None, currency_code=codes,
                  year=list(years.years) if years.given else None)
 
 
@@ -356,16 +301,16 @@ PLANNERS: Mapping[str, Planner] = MappingProxyType({p.group: p for p in (
     Planner("czeonia", plan_czeonia, summary="CZEONIA, the overnight rate"),
     Planner("exrates", plan_exrates, (_CURRENCY,), summary="the CNB exchange-rate fixing"),
     Planner("forward", plan_forward, (
-        Option("currency_pair", "EUR_TO_CZK, USD_TO_CZK or ALL", choices=CURRENCY_PAIRS),
-        Option("maturity", "THREE_MONTH, SIX_MONTH or ALL", choices=MATURITIES),
+        Option("currency_pair", "EUR_TO_CZK, USD_TO_CZK or ALL", choices=_PAIR.enum),
+        Option("maturity", "THREE_MONTH, SIX_MONTH or ALL", choices=_MATURITY.enum),
     ), summary="forward points of EUR/CZK and USD/CZK"),
     Planner("fxrates", plan_fxrates, (
-        _CURRENCY, Option("lang", "CZ or EN (country names)", choices=LANGS),
+        _CURRENCY, Option("lang", "CZ or EN (country names)", choices=_LANG.enum),
     ), summary="monthly rates of other currencies"),
     Planner("omo", plan_omo, summary="open market operations"),
     Planner("pribor", plan_pribor, (
         Option("period", "a PRIBOR tenor (repeatable; default: every tenor)", many=True,
-               choices=PRIBOR_PERIODS),
+               choices=_PERIOD.enum),
     ), summary="PRIBOR and PRIBID"),
     Planner("skd", plan_skd, first_day=dt.date(2000, 1, 1),
             summary="average prices of short-term bonds (SKD)"),

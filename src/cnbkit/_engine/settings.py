@@ -12,8 +12,20 @@ CNBKIT_CACHE_DIR    ``cache_dir``: a directory for the SQLite cache (a shorthand
 CNBKIT_OFFLINE      ``offline``: ``1``/``true`` answers from the cache only
 CNBKIT_TODAY        ``today``: the day the client takes for today (``cnbkit lab`` sets the
                     sandbox's clock here); default the real date
-CNBKIT_BACKEND      ``backend``: ``pandas`` (default), ``polars`` or ``pyarrow``
+CNBKIT_BACKEND      ``backend``: ``pandas`` (default); ``polars`` or ``pyarrow`` deprecated
+CNBKIT_TRUST        ``trust``: which certificates the market-data transport trusts:
+                    ``system`` (default: the system's store and certifi's bundle),
+                    ``certifi`` (certifi's bundle alone, requests' default) or the path
+                    of a CA bundle (a PEM file, or a folder of hashed certificates)
+REQUESTS_CA_BUNDLE  ``trust``, when ``CNBKIT_TRUST`` is not set: a CA bundle's path, as
+CURL_CA_BUNDLE      requests reads these two (a bundle set for every Python tool)
 ==================  ==================================================================
+
+Proxies are requests' own business: ``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY`` and
+``NO_PROXY`` (and on Windows and macOS the system's proxy settings) are read by requests when
+each request is sent, as for any requests user; ``direct=True`` connects without a proxy
+whatever they say (the sandbox ``cnbkit mcp`` starts for itself). See
+:mod:`cnbkit._engine.tls` for the trust and the docs' "Behind a corporate network".
 
 :meth:`Settings.from_env` reads them, once per client; every other module takes a
 :class:`Settings` (or a client that holds one). (``CNBKIT_SOURCE``, which ``cnbkit lab`` sets
@@ -49,7 +61,7 @@ import platformdirs
 from ..errors import ConfigError
 from .cache import CacheLocation
 
-__all__ = ["BACKENDS", "LIVE_URL", "LOOPBACK_HOSTS", "Backend", "Settings",
+__all__ = ["BACKENDS", "LIVE_URL", "LOOPBACK_HOSTS", "TRUST_STORES", "Backend", "Settings",
            "default_cache_dir"]
 
 #: What calls return (pandas DataFrames, polars DataFrames or pyarrow Tables).
@@ -60,6 +72,8 @@ BACKENDS: tuple[Backend, ...] = ("pandas", "polars", "pyarrow")
 LIVE_URL = "https://api.cnb.cz/cnbapi"
 #: Hosts that mean "this machine" (where a local sandbox runs).
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+#: The certificate stores ``trust`` names (anything else is a CA bundle's path).
+TRUST_STORES = ("system", "certifi")
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
 
@@ -98,7 +112,13 @@ class Settings:
         progress: draw a progress bar on long histories (None: only on a terminal or in a
             Jupyter kernel).
         today: the day the client takes for today (None: the real date).
-        backend: what calls return: ``pandas``, ``polars`` or ``pyarrow``.
+        backend: what calls without ``backend=`` return: ``pandas`` (anything else is
+            deprecated: the client warns).
+        trust: which certificates HTTPS answers are verified against: ``system`` (the
+            system's store, through truststore, and certifi's bundle, as pip does), ``certifi``
+            (certifi's bundle alone) or the path of a CA bundle (exactly those CAs).
+            Verification is always on.
+        direct: connect without a proxy, whatever the proxy variables say.
     """
 
     base_url: str = LIVE_URL
@@ -114,6 +134,8 @@ class Settings:
     progress: bool | None = None
     today: dt.date | None = None
     backend: Backend = "pandas"
+    trust: str = "system"
+    direct: bool = False
 
     def __post_init__(self) -> None:  # checks only: the fields are set by the constructor
         url = urlsplit(self.base_url)
@@ -138,6 +160,13 @@ class Settings:
                               allowed=BACKENDS)
         _seconds("backoff_factor", self.backoff_factor)
         _seconds("backoff_max", self.backoff_max)
+        if self.trust not in TRUST_STORES and (
+                not isinstance(self.trust, str) or not self.trust.strip()
+                or not Path(self.trust).exists()):
+            raise ConfigError("trust", self.trust, "system, certifi (in lower case), or the "
+                              "path of an existing CA bundle, as text", allowed=TRUST_STORES)
+        if not isinstance(self.direct, bool):
+            raise ConfigError("direct", self.direct, "True or False")
         if (not isinstance(self.timeout, tuple) or len(self.timeout) != 2
                 or any(isinstance(t, bool) or not isinstance(t, int | float) or t <= 0
                        for t in self.timeout)):
@@ -173,7 +202,13 @@ class Settings:
             values["today"] = _day("CNBKIT_TODAY", env["CNBKIT_TODAY"])
         if env.get("CNBKIT_BACKEND"):
             values["backend"] = env["CNBKIT_BACKEND"].strip().lower()
+        for name in ("CNBKIT_TRUST", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+            if env.get(name, "").strip():  # the first one set wins
+                values["trust"] = _trust(env[name].strip(), name)
+                break
         values.update({k: v for k, v in given.items() if v is not None})
+        if "trust" in given and given["trust"] is not None:
+            values["trust"] = _trust(given["trust"])
         if isinstance(values.get("base_url"), str):
             values["base_url"] = values["base_url"].strip().rstrip("/")
         elif "base_url" in values:
@@ -229,6 +264,23 @@ def _flag(name: str, text: str) -> bool:
     if value in _FALSE:
         return False
     raise ConfigError(name, text, "write 1 or 0 (true/false, yes/no, on/off)")
+
+
+def _trust(value: object, name: str = "trust") -> str:
+    """``value`` checked as a ``trust`` setting: a store's name, or a CA bundle that exists."""
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(name, value, "system, certifi, or the path of a CA bundle")
+    if value.strip().lower() in TRUST_STORES:
+        return value.strip().lower()
+    if not Path(value).exists():
+        if name in ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+            raise ConfigError(name, value, "no such file or folder: correct the path or unset "
+                              "the variable (CNBKIT_TRUST, when set, wins over it)")
+        raise ConfigError(name, value, "no such file or folder: give the path of the company's "
+                          "CA bundle (PEM), or write system or certifi", allowed=TRUST_STORES)
+    return os.path.abspath(value)  # the folder of the moment a client was made
 
 
 def _day(name: str, text: str) -> dt.date:

@@ -20,7 +20,7 @@ import numpy as np
 
 from .columns import Columns, TypedColumn
 from .origin import record
-from .planners import Plan
+from .plan import Plan
 
 __all__ = ["stitch"]
 
@@ -34,8 +34,8 @@ def _keep(column: TypedColumn, allowed: Sequence[object]) -> np.ndarray:
 
 def stitch(parts: Sequence[Columns], plan: Plan) -> Columns:
     """The columns of ``plan``'s calls as one: rows its filters keep, trimmed to its span,
-    sorted by date (then by the schema's keys). A plan of one call (``Client.get``) has no
-    filters or span and keeps its rows in the order the API gave them.
+    sorted by date (then by the schema's keys) when the plan sorts (a plan of one call keeps
+    the order the API gave; see :mod:`cnbkit._engine.plan`).
 
     Monthly series (other-currency rates, dated the month's last day) are trimmed by month, so
     that a range ending mid-month keeps that month. Rows without a date (a malformed answer)
@@ -60,7 +60,7 @@ def stitch(parts: Sequence[Columns], plan: Plan) -> Columns:
     if not keep.all():
         table = table.where(keep)
         dates = table.column(schema.date_column).data
-    if not plan.single and table.length > 1 and not (dates[1:] >= dates[:-1]).all():
+    if plan.sort and table.length > 1 and not (dates[1:] >= dates[:-1]).all():
         keys = [table.column(k).data for k in reversed(schema.key_columns)]
         table = table.take(np.lexsort((*keys, dates)))  # by date, then by the keys
     sources = [s for p in parts for s in p.provenance.get("source", [])]

@@ -12,15 +12,23 @@ For each call the transport
    ``retries`` attempts after the first: dropped or timed-out connections, 429 and 5xx
    answers (honouring Retry-After), bodies cut off mid-way and 200 answers that are not a
    JSON object. Back-off is exponential (``backoff_factor`` x 2^n, capped at
-   ``backoff_max``). 400 and 404 are answers, not failures: they are raised at once. A host
-   name that does not resolve, or a host that refuses connections, is not retried either
-   (nothing changes by trying again): it raises :class:`~cnbkit.errors.HostUnreachable` at
-   once, naming the host and the two ways to work without it;
+   ``backoff_max``). 400 and 404 are answers, not failures: they are raised at once. What
+   trying again cannot heal is raised at once too (:mod:`cnbkit._engine.failures`): a host
+   name that does not resolve or a host that refuses connections
+   (:class:`~cnbkit.errors.HostUnreachable`), a certificate that is not trusted
+   (:class:`~cnbkit.errors.CertificateNotTrusted`), a proxy that cannot be reached, refuses
+   the tunnel or wants credentials (:class:`~cnbkit.errors.ProxyRefused`,
+   :class:`~cnbkit.errors.ProxyAuthenticationRequired`), each naming its fix;
 4. decodes the body once into typed records (:mod:`cnbkit._engine.decode`) and only then stores it:
    an answer that is not the documented JSON never reaches the cache (it is retried, within
    the same budget); the expiry is absolute, from :func:`~cnbkit._engine.cache.expires_at`;
 5. when the budget runs out and an expired answer is cached, serves it with a warning
    (stale-if-error); otherwise raises the last failure, typed.
+
+Certificates are verified against ``Settings.trust`` (:mod:`cnbkit._engine.tls`: the
+system's store by default), through one SSL context on every session, whatever proxy the
+request takes; proxies are chosen by requests from ``HTTPS_PROXY``, ``HTTP_PROXY``,
+``ALL_PROXY`` and ``NO_PROXY``, unless ``Settings.direct``.
 
 Each thread has its own HTTP session and, on SQLite, its own connection to the cache file
 (Redis and memory caches are shared by the threads); the ``history()`` pool threads only wait
@@ -73,20 +81,17 @@ import email.utils
 import hashlib
 import logging
 import sqlite3
+import ssl
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import requests
-from requests.adapters import HTTPAdapter
 from requests_cache.backends.base import BaseCache
 from requests_cache.models.response import CachedResponse
 from urllib3.exceptions import (
     DecodeError,
-    NameResolutionError,
-    NewConnectionError,
     ProtocolError,
     ReadTimeoutError,
     SSLError,
@@ -95,12 +100,10 @@ from urllib3.exceptions import (
 from ..errors import (
     LEAVE_OFFLINE,
     USE_CACHED,
-    USE_SANDBOX,
     ApiError,
     CacheUnavailableWarning,
     CnbError,
     ConnectionFailed,
-    HostUnreachable,
     InvalidResponse,
     NotFoundError,
     OfflineCacheMiss,
@@ -113,7 +116,9 @@ from .call import Call
 from .caller_warning import warn
 from .clock import Clock
 from .decode import Decoded, decode
+from .failures import certificate_failure, proxy_answer, proxy_failure, proxy_for, unreachable
 from .settings import Settings
+from .tls import TrustAdapter, ssl_context
 
 __all__ = ["RETRY_STATUSES", "Answer", "Transport", "error_for"]
 
@@ -164,8 +169,9 @@ class Lookup:
     key: str | None = None
 
 
-class _WholeBodyAdapter(HTTPAdapter):
-    """An adapter that reads each answer's body in one call, and never retries.
+class _WholeBodyAdapter(TrustAdapter):
+    """An adapter that reads each answer's body in one call, never retries, and verifies
+    certificates against the client's trust (:class:`~cnbkit._engine.tls.TrustAdapter`).
 
     requests reads bodies in 10 kB chunks, and a thread takes the interpreter lock back after
     every chunk; while another thread converts a frame, each of those hand-overs waits, so a
@@ -174,8 +180,8 @@ class _WholeBodyAdapter(HTTPAdapter):
     translated exactly as requests translates them. Retries are the transport's (one budget).
     """
 
-    def __init__(self) -> None:
-        super().__init__(max_retries=0)
+    def __init__(self, context: ssl.SSLContext) -> None:
+        super().__init__(context, max_retries=0)
 
     def build_response(self, req: Any, resp: Any) -> requests.Response:
         response = super().build_response(req, resp)
@@ -204,23 +210,6 @@ def _retry_after(response: requests.Response) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, (moment - dt.datetime.now(dt.UTC)).total_seconds())
-
-
-def _unreachable(exc: requests.ConnectionError, url: str) -> HostUnreachable | None:
-    """The error to raise at once when ``exc`` means the host cannot be reached at all (the
-    name does not resolve, or the connection is refused); None for failures worth a retry."""
-    reason = getattr(exc.args[0], "reason", None) if exc.args else None
-    if not isinstance(reason, NewConnectionError):  # timeouts and dropped connections
-        return None
-    host = urlsplit(url).hostname or url
-    if isinstance(reason, NameResolutionError):
-        cause = f"the name {host} does not resolve (no network, or a wrong base URL?)"
-    else:
-        cause = f"{host} refuses connections (is the server running, and on this port?)"
-    return HostUnreachable(
-        f"cannot reach {host}: {cause}. To work without it: {USE_SANDBOX}, or {USE_CACHED}.",
-        host=host,
-    )
 
 
 def _body_or_none(response: requests.Response) -> dict[str, Any] | None:
@@ -265,9 +254,12 @@ class Transport:
     def __init__(self, settings: Settings, clock: Clock, *, user_agent: str = "cnbkit") -> None:
         """``user_agent`` is sent as the ``User-Agent`` header, followed by requests' version.
 
-        Raises :class:`~cnbkit.errors.ConfigError` when a Redis cache does not answer.
+        Raises :class:`~cnbkit.errors.ConfigError` when a Redis cache does not answer. (A CA
+        bundle of ``settings.trust`` that cannot be read raises it when the first request is
+        sent: the context is built then, once.)
         """
         self.settings = settings
+        self._context: ssl.SSLContext | None = None
         self.clock = clock
         self.location = settings.cache
         self.user_agent = f"{user_agent} (+python-requests/{requests.__version__})"
@@ -290,11 +282,21 @@ class Transport:
         return self.settings.retries
 
     # -- per-thread resources ---------------------------------------------------------------
+    @property
+    def ssl_context(self) -> ssl.SSLContext:
+        """The one context every session verifies certificates with (``settings.trust``),
+        built on first use."""
+        with self._lock:
+            if self._context is None:
+                self._context = ssl_context(self.settings.trust)
+            return self._context
+
     def _session(self) -> requests.Session:
         session: requests.Session | None = getattr(self._local, "session", None)
         if session is None:
             session = requests.Session()
-            adapter = _WholeBodyAdapter()
+            session.trust_env = not self.settings.direct  # the proxy variables, as requests
+            adapter = _WholeBodyAdapter(self.ssl_context)
             session.mount("http://", adapter)
             session.mount("https://", adapter)
             session.headers["User-Agent"] = self.user_agent
@@ -432,8 +434,9 @@ class Transport:
                 backoff = settings.backoff_factor * 2 ** (attempt - 1)
                 time.sleep(min(settings.backoff_max, backoff if wait is None else wait))
             wait = None
+            session = self._session()
             try:
-                response = self._session().get(url, timeout=settings.timeout)
+                response = session.get(url, timeout=settings.timeout)
             except (requests.exceptions.ChunkedEncodingError,
                     requests.exceptions.ContentDecodingError) as exc:
                 last = ConnectionFailed(
@@ -443,11 +446,22 @@ class Transport:
                 log.debug("GET %s: body cut off (attempt %d)", url, attempt + 1)
                 continue
             except (requests.ConnectionError, requests.Timeout) as exc:
-                unreachable = (_unreachable(exc, url)
-                               if isinstance(exc, requests.ConnectionError) else None)
-                if unreachable is not None:
-                    log.debug("GET %s: %s (not retried)", url, exc)
-                    raise unreachable from None  # one message: the cause is in it
+                proxy = proxy_for(session, url)
+                final: CnbError | None = certificate_failure(
+                    exc, url, trust=settings.trust, proxy=proxy, timeout=settings.timeout[0])
+                refused = proxy_failure(exc, url, proxy) if final is None else None
+                if refused is not None:
+                    error, retry = refused
+                    if retry:
+                        last = error
+                        log.debug("GET %s: %s (attempt %d)", url, error, attempt + 1)
+                        continue
+                    final = error
+                if final is None and isinstance(exc, requests.ConnectionError):
+                    final = unreachable(exc, url)
+                if final is not None:
+                    log.debug("GET %s: %s (not retried)", url, final)
+                    raise final from None  # one message: the cause is in it
                 last = ConnectionFailed(
                     f"could not get {url} (after {settings.retries} retries): {exc}; check "
                     f"the network and base_url, or {USE_CACHED}")
@@ -458,6 +472,10 @@ class Transport:
                 raise ConnectionFailed(f"could not send GET {url}: {exc}") from exc
             status = response.status_code
             log.debug("GET %s -> %s (attempt %d)", url, status, attempt + 1)
+            wants = proxy_answer(response, url, proxy_for(session, url)) if status == 407 \
+                else None
+            if wants is not None:
+                raise wants
             if status in RETRY_STATUSES:
                 last, wait = error_for(response, url), _retry_after(response)
                 continue

@@ -73,6 +73,7 @@ __all__ = [
     "DAY_COUNT_DENOMINATOR",
     "MONEY_MARKET_BASIS",
     "TENORS",
+    "TENOR_LABELS",
     "Calendar",
     "DateLike",
     "DateResult",
@@ -130,6 +131,14 @@ TENORS: dict[str, tuple[int, str]] = {
     "ONE_DAY": (1, "D"), "ONE_WEEK": (1, "W"), "TWO_WEEKS": (2, "W"), "ONE_MONTH": (1, "M"),
     "TWO_MONTH": (2, "M"), "THREE_MONTH": (3, "M"), "SIX_MONTH": (6, "M"),
     "NINE_MONTH": (9, "M"), "ONE_YEAR": (12, "M"),
+}
+
+#: The market's names of the CNB's tenors (PRIBOR periods and forward maturities), O/N for
+#: the overnight deposit, then 1W, 2W, 1M .. 1Y.
+TENOR_LABELS: dict[str, str] = {
+    "ONE_DAY": "O/N", "ONE_WEEK": "1W", "TWO_WEEKS": "2W", "ONE_MONTH": "1M",
+    "TWO_MONTH": "2M", "THREE_MONTH": "3M", "SIX_MONTH": "6M", "NINE_MONTH": "9M",
+    "ONE_YEAR": "1Y",
 }
 
 _TENOR_TEXT = re.compile(r"^(\d{1,3})([DWMY])$")

@@ -326,7 +326,8 @@ def broken_date_forwards(points: pd.DataFrame, rates: pd.DataFrame, pair: str,
 def implied_yield_curve(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFrame,
                         date: DateLike, *,
                         czk_bid_offer_bp: float | None = None) -> pd.DataFrame:
-    """The implied-yield term structure on the last trade date on or before ``date``: for each
+    """The implied-yield term structure on the last trade date on or before ``date`` that has
+    PRIBOR (the API publishes PRIBOR about a week late, the points daily): for each
     pair, one row per PRIBOR tenor from one week to the longest published forward maturity
     (6 months), the forward on that tenor's value date (published at 3 and 6 months,
     interpolated by :func:`broken_date_forwards` in between) and the foreign rate it implies
@@ -341,6 +342,10 @@ def implied_yield_curve(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.Da
     Example:
         >>> implied_yield_curve(points, rates, pribor, "2025-12-31")  # doctest: +SKIP
     """
+    fixed_days = pribor.loc[pribor["valid_for"] <= pd.Timestamp(date), "valid_for"]
+    if fixed_days.empty:
+        raise InvalidParameter("date", date, "no PRIBOR fixing on or before it")
+    date = min(pd.Timestamp(date), fixed_days.max())
     rows = []
     for pair, code in PAIRS.items():
         try:

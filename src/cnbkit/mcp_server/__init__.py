@@ -8,12 +8,15 @@ whole tables of long answers as resources (:mod:`cnbkit.mcp_server.server`). It 
 account data, payments or tokens: the PSD2 client has no tool.
 
 The data source is chosen as ``cnbkit lab`` chooses it (:func:`open_source`): ``live``,
-``sandbox`` (started in this process, clock 2025-12-31), or ``auto`` (``CNBKIT_BASE_URL`` when
-set, else the live API when it answers within 3 s, else the sandbox). The transport is stdio
-(:func:`serve_stdio`), or streamable HTTP on 127.0.0.1 only (:func:`serve_http`), which takes
-requests only for a Host of 127.0.0.1 or localhost with its port and a browser's Origin of the
-same (:func:`transport_security`). Logs go to standard error (standard output is the
-protocol), and to a client that asks for them at its level.
+``sandbox`` (started in this process, clock 2025-12-31, reached directly, never through a
+proxy), or ``auto`` (``CNBKIT_BASE_URL`` when set, else the live API when it answers within
+3 s, else the sandbox; what the probe met, a timeout, a certificate that is not trusted, a proxy
+that refused..., goes into every answer's provenance, ``sandbox (the live API ...)``, and to the
+log with its fix). The transport is stdio (:func:`serve_stdio`), or streamable HTTP on
+127.0.0.1 only (:func:`serve_http`), which takes requests only for a Host of 127.0.0.1 or
+localhost with its port and a browser's Origin of the same (:func:`transport_security`). Logs
+go to standard error (standard output is the protocol), and to a client that asks for them at
+its level.
 
 Needs the ``mcp`` extra: ``pip install "cnbkit[mcp]"``.
 
@@ -31,11 +34,16 @@ import socket
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._engine.client import Client
 from .._engine.settings import LIVE_URL, LOOPBACK_HOSTS
 from ..errors import InvalidParameter, MissingDependency
+
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
+
+    from ..lab import LiveProbe
 
 __all__ = ["SOURCES", "DataSource", "open_source", "require_mcp", "serve_http", "serve_stdio",
            "transport_security"]
@@ -62,6 +70,23 @@ class DataSource:
     kind: str
     client: Client
     stops: list[Callable[[], None]] = field(default_factory=list)
+    #: why the live API was not used (``auto`` fell back to the sandbox), else None
+    fallback: str | None = None
+
+    @property
+    def label(self) -> str:
+        """What every answer's provenance calls this source: the kind, and why the live API
+        was not used when ``auto`` fell back (``sandbox (the live API refused the connection)``).
+        """
+        return self.kind if self.fallback is None else f"{self.kind} (the live API {self.fallback})"
+
+    def server(self) -> Server[Any]:
+        """The MCP server over this source (the SDK's low-level server), its answers'
+        provenance saying :attr:`label` (what :func:`serve_stdio` and :func:`serve_http`
+        run)."""
+        from .server import build_server
+
+        return build_server(self.client, self.label)
 
     def close(self) -> None:
         """Close the client and stop the sandbox, if one was started."""
@@ -78,7 +103,8 @@ def _kind_of(base_url: str) -> str:
     return "sandbox" if urlsplit(base_url).hostname in LOOPBACK_HOSTS else "custom"
 
 
-def open_source(source: str, *, probe: Callable[[], bool] | None = None) -> DataSource:
+def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = None
+                ) -> DataSource:
     """The data source for ``source`` (auto, live or sandbox; see the module doc). The cache
     settings (``CNBKIT_CACHE_URL``, ``CNBKIT_CACHE_DIR``, ``CNBKIT_OFFLINE``) are honoured.
 
@@ -88,18 +114,25 @@ def open_source(source: str, *, probe: Callable[[], bool] | None = None) -> Data
     if source not in SOURCES:
         raise InvalidParameter("source", source, "where the data comes from", allowed=SOURCES)
     given = os.environ.get("CNBKIT_BASE_URL", "").strip()
+    fallback: LiveProbe | None = None
     if source == "auto" and not given:
-        from ..lab import probe_live
+        from ..lab import as_probe, probe_live
 
-        source = "live" if (probe or probe_live)() else "sandbox"
-        log.info("cnbkit mcp: --source auto chose %s", source)
+        found = as_probe((probe or probe_live)())
+        source = "live" if found else "sandbox"
+        fallback = None if found else found
+        log.info("cnbkit mcp: --source auto chose %s%s", source,
+                 "" if fallback is None else f" (the live API {found.reason})")
+        if fallback is not None and fallback.detail:
+            log.warning("cnbkit mcp: %s", fallback.detail)
     if source == "sandbox":
         from ..sandbox import SANDBOX_CLOCK, start
 
         url = start(clock=SANDBOX_CLOCK)
-        client = Client(base_url=str(url), clock=SANDBOX_CLOCK, progress=False)
+        client = Client(base_url=str(url), clock=SANDBOX_CLOCK, progress=False, direct=True)
         log.info("cnbkit mcp: the local sandbox (clock %s) at %s", SANDBOX_CLOCK, url)
-        return DataSource("sandbox", client, [url.stop])
+        return DataSource("sandbox", client, [url.stop],
+                          fallback=fallback.reason if fallback is not None else None)
     client = Client(base_url=given or LIVE_URL, progress=False)
     log.info("cnbkit mcp: data from %s", client.base_url)
     return DataSource(_kind_of(client.base_url), client)
@@ -120,19 +153,14 @@ def serve_stdio(source: DataSource) -> None:
     import anyio
     from mcp.server.stdio import stdio_server
 
-    from .server import build_server
-
     _route_logs()
-    served = build_server(source.client, source.kind)
+    server = source.server()
 
     async def serve() -> None:
         async with stdio_server() as (read, write):
-            await served.server.run(read, write, served.server.create_initialization_options())
+            await server.run(read, write, server.create_initialization_options())
 
-    try:
-        anyio.run(serve)
-    finally:
-        served.close()
+    anyio.run(serve)
 
 
 def _to_stderr(text: str) -> None:
@@ -165,20 +193,14 @@ def serve_http(source: DataSource, port: int = 0,
     gets the endpoint's URL once the socket listens (default: a line on standard error)."""
     import uvicorn
 
-    from .server import build_server
-
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", port))  # loopback only, never another interface
     listener.listen(64)
     bound = int(listener.getsockname()[1])
     _route_logs()
-    served = build_server(source.client, source.kind)
-    app = served.server.streamable_http_app(transport_security=transport_security(bound),
-                                            host="127.0.0.1")
+    app = source.server().streamable_http_app(transport_security=transport_security(bound),
+                                              host="127.0.0.1")
     url = f"http://127.0.0.1:{bound}/mcp"
     (announce or _to_stderr)(f"cnbkit mcp: streamable HTTP at {url}")
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
-    try:
-        uvicorn.Server(config).run(sockets=[listener])
-    finally:
-        served.close()
+    uvicorn.Server(config).run(sockets=[listener])

@@ -300,9 +300,10 @@ _WARNINGS = {"type": "array", "items": _TEXT,
              "description": "what cnbkit said about the answer (a date after today, a range "
                             "trimmed...)"}
 _PROVENANCE = _object({
-    "data_source": {"type": "string", "enum": ["live", "sandbox", "custom"],
+    "data_source": {"type": "string",
                     "description": "live (api.cnb.cz), sandbox (the local emulator) or custom "
-                                   "(CNBKIT_BASE_URL)"},
+                                   "(CNBKIT_BASE_URL); after a fallback, why the live API was "
+                                   "not used: sandbox (the live API ...)"},
     "base_url": _TEXT,
     "operation": {"type": "string", "description": "the operation whose columns the table has"},
     "source": {"type": "array", "items": _TEXT, "description": "every URL the rows came from"},

@@ -24,9 +24,8 @@ server, every call in its own worker thread.
 Nothing here reads account data: the PSD2 client (``cnbkit.cobs``) has no tool, by design.
 
 Example:
-    >>> served = CnbkitServer(client, "sandbox")  # doctest: +SKIP
-    >>> options = served.server.create_initialization_options()  # doctest: +SKIP
-    >>> await served.server.run(read, write, options)  # doctest: +SKIP
+    >>> server = build_server(client, "sandbox")  # doctest: +SKIP
+    >>> await server.run(read, write, server.create_initialization_options())  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -36,7 +35,8 @@ import logging
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import AsyncIterator, Hashable
+from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any
 
@@ -250,17 +250,31 @@ class CnbkitServer:
             on_list_tools=self._list_tools, on_list_prompts=self._list_prompts,
             on_get_prompt=self._get_prompt, on_list_resources=self._list_resources,
             on_list_resource_templates=self._list_templates,
-            on_read_resource=self._read_resource)
+            on_read_resource=self._read_resource, lifespan=self._lifespan)
         server: Any = self.server  # the handlers answer dicts (the SDK serializes both)
         server.add_request_handler("tools/call", types.CallToolRequestParams, self._call_tool)
         server.add_request_handler("logging/setLevel", types.SetLevelRequestParams,
                                    self._set_level)
         self._router = _LogRouter()
-        logging.getLogger("cnbkit").addHandler(self._router)
+        self._serving = 0
+        self._lock = threading.Lock()
 
-    def close(self) -> None:
-        """Stop routing log records to this server's calls."""
-        logging.getLogger("cnbkit").removeHandler(self._router)
+    @asynccontextmanager
+    async def _lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        """While the server serves (a stdio session, the HTTP app, an in-process client),
+        cnbkit's log records are routed to the calls they belong to."""
+        logger = logging.getLogger("cnbkit")
+        with self._lock:
+            self._serving += 1
+            if self._serving == 1:
+                logger.addHandler(self._router)
+        try:
+            yield {}
+        finally:
+            with self._lock:
+                self._serving -= 1
+                if self._serving == 0:
+                    logger.removeHandler(self._router)
 
     # -- tools ------------------------------------------------------------------------------------
     async def _list_tools(self, ctx: Any, params: Any) -> Any:
@@ -441,6 +455,8 @@ def _not_found(uri: str, message: str) -> MCPError:
     return MCPError(code=types.INVALID_PARAMS, message=message, data={"uri": uri})
 
 
-def build_server(client: Client, data_source: str) -> CnbkitServer:
-    """The MCP server over ``client`` (``data_source``: live, sandbox or custom)."""
-    return CnbkitServer(client, data_source)
+def build_server(client: Client, data_source: str) -> Server[Any]:
+    """The MCP server over ``client`` (the SDK's low-level server, to run over a transport or
+    to connect a client to in process); ``data_source`` is what every answer's provenance
+    calls the source (live, sandbox, custom; a fallback says why)."""
+    return CnbkitServer(client, data_source).server

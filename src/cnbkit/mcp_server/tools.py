@@ -35,7 +35,8 @@ from .. import analysis
 from .._engine.caller_warning import collecting
 from .._engine.client import Client
 from .._engine.params import FIRST_YEAR, build_query, check_currency, to_date
-from .._engine.planners import PLANNERS, Plan, make_plan
+from .._engine.plan import Plan
+from .._engine.planners import PLANNERS, make_plan
 from .._engine.watch import Watch
 from ..backends import as_pandas
 from ..catalog import OPERATIONS, Operation, Param, operation
@@ -118,7 +119,7 @@ class Tools:
             return table, render(table)
 
         calls = tuple((call.op.name, call.query, call.keep) for call in plan.calls)
-        key = (calls, plan.span, tuple(sorted(plan.filters.items())), plan.single, max_rows)
+        key = (calls, plan.span, tuple(sorted(plan.filters.items())), plan.sort, max_rows)
         return Prepared(work, key)
 
     def _call_operation(self, operation: str, params: dict[str, Any],

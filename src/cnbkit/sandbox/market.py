@@ -12,7 +12,8 @@ establish, are in the repository's ``tests/data/cnbapi/`` and its ``FACTS.md``):
 * missing ``date``/``year``/``yearMonth``/``yearMonthFrom``/``yearMonthTo``/``dateTo`` mean the
   sandbox clock, ``lang`` means ``CZ``; an empty optional parameter counts as missing;
 * dates after the clock behave as the clock; daily operations give the last valid data on or
-  before the day; periods without data give the result key with ``[]``; an unknown currency
+  before the day; PRIBOR is published a week late (a fixing of day D from D + 7 days on);
+  periods without data give the result key with ``[]``; an unknown currency
   gives ``{}``; ``/czeonia/daily`` before the series starts gives ``{}`` as well;
 * 400 ``VALIDATION_ERROR`` bodies with the rules ``typeMismatch`` (unparseable or impossible
   value, value outside an enum, a parameter given twice with different values), ``NotEmpty``
@@ -381,19 +382,25 @@ class MarketApp:
             if not only or period == only
         ]  # fmt: skip
 
+    def _pribor_published(self, days: list[datetime.date]) -> list[datetime.date]:
+        """``days`` whose fixing the API has published by the clock (a week's delay)."""
+        last = pribor.last_published(self.clock)
+        return [d for d in days if d <= last]
+
     def _pribor_daily(self, args: dict[str, object]) -> object:
         data = pribor.series(self.seed)
-        day = self._day(args["date"])
+        asked = cast(datetime.date, args["date"])
+        day = last_business_day(min(asked, pribor.last_published(self.clock)))
         return {"pribs": self._pribs(day, data[day]) if day in data else []}
 
     def _pribor_year(self, args: dict[str, object]) -> object:
         data = pribor.series(self.seed)
-        days = self._in_year(args["year"], data)
+        days = self._pribor_published(self._in_year(args["year"], data))
         return {"pribs": [r for d in days for r in self._pribs(d, data[d])]}
 
     def _pribor_term(self, args: dict[str, object]) -> object:
         data = pribor.series(self.seed)
-        days = self._in_year(args["year"], data)
+        days = self._pribor_published(self._in_year(args["year"], data))
         period = str(args["period"])
         return {"pribs": [r for d in days for r in self._pribs(d, data[d], period)]}
 

@@ -25,6 +25,7 @@ __all__ = [
     "MoneyMarketPanel",
     "OmoPanel",
     "OtherCurrenciesPanel",
+    "PolicyPathPanel",
     "data_source",
     "source_banner",
 ]
@@ -37,6 +38,7 @@ _WHERE = {
     "MoneyMarketPanel": "money_market",
     "OmoPanel": "omo",
     "OtherCurrenciesPanel": "other_currencies",
+    "PolicyPathPanel": "policy_path",
     "data_source": "source",
     "source_banner": "source",
 }

@@ -1,4 +1,5 @@
-"""The panel base class: controls, one Figure redrawn in place, an Output that shows it."""
+"""The panel base class: controls, one Figure redrawn in place, an Output that shows it, and
+the static copy of what it showed first for readers without a kernel."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import io
 from typing import Any
 
 import pandas as pd
+
+from ..analysis.conventions import TENOR_LABELS
 
 __all__ = ["Panel"]
 
@@ -20,6 +23,13 @@ class Panel:
         output: the ``ipywidgets.Output`` that shows the figure as a PNG.
         widget: the whole panel (controls above the output) as one ipywidgets box.
         redraws: how many times the figure was drawn.
+        first_png: the PNG of the first drawing (what the panel shows when it appears).
+        first_table: a table of what the first drawing plotted (:meth:`shown_table`).
+
+    Displayed in a notebook, a panel is the interactive widget and, in the same output, the
+    PNG of its first drawing (a page or a notebook viewer without a kernel or widget support,
+    such as the docs or GitHub, shows that); a second output is the table of what that
+    drawing plotted.
     """
 
     figsize: tuple[float, float] = (9.0, 4.0)
@@ -45,6 +55,10 @@ class Panel:
         self.widget = w.VBox([w.HBox(self.controls, layout=w.Layout(flex_flow="row wrap")),
                               self.status, self.output])
         self.redraw()
+        labels = list(self.plotted)
+        more = f" and {len(labels) - 3} more" if len(labels) > 3 else ""
+        self.first_summary = (f"{type(self).__name__}: {', '.join(labels[:3])}{more}"
+                              if labels else self.summary())
 
     def _on_change(self, _change: dict[str, Any]) -> None:
         self.redraw()
@@ -60,8 +74,11 @@ class Panel:
         self.draw()
         self.redraws += 1
         buffer = io.BytesIO()
-        self.figure.savefig(buffer, format="png")
+        self.figure.savefig(buffer, format="png", metadata={"Software": None})
         self.png = buffer.getvalue()
+        if self.redraws == 1:
+            self.first_png = self.png
+            self.first_table = self.shown_table()
         self.output.outputs = ({
             "output_type": "display_data",
             "data": {"image/png": base64.b64encode(self.png).decode("ascii"),
@@ -73,6 +90,30 @@ class Panel:
         ax.plot(series.index, series.to_numpy(dtype=float), label=label, **kw)
         self.plotted[label] = series
 
+    def shown_table(self) -> pd.DataFrame:
+        """What the figure plots, one row per line: its first and last point (``from``, ``to``:
+        a date or a tenor), its ``last`` value, its ``low`` and ``high``."""
+        rows = {}
+        for label, series in self.plotted.items():
+            values = series.astype(float).dropna()
+            if values.empty:
+                continue
+            first, last = (TENOR_LABELS.get(str(day), day) for day in (values.index[0],
+                                                                       values.index[-1]))
+            rows[label] = {
+                "from": f"{first:%Y-%m-%d}" if isinstance(first, pd.Timestamp) else first,
+                "to": f"{last:%Y-%m-%d}" if isinstance(last, pd.Timestamp) else last,
+                "last": round(float(values.iloc[-1]), 4),
+                "low": round(float(values.min()), 4), "high": round(float(values.max()), 4)}
+        table = pd.DataFrame.from_dict(rows, orient="index")
+        table.index.name = "as first drawn"
+        return table
+
+    def figure_text(self) -> str:
+        """The text form of the first drawing: ``<figure: summary (W x H px)>``."""
+        width, height = (self.figure.get_size_inches() * self.dpi).round().astype(int)
+        return f"<figure: {self.first_summary} ({width}x{height} px)>"
+
     def summary(self) -> str:
         """One line: the panel and what it shows (its text/plain form in a notebook)."""
         return f"{type(self).__name__}: " + ", ".join(self.plotted) if self.plotted else \
@@ -82,6 +123,20 @@ class Panel:
         return self.summary()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The widget, with the PNG of its first drawing beside it for viewers without
+        widgets; text/plain names what the panel shows now."""
         data: dict[str, Any] = dict(self.widget._repr_mimebundle_(**kwargs))
+        data["image/png"] = base64.b64encode(self.first_png).decode("ascii")
         data["text/plain"] = self.summary()
         return data
+
+    def _ipython_display_(self) -> None:
+        """Show the panel (:meth:`_repr_mimebundle_`, its figure's text form as text/plain),
+        then the table of its first drawing."""
+        from IPython.display import display
+
+        bundle = self._repr_mimebundle_()
+        bundle["text/plain"] = self.figure_text()
+        display(bundle, raw=True)  # type: ignore[no-untyped-call]
+        if not self.first_table.empty:
+            display(self.first_table)  # type: ignore[no-untyped-call]

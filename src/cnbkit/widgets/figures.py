@@ -19,7 +19,8 @@ Example:
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterator
+import textwrap
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,8 @@ import pandas as pd
 from cycler import cycler
 from matplotlib.figure import Figure
 
+from ..analysis.conventions import TENOR_LABELS
+from ..analysis.money_market import TENOR_DAYS
 from ..analysis.operations import operation_label
 
 if TYPE_CHECKING:
@@ -38,15 +41,25 @@ __all__ = [
     "DPI",
     "STYLE",
     "StaticFigure",
+    "corridor_figure",
     "cross_rates_figure",
+    "curve_moves_figure",
     "czeonia_figure",
     "ex_ante_figure",
     "floor_figure",
     "forward_curve_figure",
+    "fx_risk_figure",
+    "hedge_cost_figure",
+    "liquidity_figure",
     "offered_rate_figure",
     "omo_figure",
+    "period_end_figure",
+    "policy_path_figure",
+    "pribor_curve_figure",
     "return_statistics_figure",
+    "rolling_hedge_figure",
     "tbill_curve_figure",
+    "tender_figure",
     "term_premium_figure",
 ]
 
@@ -114,7 +127,8 @@ def _draw(title: str, size: tuple[float, float],
     with _styled():
         figure = StaticFigure(title, size)
         body(figure)
-        figure.draw_without_rendering()  # settle the constrained layout: every PNG is alike
+        for _ in range(2):  # settle the constrained layout (it can take two passes): every
+            figure.draw_without_rendering()  # PNG drawn of the figure is then alike
     return figure
 
 
@@ -254,16 +268,15 @@ def forward_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame) -> Sta
     """The forward curve on one day. Left: forward points (CZK/1000) against the days from spot
     to each value date, the published 3- and 6-month points and the broken dates interpolated
     between them. Right: PRIBOR by tenor and, for each pair, the foreign rate the forward to
-    the same tenor's value date implies (% p.a.). ``curve`` is
-    :func:`cnbkit.analysis.implied_yield_curve`, ``pribor_curve``
-    :func:`cnbkit.analysis.term_structure` of the same day.
+    the same tenor's value date implies (% p.a.): filled at the published maturities, hollow
+    where the points are interpolated (those carry PRIBOR's short-end shape, no market
+    information of their own). ``curve`` is :func:`cnbkit.analysis.implied_yield_curve`,
+    ``pribor_curve`` :func:`cnbkit.analysis.term_structure` of the same day.
 
     Example:
         >>> forward_curve_figure(curve, analysis.term_structure(pribor, day))  # doctest: +SKIP
     """
     day = pd.Timestamp(curve["trade_date"].max())
-    ticks = {"ONE_WEEK": "1w", "TWO_WEEKS": "2w", "ONE_MONTH": "1m", "TWO_MONTH": "2m",
-             "THREE_MONTH": "3m", "SIX_MONTH": "6m", "NINE_MONTH": "9m", "ONE_YEAR": "1y"}
 
     def body(figure: StaticFigure) -> None:
         left, right = figure.subplots(1, 2)
@@ -271,19 +284,22 @@ def forward_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame) -> Sta
             code = str(pair).split("_")[0]
             colour = ("#d62728", "#2ca02c", "#ff7f0e")[i % 3]
             published = part[part["source"] == "published"]
+            guessed = part[part["source"] != "published"]
             left.plot([0, *part["days"]], [0.0, *part["forward_points"]], color=colour,
                       linewidth=0.8, label=f"{code}/CZK, straight lines between quotes")
             left.plot(published["days"], published["forward_points"], "s", color=colour,
-                      label=f"{code}/CZK, published (3m, 6m)")
-            left.plot(part["days"][part["source"] != "published"],
-                      part["forward_points"][part["source"] != "published"], "o",
-                      color=colour, markerfacecolor="white", markersize=4)
-            right.plot(part["days"], part["foreign_implied_pct"], marker="o", color=colour,
-                       label=f"{code} implied by the forwards (PRIBOR, offered)")
-            for row in part.itertuples(index=False):
-                right.annotate(ticks.get(str(row.maturity), str(row.maturity)),
+                      label=f"{code}/CZK, published (3M, 6M)")
+            left.plot(guessed["days"], guessed["forward_points"], "o", color=colour,
+                      markerfacecolor="white", markersize=4)
+            right.plot(published["days"], published["foreign_implied_pct"], "s-",
+                       color=colour, label=f"{code} implied by the published points")
+            right.plot(guessed["days"], guessed["foreign_implied_pct"], "o", color=colour,
+                       markerfacecolor="white", markersize=4,
+                       label=f"{code} at interpolated points (PRIBOR's shape)")
+            for k, row in enumerate(part.itertuples(index=False)):
+                right.annotate(TENOR_LABELS.get(str(row.maturity), str(row.maturity)),
                                (row.days, row.foreign_implied_pct), textcoords="offset points",
-                               xytext=(3, 3), fontsize=7, color=colour)
+                               xytext=(3, 4 if k % 2 == 0 else -10), fontsize=7, color=colour)
         left.axhline(0.0, color="black", linewidth=0.5)
         left.set_xlim(left=0)
         left.set_xlabel("days from spot to the value date")
@@ -297,7 +313,7 @@ def forward_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame) -> Sta
         right.set_xlabel("days from spot to the value date / deposit maturity")
         right.set_ylabel("% p.a.")
         right.set_title("implied yields")
-        right.legend(loc="best")
+        right.legend(loc="best", fontsize=7)
 
     return _draw(f"Forward points and implied yields, {day:%d %b %Y}", (9.0, 4.5), body)
 
@@ -361,9 +377,11 @@ def cross_rates_figure(cross: pd.DataFrame) -> StaticFigure:
 
 
 def omo_figure(table: pd.DataFrame, freq_label: str = "year") -> StaticFigure:
-    """Per period and operation type, the average amount outstanding beside the turnover (CZK
-    bn, log scale): the same operations measured two ways. ``table`` is
-    :func:`cnbkit.analysis.omo_by_type` (only its complete periods are drawn).
+    """Per period and operation type the average amount outstanding (left, stacked) beside the
+    turnover (right), both CZK bn on linear axes: the same operations measured two ways (a
+    2-week repo rolled over turns its amount over about 26 times a year, an overnight deposit
+    about 250 times). ``table`` is :func:`cnbkit.analysis.omo_by_type` (only its complete
+    periods are drawn).
 
     Example:
         >>> omo_figure(analysis.omo_by_type(omo, "YE"))  # doctest: +SKIP
@@ -373,31 +391,44 @@ def omo_figure(table: pd.DataFrame, freq_label: str = "year") -> StaticFigure:
     periods = sorted(set(whole.index.get_level_values("period_end")))
 
     def body(figure: StaticFigure) -> None:
-        left, right = figure.subplots(1, 2, sharey=True)
+        left, right = figure.subplots(1, 2)
         width = 0.8 / max(len(kinds), 1)
         x = np.arange(len(periods))
+        bottom = np.zeros(len(periods))
         for i, kind in enumerate(kinds):
             part = whole.xs(kind, level="operation_type").reindex(periods)
             label = operation_label(kind)
-            left.bar(x + i * width, part["avg_outstanding_czk_bn"], width, label=label)
-            right.bar(x + i * width, part["turnover_czk_bn"], width, label=label)
+            outstanding = part["avg_outstanding_czk_bn"].fillna(0.0).to_numpy()
+            left.bar(x, outstanding, 0.6, bottom=bottom, label=label)
+            bottom = bottom + outstanding
+            right.bar(x + (i - (len(kinds) - 1) / 2) * width, part["turnover_czk_bn"], width,
+                      label=label)
         labels = [f"{p:%Y}" if freq_label == "year" else f"{p:%Y-%m}" for p in periods]
         for ax, what in ((left, "average outstanding, CZK bn"),
                          (right, f"turnover, CZK bn per {freq_label}")):
-            ax.set_yscale("log")
-            ax.set_xticks(x + width * (len(kinds) - 1) / 2, labels)
+            ax.set_xticks(x, labels)
             ax.set_title(what)
             ax.set_xlabel(f"{freq_label} ending")
-        left.set_ylabel("CZK bn (log scale)")
-        left.legend(loc="upper left")
+            ax.yaxis.set_major_formatter(_thousands())
+        left.set_ylabel("CZK bn (an average day)")
+        right.set_ylabel(f"CZK bn per {freq_label}")
+        left.legend(loc="lower right")
 
     return _draw("Open market operations: amount outstanding vs turnover", (9.0, 4.0), body)
+
+
+def _thousands() -> Any:
+    """An axis formatter with thousands separators and no scientific notation."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda value, _pos: f"{value:,.0f}")
 
 
 def tbill_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame | None = None,
                        date: str | pd.Timestamp | None = None) -> StaticFigure:
     """The T-bill yield curve: each issue's last yield (% p.a., ACT/360) against the days from
-    the curve's date to its maturity, with the PRIBOR deposits fixed that day on the same axis
+    the curve's date to its maturity, as points (each one trade; nothing is fitted between
+    them), with the PRIBOR deposits fixed that day on the same axis
     (days from the curve's date to each deposit's maturity). Trades settled before the curve's
     date are drawn hollow. ``curve`` is :func:`cnbkit.analysis.tbill_curve`, ``pribor_curve``
     :func:`cnbkit.analysis.term_structure`.
@@ -408,8 +439,7 @@ def tbill_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame | None = 
     day = pd.Timestamp(date) if date is not None else curve["settlement_date"].max()
 
     def body(figure: StaticFigure) -> None:
-        ax = figure.subplots()
-        ax.plot(curve["days_from_date"], curve["yield_pct"], color="#1f77b4", linewidth=0.8)
+        ax = figure.subplots()  # points, not a line: each is one trade, there is no curve fit
         today = curve["settlement_date"] == day
         ax.plot(curve["days_from_date"][today], curve["yield_pct"][today], "o",
                 color="#1f77b4", label=f"T-bills (SPP ČR) settled {day:%d %b %Y}")
@@ -419,8 +449,10 @@ def tbill_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame | None = 
         if pribor_curve is not None:
             fixed = pd.Timestamp(pribor_curve["valid_for"].max())
             to_maturity = (pribor_curve["maturity"] - day).dt.days
-            ax.plot(to_maturity, pribor_curve["pribor"], marker=".", color="black",
-                    linestyle="--", label=f"PRIBOR fixed {fixed:%d %b %Y} (offered)")
+            alive = (to_maturity > 0).to_numpy()  # deposits not matured by the curve's day
+            ax.plot(to_maturity[alive], pribor_curve["pribor"][alive], marker=".",
+                    color="black", linestyle="--", label=f"PRIBOR fixed {fixed:%d %b %Y} "
+                    "(offered; the last published)")
         ax.set_xlim(left=0)
         ax.set_xlabel(f"days from {day:%d %b %Y} to maturity")
         ax.set_ylabel("yield, % p.a. (ACT/360)")
@@ -479,3 +511,303 @@ def return_statistics_figure(stats: pd.DataFrame) -> StaticFigure:
 def _level(stats: pd.DataFrame) -> str:
     level = stats.attrs.get("confidence")
     return f"{level:.0%}" if isinstance(level, float) else "95%"
+
+
+def pribor_curve_figure(curves: Mapping[str, pd.DataFrame]) -> StaticFigure:
+    """PRIBOR term structures (% p.a., ACT/360), each tenor at its nominal days on a log axis
+    labelled with the market's names (O/N, 1W ... 1Y); a tenor a curve lacks has no point.
+    ``curves`` maps a legend label to a :func:`cnbkit.analysis.term_structure` frame.
+
+    Example:
+        >>> pribor_curve_figure({"31 Dec 2024": analysis.term_structure(pribor, "2024-12-31")})
+        ... # doctest: +SKIP
+    """
+    tenors = [t for t in TENOR_DAYS if any(t in set(c["period"]) for c in curves.values())]
+
+    def body(figure: StaticFigure) -> None:
+        ax = figure.subplots()
+        for i, (label, curve) in enumerate(curves.items()):
+            ax.plot(curve["period"].map(TENOR_DAYS), curve["pribor"], marker="o",
+                    linestyle="-" if i == len(curves) - 1 else "--", label=label)
+        ax.set_xscale("log")
+        ax.set_xticks([TENOR_DAYS[t] for t in tenors], [TENOR_LABELS[t] for t in tenors])
+        ax.minorticks_off()
+        ax.set_xlabel("tenor (nominal days, log scale)")
+        ax.set_ylabel("PRIBOR, % p.a. (ACT/360)")
+        ax.legend(loc="best")
+
+    return _draw("PRIBOR term structure", (9.0, 4.0), body)
+
+
+def tender_figure(tenders: pd.DataFrame) -> StaticFigure:
+    """The 2-week repo tenders: bid-to-cover of each (top) and how far its average allotted
+    rate sat below the limit rate, the 2W repo rate (bottom, bp: banks bid lower when a cut
+    falls within the repo's two weeks). ``tenders`` is :func:`cnbkit.analysis.tender_table`.
+
+    Example:
+        >>> tender_figure(analysis.tender_table(omo))  # doctest: +SKIP
+    """
+    def body(figure: StaticFigure) -> None:
+        top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+        top.plot(tenders.index, tenders["bid_to_cover"], ".", markersize=3, color="#1f77b4",
+                 label="each tender")
+        top.plot(tenders["bid_to_cover"].rolling(21).median(), color="#d62728",
+                 label="median of the last 21 tenders")
+        top.axhline(1.0, color="black", linewidth=0.5)
+        top.set_ylabel("bid-to-cover ratio\n(bid / allotted)")
+        top.legend(loc="upper right")
+        bottom.bar(tenders.index, tenders["below_limit_bp"], width=3.0, color="#9467bd")
+        bottom.set_ylabel("limit - average\nallotted rate, bp")
+        bottom.set_xlabel("tender date")
+
+    return _draw("2-week repo tenders: bid-to-cover and rates below the limit", (9.0, 4.5),
+                 body)
+
+
+def policy_path_figure(path: pd.DataFrame, rates: pd.DataFrame,
+                       dates: Sequence[str | pd.Timestamp]) -> StaticFigure:
+    """The CNB's 2W repo rate (a step line) and, from each fixing date of ``dates``, the path
+    the PRIBOR forwards implied net of their term premia: a segment over each forward's own
+    period. ``path`` is :func:`cnbkit.analysis.implied_policy_path`, ``rates``
+    :func:`cnbkit.analysis.policy_rates`.
+
+    Example:
+        >>> policy_path_figure(path, rates, ["2023-01-02", "2024-01-02"])  # doctest: +SKIP
+    """
+    def body(figure: StaticFigure) -> None:
+        ax = figure.subplots()
+        repo = rates["repo_pct"].dropna()
+        ax.step(repo.index, repo.to_numpy(dtype=float), where="post", color="black",
+                linewidth=1.2, label="2W repo rate in force")
+        colours = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+        for i, when in enumerate(dates):
+            day = pd.Timestamp(when)
+            fixed = path[path["valid_for"] == path.loc[path["valid_for"] <= day,
+                                                        "valid_for"].max()]
+            colour = colours[i % len(colours)]
+            for j, row in enumerate(fixed.itertuples(index=False)):
+                ax.plot([row.start, row.end], [row.implied_repo_pct] * 2, color=colour,
+                        linewidth=2.0, solid_capstyle="butt",
+                        label=(f"implied on {row.valid_for:%d %b %Y}" if j == 0 else None))
+            if len(fixed):
+                first = fixed.iloc[0]
+                ax.plot([first["valid_for"]], [first["repo_at_fixing_pct"]], "o", color=colour,
+                        markersize=4)
+        ax.set_ylabel("2W repo rate, % p.a.")
+        ax.set_xlabel("date (each segment: a 1x3, 3x6 or 6x12 forward's own period)")
+        ax.legend(loc="best")
+
+    return _draw("The CNB's path: implied by PRIBOR forwards and realised", (9.0, 4.5), body)
+
+
+def curve_moves_figure(moves: pd.DataFrame) -> StaticFigure:
+    """PRIBOR's move on each day the 2W repo rate changed, by tenor (bp), beside the change.
+    ``moves`` is :func:`cnbkit.analysis.curve_moves`.
+
+    Example:
+        >>> curve_moves_figure(analysis.curve_moves(pribor, changes))  # doctest: +SKIP
+    """
+    tenors = [c for c in moves.columns if c in TENOR_LABELS]
+
+    def body(figure: StaticFigure) -> None:
+        ax = figure.subplots()
+        x = np.arange(len(moves))
+        width = 0.8 / (len(tenors) + 1)
+        ax.bar(x - 0.4 + width / 2, moves["change_bp"], width, color="black",
+               label="2W repo rate change")
+        for i, tenor in enumerate(tenors):
+            ax.bar(x - 0.4 + (i + 1.5) * width, moves[tenor], width,
+                   label=f"PRIBOR {TENOR_LABELS[tenor]}")
+        ax.axhline(0.0, color="black", linewidth=0.5)
+        ax.set_xticks(x, [f"{d:%d %b %Y}" for d in moves.index], rotation=45, ha="right")
+        ax.set_ylabel("change on the effective day, bp")
+        ax.set_xlabel("effective day of the repo change")
+        ax.legend(loc="best", ncols=2)
+
+    return _draw("PRIBOR on the days the repo rate changed", (9.0, 4.5), body)
+
+
+def hedge_cost_figure(premium: pd.DataFrame) -> StaticFigure:
+    """The forward points as % p.a. by trade date, one line per pair and maturity: what a
+    seller of the currency forward earns over spot (an importer who buys it pays).
+    ``premium`` is :func:`cnbkit.analysis.forward_premium`.
+
+    Example:
+        >>> hedge_cost_figure(analysis.forward_premium(points, rates))  # doctest: +SKIP
+    """
+    def body(figure: StaticFigure) -> None:
+        ax = figure.subplots()
+        for (pair, maturity), part in premium.groupby(["pair", "maturity"], sort=False):
+            code = str(pair).split("_")[0]
+            ax.plot(part["valid_for"], part["premium_pct"], linewidth=0.8,
+                    linestyle="-" if maturity == "THREE_MONTH" else "--",
+                    label=f"{code}/CZK {TENOR_LABELS[str(maturity)]}")
+        ax.axhline(0.0, color="black", linewidth=0.5)
+        ax.set_ylabel("forward points, % p.a. (ACT/360)")
+        ax.set_xlabel("trade date")
+        ax.legend(loc="best")
+
+    return _draw("The cost of hedging: forward points in % p.a.", (9.0, 4.0), body)
+
+
+def rolling_hedge_figure(rolls: Mapping[str, pd.DataFrame]) -> StaticFigure:
+    """The cumulative P&L of rolled forward hedges (CZK per unit of foreign currency), each
+    split into the carry known when dealt (the points) and the spot's move. ``rolls`` maps a
+    label to a :func:`cnbkit.analysis.rolling_hedge` frame.
+
+    Example:
+        >>> rolling_hedge_figure({"EUR 3M": analysis.rolling_hedge(points, rates)})
+        ... # doctest: +SKIP
+    """
+    def body(figure: StaticFigure) -> None:
+        axes = figure.subplots(1, len(rolls), sharex=True, squeeze=False)[0]
+        for ax, (label, table) in zip(axes, rolls.items(), strict=True):
+            when = table["fixing_date"]
+            ax.step(when, table["pnl_czk"].cumsum(), where="post", color="black",
+                    label="hedge P&L")
+            ax.step(when, table["carry_czk"].cumsum(), where="post", color="#2ca02c",
+                    label="of which carry (points)")
+            ax.step(when, table["spot_move_czk"].cumsum(), where="post", color="#d62728",
+                    label="of which spot move")
+            ax.axhline(0.0, color="black", linewidth=0.5)
+            ax.set_title(f"{label} ({table.attrs.get('side', 'sell')}er, "
+                         f"{len(table)} rolls)")
+            ax.set_ylabel("cumulative CZK per unit")
+            ax.set_xlabel("settlement (fixing) date")
+            ax.legend(loc="best")
+
+    return _draw("Rolling a forward hedge: realised P&L against the fixing", (9.0, 4.0), body)
+
+
+def liquidity_figure(absorbed: pd.DataFrame, tenders: pd.DataFrame | None = None
+                     ) -> StaticFigure:
+    """The liquidity the CNB absorbs (CZK bn, end of each day): the 2-week repos and the
+    deposit facility stacked. ``absorbed`` is :func:`cnbkit.analysis.liquidity_absorbed` (its
+    complete days), ``tenders`` optionally :func:`cnbkit.analysis.tender_table` (each
+    tender's allotment as points).
+
+    Example:
+        >>> liquidity_figure(analysis.liquidity_absorbed(omo))  # doctest: +SKIP
+    """
+    whole = absorbed[absorbed["complete"]]
+
+    def body(figure: StaticFigure) -> None:
+        ax = figure.subplots()
+        ax.stackplot(whole.index, whole["repo_czk_bn"], whole["deposit_czk_bn"],
+                     labels=["2-week repos outstanding", "deposit facility (overnight)"],
+                     colors=["#1f77b4", "#ff7f0e"], alpha=0.8)
+        if tenders is not None:
+            shown = tenders[tenders.index >= whole.index.min()]
+            ax.plot(shown.index, shown["allotted_czk_bn"], ".", markersize=2, color="#d62728",
+                    label="allotted in each tender")
+        ax.yaxis.set_major_formatter(_thousands())
+        ax.set_ylabel("CZK bn, end of day")
+        ax.set_xlabel("date")
+        ax.legend(loc="upper left")
+
+    return _draw("Liquidity absorbed by the CNB", (9.0, 4.0), body)
+
+
+def corridor_figure(position: pd.DataFrame, period_ends: pd.Series | None = None
+                    ) -> StaticFigure:
+    """CZEONIA in the CNB's corridor. Top (% p.a.): the discount rate (floor), the Lombard
+    rate (ceiling), the 2W repo rate and CZEONIA, period ends marked. Bottom (bp): CZEONIA
+    minus the repo rate. ``position`` is :func:`cnbkit.analysis.corridor_position`,
+    ``period_ends`` optionally :func:`cnbkit.analysis.period_end_kind` of its dates.
+
+    Example:
+        >>> corridor_figure(analysis.corridor_position(czeonia, rates))  # doctest: +SKIP
+    """
+    def body(figure: StaticFigure) -> None:
+        top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+        top.fill_between(position.index, position["discount_pct"], position["lombard_pct"],
+                         step="post", color="#7f7f7f", alpha=0.15,
+                         label="corridor: discount (floor) to Lombard (ceiling)")
+        top.step(position.index, position["repo_pct"], where="post", color="black",
+                 linewidth=0.8, label="2W repo rate")
+        top.plot(position.index, position["czeonia_pct"], color="#1f77b4", linewidth=0.6,
+                 label="CZEONIA")
+        spread = position["czeonia_minus_repo_bp"]
+        bottom.plot(spread.index, spread, color="#1f77b4", linewidth=0.5,
+                    label="CZEONIA - repo")
+        if period_ends is not None:
+            ends = period_ends[period_ends != "other days"].index.intersection(position.index)
+            top.plot(ends, position.loc[ends, "czeonia_pct"], "v", color="#d62728",
+                     markersize=3, label="month, quarter and year ends")
+            bottom.plot(ends, spread[ends], "v", color="#d62728", markersize=3)
+        top.set_ylabel("% p.a.")
+        top.legend(loc="upper right")
+        bottom.axhline(0.0, color="black", linewidth=0.5)
+        bottom.set_ylabel("CZEONIA - repo, bp")
+        bottom.set_xlabel("date")
+
+    return _draw("CZEONIA in the CNB's corridor", (9.0, 5.0), body)
+
+
+def period_end_figure(table: pd.DataFrame) -> StaticFigure:
+    """CZEONIA's median volume (CZK bn) on year, quarter and month ends and on the other days,
+    and its mean spread to the repo rate (bp) where given. ``table`` is
+    :func:`cnbkit.analysis.period_end_table`.
+
+    Example:
+        >>> period_end_figure(analysis.period_end_table(czeonia, rates))  # doctest: +SKIP
+    """
+    def body(figure: StaticFigure) -> None:
+        with_spread = "mean_czeonia_minus_repo_bp" in table
+        axes = figure.subplots(1, 2 if with_spread else 1, squeeze=False)[0]
+        x = np.arange(len(table))
+        axes[0].bar(x, table["median_volume_czk_mio"] / 1000.0, color="#1f77b4")
+        axes[0].set_xticks(x, [f"{k}\n({n} days)" for k, n in table["days"].items()])
+        axes[0].set_ylabel("median volume, CZK bn")
+        axes[0].set_xlabel("CZEONIA days")
+        if with_spread:
+            axes[1].bar(x, table["mean_czeonia_minus_repo_bp"], color="#d62728")
+            axes[1].set_xticks(x, list(table.index))
+            axes[1].axhline(0.0, color="black", linewidth=0.5)
+            axes[1].set_ylabel("mean CZEONIA - repo, bp")
+            axes[1].set_xlabel("CZEONIA days")
+
+    return _draw("CZEONIA at period ends", (9.0, 3.5), body)
+
+
+def fx_risk_figure(series: pd.DataFrame, table: pd.DataFrame, window: int = 63
+                   ) -> StaticFigure:
+    """Left: the rolling volatility of each series (% p.a., ``window`` fixings), regimes
+    shaded. Right: the correlations of :func:`cnbkit.analysis.fx_risk_by_regime` per regime.
+    ``series`` is :func:`cnbkit.analysis.czk_risk_series`, ``table`` its
+    :func:`cnbkit.analysis.fx_risk_by_regime`.
+
+    Example:
+        >>> fx_risk_figure(series, analysis.fx_risk_by_regime(series, regimes))  # doctest: +SKIP
+    """
+    from ..analysis.fixing import log_returns, rolling_volatility
+
+    volatility = rolling_volatility(log_returns(series), window=window)
+    spans = table.attrs.get("regimes", {})
+
+    def body(figure: StaticFigure) -> None:
+        left, right = figure.subplots(1, 2, width_ratios=(3, 2))
+        for column in volatility.columns:
+            left.plot(volatility.index, volatility[column], linewidth=0.8, label=str(column))
+        for i, (first, last) in enumerate(spans.values()):
+            if i % 2:
+                left.axvspan(pd.Timestamp(first), pd.Timestamp(last), color="#7f7f7f",
+                             alpha=0.1)
+        left.set_ylabel(f"volatility, % p.a. ({window} fixings)")
+        left.set_xlabel("fixing date")
+        left.legend(loc="upper left")
+        correlation = table["correlation"]
+        x = np.arange(len(correlation))
+        width = 0.8 / max(len(correlation.columns), 1)
+        for j, column in enumerate(correlation.columns):
+            right.bar(x + (j - (len(correlation.columns) - 1) / 2) * width,
+                      correlation[column], width, label=str(column))
+        right.set_xticks(x, [textwrap.fill(str(name), 16) for name in correlation.index],
+                         fontsize=7)
+        right.axhline(0.0, color="black", linewidth=0.5)
+        right.set_ylim(-1, 1)
+        right.set_ylabel("correlation of daily log returns, -1 to 1")
+        right.set_xlabel("regime")
+        right.legend(loc="lower right", fontsize=7)
+
+    return _draw("FX risk after the floor: CZK beside PLN and HUF", (9.0, 4.0), body)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .._engine.client import Client
+from ..analysis.conventions import TENOR_LABELS
 from ..analysis.forwards import FORWARD_MATURITIES, PAIRS, forward_table
 from ..backends import as_pandas
 from ._base import Panel
@@ -44,9 +45,10 @@ class ForwardPanel(Panel):
             pribor = as_pandas(pr.history(start, end, list(FORWARD_MATURITIES), client=client,
                                           progress=False))
         self.points, self.rates, self.pribor_frame = points, rates, pribor
-        self.pair = w.Dropdown(options=list(PAIRS), value="EUR_TO_CZK", description="Pair")
-        self.maturity = w.Dropdown(options=list(FORWARD_MATURITIES), value="THREE_MONTH",
-                                   description="Maturity")
+        self.pair = w.Dropdown(options=[(f"{code}/CZK", pair) for pair, code in PAIRS.items()],
+                               value="EUR_TO_CZK", description="Pair")
+        self.maturity = w.Dropdown(options=[(TENOR_LABELS[m], m) for m in FORWARD_MATURITIES],
+                                   value="THREE_MONTH", description="Maturity")
         self.controls = [self.pair, self.maturity]
         self._finish()
 
@@ -61,10 +63,10 @@ class ForwardPanel(Panel):
         top, bottom = self.figure.subplots(2, 1, sharex=True)
         self._plot(top, table["forward_points"], "forward points", linewidth=0.8)
         top.set_ylabel("points (CZK/1000)")
-        top.set_title(f"{code}/CZK {self.maturity.value.replace('_', ' ').lower()} forward: "
-                      "points and the rates they imply")
+        tenor = TENOR_LABELS[self.maturity.value]
+        top.set_title(f"{code}/CZK {tenor} forward: points and the rates they imply")
         top.grid(alpha=0.3)
-        self._plot(bottom, table["pribor_pct"], f"PRIBOR {self.maturity.value}", linewidth=0.8)
+        self._plot(bottom, table["pribor_pct"], f"PRIBOR {tenor}", linewidth=0.8)
         self._plot(bottom, table["foreign_implied_pct"], f"implied {code} rate", linewidth=0.8)
         self._plot(bottom, table["differential_pct"], "differential (CZK - foreign)",
                    linewidth=0.8)

@@ -21,8 +21,9 @@ SPREAD_LABEL = "PRIBOR - CZEONIA, bp (right axis)"
 
 class MoneyMarketPanel(Panel):
     """Left: CZEONIA and one PRIBOR tenor over time (% p.a.) with their spread (bp, right
-    axis). Right: the PRIBOR term structure on the picked date (% p.a. against the deposit's
-    days, log scale).
+    axis). Right: the PRIBOR term structure on the last fixing on or before the picked date
+    (% p.a. by tenor, each at its nominal days on a log scale; a tenor not fixed that day has
+    no point).
 
     Controls: ``tenor`` (Dropdown of PRIBOR tenors), ``date`` (DatePicker). The data of the
     whole range is fetched once when the panel is built; the controls cost no request.
@@ -57,7 +58,8 @@ class MoneyMarketPanel(Panel):
         self.pribor_frame = pribor
         self.czeonia_frame = czeonia
         tenors = [t for t in analysis.TENOR_DAYS if t in set(pribor["period"])]
-        self.tenor = w.Dropdown(options=tenors, value=tenor, description="Tenor")
+        self.tenor = w.Dropdown(options=[(analysis.TENOR_LABELS[t], t) for t in tenors],
+                                value=tenor, description="Tenor")
         last = pribor["valid_for"].max().date()
         self.date = w.DatePicker(value=date or last, description="Curve on")
         self.controls = [self.tenor, self.date]
@@ -70,7 +72,7 @@ class MoneyMarketPanel(Panel):
     def _pribor_series(self) -> pd.Series:
         rows = self.pribor_frame[self.pribor_frame["period"] == self.tenor.value]
         series: pd.Series = rows.set_index("valid_for")["pribor"]
-        return series.rename(f"PRIBOR {self.tenor.value}")
+        return series.rename(f"PRIBOR {analysis.TENOR_LABELS[self.tenor.value]}")
 
     def _czeonia_series(self) -> pd.Series:
         return self.czeonia_frame.set_index("valid_for")["rate"].rename("CZEONIA")
@@ -89,7 +91,7 @@ class MoneyMarketPanel(Panel):
         handles = left.get_lines() + twin.get_lines()
         left.legend(handles, [h.get_label() for h in handles], loc="upper left",
                     fontsize="small")
-        left.set_title(f"CZEONIA vs PRIBOR {self.tenor.value}")
+        left.set_title(f"CZEONIA vs PRIBOR {analysis.TENOR_LABELS[self.tenor.value]}")
         when = pd.Timestamp(self.date.value or self.pribor_frame["valid_for"].max())
         try:
             curve = analysis.term_structure(self.pribor_frame, when)
@@ -97,14 +99,14 @@ class MoneyMarketPanel(Panel):
             self.status.value = str(exc)
             return
         self.status.value = ""
-        series = curve.set_index("days")["pribor"]
-        right.plot(series.index, series.to_numpy(), marker="o")
+        nominal = curve["period"].map(analysis.TENOR_DAYS)  # each tenor at its own tick
+        right.plot(nominal, curve["pribor"].to_numpy(), marker="o")
         self.plotted["PRIBOR curve"] = curve.set_index("period")["pribor"]
         right.set_xscale("log")
-        right.set_xticks(series.index, curve["period"].str.replace("_", " ").str.lower(),
-                         rotation=60, fontsize="small")
+        right.set_xticks(nominal, curve["period"].map(analysis.TENOR_LABELS),
+                         fontsize="small")
         right.minorticks_off()
         right.set_ylabel("PRIBOR, % p.a.")
-        right.set_xlabel("tenor (deposit days, log scale)")
+        right.set_xlabel("tenor (nominal days, log scale)")
         right.set_title(f"PRIBOR curve {curve['valid_for'].iloc[0]:%Y-%m-%d}")
         right.grid(alpha=0.3)

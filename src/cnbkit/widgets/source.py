@@ -4,7 +4,9 @@ The banner describes the client the notebook actually uses (the default client, 
 given): its base URL decides live, sandbox (a loopback host) or another server, and its clock
 gives the sandbox's day. ``cnbkit lab`` starts the sandbox, sets ``CNBKIT_BASE_URL`` and
 ``CNBKIT_TODAY`` (the sandbox's clock), and says in ``CNBKIT_SOURCE`` whether the live API was
-tried first. After ``cnbkit.configure(base_url=<a sandbox>)`` the banner says sandbox.
+tried first, and in ``CNBKIT_SOURCE_REASON`` what its probe met (a timeout, a certificate that
+is not trusted, a proxy that refused...). After ``cnbkit.configure(base_url=<a sandbox>)`` the
+banner says sandbox.
 
 Example:
     >>> from cnbkit.widgets import source_banner
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from .._engine.client import Client, default_client
 from .._engine.clock import SystemClock
 from .._engine.settings import LIVE_URL
-from ..lab import lab_source
+from ..lab import lab_fallback_reason, lab_source
 
 __all__ = ["Banner", "DataSource", "data_source", "source_banner"]
 
@@ -27,12 +29,20 @@ __all__ = ["Banner", "DataSource", "data_source", "source_banner"]
 @dataclass(frozen=True)
 class DataSource:
     """kind: "live", "sandbox" or "custom"; clock: the sandbox's day when the client knows
-    it; fallback: the live API was tried and did not answer."""
+    it; fallback: the live API was tried and could not be used; reason: what the try met
+    (a clause after "the live API").
+
+    Example:
+        >>> DataSource("sandbox", "http://127.0.0.1:1/cnbapi", fallback=True,
+        ...            reason="refused the connection").describe()
+        'sandbox data - the live API refused the connection, so cnbkit lab started the sandbox'
+    """
 
     kind: str
     base_url: str
     clock: str | None = None
     fallback: bool = False
+    reason: str | None = None
 
     def describe(self) -> str:
         if self.kind == "live":
@@ -40,7 +50,8 @@ class DataSource:
         if self.kind == "sandbox":
             text = "sandbox data" + (f" (clock {self.clock})" if self.clock else "")
             if self.fallback:
-                text += " - the live API did not answer, so cnbkit lab started the sandbox"
+                text += (f" - the live API {self.reason or 'did not answer'}, so cnbkit lab "
+                         "started the sandbox")
             return text
         return f"data from {self.base_url}"
 
@@ -51,8 +62,9 @@ def data_source(client: Client | None = None) -> DataSource:
     settings = client.settings
     if settings.is_loopback:
         clock = None if isinstance(client.clock, SystemClock) else client.today().isoformat()
-        return DataSource("sandbox", client.base_url, clock,
-                          fallback=lab_source() == "sandbox-fallback")
+        fallback = lab_source() == "sandbox-fallback"
+        return DataSource("sandbox", client.base_url, clock, fallback=fallback,
+                          reason=lab_fallback_reason() if fallback else None)
     if client.base_url == LIVE_URL:
         return DataSource("live", client.base_url)
     return DataSource("custom", client.base_url)

@@ -2,14 +2,35 @@
 
 The live CZEONIA series starts in 2016; the sandbox extends it back to :data:`START`
 (2000-01-03) with the same construction, treating the earlier overnight index as CZEONIA, so
-that long histories can be explored. Rate: the policy rate minus a small spread (0.03-0.15 pp)
-plus AR(1) noise, two decimals, never below 0.01 % p.a. Volume: CZK millions, an integer,
-log-normal around 8,000.
+that long histories can be explored.
+
+**Rate**: the CNB 2W repo rate less a spread (:data:`SPREAD`) plus AR(1) noise, two decimals,
+inside the corridor (not below the discount rate less 2 bp, not above the Lombard rate). The
+spread is interpolated between levels read off the CNB's *Daily banking sector liquidity*
+pages: CZEONIA 1.90-2.00 % with the repo rate at 2.00 % (September 2019), 2.25 % at 2.25 %
+(February 2020), 0.10-0.15 % at 0.25 % (July-November 2020), 4.19-4.29 % at 4.75 % (July
+2024), 3.00-3.35 % at 3.50 % (December 2025); before September 2019 5 bp, an approximation.
+The noise grows with the spread (CZEONIA moved by 10-30 bp from day to day in December 2025).
+
+**Volume** (CZK millions, an integer): log-normal around 1,500 until May 2020 and around
+12,000 from June 2020 (the same pages: 0.3-2.0 bn a day in 2019 and the first half of 2020,
+6-36 bn from July 2020 to 2025).
+
+**Period ends**: on the last business day of a month, a quarter and a year, when banks
+window-dress their balance sheets for reporting dates, less is traded (the volume is 60 %,
+45 % and 30 % of an ordinary day's) and the rate is pulled toward the discount rate, the
+floor (by 30 %, 50 % and 70 % of the gap). The direction is the reporting-date pattern of
+overnight markets (the ECB's annual reviews of €STR describe it for the euro); 29 May 2020, a
+month's end, shows it in CZEONIA (0.05 %, the discount rate, with the repo rate at 0.25 %).
+The sizes are the sandbox's assumption.
 
 Example:
     >>> import datetime
     >>> series(0)[datetime.date(2024, 1, 2)][0] < 7.0  # rate, % p.a.
     True
+    >>> period_end(datetime.date(2024, 12, 31), None), period_end(datetime.date(2024, 9, 30),
+    ...                                                          datetime.date(2024, 10, 1))
+    ('year', 'quarter')
 """
 
 from __future__ import annotations
@@ -18,14 +39,51 @@ import datetime
 import functools
 import math
 import random
+from bisect import bisect_right
 
 from cnbkit.sandbox.data.calendar import all_business_days
-from cnbkit.sandbox.data.policy import policy_rate
+from cnbkit.sandbox.data.policy import corridor, policy_rate
 
-__all__ = ["START", "series"]
+__all__ = ["PERIOD_END", "SPREAD", "START", "VOLUME_LEVELS", "period_end", "series"]
 
 #: The first day of the sandbox's CZEONIA.
 START = datetime.date(2000, 1, 3)
+
+_D = datetime.date
+#: ``(date, pp)``: the 2W repo rate minus CZEONIA, interpolated between these dates.
+SPREAD: tuple[tuple[datetime.date, float], ...] = (
+    (_D(2000, 1, 1), 0.05), (_D(2019, 9, 17), 0.05), (_D(2020, 2, 19), 0.0),
+    (_D(2020, 7, 13), 0.14), (_D(2020, 11, 24), 0.12), (_D(2024, 7, 18), 0.50),
+    (_D(2025, 12, 12), 0.33),
+)  # fmt: skip
+#: ``(from date, median volume CZK millions)``.
+VOLUME_LEVELS: tuple[tuple[datetime.date, float], ...] = (
+    (_D(2000, 1, 1), 1500.0), (_D(2020, 6, 1), 12000.0),
+)  # fmt: skip
+#: ``kind -> (volume factor, pull of the rate toward the discount rate)`` on period ends.
+PERIOD_END: dict[str, tuple[float, float]] = {
+    "month": (0.60, 0.30), "quarter": (0.45, 0.50), "year": (0.30, 0.70),
+}
+
+
+def _interpolated(table: tuple[tuple[datetime.date, float], ...], day: datetime.date) -> float:
+    i = bisect_right(table, (day, float("inf")))
+    if i == 0:
+        return table[0][1]
+    if i == len(table):
+        return table[-1][1]
+    (d0, v0), (d1, v1) = table[i - 1], table[i]
+    return v0 + (v1 - v0) * (day - d0).days / (d1 - d0).days
+
+
+def period_end(day: datetime.date, following: datetime.date | None) -> str | None:
+    """``"year"``, ``"quarter"`` or ``"month"`` when ``day`` is the last business day of one
+    (``following`` is the next business day), else ``None``."""
+    if following is not None and following.month == day.month:
+        return None
+    if day.month == 12:
+        return "year"
+    return "quarter" if day.month % 3 == 0 else "month"
 
 
 @functools.lru_cache(maxsize=8)
@@ -34,13 +92,23 @@ def series(seed: int) -> dict[datetime.date, tuple[float, int]]:
     rng = random.Random(f"{seed}:czeonia")
     noise = 0.0
     out: dict[datetime.date, tuple[float, int]] = {}
-    for day in all_business_days():
-        if day < START:
-            continue
-        noise = 0.8 * noise + rng.gauss(0.0, 0.02)
-        policy = policy_rate(day)
-        spread = min(0.15, 0.03 + 0.02 * policy)
-        rate = round(max(policy - spread + noise, 0.01), 2)
-        volume = round(8000 * math.exp(rng.gauss(0.0, 0.35)))
-        out[day] = (rate, volume)
+    days = [d for d in all_business_days() if d >= START]
+    for i, day in enumerate(days):
+        spread = _interpolated(SPREAD, day)
+        noise = 0.5 * noise + rng.gauss(0.0, 0.02 + 0.25 * spread)
+        discount, lombard = corridor(day)
+        floor = max(discount - 0.02, 0.01)
+        rate = min(max(policy_rate(day) - spread + noise, floor), lombard)
+        volume = _interpolated_level(day) * math.exp(rng.gauss(0.0, 0.5))
+        kind = period_end(day, days[i + 1] if i + 1 < len(days) else None)
+        if kind is not None:
+            factor, pull = PERIOD_END[kind]
+            volume *= factor
+            rate -= pull * (rate - max(discount, floor))
+        out[day] = (round(max(rate, 0.01), 2), max(round(volume), 1))
     return out
+
+
+def _interpolated_level(day: datetime.date) -> float:
+    i = bisect_right(VOLUME_LEVELS, (day, float("inf")))
+    return VOLUME_LEVELS[max(i - 1, 0)][1]

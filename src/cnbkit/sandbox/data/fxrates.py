@@ -10,9 +10,12 @@ https://www.cnb.cz/en/financial-markets/foreign-exchange-market/methodology-rate
 and the API dates them on the month's last day (``validFor``). So the rate of month M is built
 from the real USD/CZK fixing of **M's last business day** (the day it is set), divided by the
 currency's units per USD (a late-2025 level), times a per-currency log-normal random walk
-anchored at 1 in 2025-12 (seeded by currency code). The currencies in :data:`PEGGED_TO_USD`
-keep their peg: no walk, so for BMD, BSD and PAB (1:1) the rate per unit is that day's USD
-fixing. ``amount`` is 1, 100 or 1000 so that quotes have useful digits. VEF is ``0.000`` from
+that ends near 1 in 2025-12 (seeded by currency code; so two currencies of about the same
+level, such as ARS and NGN, still differ). The currencies in :data:`PEGGED_TO_USD` keep their
+peg: no walk, so for BMD, BSD and PAB (1:1) the rate per unit is that day's USD fixing; those
+in :data:`PEGGED_TO_FIXING` are set from the fixing of the currency they are pegged to (the
+CFA francs from the EUR fixing at 655.957 per euro, the rand's neighbours from the ZAR
+fixing, ...). ``amount`` is 1, 100 or 1000 so that quotes have useful digits. VEF is ``0.000`` from
 2019-01 and ZWL from 2024-05, as in the live data.
 
 Example:
@@ -32,7 +35,8 @@ from dataclasses import dataclass
 
 from cnbkit.sandbox.data.fixing import load
 
-__all__ = ["CURRENCIES", "PEGGED_TO_USD", "START", "FxRow", "month_rows", "names"]
+__all__ = ["CURRENCIES", "PEGGED_TO_FIXING", "PEGGED_TO_USD", "START", "FxRow", "month_rows",
+           "names"]
 
 #: The first month of the series.
 START = (2004, 1)
@@ -172,8 +176,22 @@ CURRENCIES: tuple[tuple[str, str, str, str, str, float], ...] = (
 )
 _BY_CODE = {row[0]: row for row in CURRENCIES}
 #: Currencies with a fixed rate to the US dollar (their units per USD in :data:`CURRENCIES`).
-PEGGED_TO_USD = frozenset({"AED", "BBD", "BHD", "BMD", "BSD", "BZD", "CUC", "JOD", "OMR",
-                           "PAB", "QAR", "SAR", "XCD"})
+PEGGED_TO_USD = frozenset({"AED", "ANG", "AWG", "BBD", "BHD", "BMD", "BSD", "BZD", "CUC", "DJF",
+                           "JOD", "OMR", "PAB", "QAR", "SAR", "XCD"})
+#: Currencies with a fixed rate to a currency of the CNB's daily fixing: ``code -> (that
+#: currency, units of code per unit of it)``. The public pegs: the CFA francs (655.957), the
+#: CFP franc (119.331742), the convertible mark (1.95583), the Cape Verde escudo (110.265) and
+#: the Comorian franc (491.96775) per euro; the Gibraltar, Falkland and Saint Helena pounds at
+#: par with sterling; the loti, the Namibian dollar and the lilangeni at par with the rand;
+#: the Brunei dollar at par with the Singapore dollar; the pataca at 1.03 per Hong Kong
+#: dollar; the ngultrum at par and the Nepalese rupee at 1.6 per Indian rupee.
+PEGGED_TO_FIXING: dict[str, tuple[str, float]] = {
+    "XAF": ("EUR", 655.957), "XOF": ("EUR", 655.957), "XPF": ("EUR", 119.331742),
+    "BAM": ("EUR", 1.95583), "CVE": ("EUR", 110.265), "KMF": ("EUR", 491.96775),
+    "GIP": ("GBP", 1.0), "FKP": ("GBP", 1.0), "SHP": ("GBP", 1.0),
+    "LSL": ("ZAR", 1.0), "NAD": ("ZAR", 1.0), "SZL": ("ZAR", 1.0),
+    "BND": ("SGD", 1.0), "MOP": ("HKD", 1.03), "BTN": ("INR", 1.0), "NPR": ("INR", 1.6),
+}  # fmt: skip
 _ZERO_FROM = {"VEF": (2019, 1), "ZWL": (2024, 5)}
 
 
@@ -206,15 +224,17 @@ def _months() -> list[tuple[int, int]]:
 @functools.lru_cache(maxsize=8)
 def _table(seed: int) -> dict[tuple[int, int], tuple[FxRow, ...]]:
     months = _months()
-    usd = {}
+    fixing: dict[tuple[int, int], dict[str, float]] = {}  # CZK per unit, month's last day
+    anchors = {"USD", *(anchor for anchor, _ in PEGGED_TO_FIXING.values())}
     for year, month in months:
         last_day = datetime.date(year, month, _calendar.monthrange(year, month)[1])
         day = load().last_valid(last_day)  # the month's last business day: the rates' day
-        usd[(year, month)] = day.rates["USD"][1] / day.rates["USD"][0] if day else 25.0
+        fixing[(year, month)] = {code: day.rates[code][1] / day.rates[code][0]
+                                 for code in anchors if day and code in day.rates}
     walks: dict[str, list[float]] = {}
     for code, *_rest in CURRENCIES:
         rng = random.Random(f"{seed}:fxrates:{code}")
-        level, path = 0.0, []
+        level, path = rng.gauss(0.0, 0.01), []  # near the late-2025 level, not on it
         for _ in months:
             path.append(math.exp(level))
             level += rng.gauss(0.0, 0.025)
@@ -227,7 +247,10 @@ def _table(seed: int) -> dict[tuple[int, int], tuple[FxRow, ...]]:
             per_unit = 25.0 / per_usd
             amount = 1 if per_unit >= 1 else (100 if per_unit >= 0.01 else 1000)
             walk = 1.0 if code in PEGGED_TO_USD else walks[code][i]
-            rate = usd[(year, month)] / per_usd * walk * amount
+            rate = fixing[(year, month)]["USD"] / per_usd * walk * amount
+            anchor, units = PEGGED_TO_FIXING.get(code, ("", 1.0))
+            if anchor in fixing[(year, month)]:  # not before the anchor's first fixing
+                rate = fixing[(year, month)][anchor] / units * amount
             if code in _ZERO_FROM and (year, month) >= _ZERO_FROM[code]:
                 rate = 0.0
             rows.append(FxRow(valid_for, month, code, amount, round(rate, 3)))

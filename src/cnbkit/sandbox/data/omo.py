@@ -3,11 +3,34 @@
 Per business day (Czech labels, as in the live API):
 
 * ``Depozitní facilita`` / ``Stažení``: every day, overnight (maturity the next business day),
-  at the deposit rate (policy rate minus 1 pp, at least 0.05 %), a few CZK bn.
-* ``Repo`` / ``Stažení``: the 2-week repo tender on Mondays, Wednesdays and Fridays, maturity 14
-  days later, at the policy rate; hundreds of CZK bn bid, most of it allotted.
-* ``Marginální zápůjční facilita`` / ``Dodání``: on about 2 % of days, at the policy rate plus
-  1 pp, a small volume.
+  at the discount rate (:func:`cnbkit.sandbox.data.policy.corridor`), a few CZK bn (the CNB's
+  daily liquidity pages show 1.3-17 bn accepted on ordinary days of 2019-2025).
+* ``Repo`` / ``Stažení``: the 2-week repo tender on Mondays, Wednesdays and Fridays (the CNB
+  withdraws the excess liquidity "three times a week": *Daily banking sector liquidity -
+  explanatory notes*), maturity 14 days later. Each tender absorbs what the repos still
+  outstanding leave of the banking sector's excess liquidity (:func:`excess_liquidity`, with
+  a 2 % forecast error), damped toward a sixth of it, so the repos outstanding follow the
+  excess and single tenders vary (427-658 bn a tender in December 2025); banks bid a few %
+  more than is allotted (allotment about 96 %, as on 5 June 2026 and 18
+  February 2026 in the CNB's OMO history). Rates as in an American auction with the 2W repo
+  rate as the limit: the highest allotted rate is the limit rate and the lowest one 1 bp
+  below it (3.49 and 3.50 in December 2025); when a cut falls within the repo's two weeks banks
+  bid lower (25 March 2020, the day before the cut to 1.00 %: 1.69 / 1.73 / 1.75 %).
+* ``Marginální zápůjční facilita`` / ``Dodání``: on about 1 % of days, at the Lombard rate, a
+  small volume (the CNB's pages show 0.000 on ordinary days).
+
+**Excess liquidity** (CZK bn), interpolated linearly between dated levels
+(:data:`EXCESS_LIQUIDITY`). From September 2019 the levels are the CNB's *Daily banking sector
+liquidity* ("total liquidity absorption": 2,676 bn on 17 Sep 2019, 2,741 bn on 19 Feb 2020,
+2,761 bn on 27 Mar 2020, 2,716 bn on 13 Jul 2020, 2,708 bn on 24 Nov 2020, 2,826 bn on 18 Jul
+2024, 2,700 bn on 12 Dec 2025). Before that they follow the CNB's interventions: CZK 200 bn
+bought by 20 November 2013 (CNB press release) and EUR 75.9 bn, about CZK 2 trillion, over the
+exchange-rate commitment to April 2017, on top of an excess of the order of CZK 300-400 bn
+before it (an approximation: the yearly figures before 2013 are not reproduced here). The dip
+of 2022 is the CNB's sales of euros against the koruna (reserves fell from EUR 160.4 bn in
+April to 131.6 bn at the end of October 2022, about CZK 700 bn), approximated, and the path
+from there to the 2024 level is a straight line. So the path is approximate between the
+dated levels, not the CNB's daily series.
 
 Volumes in CZK bn with three decimals, rates in % p.a. with two decimals, ``allotmentPercentage``
 a whole percentage. Rows of a day are sorted by operation type (Czech collation).
@@ -16,22 +39,56 @@ Example:
     >>> import datetime
     >>> [r["operationType"] for r in series(0)[datetime.date(2024, 1, 3)]]
     ['Depozitní facilita', 'Repo']
+    >>> [round(excess_liquidity(datetime.date(y, m, d))) for y, m, d in ((2012, 6, 30),
+    ...                                                                   (2019, 9, 17))]
+    [350, 2676]
 """
 
 from __future__ import annotations
 
 import datetime
 import functools
+import math
 import random
+from bisect import bisect_right
 
 from cnbkit.sandbox.data.calendar import all_business_days
-from cnbkit.sandbox.data.policy import policy_rate
+from cnbkit.sandbox.data.policy import corridor, policy_rate
 
-__all__ = ["START", "series"]
+__all__ = ["EXCESS_LIQUIDITY", "START", "excess_liquidity", "series"]
 
 START = datetime.date(2000, 1, 3)
 
+_D = datetime.date
+#: ``(date, CZK bn)``: the banking sector's excess liquidity that the CNB absorbs (see above).
+EXCESS_LIQUIDITY: tuple[tuple[datetime.date, float], ...] = (
+    (_D(2000, 1, 1), 300.0), (_D(2003, 1, 1), 400.0), (_D(2008, 1, 1), 350.0),
+    (_D(2013, 11, 6), 350.0), (_D(2013, 11, 20), 550.0), (_D(2014, 12, 31), 600.0),
+    (_D(2015, 12, 31), 900.0), (_D(2016, 12, 31), 1400.0), (_D(2017, 4, 6), 2350.0),
+    (_D(2019, 9, 17), 2676.0), (_D(2020, 2, 19), 2741.0), (_D(2020, 3, 27), 2761.0),
+    (_D(2020, 7, 13), 2716.0), (_D(2020, 11, 24), 2708.0), (_D(2022, 4, 30), 2750.0),
+    (_D(2022, 10, 31), 2050.0), (_D(2024, 7, 18), 2826.0), (_D(2025, 12, 12), 2700.0),
+)  # fmt: skip
+
 Record = dict[str, object]
+
+
+def excess_liquidity(day: datetime.date) -> float:
+    """The banking sector's excess liquidity on ``day`` (CZK bn), interpolated linearly."""
+    table = EXCESS_LIQUIDITY
+    i = bisect_right(table, (day, float("inf")))
+    if i == 0:
+        return table[0][1]
+    if i == len(table):
+        return table[-1][1]
+    (d0, v0), (d1, v1) = table[i - 1], table[i]
+    return v0 + (v1 - v0) * (day - d0).days / (d1 - d0).days
+
+
+def _term_mean(day: datetime.date, days: int) -> float:
+    """The mean 2W repo rate over ``days`` calendar days from ``day`` (the decisions the
+    banks know when they bid: the next meeting is announced)."""
+    return sum(policy_rate(day + datetime.timedelta(days=k)) for k in range(days)) / days
 
 
 def _record(
@@ -39,33 +96,47 @@ def _record(
     impact: str,
     trade: datetime.date,
     maturity: datetime.date,
-    rate: float,
+    limit: float,
     bid: float,
     bids: int,
     allotted: float,
     allotted_bids: int,
-    spread: float,
+    rates: tuple[float, float, float] | None = None,
 ) -> Record:
-    low = round(max(rate - spread, 0.0), 2)
+    low, average, high = rates or (limit, limit, limit)
     return {
         "operationType": kind,
         "liquidityImpact": impact,
         "tradeDate": trade,
         "settlementDate": trade,
         "maturityDate": maturity,
-        "marginalRateInPercent": rate,
+        "marginalRateInPercent": limit,
         "totalBidVolumeInCZKbln": bid,
         "totalNumberOfBids": bids,
         "minimumBidRateInPercent": low,
-        "averageBidRateInPercent": rate,
-        "maximumBidRateInPercent": rate,
+        "averageBidRateInPercent": average,
+        "maximumBidRateInPercent": high,
         "totalAllotedVolumeInCZKbln": allotted,
         "totalNumberOfAllotedBids": allotted_bids,
         "minimumAllotedRateInPercent": low,
-        "averageAllotedRateInPercent": rate,
-        "maximumAllotedRateInPercent": rate,
+        "averageAllotedRateInPercent": average,
+        "maximumAllotedRateInPercent": high,
         "allotmentPercentage": round(allotted / bid * 100) if bid else 0,
     }
+
+
+def _repo(rng: random.Random, day: datetime.date, allotted: float) -> Record:
+    """The 2-week repo tender of ``day`` that allots ``allotted`` CZK bn."""
+    limit = round(policy_rate(day), 2)
+    expected = _term_mean(day, 14)
+    cut = min(expected - limit, 0.0)  # banks bid below the limit when a cut falls in the term
+    low = round(max(limit - 0.01 + 0.10 * cut, 0.01), 2)
+    average = round(limit + 0.03 * cut, 2)
+    allotted = round(allotted, 3)
+    bid = round(allotted * (1.0 + abs(rng.gauss(0.04, 0.025))), 3)
+    bids = rng.randint(18, 30)
+    return _record("Repo", "Stažení", day, day + datetime.timedelta(days=14), limit, bid, bids,
+                   allotted, max(bids - rng.randint(0, 2), 1), (low, average, limit))
 
 
 @functools.lru_cache(maxsize=8)
@@ -74,61 +145,27 @@ def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
     rng = random.Random(f"{seed}:omo")
     days = [d for d in all_business_days() if d >= START]
     out: dict[datetime.date, tuple[Record, ...]] = {}
+    # the repos outstanding (maturity, CZK bn), started as six equal tenders before START
+    start = excess_liquidity(days[0])
+    book = [(days[0] + datetime.timedelta(days=2 * k + 1), start / 6.0) for k in range(6)]
     for i, day in enumerate(days):
-        policy = policy_rate(day)
+        discount, lombard = corridor(day)
         following = days[i + 1] if i + 1 < len(days) else day + datetime.timedelta(days=1)
         rows: list[Record] = []
-        deposit = round(max(policy - 1.0, 0.05), 2)
-        volume = round(rng.uniform(0.2, 15.0), 3)
+        volume = round(5.0 * math.exp(rng.gauss(0.0, 0.6)), 3)
         bids = rng.randint(1, 8)
-        rows.append(
-            _record(
-                "Depozitní facilita",
-                "Stažení",
-                day,
-                following,
-                deposit,
-                volume,
-                bids,
-                volume,
-                bids,
-                0.0,
-            )
-        )
-        if rng.random() < 0.02:
-            lombard = round(policy + 1.0, 2)
+        rows.append(_record("Depozitní facilita", "Stažení", day, following,
+                            round(max(discount, 0.0), 2), volume, bids, volume, bids))
+        if rng.random() < 0.01:
             volume = round(rng.uniform(0.05, 3.0), 3)
-            rows.append(
-                _record(
-                    "Marginální zápůjční facilita",
-                    "Dodání",
-                    day,
-                    following,
-                    lombard,
-                    volume,
-                    1,
-                    volume,
-                    1,
-                    0.0,
-                )
-            )
+            rows.append(_record("Marginální zápůjční facilita", "Dodání", day, following,
+                                round(lombard, 2), volume, 1, volume, 1))
         if day.weekday() in (0, 2, 4):
-            bid = round(rng.uniform(150.0, 600.0), 3)
-            allotted = round(bid * rng.uniform(0.85, 1.0), 3)
-            bids = rng.randint(12, 30)
-            rows.append(
-                _record(
-                    "Repo",
-                    "Stažení",
-                    day,
-                    day + datetime.timedelta(days=14),
-                    round(policy, 2),
-                    bid,
-                    bids,
-                    allotted,
-                    max(bids - rng.randint(0, 3), 1),
-                    0.01,
-                )
-            )
+            book = [(maturity, amount) for maturity, amount in book if maturity > day]
+            target = excess_liquidity(day) * math.exp(rng.gauss(0.0, 0.02))
+            share = target / 6.0
+            allotted = max(0.7 * (target - sum(a for _, a in book)) + 0.3 * share, 0.2 * share)
+            book.append((day + datetime.timedelta(days=14), allotted))
+            rows.append(_repo(rng, day, allotted))
         out[day] = tuple(rows)
     return out

@@ -1,15 +1,21 @@
 """Deterministic synthetic PRIBOR/PRIBID fixing, 1993-01-04 .. 2025-12-31 (business days).
 
 Level of a tenor on day D (% p.a., two decimals):
-``expected mean policy rate over the tenor + term premium + 1990s interbank premium
-+ AR(1) noise (+ the May 1997 currency-crisis spike)``. PRIBOR 1D peaks near 200 % on
-1997-05-27; longer tenors spike less.
+``the mean 2W repo rate the market expects over the tenor + term premium + 1990s interbank
+premium + AR(1) noise (+ the May 1997 currency-crisis spike)``. The expectation sees the next
+six weeks exactly and half of any later move
+(:func:`cnbkit.sandbox.data.policy.expected_average`), so forwards from these rates miss turns
+of the policy path as real ones do. PRIBOR 1D peaks near 200 % on 1997-05-27; longer tenors
+spike less.
 
 Quirks of the live series reproduced here:
 
-* 9 tenors (ONE_DAY .. ONE_YEAR) until 2025-06-30; from :data:`SEVEN_TENORS_FROM`
-  (2025-07-01) 7 tenors, without TWO_MONTH and NINE_MONTH. The live data establishes only "9
-  tenors through 2024, 7 in 2026": the mid-2025 switch date is the sandbox's assumption.
+* 9 tenors (ONE_DAY .. ONE_YEAR) through 2025 and 7 from :data:`SEVEN_TENORS_FROM`
+  (2026-01-01), without TWO_MONTH and NINE_MONTH: the live data have 9 tenors in 2024 and 7 in
+  2026; the day of the change is not known here, so the sandbox, whose data end on
+  2025-12-31, has 9 tenors on every day.
+* The API publishes a fixing about a week after its date (:data:`PUBLICATION_DELAY_DAYS`):
+  the sandbox serves the fixing of day D once its clock reaches D + 7 days.
 * ``pribid`` is a little (0.10 pp) below ``pribor`` until 2018 and ``null`` from
   :data:`PRIBID_NULL_FROM` (2019-01-01) on.
 * Rows of a day are in tenor order ONE_DAY .. ONE_YEAR.
@@ -32,10 +38,14 @@ from cnbkit.catalog import PRIBOR_PERIODS
 from cnbkit.sandbox.data.calendar import all_business_days
 from cnbkit.sandbox.data.policy import expected_average
 
-__all__ = ["PRIBID_NULL_FROM", "SEVEN_TENORS_FROM", "TENOR_MONTHS", "Row", "series"]
+__all__ = ["PRIBID_NULL_FROM", "PUBLICATION_DELAY_DAYS", "SEVEN_TENORS_FROM", "TENOR_MONTHS",
+           "Row", "last_published", "series", "tenors_on"]
 
 #: From this day on the fixing has 7 tenors (no TWO_MONTH, NINE_MONTH).
-SEVEN_TENORS_FROM = datetime.date(2025, 7, 1)
+SEVEN_TENORS_FROM = datetime.date(2026, 1, 1)
+#: Calendar days from a fixing's date to the day the API publishes it ("about a week":
+#: a public snapshot showed PRIBOR up to 2026-08-14 while the fixing was at 2026-08-21).
+PUBLICATION_DELAY_DAYS = 7
 #: From this day on ``pribid`` is ``null``.
 PRIBID_NULL_FROM = datetime.date(2019, 1, 1)
 #: Tenor length in months.
@@ -55,6 +65,11 @@ _CRISIS_SCALE = {
 
 #: ``(period, pribid or None, pribor)``
 Row = tuple[str, float | None, float]
+
+
+def last_published(today: datetime.date) -> datetime.date:
+    """The last day whose fixing the API publishes by ``today`` (its fixings may be earlier)."""
+    return today - datetime.timedelta(days=PUBLICATION_DELAY_DAYS)
 
 
 def tenors_on(day: datetime.date) -> tuple[str, ...]:

@@ -1,0 +1,130 @@
+"""Which certificates the market-data transport trusts: one ``ssl.SSLContext`` per client.
+
+``Settings.trust`` (``CNBKIT_TRUST``, else ``REQUESTS_CA_BUNDLE`` or ``CURL_CA_BUNDLE``) picks it:
+
+* ``system`` (the default): the operating system's certificate store, through the
+  ``truststore`` package (Windows' and macOS's own verification; on Linux OpenSSL's default
+  paths, ``/etc/ssl/certs``, which ``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` can point elsewhere),
+  plus certifi's bundle, as pip does since 24.2. A company's root CA, which IT installs in the
+  system's store so that its proxy can inspect TLS, is then trusted without a setting, and
+  nothing that certifi alone trusted stops working (a Linux image with an empty store still
+  reaches the live API);
+* ``certifi``: certifi's bundle alone (what requests does by default);
+* the path of a CA bundle (a PEM file, or a folder of hashed certificates): exactly those CAs,
+  as ``REQUESTS_CA_BUNDLE`` means for requests and ``--cacert`` for curl.
+
+Verification is always on (``CERT_REQUIRED``, host names checked). The context is cnbkit's own:
+it goes to the sessions of the market-data transport through :class:`TrustAdapter`, never into
+the ``ssl`` module (no ``truststore.inject_into_ssl()``): other libraries in the same process,
+and the COBS client with its own ``ca_bundle``, are untouched.
+
+Through a proxy the context serves twice: an ``https://`` proxy's own certificate is verified
+against it (urllib3's ``proxy_ssl_context``), and so is the origin's certificate inside the
+CONNECT tunnel (the pool's ``ssl_context``). A proxy that inspects TLS presents, for the
+origin, a certificate it signed itself with the company's CA: that CA must be in the trust.
+
+Example:
+    >>> context = ssl_context("certifi")
+    >>> context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname
+    True
+    >>> describe("certifi")
+    "certifi's CA bundle"
+"""
+
+from __future__ import annotations
+
+import os
+import ssl
+from typing import Any
+
+import certifi
+from requests.adapters import HTTPAdapter
+
+from ..errors import ConfigError
+
+__all__ = ["TrustAdapter", "describe", "ssl_context"]
+
+
+def describe(trust: str) -> str:
+    """What ``trust`` means, for messages: ``the system's certificate store`` ...
+
+    Example:
+        >>> describe("/etc/bank/ca.pem")
+        'the CA bundle /etc/bank/ca.pem'
+    """
+    if trust == "system":
+        return "the system's certificate store (and certifi's CA bundle)"
+    if trust == "certifi":
+        return "certifi's CA bundle"
+    return f"the CA bundle {trust}"
+
+
+def ssl_context(trust: str) -> ssl.SSLContext:
+    """A client context that verifies servers against ``trust`` (see the module docstring).
+
+    Raises:
+        ConfigError: the bundle cannot be read, or holds no certificate.
+    """
+    if trust == "system":
+        import truststore
+
+        context: ssl.SSLContext = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.load_verify_locations(cafile=certifi.where())
+        return context
+    if trust == "certifi":
+        return ssl.create_default_context(cafile=certifi.where())
+    try:
+        if os.path.isdir(trust):
+            context = ssl.create_default_context(capath=trust)
+        else:
+            context = ssl.create_default_context(cafile=trust)
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        raise ConfigError("trust", trust, f"the CA bundle cannot be read ({exc}): give a PEM "
+                          "file of CA certificates") from None
+    if not os.path.isdir(trust) and not context.get_ca_certs():
+        raise ConfigError("trust", trust, "the file holds no CA certificate: give a PEM file "
+                          "of CA certificates (-----BEGIN CERTIFICATE-----)")
+    return context
+
+
+class TrustAdapter(HTTPAdapter):
+    """An adapter whose every HTTPS connection, direct or through a proxy, is verified against
+    one context, and never against what requests would pick (its ``verify`` argument, certifi,
+    or ``REQUESTS_CA_BUNDLE`` read again at each request: the settings already read it).
+
+    requests hands a CA path to urllib3 in two places, ``build_connection_pool_key_attributes``
+    (the pool's key) and ``cert_verify`` (set on the pool before each request), and urllib3
+    loads such a path into whatever context the pool has; both are overridden so that only
+    ``ssl_context`` decides. (cnbkit never turns verification off, so requests never asks
+    this adapter for that.)
+    """
+
+    def __init__(self, context: ssl.SSLContext, **options: Any) -> None:
+        self.ssl_context = context  # set first: HTTPAdapter.__init__ builds the pool manager
+        super().__init__(**options)
+
+    def init_poolmanager(self, connections: int, maxsize: int, block: bool = False,
+                         **pool_kwargs: Any) -> None:
+        super().init_poolmanager(connections, maxsize, block=block,
+                                 ssl_context=self.ssl_context, **pool_kwargs)
+
+    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
+        if not proxy.lower().startswith("socks"):  # an https:// proxy's own certificate
+            proxy_kwargs.setdefault("proxy_ssl_context", self.ssl_context)
+        return super().proxy_manager_for(proxy, **proxy_kwargs)
+
+    def build_connection_pool_key_attributes(self, request: Any, verify: Any,
+                                             cert: Any = None) -> Any:
+        # (Any: the types of requests' stubs for these dicts are private)
+        host, pool = super().build_connection_pool_key_attributes(request, True, cert)
+        pool.pop("ca_certs", None)
+        pool.pop("ca_cert_dir", None)
+        pool["cert_reqs"] = "CERT_REQUIRED"
+        pool["ssl_context"] = self.ssl_context
+        return host, pool
+
+    def cert_verify(self, conn: Any, url: str, verify: Any, cert: Any) -> None:
+        if url.lower().startswith("https"):
+            conn.cert_reqs = "CERT_REQUIRED"
+            conn.ca_certs = None
+            conn.ca_cert_dir = None

@@ -1,0 +1,116 @@
+"""The sandbox's synthetic series behave like the market where a desk looks, judged by public
+facts written here from their sources (not from the sandbox's modules): the CNB's *Daily
+banking sector liquidity* pages, its OMO history, its rate decisions, the ECB's deposit rate.
+"""
+
+from __future__ import annotations
+
+import datetime
+import statistics
+
+from .conftest import get
+
+#: CNB, Daily banking sector liquidity: "Total liquidity absorption (in CZK bln)" on a day.
+ABSORBED = {"2019-09-17": 2676.155, "2020-02-19": 2740.703, "2020-11-24": 2707.847,
+            "2024-07-18": 2825.942, "2025-12-12": 2700.092}
+#: The CNB's rates on a day: (2W repo, discount, Lombard), from its decisions.
+CNB_RATES = {"2012-12-03": (0.05, 0.05, 0.25), "2020-06-01": (0.25, 0.05, 1.00),
+             "2021-09-01": (0.75, 0.05, 1.75), "2022-03-01": (4.50, 3.50, 5.50),
+             "2025-12-12": (3.50, 2.50, 4.50)}
+
+
+def _ops(http, url, year: int) -> list[dict]:
+    return get(http, url, "/omo/daily-year", f"year={year}").json()["operations"]
+
+
+def _absorbed_on(ops: list[dict], day: str) -> float:
+    """Repos and deposits outstanding at the end of ``day`` (settled on or before it and
+    maturing after it), CZK bn."""
+    return sum(op["totalAllotedVolumeInCZKbln"] for op in ops
+               if op["liquidityImpact"] == "Stažení"
+               and op["settlementDate"] <= day < op["maturityDate"])
+
+
+def test_liquidity_absorbed_follows_the_cnb_s_published_levels(sandbox, http) -> None:
+    ops = {year: _ops(http, sandbox, year) for year in (2012, 2019, 2020, 2024, 2025)}
+    for day, level in ABSORBED.items():
+        year = int(day[:4])
+        absorbed = _absorbed_on(ops[year] + ops.get(year - 1, []), day)
+        assert abs(absorbed / level - 1) < 0.12, (day, absorbed, level)
+    # before the interventions of 2013-2017 the excess was several times smaller
+    assert _absorbed_on(ops[2012], "2012-06-29") < 600
+
+
+def test_tenders_bid_to_cover_and_rates(sandbox, http) -> None:
+    repos = [op for op in _ops(http, sandbox, 2025) if op["operationType"] == "Repo"]
+    assert {datetime.date.fromisoformat(op["tradeDate"]).weekday() for op in repos} == {0, 2, 4}
+    cover = [op["totalBidVolumeInCZKbln"] / op["totalAllotedVolumeInCZKbln"] for op in repos]
+    assert 1.0 <= min(cover) and 1.02 < statistics.median(cover) < 1.08 and max(cover) < 1.25
+    assert statistics.median(op["allotmentPercentage"] for op in repos) in range(93, 99)
+    # 5 June 2026 and December 2025 at the CNB: lowest 3.49, average and highest 3.50
+    late = [op for op in repos if op["tradeDate"] >= "2025-06-01"]
+    assert {(op["minimumAllotedRateInPercent"], op["averageAllotedRateInPercent"],
+             op["maximumAllotedRateInPercent"]) for op in late} == {(3.49, 3.5, 3.5)}
+    # the day before the cut to 1.00 % (26 March 2020): bids below the 1.75 % limit
+    before_cut = get(http, sandbox, "/omo/daily", "date=2020-03-25").json()["operations"]
+    repo = next(op for op in before_cut if op["operationType"] == "Repo")
+    assert repo["maximumAllotedRateInPercent"] == 1.75
+    assert 1.65 <= repo["minimumAllotedRateInPercent"] <= 1.72
+    assert 1.70 <= repo["averageAllotedRateInPercent"] < 1.75
+
+
+def test_facilities_sit_at_the_corridor_s_edges(sandbox, http) -> None:
+    for day, (repo, discount, lombard) in CNB_RATES.items():
+        ops = get(http, sandbox, "/omo/daily", f"date={day}").json()["operations"]
+        by_type = {op["operationType"]: op for op in ops}
+        assert by_type["Depozitní facilita"]["marginalRateInPercent"] == discount, day
+        week = _ops(http, sandbox, int(day[:4]))
+        limits = {op["maximumAllotedRateInPercent"] for op in week
+                  if op["operationType"] == "Repo" and op["tradeDate"] == day}
+        assert limits <= {repo}, day
+        lending = [op["marginalRateInPercent"] for op in week
+                   if op["operationType"] == "Marginální zápůjční facilita"
+                   and op["tradeDate"][:7] == day[:7]]
+        assert set(lending) <= {lombard}, day
+
+
+def test_czeonia_has_period_end_effects_and_stays_in_the_corridor(sandbox, http) -> None:
+    rows = [row for year in range(2021, 2026)
+            for row in get(http, sandbox, "/czeonia/daily-year", f"year={year}").json()["rates"]]
+    days = [datetime.date.fromisoformat(r["validFor"]) for r in rows]
+    volume = {"year": [], "quarter": [], "month": [], "other": []}
+    for i, row in enumerate(rows):
+        nxt = days[i + 1] if i + 1 < len(days) else None
+        kind = "other"
+        if nxt is None or nxt.month != days[i].month:
+            kind = ("year" if days[i].month == 12 else
+                    "quarter" if days[i].month % 3 == 0 else "month")
+        volume[kind].append(row["volumeInCZKmio"])
+    medians = {k: statistics.median(v) for k, v in volume.items()}
+    assert medians["year"] < medians["quarter"] < medians["month"] < medians["other"]
+    assert 6_000 < medians["other"] < 25_000  # 6-36 bn a day on the CNB's pages, 2020-2025
+    # CZEONIA below the repo rate: 4.19-4.29 % at 4.75 % in July 2024, 3.00-3.35 % at 3.50 %
+    # in December 2025
+    july = [r["rate"] for r in rows if r["validFor"].startswith("2024-07")]
+    december = [r["rate"] for r in rows if r["validFor"].startswith("2025-12")]
+    assert 4.0 < statistics.mean(july) < 4.6 and 2.9 < statistics.mean(december) < 3.4
+    assert min(december) >= 2.48 and max(december) <= 4.5
+
+
+def test_pegged_other_currencies_follow_their_anchor(sandbox, http) -> None:
+    """The CFA francs are 655.957 per euro (since 1999) and the Gibraltar pound is at par with
+    sterling: their monthly rates are the EUR or GBP fixing of the month's last business day
+    divided by the peg; currencies that float differ even where their levels are alike."""
+    months = get(http, sandbox, "/fxrates/daily-year", "year=2024").json()["rates"]
+    eur = get(http, sandbox, "/exrates/daily-currency-month",
+              "currency=EUR&yearMonth=2024-05").json()["rates"]
+    gbp = get(http, sandbox, "/exrates/daily-currency-month",
+              "currency=GBP&yearMonth=2024-05").json()["rates"]
+    may = {r["currencyCode"]: r["rate"] / r["amount"] for r in months
+           if r["validFor"] == "2024-05-31"}
+    assert may["XAF"] == may["XOF"]
+    assert abs(may["XAF"] * 655.957 - eur[-1]["rate"]) < 0.01 * 655.957 / 100
+    assert may["GIP"] == may["FKP"] == round(gbp[-1]["rate"], 3)
+    december = {r["currencyCode"]: r["rate"] for r in
+                get(http, sandbox, "/fxrates/daily-month", "yearMonth=2025-12").json()["rates"]}
+    assert december["ARS"] != december["NGN"]

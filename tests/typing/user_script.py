@@ -1,0 +1,81 @@
+"""A user's script: the documented examples (README.md, docs/getting-started.md, docs/history.md,
+docs/backends.md) as someone writes them in a notebook or an editor, with the types they expect.
+
+``scripts/test.sh`` checks it with ``mypy --strict`` and pyright (strict), the checkers of an
+editor (VS Code's Pylance and jupyterlab-lsp run pyright), each configured as a user runs it
+(``mypy.ini``, ``pyrightconfig.json`` beside this file: nothing of cnbkit's own settings);
+tests/test_typing.py runs it against the sandbox, so that what the checkers accept is also what
+happens. ``assert_type`` is checked by
+both checkers and costs nothing at run time; the ``isinstance`` checks judge the run.
+"""
+
+from __future__ import annotations
+
+from typing import Any, assert_type
+
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+
+import cnbkit
+from cnbkit.sandbox import start
+
+
+def main() -> None:
+    url = start()                                        # http://127.0.0.1:<port>/cnbapi
+    cnbkit.configure(base_url=url, clock=url.clock)      # "today" is the sandbox's day
+
+    # README: market data
+    rates = cnbkit.exrates.daily("2019-05-17", lang="EN")
+    assert_type(rates, pd.DataFrame)
+    first = rates[["currency_code", "amount", "rate", "rate_per_unit"]].head()
+    euro = rates.loc[rates["currency_code"] == "EUR", "rate_per_unit"]
+    year = cnbkit.exrates.daily_year(2024)
+    by_currency = year.groupby("currency_code", observed=True)["rate_per_unit"].mean()
+    wide: pd.DataFrame = cnbkit.to_wide(year)
+    pribor = cnbkit.pribor.history(2020, 2024, period="THREE_MONTH")
+    units: dict[str, str] = cnbkit.czeonia.daily_year(2024).attrs["units"]
+    assert isinstance(first, pd.DataFrame) and len(euro) == 1 and len(by_currency) > 30
+    assert isinstance(wide, pd.DataFrame) and isinstance(pribor, pd.DataFrame)
+    assert units["rate"] == "% p.a."
+
+    # getting started: the provenance in df.attrs; a wide frame by date
+    source: list[str] = rates.attrs["source"]
+    eur_per_unit = wide["EUR"].mean()
+    assert source and eur_per_unit > 20
+
+    # backends: polars and Arrow when asked for, pandas whatever the backend
+    frame = cnbkit.exrates.daily_year(2024, backend="polars")
+    assert_type(frame, pl.DataFrame)
+    euros = frame.filter(pl.col("currency_code") == "EUR").select("valid_for", "rate")
+    table = cnbkit.pribor.daily_year(2024, backend="pyarrow")
+    assert_type(table, pa.Table)
+    operation: Any = cnbkit.provenance(table)["operation"]
+    dtypes = cnbkit.as_pandas(frame).dtypes
+    wide_polars = cnbkit.to_wide(frame)
+    assert_type(wide_polars, pl.DataFrame)
+    assert isinstance(euros, pl.DataFrame) and isinstance(table, pa.Table)
+    assert isinstance(wide_polars, pl.DataFrame) and operation == "pribor.daily_year"
+    assert len(dtypes) == len(frame.columns)
+
+    # history: any range, by group or by name; a plan held, looked at, then run
+    eur_usd = cnbkit.exrates.history(2015, 2017, currency=["EUR", "USD"])
+    assert_type(eur_usd, pd.DataFrame)
+    by_name = cnbkit.history("exrates", 2015, 2017, currency=["EUR", "USD"])
+    assert_type(by_name, pd.DataFrame)
+    plan = cnbkit.plan("czeonia", 2023, 2024)
+    labels = [call.label for call in plan]
+    rows = plan.collect()
+    assert_type(rows, pd.DataFrame)
+    client = cnbkit.default_client()
+    same = client.collect(plan, backend="polars")
+    assert_type(same, pl.DataFrame)
+    one = client.get("czeonia.daily_year", year=2024)
+    assert_type(one, pd.DataFrame)
+    assert len(plan) == len(labels) == 2 and plan[0].label == labels[0]
+    assert len(rows) == len(same) and by_name.equals(eur_usd) and len(one) > 200
+    url.stop()
+
+
+if __name__ == "__main__":
+    main()
