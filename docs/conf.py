@@ -60,8 +60,9 @@ nitpick_ignore_regex = [
     # cnbkit's internal types that show in the signatures of documented objects (what they
     # hold is described where they are used)
     (r"py:class", r"cnbkit\._engine\.(columns\.TypedColumn|call\.(Query|RowFilter)|"
-                  r"cache\.CacheLocation|ranges\.Span|plan\.Notices)"),
-    (r"py:class", r"(Plan|Span|Notices|_Frame)"),
+                  r"cache\.CacheLocation|ranges\.Span|plan\.Notices|watch\.Watch)"),
+    (r"py:class", r"(Plan|Span|Notices|_Frame|Watch)"),
+    (r"py:exc", r"Cancelled"),
     (r"py:class", r"cnbkit\.("
                   r"sandbox\.httpserver\.(Request|Reply)|"
                   r"sandbox\.cobs\.(CobsApp|data\.SandboxBank)|cobs\.sending\.Sender)"),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: creates a virtual environment, installs cnbkit with its
-# test extras from PyPI, installs the Debian packages the tests start (Chromium, redis-server) when
-# they are missing (as root, with apt-get), then runs ruff, mypy --strict for Linux, Windows and
-# macOS, and pytest in a random order: pytest-randomly prints "Using --randomly-seed=N" at the top;
+# test extras from PyPI, installs the Debian packages the tests start (Chromium, redis-server,
+# Node.js) when they are missing (as root, with apt-get) and the TypeScript MCP client from npm,
+# then runs ruff, mypy --strict for Linux, Windows and macOS, and pytest in a random order: pytest-randomly prints "Using --randomly-seed=N" at the top;
 # `bash scripts/test.sh --randomly-seed=N` repeats that order. Extra arguments go to pytest.
 #
 # The interpreter: python3, or the one PYTHON names (`PYTHON=python3.13 bash scripts/test.sh`).
@@ -36,7 +36,7 @@ echo "scripts/test.sh: Python $("$bin/python" -c 'import platform; print(platfor
 missing=""
 check_parts() {
   missing=""
-  for part in chromium:chromium redis-server:redis-server; do
+  for part in chromium:chromium redis-server:redis-server node:nodejs npm:npm; do
     command -v "${part%%:*}" >/dev/null 2>&1 || missing="$missing ${part#*:}"
   done
 }
@@ -97,6 +97,17 @@ if [ "$(cat "$release_cache/cnbkit-warm.sha256" 2>/dev/null)" != "$wanted" ]; th
     ".[notebooks,mcp]" pytest nbval
   rm -rf "$warm"
   echo "$wanted" > "$release_cache/cnbkit-warm.sha256"
+fi
+
+# The TypeScript MCP SDK's client (tests/test_mcp_js.py drives `cnbkit mcp` with it): npm ci
+# from the committed lock file into tests/mcp_js/node_modules (git-ignored), again when the lock
+# file changes.
+if command -v npm >/dev/null 2>&1; then
+  wanted=$(sha256sum tests/mcp_js/package-lock.json | cut -d' ' -f1)
+  if [ "$(cat tests/mcp_js/node_modules/.cnbkit.sha256 2>/dev/null)" != "$wanted" ]; then
+    (cd tests/mcp_js && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$wanted" > tests/mcp_js/node_modules/.cnbkit.sha256
+  fi
 fi
 
 "$bin/python" -m ruff check .

@@ -57,7 +57,7 @@ PAGES = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\n`]*)\n(?P<code>.*?)"
                    r"^(?P=indent)(?P=fence)[ \t]*$", re.M | re.S)
 MARK = re.compile(r"<!--\s*(?P<mark>not run|config|cobs-first-script|mcp-config)"
-                  r"(?::\s*(?P<why>.*?))?\s*-->\s*$", re.S)
+                  r"(?::\s*(?P<why>(?:(?!-->).)*?))?\s*-->\s*$", re.S)
 LANGUAGES = {"python", "bash"}
 
 
@@ -240,14 +240,21 @@ def _check_config(block: Block) -> None:
 
 
 def _check_mcp_config(block: Block) -> None:
-    """An assistant's configuration: JSON with an ``mcpServers`` entry that starts
-    ``cnbkit mcp`` with arguments cnbkit's parser accepts, and only CNBKIT_ settings."""
+    """An assistant's configuration: JSON with an ``mcpServers`` (or VS Code's ``servers``)
+    entry that starts ``cnbkit mcp`` with arguments cnbkit's parser accepts, and only CNBKIT_
+    settings, or that reaches ``cnbkit mcp --http`` on 127.0.0.1 (tests/test_mcp_docs.py
+    starts the servers they describe)."""
     import json
 
     from cnbkit.cli import build_parser
 
-    servers = json.loads(block.code)["mcpServers"]
-    entry = servers["cnbkit"]
+    config = json.loads(block.code)
+    entry = (config.get("mcpServers") or config["servers"])["cnbkit"]
+    if "url" in entry:
+        assert entry["type"] == "http", block.where
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/mcp", entry["url"]), block.where
+        return
+    assert entry.get("type", "stdio") == "stdio", block.where
     assert entry["command"] == "cnbkit" and entry["args"][0] == "mcp", block.where
     args = build_parser().parse_args(entry["args"])
     assert args.command == "mcp", block.where

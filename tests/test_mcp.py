@@ -1,42 +1,34 @@
 """``cnbkit mcp`` as an assistant meets it: the command started as a subprocess, spoken to by the
-MCP SDK's own client over stdio (and once over streamable HTTP), every schema checked with
-jsonschema, every operation's rows compared with the library's frame of the same call from a
-sandbox in this process (the same data: the sandbox is deterministic), every bad input answered
-with the library's own message, and the server still standing after a malformed message and a
-hundred calls."""
+MCP SDK's own client over stdio, every schema checked with jsonschema, every operation's rows
+compared with the library's frame of the same call from a sandbox in this process (the same
+data: the sandbox is deterministic) and its column types with the catalog's, every bad input
+answered with the library's own message, and the server still standing after a malformed
+message and a hundred calls (streamable HTTP: tests/test_mcp_http.py)."""
 
 from __future__ import annotations
 
+import io
 import json
 import math
-import os
-import signal
 import subprocess
-import sys
 import threading
 import time
 import warnings
-from collections.abc import Awaitable, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import anyio
 import jsonschema
 import pandas as pd
 import pytest
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 
 import cnbkit
 from cnbkit.catalog import OPERATIONS
 from cnbkit.errors import CnbError
 from cnbkit.sandbox import SANDBOX_CLOCK
 
-CNBKIT = Path(sys.executable).with_name("cnbkit" + (".exe" if os.name == "nt" else ""))
-#: How long the server may take to do what a test waits for on a loaded machine.
-DEADLINE_S = 120
-TOOLS = {"list_operations", "call_operation", "history", "value_date", "czeonia_compounded",
-         "cross_rate", "pribor_curve"}
+from .mcp_support import CNBKIT, DEADLINE_S, TOOLS, environment, stdio, talk
+
 #: One call of each of the 22 operations, by Python parameter names.
 CALLS: dict[str, dict[str, Any]] = {
     "czeonia.daily": {"date": "2024-05-17"},
@@ -67,34 +59,14 @@ CALLS: dict[str, dict[str, Any]] = {
 }
 
 
-def _environment(**extra: str) -> dict[str, str]:
-    """The server's environment: nothing of this test run's cnbkit settings."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CNBKIT_")}
-    env.update(extra)
-    return env
-
-
-def _stdio(*args: str, **env: str) -> StdioServerParameters:
-    return StdioServerParameters(command=str(CNBKIT), args=["mcp", *args],
-                                 env=_environment(**env))
-
-
-def _talk(server: StdioServerParameters | str,
-          conversation: Callable[[Client], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with Client(server, read_timeout_seconds=DEADLINE_S) as client:
-            await conversation(client)
-
-    anyio.run(main)
-
-
 @pytest.fixture(scope="module")
 def library() -> Any:
     """The library's client of a sandbox in this process, as the server's is made."""
     from cnbkit.sandbox import serve
 
     with serve(clock=SANDBOX_CLOCK) as url, \
-            cnbkit.Client(base_url=url, clock=SANDBOX_CLOCK, progress=False) as client:
+            cnbkit.Client(base_url=url, clock=SANDBOX_CLOCK, progress=False,
+                          cache=False) as client:
         yield client
 
 
@@ -119,6 +91,13 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+def _catalog_dtypes(name: str) -> list[str]:
+    """The catalog's type of each column of an operation's frame."""
+    schema = OPERATIONS[name].schema
+    kinds = {c.name: c.dtype for c in (*schema.columns, *schema.derived)}
+    return [kinds[column] for column in OPERATIONS[name].column_names]
+
+
 def _library_message(call: Callable[[], Any]) -> str:
     """What the library says of a bad call: its error, or (an unknown currency) its warning."""
     with warnings.catch_warnings(record=True) as caught:
@@ -130,7 +109,7 @@ def _library_message(call: Callable[[], Any]) -> str:
     return str(caught[-1].message)
 
 
-def test_the_tools_their_schemas_and_every_operation_against_the_library(library):
+def test_the_tools_their_schemas_and_every_operation_against_the_library(tmp_path, library):
     assert set(CALLS) == set(OPERATIONS)
     for name, params in CALLS.items():
         assert set(params) <= {p.arg for p in OPERATIONS[name].params}, name
@@ -141,17 +120,20 @@ def test_the_tools_their_schemas_and_every_operation_against_the_library(library
         found["tools"] = {tool.name: tool for tool in listed.tools}
         found["operations"] = await client.call_tool("list_operations", {})
         found["answers"] = {name: await client.call_tool(
-            "call_operation", {"operation": name, "params": params, "max_rows": 100_000})
+            "call_operation", {"operation": name, "params": params, "max_rows": 1000})
             for name, params in CALLS.items()}
+        found["csv"] = {name: (await client.read_resource(answer.structured_content["resource"]))
+                        .contents[0].text for name, answer in found["answers"].items()
+                        if answer.structured_content["truncated"]}
         found["long"] = await client.call_tool(
             "history", {"group": "exrates", "start": "2018-01-01", "end": "2019-12-31",
                         "max_rows": 50})
-        found["csv"] = await client.read_resource(
+        found["long csv"] = await client.read_resource(
             found["long"].structured_content["resource"])
 
-    _talk(_stdio("--source", "sandbox"), conversation)
+    talk(stdio(tmp_path, "--source", "sandbox"), conversation)
     tools = found["tools"]
-    assert set(tools) == TOOLS
+    assert tuple(tools) == TOOLS
     for tool in tools.values():  # every input and output schema is a valid JSON Schema
         jsonschema.validators.validator_for(tool.input_schema).check_schema(tool.input_schema)
         assert tool.output_schema is not None, tool.name
@@ -164,35 +146,43 @@ def test_the_tools_their_schemas_and_every_operation_against_the_library(library
     for op in catalog["operations"]:
         spec = OPERATIONS[op["name"]]
         assert [p["name"] for p in op["parameters"]] == [p.arg for p in spec.params]
-        assert [c["name"] for c in op["columns"]] == spec.column_names
-        assert {c["name"]: c["unit"] for c in op["columns"] if c["unit"]} == spec.schema.units
 
+    frames = {name: library.get(name, **params) for name, params in CALLS.items()}
+    assert set(found["csv"]) == {name for name, frame in frames.items() if len(frame) > 1000}
     for name, answer in found["answers"].items():
         assert not answer.is_error, (name, answer.content)
         table = answer.structured_content
         jsonschema.validate(table, tools["call_operation"].output_schema)
-        frame = library.get(name, **CALLS[name])
+        frame = frames[name]
         assert table["total_rows"] == len(frame) > 0, name
-        assert [c["name"] for c in table["columns"]] == list(frame.columns)
-        assert [c["dtype"] for c in table["columns"]] == [str(t) for t in frame.dtypes]
-        expected = _json_values(frame)
-        for column, values in expected.items():
-            got = [row[column] for row in table["rows"]]
-            assert all(_same(a, b) for a, b in zip(got, values, strict=True)), (name, column)
+        assert table["returned_rows"] == min(len(frame), 1000)
+        columns = table["columns"]
+        assert [c["name"] for c in columns] == list(frame.columns)
+        assert [c["dtype"] for c in columns] == _catalog_dtypes(name), name
+        assert {c["name"]: c["unit"] for c in columns if c["unit"]} == \
+            OPERATIONS[name].schema.units
+        expected = _json_values(frame.head(table["returned_rows"]))
+        for column in columns:
+            values = expected[column["name"]]
+            assert all(_same(a, b) for a, b in zip(column["values"], values, strict=True)), \
+                (name, column["name"])
         assert table["provenance"]["data_source"] == "sandbox"
         assert table["provenance"]["operation"] == name
         assert name in answer.content[0].text and "sandbox data" in answer.content[0].text
+        if name in found["csv"]:  # the whole table, as the library gives it
+            whole = pd.read_csv(io.StringIO(found["csv"][name]))
+            assert list(whole.columns) == list(frame.columns) and len(whole) == len(frame)
 
     long = found["long"].structured_content  # truncated: the first rows and the whole as CSV
     full = cnbkit.exrates.history("2018-01-01", "2019-12-31", client=library)
     assert long["truncated"] and long["returned_rows"] == 50 and long["total_rows"] == len(full)
     assert long["narrow"] and long["resource"].startswith("cnbkit://results/")
-    text = found["csv"].contents[0].text
+    text = found["long csv"].contents[0].text
     assert text.splitlines()[0] == ",".join(full.columns)
     assert len(text.splitlines()) == len(full) + 1
 
 
-def test_bad_inputs_are_tool_errors_with_the_librarys_message(library):
+def test_bad_inputs_are_tool_errors_with_the_librarys_message(tmp_path, library):
     bad = {
         "an invalid parameter": (
             "call_operation", {"operation": "exrates.daily", "params": {"lang": "DE"}},
@@ -217,6 +207,11 @@ def test_bad_inputs_are_tool_errors_with_the_librarys_message(library):
                                "params": {"currency": "EUX", "year_month": "2019-05"}},
             lambda: library.get("exrates.daily_currency_month", currency="EUX",
                                 year_month="2019-05")),
+        "an unknown currency over a range": (
+            "history", {"group": "exrates", "start": "2024-01-01", "end": "2024-02-29",
+                        "filters": {"currency": "EUX"}},
+            lambda: cnbkit.exrates.history("2024-01-01", "2024-02-29", currency="EUX",
+                                           client=library)),
         "an unknown group": (
             "history", {"group": "bonds", "start": 2024},
             lambda: cnbkit.plan("bonds", 2024)),
@@ -233,7 +228,7 @@ def test_bad_inputs_are_tool_errors_with_the_librarys_message(library):
         answers["after"] = await client.call_tool("call_operation",
                                                   {"operation": "czeonia.daily"})
 
-    _talk(_stdio("--source", "sandbox"), conversation)
+    talk(stdio(tmp_path, "--source", "sandbox"), conversation)
     for what, (_, _, call) in bad.items():
         answer = answers[what]
         assert answer.is_error, what
@@ -246,7 +241,7 @@ def test_bad_inputs_are_tool_errors_with_the_librarys_message(library):
     assert not answers["after"].is_error  # the server answers on
 
 
-def test_an_unreachable_api_is_one_line_naming_the_host_and_the_way_out():
+def test_an_unreachable_api_is_one_line_naming_the_host_and_the_way_out(tmp_path):
     """CNBKIT_BASE_URL on a closed port of this machine (a refused connection, at once)."""
     answers: dict[str, Any] = {}
 
@@ -254,8 +249,8 @@ def test_an_unreachable_api_is_one_line_naming_the_host_and_the_way_out():
         answers["call"] = await client.call_tool("call_operation",
                                                  {"operation": "czeonia.daily"})
 
-    _talk(_stdio("--source", "auto", CNBKIT_BASE_URL="http://127.0.0.1:9/cnbapi",
-                 CNBKIT_CACHE_URL="memory://"), conversation)
+    talk(stdio(tmp_path, "--source", "auto", CNBKIT_BASE_URL="http://127.0.0.1:9/cnbapi",
+               CNBKIT_CACHE_URL="memory://"), conversation)
     answer = answers["call"]
     assert answer.is_error
     text = answer.content[0].text
@@ -264,14 +259,14 @@ def test_an_unreachable_api_is_one_line_naming_the_host_and_the_way_out():
     assert "CNBKIT_OFFLINE=1" in text
 
 
-def test_a_hundred_calls_in_a_row_and_a_malformed_message_leave_it_standing():
+def test_a_hundred_calls_in_a_row_and_a_malformed_message_leave_it_standing(tmp_path):
     """Raw JSON-RPC over the pipes: a line that is not JSON, then the handshake and a hundred
     calls; every line on standard output is a JSON-RPC message (logs go to standard error)."""
-    from mcp_types import LATEST_PROTOCOL_VERSION
+    from mcp_types.version import LATEST_HANDSHAKE_VERSION
 
     process = subprocess.Popen([str(CNBKIT), "mcp", "--source", "sandbox"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=_environment())
+                               stderr=subprocess.PIPE, env=environment(tmp_path))
     assert process.stdin is not None and process.stdout is not None
     lines: list[str] = []
     errors: list[bytes] = []
@@ -300,7 +295,7 @@ def test_a_hundred_calls_in_a_row_and_a_malformed_message_leave_it_standing():
     try:
         send("this is not a JSON-RPC message {")
         send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {},
+            "protocolVersion": LATEST_HANDSHAKE_VERSION, "capabilities": {},
             "clientInfo": {"name": "cnbkit-test", "version": "1"}}})
         assert "result" in answer(0)
         send({"jsonrpc": "2.0", "method": "notifications/initialized"})
@@ -324,61 +319,3 @@ def test_a_hundred_calls_in_a_row_and_a_malformed_message_leave_it_standing():
     assert process.returncode == 0, errors
     for line in lines:  # standard output carries the protocol and nothing else
         assert json.loads(line)["jsonrpc"] == "2.0", line
-
-
-def test_streamable_http_on_loopback(library):
-    process = subprocess.Popen([str(CNBKIT), "mcp", "--http", "--port", "0", "--source",
-                                "sandbox"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=_environment())
-    assert process.stderr is not None
-    url: list[str] = []
-
-    def watch() -> None:
-        for line in iter(process.stderr.readline, b""):
-            text = line.decode("utf-8", "replace")
-            if "streamable HTTP at " in text:
-                url.append(text.split("streamable HTTP at ", 1)[1].strip())
-
-    threading.Thread(target=watch, daemon=True).start()
-    found: dict[str, Any] = {}
-    try:
-        deadline = time.monotonic() + DEADLINE_S
-        while not url and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert url, f"no endpoint announced (exit code {process.poll()})"
-        assert url[0].startswith("http://127.0.0.1:") and url[0].endswith("/mcp")
-
-        async def conversation(client: Client) -> None:
-            found["tools"] = await client.list_tools()
-            found["answer"] = await client.call_tool(
-                "call_operation", {"operation": "pribor.daily", "params": {"date": "2024-05-17"}})
-
-        _talk(url[0], conversation)
-    finally:
-        if os.name == "nt":
-            process.terminate()
-        else:
-            process.send_signal(signal.SIGINT)  # Ctrl-C
-        try:
-            process.wait(timeout=DEADLINE_S)
-        finally:
-            if process.poll() is None:
-                process.kill()
-    assert os.name == "nt" or process.returncode == 0  # Ctrl-C: a clean stop
-    assert {tool.name for tool in found["tools"].tools} == TOOLS
-    table = found["answer"].structured_content
-    frame = library.get("pribor.daily", date="2024-05-17")
-    assert [row["pribor"] for row in table["rows"]] == frame["pribor"].tolist()
-
-
-def test_the_docs_configuration_snippets_start_cnbkit_mcp():
-    """docs/mcp.md's configuration snippets parse and start ``cnbkit mcp`` (the doc-blocks
-    test checks the arguments with cnbkit's parser too)."""
-    import re
-
-    page = (Path(__file__).resolve().parents[1] / "docs" / "mcp.md").read_text(encoding="utf-8")
-    snippets = re.findall(r"<!-- mcp-config -->\n```json\n(.*?)```", page, re.S)
-    assert len(snippets) == 2
-    for snippet in snippets:
-        entry = json.loads(snippet)["mcpServers"]["cnbkit"]
-        assert [entry["command"], *entry["args"]][:2] == ["cnbkit", "mcp"]

@@ -40,6 +40,7 @@ from .plan import Plan
 from .settings import LIVE_URL, Settings
 from .stitch import stitch
 from .transport import Transport
+from .watch import Watch
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -205,15 +206,18 @@ class Client:
     @overload
     def collect(self, plan: Plan, *, backend: Literal["pandas"] | None = ...,
                 workers: int | None = ..., progress: bool | None = ...,
-                desc: str = ...) -> pd.DataFrame: ...
+                desc: str = ..., watch: Watch | None = ...) -> pd.DataFrame: ...
     @overload
     def collect(self, plan: Plan, *, backend: Literal["polars"], workers: int | None = ...,
-                progress: bool | None = ..., desc: str = ...) -> pl.DataFrame: ...
+                progress: bool | None = ..., desc: str = ...,
+                watch: Watch | None = ...) -> pl.DataFrame: ...
     @overload
     def collect(self, plan: Plan, *, backend: Literal["pyarrow"], workers: int | None = ...,
-                progress: bool | None = ..., desc: str = ...) -> pa.Table: ...
+                progress: bool | None = ..., desc: str = ...,
+                watch: Watch | None = ...) -> pa.Table: ...
     def collect(self, plan: Plan, *, backend: Backend | None = None, workers: int | None = None,
-                progress: bool | None = None, desc: str = "cnbkit") -> Frame:
+                progress: bool | None = None, desc: str = "cnbkit",
+                watch: Watch | None = None) -> Frame:
         """Run a plan (one call from :meth:`get`, many from :func:`cnbkit.plan`) and return
         its rows as one frame of ``backend`` (default pandas): the one pipeline of every call.
 
@@ -221,12 +225,15 @@ class Client:
         cache is converted at once; one call that needs the network is sent from the calling
         thread; more go to the client's pool, up to ``workers`` in flight. ``progress`` draws
         a bar (None: only where someone watches, and only for more than four calls).
+        ``watch`` lets another thread follow the run and stop it
+        (:class:`~cnbkit._engine.watch.Watch`).
 
         Raises:
             InvalidParameter: ``backend`` or ``workers`` not allowed (before any request).
             ChunkError: (a history's plan) naming every call that failed after retries; the
                 others are cached, so running the same plan again fetches only the failed
                 ones. A plan of one call raises that call's own error.
+            Cancelled: ``watch`` was cancelled before the run finished.
 
         Example:
             >>> plan = cnbkit.plan("czeonia", 2023, 2024, client=client)  # doctest: +SKIP
@@ -242,7 +249,7 @@ class Client:
         wanted = self.settings.progress if progress is None else progress
         show = (watched() if wanted is None else wanted) and len(calls) > 4
         parts = execute.run(calls, self._transport, self._pool(count), progress=show,
-                            desc=desc, chunked=plan.chunked)
+                            desc=desc, chunked=plan.chunked, watch=watch)
         table = stitch(parts, plan)
         notices.check(plan.notices, plan.op, table, self.today())
         return to_backend(table, chosen)

@@ -17,7 +17,10 @@ The pool threads only wait on the network: fresh cache hits are converted in the
 thread without entering the pool, a call that is alone in needing the network is sent from the
 calling thread (no pool for one request), and every answer is converted in the calling thread
 as it arrives (threads doing CPU work would only contend for the GIL and stall each other's socket
-reads).
+reads). Each download in the pool runs in a copy of the calling thread's context, so what a
+caller keeps there (the warnings it collects, :func:`cnbkit._engine.caller_warning.collecting`)
+follows its calls. A :class:`~cnbkit._engine.watch.Watch` follows the run from another thread
+(progress, the answers' freshness) and can stop it.
 
 Example:
     >>> import cnbkit
@@ -27,6 +30,7 @@ Example:
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
@@ -46,6 +50,7 @@ from .call import Call
 from .columns import Columns, from_decoded
 from .origin import of_answer
 from .transport import Answer, Lookup, Transport
+from .watch import Cancelled, Watch
 
 __all__ = ["columns_of", "run", "watched"]
 
@@ -70,6 +75,7 @@ def run(
     progress: bool = False,
     desc: str = "cnbkit",
     chunked: bool = True,
+    watch: Watch | None = None,
 ) -> list[Columns]:
     """Fetch and convert every call; their columns come back in plan order.
 
@@ -90,26 +96,38 @@ def run(
         HostUnreachable, CertificateNotTrusted, ProxyRefused: the host does not resolve or
             refuses connections, its certificate is not trusted, the proxy refuses: the run
             stops at the first such failure (the calls not yet sent are cancelled).
+        Cancelled: ``watch`` was cancelled (the calls not yet sent are never sent).
     """
     frames: list[Columns | None] = [None] * len(calls)
     failed: list[FailedChunk] = []
     bar = _progress_bar(len(calls), desc) if progress else None
+    done = 0
 
-    def settle(index: int, work: Callable[[], Columns]) -> None:
+    def settle(index: int, work: Callable[[], Answer]) -> None:
+        nonlocal done
         try:
-            frames[index] = work()
-        except (InvalidParameter, *STOPS_A_RUN):
+            answer = work()
+            frames[index] = columns_of(calls[index], answer)
+        except (InvalidParameter, Cancelled, *STOPS_A_RUN):
             raise  # an unreachable host fails every chunk alike: one error, at once
         except CnbError as exc:  # a failed chunk: reported with its typed cause
             if not chunked:
                 raise
             failed.append(FailedChunk(calls[index].label, exc))
+        else:
+            if watch is not None:
+                watch.answered(answer.expires)
+        done += 1
+        if watch is not None:
+            watch.advanced(done, len(calls))
         if bar is not None:
             bar.update(1)
 
     stop = threading.Event()  # set at the first unreachable host: later calls are not sent
 
     def fetch(call: Call, found: Lookup) -> Answer:
+        if watch is not None:
+            watch.check()  # cancelled: not sent
         if stop.is_set():
             raise _Skipped()
         try:
@@ -122,28 +140,35 @@ def run(
     waiting: tuple[int, Call, Lookup] | None = None  # the first call the cache cannot answer
 
     def send(index: int, call: Call, found: Lookup) -> None:
-        futures[pool.submit(fetch, call, found)] = index
+        context = contextvars.copy_context()  # the caller's (the warnings it collects...)
+        futures[pool.submit(context.run, fetch, call, found)] = index
 
     try:
         for index, call in enumerate(calls):
+            if watch is not None:
+                watch.check()
             found = transport.lookup(call)  # the one cache read of this call
             if waiting is not None:  # other work follows: the held-back call overlaps it
                 send(*waiting)
                 waiting = None
             if found.fresh is not None:  # converted here, one at a time
-                settle(index, partial(columns_of, call, found.fresh))
+                settle(index, partial(_given, found.fresh))
             elif not futures:
                 waiting = (index, call, found)  # held back: perhaps the only one
             else:
                 send(index, call, found)
         if waiting is not None:  # the one call that needs the network: sent from this thread
             index, call, found = waiting
-            settle(index, partial(_columns_fetched, fetch, call, found))
+            settle(index, partial(fetch, call, found))
+        if watch is not None:
+            watch.track(futures)
         for future in as_completed(futures):
+            if watch is not None:
+                watch.check()
             index = futures[future]
-            if isinstance(future.exception(), _Skipped):
+            if future.cancelled() or isinstance(future.exception(), _Skipped):
                 continue  # the unreachable host's error is raised by the call that met it
-            settle(index, partial(_columns_of_future, calls[index], future))
+            settle(index, future.result)
     finally:
         for future in futures:
             future.cancel()
@@ -159,13 +184,8 @@ class _Skipped(Exception):
     """A call not sent because an earlier one found the host unreachable."""
 
 
-def _columns_of_future(call: Call, future: Future[Answer]) -> Columns:
-    return columns_of(call, future.result())
-
-
-def _columns_fetched(fetch: Callable[[Call, Lookup], Answer], call: Call,
-                     found: Lookup) -> Columns:
-    return columns_of(call, fetch(call, found))
+def _given(answer: Answer) -> Answer:
+    return answer
 
 
 def watched() -> bool:

@@ -139,6 +139,8 @@ class Answer:
         stale: it came from the cache although expired (API down, or offline mode).
         retrieved_at: when it was downloaded (UTC).
         key: its cache key (None when caching is off).
+        expires: when it stops being fresh, by the client's clock: its cache entry's expiry
+            (None: never, a closed period).
     """
 
     decoded: Decoded
@@ -147,6 +149,7 @@ class Answer:
     stale: bool
     retrieved_at: dt.datetime
     key: str | None = None
+    expires: dt.datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -369,7 +372,7 @@ class Transport:
             return Lookup(key=key)
         fresh = cached.expires is None or cached.expires > self.clock.now()
         answer = Answer(decoded, url, from_cache=True, stale=not fresh,
-                        retrieved_at=cached.created_at, key=key)
+                        retrieved_at=cached.created_at, key=key, expires=cached.expires)
         return Lookup(fresh=answer, key=key) if fresh else Lookup(stale=answer, key=key)
 
     def _delete(self, storage: BaseCache, key: str) -> None:
@@ -485,15 +488,15 @@ class Transport:
                 log.debug("GET %s: %s (attempt %d)", url, exc, attempt + 1)
                 continue
             now = self.clock.now()
+            expires = expires_at(call.op, call.query, ttl=settings.ttl, now=now)
             storage = self._storage()
             if storage is not None and key is not None:
-                expires = expires_at(call.op, call.query, ttl=settings.ttl, now=now)
                 try:
                     storage.save_response(response, key, expires)
                 except self._cache_errors as exc:
                     self._unavailable(exc)
             return Answer(decoded, url, from_cache=False, stale=False,
-                          retrieved_at=dt.datetime.now(dt.UTC), key=key)
+                          retrieved_at=dt.datetime.now(dt.UTC), key=key, expires=expires)
         if last is None:  # pragma: no cover - every attempt returns, raises or sets it
             raise ConnectionFailed(f"no attempt was made to get {url}")
         raise last

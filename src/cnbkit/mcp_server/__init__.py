@@ -3,17 +3,20 @@
 The server offers the 22 operations (``call_operation``), any date range (``history``), the
 catalog (``list_operations``) and four analyses (``value_date``, ``czeonia_compounded``,
 ``cross_rate``, ``pribor_curve``), each checked by the library's own code, cached by its
-cache, with units and provenance in every answer (:mod:`cnbkit.mcp_server.server`). It offers
-no account data, payments or tokens: the PSD2 client has no tool.
+cache, with units and provenance in every answer, prompts for common desk questions and the
+whole tables of long answers as resources (:mod:`cnbkit.mcp_server.server`). It offers no
+account data, payments or tokens: the PSD2 client has no tool.
 
 The data source is chosen as ``cnbkit lab`` chooses it (:func:`open_source`): ``live``,
 ``sandbox`` (started in this process, clock 2025-12-31, reached directly, never through a
 proxy), or ``auto`` (``CNBKIT_BASE_URL`` when set, else the live API when it answers within
 3 s, else the sandbox; what the probe met, a timeout, a certificate that is not trusted, a proxy
 that refused..., goes into every answer's provenance, ``sandbox (the live API ...)``, and to the
-log with its fix). The transport is stdio
-(:func:`serve_stdio`), or streamable HTTP on 127.0.0.1 only (:func:`serve_http`). Logs go to
-standard error: standard output is the protocol.
+log with its fix). The transport is stdio (:func:`serve_stdio`), or streamable HTTP on
+127.0.0.1 only (:func:`serve_http`), which takes requests only for a Host of 127.0.0.1 or
+localhost with its port and a browser's Origin of the same (:func:`transport_security`). Logs
+go to standard error (standard output is the protocol), and to a client that asks for them at
+its level.
 
 Needs the ``mcp`` extra: ``pip install "cnbkit[mcp]"``.
 
@@ -31,18 +34,19 @@ import socket
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._engine.client import Client
 from .._engine.settings import LIVE_URL, LOOPBACK_HOSTS
 from ..errors import InvalidParameter, MissingDependency
 
 if TYPE_CHECKING:
-    from mcp.server.mcpserver import MCPServer
+    from mcp.server.lowlevel import Server
 
     from ..lab import LiveProbe
 
-__all__ = ["SOURCES", "DataSource", "open_source", "require_mcp", "serve_http", "serve_stdio"]
+__all__ = ["SOURCES", "DataSource", "open_source", "require_mcp", "serve_http", "serve_stdio",
+           "transport_security"]
 
 SOURCES = ("auto", "live", "sandbox")
 log = logging.getLogger("cnbkit.mcp")
@@ -76,9 +80,10 @@ class DataSource:
         """
         return self.kind if self.fallback is None else f"{self.kind} (the live API {self.fallback})"
 
-    def server(self) -> MCPServer:
-        """The MCP server over this source, its answers' provenance saying :attr:`label`
-        (what :func:`serve_stdio` and :func:`serve_http` run)."""
+    def server(self) -> Server[Any]:
+        """The MCP server over this source (the SDK's low-level server), its answers'
+        provenance saying :attr:`label` (what :func:`serve_stdio` and :func:`serve_http`
+        run)."""
         from .server import build_server
 
         return build_server(self.client, self.label)
@@ -133,9 +138,29 @@ def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = N
     return DataSource(_kind_of(client.base_url), client)
 
 
+def _route_logs() -> None:
+    """Let cnbkit's debug records reach the clients that ask for them (the server's own
+    handler routes each to its call), while standard error keeps the level it had."""
+    root = logging.getLogger()
+    for handler in root.handlers:
+        if handler.level == logging.NOTSET:
+            handler.setLevel(root.getEffectiveLevel())
+    logging.getLogger("cnbkit").setLevel(logging.DEBUG)
+
+
 def serve_stdio(source: DataSource) -> None:
     """Serve over standard input and output until the client closes them."""
-    source.server().run("stdio")
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    _route_logs()
+    server = source.server()
+
+    async def serve() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(serve)
 
 
 def _to_stderr(text: str) -> None:
@@ -143,18 +168,39 @@ def _to_stderr(text: str) -> None:
     sys.stderr.flush()
 
 
+def transport_security(port: int) -> Any:
+    """The HTTP transport's defences against DNS rebinding, for a server on 127.0.0.1:``port``:
+    only a Host of 127.0.0.1 or localhost with that port (421 otherwise) and, when a browser
+    sends one, an Origin of the same (403 otherwise).
+
+    Example:
+        >>> transport_security(8765).allowed_hosts
+        ['127.0.0.1:8765', 'localhost:8765']
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    hosts = [f"127.0.0.1:{port}", f"localhost:{port}"]
+    if port == 80:  # the default port is left out of Host and Origin
+        hosts += ["127.0.0.1", "localhost"]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                     allowed_origins=[f"http://{host}" for host in hosts])
+
+
 def serve_http(source: DataSource, port: int = 0,
                announce: Callable[[str], None] | None = None) -> None:
     """Serve the streamable HTTP transport on 127.0.0.1:``port`` (0: a free port) until
-    stopped; ``announce`` gets the endpoint's URL once the socket listens (default: a line on
-    standard error)."""
+    stopped, with the Host and Origin checks of :func:`transport_security`; ``announce``
+    gets the endpoint's URL once the socket listens (default: a line on standard error)."""
     import uvicorn
 
-    app = source.server().streamable_http_app()
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", port))  # loopback only, never another interface
     listener.listen(64)
-    url = f"http://127.0.0.1:{listener.getsockname()[1]}/mcp"
+    bound = int(listener.getsockname()[1])
+    _route_logs()
+    app = source.server().streamable_http_app(transport_security=transport_security(bound),
+                                              host="127.0.0.1")
+    url = f"http://127.0.0.1:{bound}/mcp"
     (announce or _to_stderr)(f"cnbkit mcp: streamable HTTP at {url}")
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     uvicorn.Server(config).run(sockets=[listener])

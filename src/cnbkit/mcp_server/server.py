@@ -1,41 +1,64 @@
-"""The tools of ``cnbkit mcp``: the 22 operations, ``history()`` and four analyses, over the
-library's checks, cache and units.
+"""The server of ``cnbkit mcp``: seven tools, prompts and resources on the MCP SDK's low-level
+server, every call in its own worker thread.
 
-Every tool answers structured content (a :class:`~cnbkit.mcp_server.tables.Table`, or a small
-model for an analysis) and a short text. A bad request (an invalid parameter, an unknown
-operation, a reversed range, an unknown currency) is a tool error whose text is cnbkit's own
-message, saying what was wrong and what is allowed; an API that cannot be reached is one line
-naming the host and the way out. Nothing here reads account data: the PSD2 client
-(``cnbkit.cobs``) has no tool, by design.
+* **Tools** (:mod:`~cnbkit.mcp_server.tools`): a call's arguments are checked first
+  (:func:`~cnbkit.mcp_server.schemas.check_arguments`, then the library's own checks), so a bad
+  one is a tool error with cnbkit's message at once; the work then runs in a worker thread
+  under a :class:`~cnbkit._engine.watch.Watch`. A fast call never waits behind a slow one;
+  cancelling a call (``notifications/cancelled``) stops its remaining requests and frees its
+  workers; ``history`` reports progress per chunk when the client sent a progress token;
+  anything unexpected is still a tool error naming the tool, its arguments and the exception.
+* **Finished answers are reused**: a table is kept by its operation, checked parameters (or
+  planned calls) and ``max_rows`` for as long as the cache entries it came from stay fresh,
+  so a repeated call costs no more than the protocol itself and an open period still
+  expires with its cache entry.
+* **Logging**: cnbkit's log records of a call (the requests it makes, what it refuses) go to
+  the client as ``notifications/message`` at the level it chose: ``logging/setLevel`` on
+  handshake-era connections (nothing until it is set), the request's ``_meta`` log level on
+  2026-era ones.
+* **Resources**: ``cnbkit://about`` (what the server serves, from where) and
+  ``cnbkit://results/{id}``, the whole tables of truncated answers, listed; an unknown one is
+  "not found" (``-32602``, as the SDK's ``ResourceNotFoundError``) with its text.
+* **Prompts** (:mod:`~cnbkit.mcp_server.prompts`) for common desk questions.
+
+Nothing here reads account data: the PSD2 client (``cnbkit.cobs``) has no tool, by design.
 
 Example:
     >>> server = build_server(client, "sandbox")  # doctest: +SKIP
-    >>> server.run()  # stdio  # doctest: +SKIP
+    >>> await server.run(read, write, server.create_initialization_options())  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 import threading
-import warnings
-from collections.abc import Callable
-from typing import Annotated, Any
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Hashable
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from typing import Any
 
-import pandas as pd
-from mcp.server.mcpserver import MCPServer
-from mcp_types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+import anyio
+import anyio.from_thread
+import anyio.lowlevel
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .. import analysis
 from .._engine.client import Client
-from .._engine.history import history as run_history
-from .._engine.planners import PLANNERS
-from ..backends import as_pandas
-from ..catalog import OPERATIONS
-from ..errors import CnbError, CnbkitWarning, InvalidParameter
-from .tables import Column, ResultStore, Table, render, to_table
+from .._engine.watch import Watch
+from ..errors import CnbError, InvalidParameter
+from .prompts import PROMPTS
+from .schemas import ARGUMENTS, OUTPUTS, check_arguments, input_schema
+from .tables import KEPT, ResultStore
+from .tools import Answer, Prepared, Tools
 
-__all__ = ["INSTRUCTIONS", "TOOLS", "build_server"]
+__all__ = ["INSTRUCTIONS", "TOOLS", "CnbkitServer", "build_server"]
 
 log = logging.getLogger("cnbkit.mcp")
 
@@ -44,302 +67,396 @@ INSTRUCTIONS = (
     "Read-only market data of the Czech National Bank (CNB) through cnbkit: CZEONIA, the CZK "
     "exchange-rate fixing and its averages, forward points, other currencies' rates, open "
     "market operations, PRIBOR and short-term bond (SKD) trades. list_operations names the 22 "
-    "operations with their parameters, columns and units; call_operation runs one, history "
-    "any date range; value_date, czeonia_compounded, cross_rate and pribor_curve answer common "
-    "questions. Parameters are checked before any request and an error says what is allowed. "
-    "Every answer's provenance says where the data came from (live api.cnb.cz or the local "
-    "sandbox). This server offers no account data, payments or tokens (PSD2/COBS), and never "
-    "will."
+    "operations and the history groups (with operation=..., one operation's parameters and "
+    "columns); call_operation runs one, history any date range; value_date, "
+    "czeonia_compounded, cross_rate and pribor_curve answer common questions. Dates are "
+    "yyyy-MM-dd, months yyyy-MM, years numbers. Arguments are checked before any request and "
+    "an error says what is allowed. Tables come by columns with types and units; a long one "
+    "is offered whole as a CSV resource (cnbkit://results/...). Every answer's provenance "
+    "says where the data came from (live api.cnb.cz or the local sandbox). This server offers "
+    "no account data, payments or tokens (PSD2/COBS), and never will."
 )
-#: The tools, by name (clients' configurations rely on these names).
-TOOLS = ("list_operations", "call_operation", "history", "value_date", "czeonia_compounded",
-         "cross_rate", "pribor_curve")
-READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
-                            open_world_hint=True)
-MaxRows = Annotated[int, Field(ge=1, le=100_000, description="the most rows in the structured "
-                                                             "content (the rest as a CSV "
-                                                             "resource)")]
+#: The tools, by name (clients' configurations rely on these names), with their titles and
+#: descriptions.
+TOOLS: dict[str, tuple[str, str]] = {
+    "list_operations": (
+        "The CNB market-data operations",
+        "The 22 operations of the CNB market-data API by name (exrates.daily...), with the "
+        "parameters each takes, and the 8 series history covers with their filters. With "
+        "operation, that operation's parameters (formats, allowed values, defaults) and result "
+        "columns (types, units)."),
+    "call_operation": (
+        "Call one CNB operation",
+        "Run one operation of the CNB market-data API (a name from list_operations) with its "
+        "parameters in params, checked before any request. Answers a table by columns with "
+        "types, units and provenance; a table longer than max_rows comes whole as a CSV "
+        "resource."),
+    "history": (
+        "A CNB series over any date range",
+        "Any date range of one series (czeonia, exrates, forward, fxrates, omo, pribor, skd, "
+        "averages) as one table, fetched in calendar-aligned chunks and cached; filters narrow "
+        "it (a currency, a tenor...). Reports progress per chunk when the client asks."),
+    "value_date": (
+        "Spot and value date of a deal",
+        "The spot (T+2) and value date of a deal traded on trade_date for tenor: on the Prague "
+        "calendar for a CZK deposit, or on the joint calendar of both centres with the end-end "
+        "rule for an FX pair."),
+    "czeonia_compounded": (
+        "CZEONIA compounded over a period",
+        "CZEONIA compounded from start to end (Prague business days), in arrears as an "
+        "overnight-indexed coupon accrues it: % p.a., ACT/360."),
+    "cross_rate": (
+        "A cross rate from the CNB fixing",
+        "The cross rate BASE/QUOTE (units of QUOTE per one BASE, e.g. EUR/USD) through CZK "
+        "from the CNB fixing of date (the last fixing on or before it)."),
+    "pribor_curve": (
+        "The PRIBOR curve on a day",
+        "PRIBOR and PRIBID of every tenor, overnight to one year, on date (the last fixing on "
+        "or before it; none: the latest)."),
+}
+READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False,
+                                  idempotent_hint=True, open_world_hint=True)
+#: Finished answers kept for reuse (the most recently used).
+REUSED = 256
+#: MCP's log levels by Python's, and back.
+_LEVELS: dict[int, types.LoggingLevel] = {
+    logging.DEBUG: "debug", logging.INFO: "info", logging.WARNING: "warning",
+    logging.ERROR: "error", logging.CRITICAL: "critical"}
+_PYTHON_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "notice": logging.INFO,
+                  "warning": logging.WARNING, "error": logging.ERROR,
+                  "critical": logging.CRITICAL, "alert": logging.CRITICAL,
+                  "emergency": logging.CRITICAL}
+#: Where the log records of the call running in this context go (None: nowhere).
+_CALL_LOG: ContextVar[_Relay | None] = ContextVar("cnbkit_mcp_call_log", default=None)
 
 
-# -- models of the answers ------------------------------------------------------------------------
-class Parameter(BaseModel):
-    """One parameter of an operation, by its Python name (what call_operation's params take)."""
-
-    name: str
-    wire_name: str = Field(description="the name on the API (yearMonth...)")
-    kind: str = Field(description="date (yyyy-MM-dd), month (yyyy-MM), year, currency (a "
-                                  "3-letter code), enum, lang...")
-    required: bool
-    default: str | None = None
-    allowed: list[str] | None = Field(default=None, description="the allowed values of an enum")
+def _text(text: str) -> list[dict[str, Any]]:
+    return [{"type": "text", "text": text}]
 
 
-class OperationInfo(BaseModel):
-    """One of the 22 operations."""
-
-    name: str = Field(description="the catalog name call_operation takes (exrates.daily)")
-    path: str
-    summary: str
-    parameters: list[Parameter]
-    columns: list[Column]
+def _error(message: str) -> dict[str, Any]:
+    return {"content": _text(message), "isError": True, "resultType": "complete"}
 
 
-class HistoryOption(BaseModel):
-    """A filter ``history`` takes for a group (besides start and end)."""
-
-    name: str
-    help: str
-    many: bool = Field(description="takes a list of values")
-    choices: list[str] | None = None
+def _success(answer: Answer) -> dict[str, Any]:
+    structured, text = answer  # (resultType: the 2026 wire's; the SDK drops it on older ones)
+    return {"content": _text(text), "structuredContent": structured, "isError": False,
+            "resultType": "complete"}
 
 
-class HistoryGroup(BaseModel):
-    """What ``history`` takes for one group."""
+class _Reused:
+    """Finished answers by key, while the data they came from is fresh (thread-safe)."""
 
-    group: str
-    ranges: str = Field(description="dates (start/end are days, yyyy-MM-dd or a year) or years "
-                                    "(start/end are years)")
-    summary: str
-    filters: list[HistoryOption]
-
-
-class Operations(BaseModel):
-    """The catalog: the operations and what ``history`` takes."""
-
-    operations: list[OperationInfo]
-    history_groups: list[HistoryGroup]
-
-
-class ValueDate(BaseModel):
-    """A spot and a value date."""
-
-    trade_date: str
-    tenor: str
-    pair: str | None
-    calendar: str = Field(description="the calendar the days are counted on")
-    spot_date: str
-    value_date: str
-    days_from_spot: int
-
-
-class Compounded(BaseModel):
-    """CZEONIA compounded over a period, as an overnight-indexed coupon accrues it."""
-
-    start: str
-    end: str
-    days: int
-    compounded_pct: float = Field(description="% p.a., ACT/360, compounded in arrears")
-    data_source: str
-
-
-class CrossRate(BaseModel):
-    """A cross rate through CZK on one fixing day."""
-
-    pair: str = Field(description="BASE/QUOTE: units of QUOTE per one BASE")
-    rate: float
-    fixing_date: str = Field(description="the fixing the rate comes from (the last one on or "
-                                         "before the date asked)")
-    base_czk_per_unit: float
-    quote_czk_per_unit: float
-    data_source: str
-
-
-# -- answers --------------------------------------------------------------------------------------
-def _text(text: str) -> list[ContentBlock]:
-    return [TextContent(type="text", text=text)]
-
-
-def _error(message: str) -> CallToolResult:
-    return CallToolResult(content=_text(message), is_error=True)
-
-
-def _structured(model: BaseModel, text: str) -> CallToolResult:
-    return CallToolResult(content=_text(text), structured_content=model.model_dump(mode="json"))
-
-
-class _Frames:
-    """Runs library calls one at a time, turning cnbkit's errors into tool errors and its
-    warnings into notes (``warnings.catch_warnings`` is process-wide: one call at a time)."""
-
-    def __init__(self, client: Client, data_source: str) -> None:
-        self.client = client
-        self.data_source = data_source
-        self.store = ResultStore()
+    def __init__(self, client: Client, store: ResultStore, kept: int = REUSED) -> None:
+        self._client, self._store, self._kept = client, store, kept
+        self._answers: OrderedDict[Hashable, tuple[dict[str, Any], Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def run(self, make: Callable[[], Any]) -> tuple[Any, list[str], str | None]:
-        """(the result, cnbkit's warnings, None) or (None, [], the error's message)."""
-        with self._lock, warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+    def get(self, key: Hashable) -> dict[str, Any] | None:
+        with self._lock:
+            found = self._answers.get(key)
+            if found is None:
+                return None
+            answer, fresh_until = found
+            resource = answer["structuredContent"].get("resource")
+            if (fresh_until is not None and self._client.clock.now() >= fresh_until) or \
+                    (resource and not self._store.has(resource)):
+                del self._answers[key]
+                return None
+            self._answers.move_to_end(key)
+            return answer
+
+    def put(self, key: Hashable, answer: dict[str, Any], watch: Watch) -> None:
+        with self._lock:
+            self._answers[key] = (answer, watch.fresh_until)
+            while len(self._answers) > self._kept:
+                self._answers.popitem(last=False)
+
+
+class _Relay:
+    """Carries a call's progress and log records from its threads to the client, in order,
+    before the call's answer."""
+
+    def __init__(self, ctx: ServerRequestContext[Any, Any], level: int | None) -> None:
+        self.ctx, self.level = ctx, level
+        self._send, self._receive = anyio.create_memory_object_stream[tuple[str, Any]](math.inf)
+        self._token = anyio.lowlevel.current_token()
+
+    def post(self, kind: str, payload: Any) -> None:
+        """From any thread of the call: queue a notification."""
+        try:
+            anyio.from_thread.run_sync(self._send.send_nowait, (kind, payload),
+                                       token=self._token)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.RunFinishedError):
+            log.debug("the call ended: its %s notification is dropped", kind)
+
+    def progress(self, done: int, total: int) -> None:
+        self.post("progress", (done, total))
+
+    def record(self, record: logging.LogRecord) -> None:
+        if self.level is not None and record.levelno >= self.level:
+            self.post("log", record)
+
+    def close(self) -> None:
+        self._send.close()
+
+    async def deliver(self) -> None:
+        """Send what the call's threads queued, until :meth:`close`."""
+        session = self.ctx.session
+        async with self._receive:
+            async for kind, payload in self._receive:
+                if kind == "progress":
+                    done, total = payload
+                    await session.report_progress(done, total, f"{done} of {total} calls")
+                    continue
+                record: logging.LogRecord = payload
+                level = _LEVELS.get(record.levelno, "info")
+                await session.send_notification(types.LoggingMessageNotification(
+                    params=types.LoggingMessageNotificationParams(
+                        level=level, logger=record.name, data=record.getMessage())),
+                    related_request_id=self.ctx.request_id)
+
+
+class _LogRouter(logging.Handler):
+    """Hands cnbkit's log records to the call they belong to (by context)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        relay = _CALL_LOG.get()
+        if relay is not None:
+            relay.record(record)
+
+
+class CnbkitServer:
+    """``cnbkit mcp`` over ``client`` (``data_source``: live, sandbox or custom, as every
+    answer's provenance says); :attr:`server` is the SDK's low-level server to run."""
+
+    def __init__(self, client: Client, data_source: str) -> None:
+        from .. import __version__
+
+        self.client = client
+        self.tools = Tools(client, data_source)
+        self.store = self.tools.store
+        self.reused = _Reused(client, self.store)
+        self._log_levels: OrderedDict[str | None, int] = OrderedDict()
+        self._listed = types.ListToolsResult(tools=[
+            types.Tool(name=name, title=title, description=description,
+                       input_schema=input_schema(name), output_schema=OUTPUTS[name],
+                       annotations=READ_ONLY)
+            for name, (title, description) in TOOLS.items()]).model_dump(
+                by_alias=True, mode="json", exclude_none=True)
+        self.server: Server[Any] = Server(
+            "cnbkit", title="CNB market data (cnbkit)", version=__version__,
+            instructions=INSTRUCTIONS,
+            on_list_tools=self._list_tools, on_list_prompts=self._list_prompts,
+            on_get_prompt=self._get_prompt, on_list_resources=self._list_resources,
+            on_list_resource_templates=self._list_templates,
+            on_read_resource=self._read_resource, lifespan=self._lifespan)
+        server: Any = self.server  # the handlers answer dicts (the SDK serializes both)
+        server.add_request_handler("tools/call", types.CallToolRequestParams, self._call_tool)
+        server.add_request_handler("logging/setLevel", types.SetLevelRequestParams,
+                                   self._set_level)
+        self._router = _LogRouter()
+        self._serving = 0
+        self._lock = threading.Lock()
+
+    @asynccontextmanager
+    async def _lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        """While the server serves (a stdio session, the HTTP app, an in-process client),
+        cnbkit's log records are routed to the calls they belong to."""
+        logger = logging.getLogger("cnbkit")
+        with self._lock:
+            self._serving += 1
+            if self._serving == 1:
+                logger.addHandler(self._router)
+        try:
+            yield {}
+        finally:
+            with self._lock:
+                self._serving -= 1
+                if self._serving == 0:
+                    logger.removeHandler(self._router)
+
+    # -- tools ------------------------------------------------------------------------------------
+    async def _list_tools(self, ctx: Any, params: Any) -> Any:
+        return self._listed
+
+    async def _call_tool(self, ctx: ServerRequestContext[Any, Any],
+                         params: types.CallToolRequestParams) -> dict[str, Any]:
+        name, arguments = params.name, params.arguments or {}
+        if name not in ARGUMENTS:
+            return _error(f"no tool {name!r}; the tools: {', '.join(TOOLS)}")
+        try:
+            prepared = self.tools.prepare(name, check_arguments(name, arguments))
+            if prepared.key is not None:
+                reused = self.reused.get((name, prepared.key))
+                if reused is not None:
+                    return reused
+            answer, watch = await self._run(ctx, name, prepared)
+        except CnbError as exc:
+            log.info("%s refused: %s", name, exc)
+            return _error(str(exc))
+        except Exception as exc:
+            outside = _outside_schema(name, arguments)
+            if outside is not None:  # a value of a type the schema does not allow
+                log.info("%s refused: %s", name, outside)
+                return _error(str(outside))
+            log.exception("%s failed on %s", name, arguments)
+            return _error(f"{name} failed on its arguments {json.dumps(arguments, default=str)}"
+                          f": {type(exc).__name__}: {exc}. This is a fault in cnbkit, not in "
+                          "the request: please report it")
+        result = _success(answer)
+        if prepared.key is not None:
+            self.reused.put((name, prepared.key), result, watch)
+        return result
+
+    async def _run(self, ctx: ServerRequestContext[Any, Any], name: str,
+                   prepared: Prepared) -> tuple[Answer, Watch]:
+        """Run the prepared work in a worker thread: progress (history) and log records go
+        to the client as they come; cancelling the call cancels the work."""
+        level = self._log_level(ctx)
+        progress = name == "history" and (ctx.meta or {}).get("progress_token") is not None
+        relay = _Relay(ctx, level) if level is not None or progress else None
+        watch = Watch(on_progress=relay.progress if relay is not None and progress else None)
+
+        def work() -> Answer:
+            token = _CALL_LOG.set(relay)
             try:
-                result = make()
-            except CnbError as exc:
-                log.info("refused: %s", exc)
-                return None, [], str(exc)
-        notes = [str(w.message) for w in caught if issubclass(w.category, CnbkitWarning)]
-        return result, notes, None
+                return prepared.work(watch)
+            finally:
+                _CALL_LOG.reset(token)
 
-    def table(self, make: Callable[[], Any], *, max_rows: int, narrow: str) -> CallToolResult:
-        """The frame ``make`` returns as a table answer (or the tool error)."""
-        result, notes, error = self.run(make)
-        if error is not None:
-            return _error(error)
-        frame = as_pandas(result)
-        unknown = [n for n in notes if n.startswith("no ") and " data for " in n]
-        if unknown and frame.empty:  # the API answers an unknown currency with no data
-            return _error(unknown[0])
-        table = to_table(frame, max_rows=max_rows, data_source=self.data_source,
-                         base_url=self.client.base_url, narrow=narrow, store=self.store,
-                         warnings=notes)
-        return _structured(table, render(table))
+        async def run() -> Answer:
+            try:
+                return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+            except anyio.get_cancelled_exc_class():
+                watch.cancel()  # the calls not yet sent are never sent
+                raise
+
+        if relay is None:
+            return await run(), watch
+        failure: Exception | None = None
+        async with anyio.create_task_group() as group:
+            group.start_soon(relay.deliver)
+            try:
+                answer = await run()
+            except Exception as exc:  # noqa: BLE001 - raised as it is, after the group
+                failure = exc
+            finally:
+                relay.close()
+        if failure is not None:
+            raise failure
+        return answer, watch
+
+    # -- logging ----------------------------------------------------------------------------------
+    @staticmethod
+    def _connection(ctx: ServerRequestContext[Any, Any]) -> str | None:
+        """The HTTP session a request belongs to (None: stdio, one connection)."""
+        request = ctx.request
+        headers = getattr(request, "headers", None)
+        return headers.get("mcp-session-id") if headers is not None else None
+
+    async def _set_level(self, ctx: ServerRequestContext[Any, Any],
+                         params: types.SetLevelRequestParams) -> types.EmptyResult:
+        self._log_levels[self._connection(ctx)] = _PYTHON_LEVELS[params.level]
+        while len(self._log_levels) > REUSED:
+            self._log_levels.popitem(last=False)
+        return types.EmptyResult()
+
+    def _log_level(self, ctx: ServerRequestContext[Any, Any]) -> int | None:
+        """The lowest level of record the client wants for this request (None: none)."""
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            asked = (ctx.meta or {}).get(types.LOG_LEVEL_META_KEY)
+            return _PYTHON_LEVELS.get(asked) if isinstance(asked, str) else None
+        return self._log_levels.get(self._connection(ctx))
+
+    # -- prompts ----------------------------------------------------------------------------------
+    async def _list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[
+            types.Prompt(name=p.name, title=p.title, description=p.description, arguments=[
+                types.PromptArgument(name=a.name, description=a.description,
+                                     required=a.required) for a in p.arguments])
+            for p in PROMPTS.values()])
+
+    async def _get_prompt(self, ctx: Any, params: types.GetPromptRequestParams
+                          ) -> types.GetPromptResult:
+        prompt = PROMPTS.get(params.name)
+        if prompt is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"no prompt {params.name!r}; "
+                           f"the prompts: {', '.join(PROMPTS)}")
+        try:
+            text = prompt.render(params.arguments or {})
+        except KeyError as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=str(exc.args[0])) from None
+        return types.GetPromptResult(description=prompt.description, messages=[
+            types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))])
+
+    # -- resources --------------------------------------------------------------------------------
+    async def _list_resources(self, ctx: Any, params: Any) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[
+            types.Resource(uri="cnbkit://about", name="about", title="About this server",
+                           description="what cnbkit mcp serves and where its data comes from",
+                           mime_type="application/json"),
+            *(types.Resource(uri=f"cnbkit://results/{result_id}", name=f"result {result_id}",
+                             title=f"{kept.title} ({kept.rows} rows)", mime_type="text/csv",
+                             description="the whole table of a truncated answer, as CSV")
+              for result_id, kept in self.store.listing())])
+
+    async def _list_templates(self, ctx: Any, params: Any
+                              ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
+            uri_template="cnbkit://results/{id}", name="result", title="A whole table",
+            description=f"the whole table of a truncated answer as CSV (UTF-8, one header "
+                        f"line); the server keeps the last {KEPT}", mime_type="text/csv")])
+
+    async def _read_resource(self, ctx: Any, params: types.ReadResourceRequestParams
+                             ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if uri == "cnbkit://about":
+            text, mime = json.dumps(self._about(), indent=1), "application/json"
+        elif uri.startswith("cnbkit://results/"):
+            try:
+                text, mime = self.store.csv(uri.rsplit("/", 1)[1]), "text/csv"
+            except KeyError as exc:
+                raise _not_found(uri, str(exc.args[0])) from None
+        else:
+            raise _not_found(uri, f"no resource {uri}: this server has cnbkit://about and "
+                                  "cnbkit://results/{id}")
+        return types.ReadResourceResult(contents=[
+            types.TextResourceContents(uri=uri, text=text, mime_type=mime)])
+
+    def _about(self) -> dict[str, Any]:
+        from .. import __version__
+
+        cache = self.client.settings.cache
+        return {"server": "cnbkit mcp", "version": __version__,
+                "data_source": self.tools.data_source, "base_url": self.client.base_url,
+                "today": self.client.today().isoformat(),
+                "cache": cache.display if cache is not None else None,
+                "tools": list(TOOLS), "prompts": list(PROMPTS),
+                "account_data": "none: the PSD2 client has no tool"}
 
 
-def _operations() -> Operations:
-    ops = []
-    for op in OPERATIONS.values():
-        units = op.schema.units
-        kinds = {c.name: c.dtype for c in op.schema.columns}
-        ops.append(OperationInfo(
-            name=op.name, path=op.path, summary=op.summary,
-            parameters=[Parameter(name=p.arg, wire_name=p.api, kind=p.kind, required=p.required,
-                                  default=None if p.default is None else str(p.default),
-                                  allowed=list(p.enum) if p.enum else None)
-                        for p in op.params],
-            columns=[Column(name=n, dtype=kinds.get(n, "derived"), unit=units.get(n) or None)
-                     for n in op.column_names]))
-    groups = [HistoryGroup(group=p.group, ranges=p.ranges, summary=p.summary,
-                           filters=[HistoryOption(name=o.name, help=o.help, many=o.many,
-                                                  choices=list(o.choices) or None)
-                                    for o in p.options])
-              for p in PLANNERS.values()]
-    return Operations(operations=ops, history_groups=groups)
+def _outside_schema(tool: str, arguments: dict[str, Any]) -> InvalidParameter | None:
+    """What in ``arguments`` the tool's input schema does not allow (None: nothing): asked
+    only when a call failed unexpectedly, to name the argument that caused it."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(input_schema(tool)).iter_errors(arguments))
+    if error is None:
+        return None
+    where = ".".join(str(part) for part in error.absolute_path) or "arguments"
+    return InvalidParameter(where, error.instance, f"{tool} does not take this value: "
+                                                   f"{error.message}")
 
 
-def _day(frame: pd.DataFrame, column: str) -> str:
-    return str(pd.Timestamp(frame[column].max()).date())
+def _not_found(uri: str, message: str) -> MCPError:
+    """What the SDK's ResourceNotFoundError becomes on the wire: -32602 with the text."""
+    return MCPError(code=types.INVALID_PARAMS, message=message, data={"uri": uri})
 
 
-def build_server(client: Client, data_source: str) -> MCPServer:
-    """The MCP server over ``client`` (``data_source``: live, sandbox or custom, as every
-    answer's provenance says)."""
-    from .. import __version__
-
-    frames = _Frames(client, data_source)
-    server: MCPServer = MCPServer("cnbkit", title="CNB market data (cnbkit)",
-                                  instructions=INSTRUCTIONS, version=__version__)
-    catalog = _operations()
-
-    @server.tool(annotations=READ_ONLY)
-    def list_operations() -> Operations:
-        """The 22 operations of the CNB market-data API by their catalog names (exrates.daily
-        ...), with their parameters (Python names, kinds, allowed values, defaults) and result
-        columns with units; and, per group, the filters history() takes."""
-        return catalog
-
-    @server.tool(annotations=READ_ONLY)
-    def call_operation(operation: str, params: dict[str, Any] | None = None,
-                       max_rows: MaxRows = 500) -> Annotated[CallToolResult, Table]:
-        """Run one operation (a name from list_operations, e.g. exrates.daily) with ``params``
-        by their Python names (e.g. {"date": "2019-05-17", "lang": "EN"}); parameters are
-        checked by cnbkit before any request."""
-        return frames.table(lambda: client.get(operation, backend="pandas", **(params or {})),
-                            max_rows=max_rows,
-                            narrow="ask for a shorter period (a day or a month instead of a "
-                                   "year) or one currency")
-
-    @server.tool(annotations=READ_ONLY)
-    def history(group: str, start: str | int, end: str | int | None = None,
-                filters: dict[str, Any] | None = None,
-                max_rows: MaxRows = 500) -> Annotated[CallToolResult, Table]:
-        """Any date range of one group (czeonia, exrates, forward, fxrates, omo, pribor, skd,
-        averages) as one table, fetched in calendar-aligned chunks and cached: start and end
-        are yyyy-MM-dd or a year (averages: years), filters the group's options from
-        list_operations (currency, period, currency_pair, maturity, kind...)."""
-        return frames.table(
-            lambda: run_history(group, start, end, client=client, backend="pandas",
-                                progress=False, **(filters or {})),
-            max_rows=max_rows,
-            narrow="give a later start or an earlier end, or filter (one currency, one tenor)")
-
-    @server.tool(annotations=READ_ONLY)
-    def value_date(trade_date: str, tenor: str,
-                   pair: str | None = None) -> Annotated[CallToolResult, ValueDate]:
-        """The spot (T+2) and value date of a deal traded on trade_date for tenor (1W, 1M,
-        3M, 1Y...): on the Prague calendar for a CZK deposit, or on the joint calendar of both
-        centres with the end-end rule for an FX pair (EUR/CZK, USD/CZK)."""
-        def work() -> ValueDate:
-            spot = analysis.spot_date(trade_date, pair=pair)
-            value = analysis.value_date(trade_date, tenor, pair=pair)
-            calendar = analysis.fx_calendar(pair) if pair else "PRAGUE"
-            return ValueDate(trade_date=str(pd.Timestamp(trade_date).date()), tenor=tenor,
-                             pair=pair, calendar=calendar, spot_date=str(spot.date()),
-                             value_date=str(value.date()), days_from_spot=(value - spot).days)
-        answer, _, error = frames.run(work)
-        if error is not None:
-            return _error(error)
-        return _structured(answer, f"{answer.tenor} from {answer.trade_date}"
-                           f"{f' ({pair})' if pair else ''}: spot {answer.spot_date}, value "
-                           f"date {answer.value_date}, {answer.days_from_spot} days, "
-                           f"calendar {answer.calendar}")
-
-    @server.tool(annotations=READ_ONLY)
-    def czeonia_compounded(start: str, end: str) -> Annotated[CallToolResult, Compounded]:
-        """CZEONIA compounded from start to end (Prague business days, yyyy-MM-dd), in
-        arrears as an overnight-indexed coupon accrues it (% p.a., ACT/360)."""
-        def work() -> Compounded:
-            day = pd.Timestamp(start)
-            rates = run_history("czeonia", (day - pd.Timedelta(days=10)).date(), end,
-                                client=client, backend="pandas", progress=False)
-            frame = as_pandas(rates)
-            index = analysis.czeonia_index(frame.set_index("valid_for")["rate"])
-            value = float(analysis.compounded_rate(index, start, end))
-            days = (pd.Timestamp(end) - day).days
-            return Compounded(start=str(day.date()), end=str(pd.Timestamp(end).date()),
-                              days=days, compounded_pct=value, data_source=data_source)
-        answer, _, error = frames.run(work)
-        if error is not None:
-            return _error(error)
-        return _structured(answer, f"CZEONIA compounded {answer.start} to {answer.end} "
-                           f"({answer.days} days): {answer.compounded_pct:.4f} % p.a. "
-                           f"({data_source} data)")
-
-    @server.tool(annotations=READ_ONLY)
-    def cross_rate(date: str, base: str, quote: str) -> Annotated[CallToolResult, CrossRate]:
-        """The cross rate BASE/QUOTE (units of QUOTE per one BASE, e.g. EUR/USD) through CZK
-        from the CNB fixing of date (the last one on or before it)."""
-        def work() -> CrossRate:
-            codes = [base.upper(), quote.upper()]
-            fixing = as_pandas(client.get("exrates.daily", backend="pandas", date=date))
-            per_unit = fixing.set_index(fixing["currency_code"].astype(str))["rate_per_unit"]
-            per_unit = pd.concat([per_unit, pd.Series({"CZK": 1.0})])
-            missing = [c for c in codes if c not in per_unit.index]
-            if missing:
-                raise InvalidParameter("currency", missing[0], "not in the CNB fixing of "
-                                       f"{_day(fixing, 'valid_for')}",
-                                       allowed=sorted(per_unit.index))
-            rates = analysis.cross_rates(per_unit, codes[0])
-            return CrossRate(pair=f"{codes[0]}/{codes[1]}", rate=float(rates[codes[1]]),
-                             fixing_date=_day(fixing, "valid_for"),
-                             base_czk_per_unit=float(per_unit[codes[0]]),
-                             quote_czk_per_unit=float(per_unit[codes[1]]),
-                             data_source=data_source)
-        answer, _, error = frames.run(work)
-        if error is not None:
-            return _error(error)
-        return _structured(answer, f"{answer.pair} = {answer.rate:.6f} (CNB fixing of "
-                           f"{answer.fixing_date}, {data_source} data)")
-
-    @server.tool(annotations=READ_ONLY)
-    def pribor_curve(date: str | None = None) -> Annotated[CallToolResult, Table]:
-        """PRIBOR (and PRIBID) of every tenor, overnight to one year, on date (the last fixing
-        on or before it; default today)."""
-        return frames.table(lambda: client.get("pribor.daily", backend="pandas", date=date),
-                            max_rows=100, narrow="")
-
-    @server.resource("cnbkit://results/{result_id}", mime_type="text/csv")
-    def result(result_id: str) -> str:
-        """A whole table an answer was too long to carry, as CSV (UTF-8, one header line)."""
-        return frames.store.csv(result_id)
-
-    return server
-
+def build_server(client: Client, data_source: str) -> Server[Any]:
+    """The MCP server over ``client`` (the SDK's low-level server, to run over a transport or
+    to connect a client to in process); ``data_source`` is what every answer's provenance
+    calls the source (live, sandbox, custom; a fallback says why)."""
+    return CnbkitServer(client, data_source).server

@@ -1,5 +1,10 @@
-"""Frames as answers an assistant can read: structured content (columns with their types and
-units, provenance, rows), a short text rendering, and the whole table as CSV.
+"""Frames as answers an assistant can read: structured content (the table by columns, each with
+its type, unit and values; provenance), a short text rendering, and the whole table as CSV.
+
+A table is written by columns: ``{"name", "dtype", "unit", "values": [...]}``, so a client
+validates its schema (an array per column) without visiting every cell, and the JSON repeats no
+column name per row. Dates are written ``yyyy-MM-dd``, a missing value is null; ``dtype`` is one
+of the catalog's types: date, float, int, str.
 
 A table longer than ``max_rows`` gives its first rows, the total count and how to narrow the
 request; the whole table is kept (the last :data:`KEPT` results, in memory) and offered as the
@@ -11,14 +16,20 @@ Example:
     >>> frame = pd.DataFrame({"valid_for": pd.to_datetime(["2024-01-02", "2024-01-03"]),
     ...                       "rate": [6.7, float("nan")]})
     >>> frame.attrs.update(operation="czeonia.daily_year", units={"rate": "% p.a."})
-    >>> table = to_table(frame, max_rows=1, data_source="sandbox", base_url="http://127.0.0.1:1",
-    ...                  narrow="ask for fewer days", store=ResultStore())
-    >>> table.rows, table.total_rows, table.truncated
-    ([{'valid_for': '2024-01-02', 'rate': 6.7}], 2, True)
-    >>> print(render(table).splitlines()[-2])
-    valid_for   rate
-    >>> table.columns[1]
-    Column(name='rate', dtype='float64', unit='% p.a.')
+    >>> store = ResultStore()
+    >>> table = to_table(frame, max_rows=1, data_source="sandbox",
+    ...                  base_url="http://127.0.0.1:1", narrow="ask for fewer days", store=store)
+    >>> table["columns"][1]
+    {'name': 'rate', 'dtype': 'float', 'unit': '% p.a.', 'values': [6.7]}
+    >>> table["total_rows"], table["truncated"]
+    (2, True)
+    >>> render(table).splitlines()[-1]
+    '... 1 more rows'
+    >>> print(store.csv(table["resource"].rsplit("/", 1)[1]))
+    valid_for,rate
+    2024-01-02,6.7
+    2024-01-03,
+    <BLANKLINE>
 """
 
 from __future__ import annotations
@@ -27,13 +38,13 @@ import math
 import threading
 import uuid
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, Field
 
-__all__ = ["KEPT", "Column", "Provenance", "ResultStore", "Table", "render", "to_table"]
+__all__ = ["KEPT", "Kept", "ResultStore", "dtype_of", "render", "to_table"]
 
 #: How many whole tables the server keeps for ``cnbkit://results/{id}`` (oldest dropped first).
 KEPT = 64
@@ -41,48 +52,13 @@ KEPT = 64
 TEXT_ROWS = 10
 
 
-class Column(BaseModel):
-    """One column of a table: its name, its type and what its numbers mean."""
+@dataclass(frozen=True)
+class Kept:
+    """A whole table the server keeps: its CSV and what it is."""
 
-    name: str
-    dtype: str = Field(description="the column's type: datetime64[us] (a date, written "
-                                   "yyyy-MM-dd), float64, int32, category, string...")
-    unit: str | None = Field(default=None, description="what the numbers mean (% p.a., CZK "
-                                                       "per 1 unit...), when they have a unit")
-
-
-class Provenance(BaseModel):
-    """Where the rows came from."""
-
-    data_source: str = Field(description="live (api.cnb.cz), sandbox (the local emulator, "
-                                         "clock 2025-12-31) or custom (CNBKIT_BASE_URL)")
-    base_url: str
-    operation: str = Field(description="the operation whose schema the table has")
-    source: list[str] = Field(default_factory=list, description="every URL the rows came from")
-    calls: int = 0
-    from_cache: int = Field(default=0, description="how many of the calls the cache answered")
-    retrieved_at: str | None = Field(default=None, description="the oldest answer's download "
-                                                               "time (UTC, ISO 8601)")
-    start: str | None = None
-    end: str | None = None
-
-
-class Table(BaseModel):
-    """A cnbkit frame as structured content."""
-
-    columns: list[Column]
-    rows: list[dict[str, Any]] = Field(description="the first rows (at most max_rows), one "
-                                                   "object per row; a missing value is null")
-    total_rows: int
-    returned_rows: int
-    truncated: bool = Field(description="true when rows holds fewer rows than the table")
-    narrow: str | None = Field(default=None, description="how to ask for fewer rows, when "
-                                                         "truncated")
-    resource: str | None = Field(default=None, description="cnbkit://results/{id}: the whole "
-                                                           "table as CSV, when truncated")
-    provenance: Provenance
-    warnings: list[str] = Field(default_factory=list, description="what cnbkit said about the "
-                                                                  "answer (a date after today...)")
+    csv: str
+    title: str
+    rows: int
 
 
 class ResultStore:
@@ -90,35 +66,59 @@ class ResultStore:
 
     def __init__(self, kept: int = KEPT) -> None:
         self._kept = kept
-        self._tables: OrderedDict[str, str] = OrderedDict()
+        self._tables: OrderedDict[str, Kept] = OrderedDict()
         self._lock = threading.Lock()
 
-    def keep(self, frame: pd.DataFrame) -> str:
+    def keep(self, frame: pd.DataFrame, title: str) -> str:
         """Keep ``frame`` as CSV; return its resource URI."""
         result_id = uuid.uuid4().hex[:16]
-        text = pd.DataFrame({n: _json_column(frame[n]) for n in frame.columns}).to_csv(
+        text = pd.DataFrame({n: json_column(frame[n]) for n in frame.columns}).to_csv(
             index=False, lineterminator="\n")
         with self._lock:
-            self._tables[result_id] = text
+            self._tables[result_id] = Kept(text, title, len(frame))
             while len(self._tables) > self._kept:
                 self._tables.popitem(last=False)
         return f"cnbkit://results/{result_id}"
+
+    def has(self, uri: str) -> bool:
+        """Whether the table of ``uri`` is still kept."""
+        with self._lock:
+            return uri.rsplit("/", 1)[-1] in self._tables
+
+    def listing(self) -> list[tuple[str, Kept]]:
+        """The kept tables, newest first, by id."""
+        with self._lock:
+            return list(reversed(self._tables.items()))
 
     def csv(self, result_id: str) -> str:
         """The CSV of a kept table.
 
         Raises:
             KeyError: no such table (never kept, or dropped as older than the last
-                :data:`KEPT`).
+                :data:`KEPT`); its message says so.
         """
         with self._lock:
-            if result_id not in self._tables:
-                raise KeyError(f"no result {result_id!r}: it was never made, or it is older than "
-                               f"the last {self._kept} (run the call again)")
-            return self._tables[result_id]
+            kept = self._tables.get(result_id)
+        if kept is None:
+            raise KeyError(f"no result {result_id}: it was never made, or it is older than the "
+                           f"last {self._kept} (run the call again)")
+        return kept.csv
 
 
-def _json_column(column: pd.Series) -> list[Any]:
+def dtype_of(column: pd.Series) -> str:
+    """The catalog's name of a column's type: date, float, int or str."""
+    if pd.api.types.is_datetime64_any_dtype(column):
+        return "date"
+    if pd.api.types.is_bool_dtype(column.dtype):
+        return "str"
+    if pd.api.types.is_integer_dtype(column.dtype):
+        return "int"
+    if pd.api.types.is_float_dtype(column.dtype):
+        return "float"
+    return "str"
+
+
+def json_column(column: pd.Series) -> list[Any]:
     """A column's values as JSON gives them: dates yyyy-MM-dd, codes as text, numbers as
     numbers, a missing value None (column at a time: an answer has thousands of cells)."""
     if pd.api.types.is_datetime64_any_dtype(column):
@@ -137,56 +137,64 @@ def _json_column(column: pd.Series) -> list[Any]:
             else (v.item() if hasattr(v, "item") else v) for v in values]
 
 
-def _rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    names = [str(n) for n in frame.columns]
-    columns = [_json_column(frame[n]) for n in frame.columns]
-    return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
-
-
 def to_table(frame: pd.DataFrame, *, max_rows: int, data_source: str, base_url: str,
-             narrow: str, store: ResultStore, warnings: list[str] | None = None) -> Table:
-    """``frame`` (a pandas frame cnbkit returned, with its ``attrs``) as a :class:`Table` of
-    at most ``max_rows`` rows; a longer one is kept whole in ``store``."""
+             narrow: str, store: ResultStore, warnings: list[str] | None = None,
+             title: str = "") -> dict[str, Any]:
+    """``frame`` (a pandas frame cnbkit returned, with its ``attrs``) as the structured content
+    of a table of at most ``max_rows`` rows; a longer one is kept whole in ``store`` (described
+    by ``title``)."""
     attrs = frame.attrs
     units = attrs.get("units") or {}
     total = len(frame)
     truncated = total > max_rows
-    shown = frame.head(max_rows)
-    provenance = Provenance(
-        data_source=data_source, base_url=base_url, operation=str(attrs.get("operation", "")),
-        source=[str(s) for s in attrs.get("source") or []], calls=int(attrs.get("calls") or 0),
-        from_cache=int(attrs.get("from_cache") or 0),
-        retrieved_at=attrs.get("retrieved_at"), start=attrs.get("start"), end=attrs.get("end"))
-    return Table(
-        columns=[Column(name=str(n), dtype=str(frame[n].dtype), unit=units.get(n) or None)
-                 for n in frame.columns],
-        rows=_rows(shown), total_rows=total, returned_rows=len(shown), truncated=truncated,
-        narrow=narrow if truncated else None,
-        resource=store.keep(frame) if truncated else None,
-        provenance=provenance, warnings=list(warnings or []))
+    shown = frame.head(max_rows) if truncated else frame
+    operation = str(attrs.get("operation", ""))
+    return {
+        "columns": [{"name": str(name), "dtype": dtype_of(frame[name]),
+                     "unit": units.get(name) or None, "values": json_column(shown[name])}
+                    for name in frame.columns],
+        "total_rows": total,
+        "returned_rows": len(shown),
+        "truncated": truncated,
+        "narrow": narrow if truncated else None,
+        "resource": store.keep(frame, title or operation) if truncated else None,
+        "provenance": {
+            "data_source": data_source, "base_url": base_url, "operation": operation,
+            "source": [str(s) for s in attrs.get("source") or []],
+            "calls": int(attrs.get("calls") or 0),
+            "from_cache": int(attrs.get("from_cache") or 0),
+            "retrieved_at": attrs.get("retrieved_at"),
+            "start": attrs.get("start"), "end": attrs.get("end")},
+        "warnings": list(warnings or []),
+    }
 
 
-def _grid(rows: list[dict[str, Any]], names: list[str]) -> str:
-    """Rows as a plain text grid, columns as wide as their longest cell."""
-    cells = [names, *[["" if r[n] is None else str(r[n]) for n in names] for r in rows]]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(names))]
+def _grid(columns: list[dict[str, Any]], rows: int) -> str:
+    """The first ``rows`` rows as a plain text grid, columns as wide as their longest cell."""
+    cells = [[c["name"] for c in columns], *(
+        ["" if c["values"][i] is None else str(c["values"][i]) for c in columns]
+        for i in range(rows))]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
     return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
                      .rstrip() for row in cells)
 
 
-def render(table: Table) -> str:
+def render(table: dict[str, Any]) -> str:
     """A short text rendering: what, how many rows, from where, and the first rows."""
-    where = table.provenance
-    lines = [f"{where.operation}: {table.total_rows} rows x {len(table.columns)} columns, "
-             f"{where.data_source} data from {where.base_url}"
-             + (f" ({where.from_cache} of {where.calls} calls from the cache)"
-                if where.calls else "")]
-    if table.truncated:
-        lines.append(f"showing the first {table.returned_rows} in the structured content; the "
-                     f"whole table as CSV: {table.resource}; to narrow it: {table.narrow}")
-    lines.extend(f"note: {w}" for w in table.warnings)
-    if table.rows:
-        lines.append(_grid(table.rows[:TEXT_ROWS], [c.name for c in table.columns]))
-        if table.total_rows > TEXT_ROWS:
-            lines.append(f"... {table.total_rows - TEXT_ROWS} more rows")
+    where = table["provenance"]
+    columns = table["columns"]
+    lines = [f"{where['operation']}: {table['total_rows']} rows x {len(columns)} columns, "
+             f"{where['data_source']} data from {where['base_url']}"
+             + (f" ({where['from_cache']} of {where['calls']} calls from the cache)"
+                if where["calls"] else "")]
+    if table["truncated"]:
+        lines.append(f"showing the first {table['returned_rows']} in the structured content; "
+                     f"the whole table as CSV: {table['resource']}; to narrow it: "
+                     f"{table['narrow']}")
+    lines.extend(f"note: {w}" for w in table["warnings"])
+    shown = min(TEXT_ROWS, table["returned_rows"])
+    if shown:
+        lines.append(_grid(columns, shown))
+        if table["total_rows"] > shown:
+            lines.append(f"... {table['total_rows'] - shown} more rows")
     return "\n".join(lines)

@@ -1,0 +1,385 @@
+"""The tools' arguments and answers as JSON Schema, written from the catalog and the planners.
+
+A model reads these schemas to call the tools, so every argument is described in plain text
+with its format (dates ``yyyy-MM-dd``, months ``yyyy-MM``, years as numbers) and, where the set
+is fixed, its values as an enum: the 22 operations, the 8 history groups, PRIBOR tenors,
+forward currency pairs and maturities, the value-date pairs. An argument is ``required`` only
+when it has no default; objects take no properties they do not list.
+
+The answers' schemas are written out whole (no ``$defs``), and a table's values are columns of
+plain arrays, so a client validates an answer without visiting each cell (the Python SDK's
+client and the TypeScript SDK's ajv validate every answer against these schemas).
+
+:func:`check_arguments` applies the argument rules a schema cannot say in a way a model reads:
+an unknown argument is refused with a hint (``currency goes in filters``), a missing one named,
+``max_rows`` bounded; the values themselves are checked by the library, which names them.
+
+Example:
+    >>> ARGUMENTS["call_operation"][0].name, ARGUMENTS["call_operation"][0].required
+    ('operation', True)
+    >>> check_arguments("history", {"group": "exrates", "start": 2024, "currency": "EUR"})
+    Traceback (most recent call last):
+    ...
+    cnbkit.errors.InvalidParameter: invalid currency='EUR': history takes no such argument...
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .._engine.params import FIRST_YEAR
+from .._engine.planners import PLANNERS
+from ..analysis.conventions import CURRENCY_CALENDARS, TENORS
+from ..catalog import OPERATIONS, Param
+from ..errors import InvalidParameter
+
+__all__ = [
+    "ARGUMENTS",
+    "DEFAULT_ROWS",
+    "DTYPES",
+    "MAX_ROWS",
+    "OUTPUTS",
+    "Argument",
+    "check_arguments",
+    "input_schema",
+]
+
+#: Rows of a table in an answer unless ``max_rows`` says otherwise, and the most it may say
+#: (the whole table is always offered as a CSV resource).
+DEFAULT_ROWS, MAX_ROWS = 500, 1000
+#: The types of a table's columns, as the catalog names them (one vocabulary everywhere).
+DTYPES = ("date", "float", "int", "str")
+#: What a value of each kind of operation parameter looks like.
+_KIND_TEXT = {
+    "date": "a day, yyyy-MM-dd (e.g. 2019-05-17)",
+    "year": f"a year, e.g. 2019 ({FIRST_YEAR} to this year)",
+    "year_month": "a month, yyyy-MM (e.g. 2019-05)",
+    "currency": "a three-letter ISO 4217 code (EUR, USD...)",
+    "enum": "one of the listed values",
+}
+
+
+def _date(description: str) -> dict[str, Any]:
+    return {"type": "string", "format": "date", "description": f"{description}, yyyy-MM-dd"}
+
+
+def _year(description: str) -> dict[str, Any]:
+    return {"type": "integer", "minimum": FIRST_YEAR, "description": description}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` or null, null by default."""
+    inner = {k: v for k, v in schema.items() if k != "description"}
+    return {"anyOf": [inner, {"type": "null"}], "default": None,
+            "description": schema["description"]}
+
+
+def _currency(description: str) -> dict[str, Any]:
+    return {"type": "string", "pattern": "^[A-Za-z]{3}$", "description": description}
+
+
+def _param_schema(param: Param, used_by: Sequence[str]) -> dict[str, Any]:
+    """One operation parameter (by its Python name), as the operations that take it share it."""
+    text = _KIND_TEXT[param.kind]
+    if param.default is not None:
+        text += f"; default {param.default}"
+    text += f" (taken by {', '.join(used_by)})"
+    if param.kind == "date":
+        return {"type": "string", "format": "date", "description": text}
+    if param.kind == "year":
+        return {"type": "integer", "minimum": FIRST_YEAR, "description": text}
+    if param.kind == "year_month":
+        return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$", "description": text}
+    if param.kind == "currency":
+        return _currency(text)
+    return {"type": "string", "enum": list(param.enum), "description": text}
+
+
+def _params() -> dict[str, Any]:
+    """The ``params`` object of call_operation: every parameter any operation takes."""
+    users: dict[str, list[str]] = {}
+    declared: dict[str, Param] = {}
+    for op in OPERATIONS.values():
+        for param in op.params:
+            seen = declared.setdefault(param.arg, param)
+            if (seen.kind, seen.enum) != (param.kind, param.enum):  # pragma: no cover - catalog
+                raise RuntimeError(f"{param.arg} means two things in the catalog")
+            users.setdefault(param.arg, []).append(op.name)
+    return {"type": "object", "default": {}, "additionalProperties": False,
+            "description": "the operation's parameters by their names in list_operations, e.g. "
+                           '{"date": "2019-05-17", "lang": "EN"}; a parameter left out takes '
+                           "its default, or the API's (for a day, month or year: the latest)",
+            "properties": {name: _param_schema(param, users[name])
+                           for name, param in declared.items()}}
+
+
+def _filters() -> dict[str, Any]:
+    """The ``filters`` object of history: every option any group's history takes."""
+    groups: dict[str, list[str]] = {}
+    options: dict[str, Any] = {}
+    for planner in PLANNERS.values():
+        for option in planner.options:
+            options.setdefault(option.name, option)
+            groups.setdefault(option.name, []).append(planner.group)
+    properties: dict[str, Any] = {}
+    for name, option in options.items():
+        text = f"{option.help} (groups {', '.join(groups[name])})"
+        one: dict[str, Any] = ({"type": "string", "enum": list(option.choices)} if option.choices
+                               else {"type": "string", "pattern": "^[A-Za-z]{3}$"})
+        properties[name] = ({"anyOf": [one, {"type": "array", "items": one, "minItems": 1}],
+                             "description": text + "; one value or a list"}
+                            if option.many else {**one, "description": text})
+    return {"type": "object", "default": {}, "additionalProperties": False,
+            "description": "the group's options, e.g. {\"currency\": \"EUR\"} for exrates or "
+                           "{\"period\": \"THREE_MONTH\"} for pribor; list_operations names "
+                           "each group's",
+            "properties": properties}
+
+
+_MAX_ROWS = {"type": "integer", "minimum": 1, "maximum": MAX_ROWS, "default": DEFAULT_ROWS,
+             "description": f"the most rows the answer carries, 1 to {MAX_ROWS} (default "
+                            f"{DEFAULT_ROWS}); a longer table is offered whole as a CSV "
+                            "resource"}
+_BOUND = ("a day (yyyy-MM-dd) or a year (a number: 2019 means from 1 January as a start, "
+          "to 31 December as an end); averages take years")
+_PAIRS = [f"{code}/CZK" for code in CURRENCY_CALENDARS if code != "CZK"]
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One argument of a tool: its name, JSON Schema, and whether it must be given."""
+
+    name: str
+    schema: Mapping[str, Any] = field(hash=False)
+    required: bool = False
+
+
+ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
+    "list_operations": (
+        Argument("operation", _nullable({
+            "type": "string", "enum": list(OPERATIONS),
+            "description": "an operation whose parameters (kinds, formats, allowed values, "
+                           "defaults) and columns (types, units) to give; none: the list of "
+                           "all 22 and of the history groups"})),
+    ),
+    "call_operation": (
+        Argument("operation", {"type": "string", "enum": list(OPERATIONS),
+                               "description": "the operation, by its name in list_operations"},
+                 required=True),
+        Argument("params", _params()),
+        Argument("max_rows", _MAX_ROWS),
+    ),
+    "history": (
+        Argument("group", {"type": "string", "enum": list(PLANNERS),
+                           "description": "the series: " + "; ".join(
+                               f"{p.group}: {p.summary}" for p in PLANNERS.values())},
+                 required=True),
+        Argument("start", {"anyOf": [{"type": "string", "format": "date"},
+                                     {"type": "integer", "minimum": FIRST_YEAR}],
+                           "description": f"the first day: {_BOUND}"}, required=True),
+        Argument("end", {"anyOf": [{"type": "string", "format": "date"},
+                                   {"type": "integer", "minimum": FIRST_YEAR},
+                                   {"type": "null"}], "default": None,
+                         "description": f"the last day: {_BOUND}; none: today (after a year "
+                                        "as start: the end of that year)"}),
+        Argument("filters", _filters()),
+        Argument("max_rows", _MAX_ROWS),
+    ),
+    "value_date": (
+        Argument("trade_date", _date("the day the deal is traded"), required=True),
+        Argument("tenor", {"anyOf": [{"type": "string", "enum": list(TENORS)},
+                                     {"type": "string", "pattern": "^[1-9][0-9]{0,2}[DWMY]$"}],
+                           "description": "the deal's tenor: a CNB name (THREE_MONTH...) or a "
+                                          "count and unit (1W, 3M, 1Y; D counts business "
+                                          "days)"}, required=True),
+        Argument("pair", _nullable({
+            "type": "string", "enum": _PAIRS,
+            "description": "an FX pair for a forward (the joint calendar of both centres, "
+                           "end-end rule); none: a CZK deposit on the Prague calendar"})),
+    ),
+    "czeonia_compounded": (
+        Argument("start", _date("the first day of the period, a Prague business day"),
+                 required=True),
+        Argument("end", _date("the day the period ends (not accruing), a Prague business day "
+                              "after start"), required=True),
+    ),
+    "cross_rate": (
+        Argument("date", _date("the day of the CNB fixing (the last fixing on or before it)"),
+                 required=True),
+        Argument("base", _currency("the base currency, a three-letter code (EUR in EUR/USD)"),
+                 required=True),
+        Argument("quote", _currency("the quote currency, a three-letter code (USD in EUR/USD; "
+                                    "CZK too)"), required=True),
+    ),
+    "pribor_curve": (
+        Argument("date", _nullable(_date("the fixing day (the last fixing on or before it); "
+                                          "none: the latest"))),
+    ),
+})
+
+
+def input_schema(tool: str) -> dict[str, Any]:
+    """The input schema of ``tool``."""
+    arguments = ARGUMENTS[tool]
+    schema: dict[str, Any] = {
+        "type": "object", "additionalProperties": False,
+        "properties": {a.name: dict(a.schema) for a in arguments}}
+    required = [a.name for a in arguments if a.required]
+    if required:
+        schema["required"] = required
+    return schema
+
+
+#: Where an argument given to the wrong tool or level belongs, as a hint.
+_FILTER_NAMES = frozenset(_filters()["properties"])
+_PARAM_NAMES = frozenset(_params()["properties"])
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """``arguments`` of ``tool`` with the defaults filled in, once no argument is unknown or
+    missing and ``max_rows``, ``params`` and ``filters`` have their shape.
+
+    Raises:
+        InvalidParameter: naming the argument, with what to write instead.
+    """
+    declared = ARGUMENTS[tool]
+    names = [a.name for a in declared]
+    for name, value in arguments.items():
+        if name in names:
+            continue
+        if tool == "history" and name in _FILTER_NAMES:
+            hint = (f"history takes no such argument: {name} goes in filters, "
+                    f'"filters": {{"{name}": {_short(value)}}}')
+        elif tool == "call_operation" and name in _PARAM_NAMES:
+            hint = (f"call_operation takes no such argument: {name} goes in params, "
+                    f'"params": {{"{name}": {_short(value)}}}')
+        else:
+            hint = f"{tool} takes no such argument"
+        raise InvalidParameter(name, value, hint, allowed=names)
+    checked: dict[str, Any] = {}
+    for argument in declared:
+        value = arguments.get(argument.name, argument.schema.get("default"))
+        if argument.required and value is None:
+            raise InvalidParameter(argument.name, None, f"{tool} requires {argument.name}")
+        if argument.name == "max_rows":
+            if isinstance(value, bool) or not isinstance(value, int) or \
+                    not 1 <= value <= MAX_ROWS:
+                raise InvalidParameter("max_rows", value, f"a whole number of rows from 1 to "
+                                       f"{MAX_ROWS}: the whole table comes as a CSV resource")
+        elif argument.name in ("params", "filters"):
+            if value is None:
+                value = {}
+            if not isinstance(value, Mapping):
+                raise InvalidParameter(argument.name, value, "an object of names and values, "
+                                       "e.g. " + ('{"date": "2019-05-17"}' if
+                                                  argument.name == "params" else
+                                                  '{"currency": "EUR"}'))
+            value = dict(value)
+        checked[argument.name] = value
+    return checked
+
+
+# -- answers ----------------------------------------------------------------------------------
+def _object(properties: dict[str, Any], *, optional: Sequence[str] = ()) -> dict[str, Any]:
+    return {"type": "object", "properties": properties,
+            "required": [name for name in properties if name not in optional]}
+
+
+_TEXT = {"type": "string"}
+_TEXT_OR_NULL = {"type": ["string", "null"]}
+_WARNINGS = {"type": "array", "items": _TEXT,
+             "description": "what cnbkit said about the answer (a date after today, a range "
+                            "trimmed...)"}
+_PROVENANCE = _object({
+    "data_source": {"type": "string",
+                    "description": "live (api.cnb.cz), sandbox (the local emulator) or custom "
+                                   "(CNBKIT_BASE_URL); after a fallback, why the live API was "
+                                   "not used: sandbox (the live API ...)"},
+    "base_url": _TEXT,
+    "operation": {"type": "string", "description": "the operation whose columns the table has"},
+    "source": {"type": "array", "items": _TEXT, "description": "every URL the rows came from"},
+    "calls": {"type": "integer"},
+    "from_cache": {"type": "integer", "description": "how many of the calls the cache answered"},
+    "retrieved_at": {"type": ["string", "null"],
+                     "description": "the oldest answer's download time (UTC, ISO 8601)"},
+    "start": _TEXT_OR_NULL,
+    "end": _TEXT_OR_NULL,
+})
+TABLE = _object({
+    "columns": {"type": "array", "description": "the table by columns, in order", "items": _object({
+        "name": _TEXT,
+        "dtype": {"type": "string", "enum": list(DTYPES),
+                  "description": "date (yyyy-MM-dd text), float, int or str"},
+        "unit": {"type": ["string", "null"],
+                 "description": "what the numbers mean (% p.a., CZK per 1 unit...)"},
+        "values": {"type": "array", "description": "the column's first returned_rows values; "
+                                                   "a missing value is null"},
+    })},
+    "total_rows": {"type": "integer"},
+    "returned_rows": {"type": "integer"},
+    "truncated": {"type": "boolean", "description": "true when the columns hold fewer rows "
+                                                    "than the table"},
+    "narrow": {"type": ["string", "null"], "description": "how to ask for fewer rows"},
+    "resource": {"type": ["string", "null"],
+                 "description": "cnbkit://results/{id}: the whole table as CSV, when truncated"},
+    "provenance": _PROVENANCE,
+    "warnings": _WARNINGS,
+})
+_CATALOG = _object({
+    "operations": {"type": "array", "items": _object({
+        "name": _TEXT,
+        "summary": _TEXT,
+        "path": _TEXT,
+        "parameters": {"type": "array", "items": _object({
+            "name": _TEXT, "kind": _TEXT,
+            "required": {"type": "boolean", "description": "it must be given (no default)"},
+            "wire_name": _TEXT, "format": _TEXT, "default": _TEXT_OR_NULL,
+            "allowed": {"type": ["array", "null"], "items": _TEXT},
+        }, optional=("wire_name", "format", "default", "allowed"))},
+        "columns": {"type": "array", "items": _object({
+            "name": _TEXT, "dtype": {"type": "string", "enum": list(DTYPES)},
+            "unit": _TEXT_OR_NULL})},
+    }, optional=("path", "columns"))},
+    "groups": {"type": "array", "items": _object({
+        "group": _TEXT, "summary": _TEXT,
+        "start_end": {"type": "string", "enum": ["dates", "years"]},
+        "filters": {"type": "array", "items": _object({
+            "name": _TEXT, "help": _TEXT, "many": {"type": "boolean"},
+            "allowed": {"type": ["array", "null"], "items": _TEXT}})},
+    })},
+})
+_NUMBER = {"type": "number"}
+OUTPUTS: Mapping[str, dict[str, Any]] = MappingProxyType({
+    "list_operations": _CATALOG,
+    "call_operation": TABLE,
+    "history": TABLE,
+    "value_date": _object({
+        "trade_date": _TEXT, "tenor": _TEXT, "pair": _TEXT_OR_NULL,
+        "calendar": {"type": "string", "description": "the calendar the days are counted on"},
+        "spot_date": _TEXT, "value_date": _TEXT, "days_from_spot": {"type": "integer"},
+    }),
+    "czeonia_compounded": _object({
+        "start": _TEXT, "end": _TEXT, "days": {"type": "integer"},
+        "compounded_pct": {"type": "number", "description": "% p.a., ACT/360, compounded in "
+                                                            "arrears"},
+        "data_source": _TEXT, "warnings": _WARNINGS,
+    }),
+    "cross_rate": _object({
+        "pair": {"type": "string", "description": "BASE/QUOTE: units of QUOTE per one BASE"},
+        "rate": _NUMBER,
+        "fixing_date": {"type": "string", "description": "the fixing the rate comes from (the "
+                                                         "last one on or before the date)"},
+        "base_czk_per_unit": _NUMBER, "quote_czk_per_unit": _NUMBER,
+        "data_source": _TEXT, "warnings": _WARNINGS,
+    }),
+    "pribor_curve": TABLE,
+})

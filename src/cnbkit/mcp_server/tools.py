@@ -1,0 +1,346 @@
+"""What each tool of ``cnbkit mcp`` does, over the library's checks, cache and units.
+
+A call is made in two steps. :meth:`Tools.prepare` checks the arguments with the library's own
+checks (dates by its parser, named by their argument; parameters by the catalog; ranges and
+options by the group's planner) and plans the work, at once and without a request; it gives a
+:class:`Prepared`: the work to run in a worker thread, and the key under which its finished
+answer may be reused (the operation and its checked query, or the planned calls, and
+``max_rows``). The work then runs under a :class:`~cnbkit._engine.watch.Watch` that reports its
+progress, tells how long its answers stay fresh, and stops it when the call is cancelled.
+
+Every answer is structured content that validates against the tool's output schema
+(:mod:`cnbkit.mcp_server.schemas`) and a short text; what cannot be computed (a period past the
+data, an empty period) raises :class:`~cnbkit.errors.InvalidParameter` saying why, like any bad
+argument. Nothing here reads account data: the PSD2 client (``cnbkit.cobs``) has no tool.
+
+Example:
+    >>> tools = Tools(client, "sandbox")  # doctest: +SKIP
+    >>> prepared = tools.prepare("value_date", {"trade_date": "2025-06-26",
+    ...                                         "tenor": "1M", "pair": None})  # doctest: +SKIP
+    >>> prepared.work(Watch())[0]["value_date"]  # doctest: +SKIP
+    '2025-07-31'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from .. import analysis
+from .._engine.caller_warning import collecting
+from .._engine.client import Client
+from .._engine.params import FIRST_YEAR, build_query, check_currency, to_date
+from .._engine.plan import Plan
+from .._engine.planners import PLANNERS, make_plan
+from .._engine.watch import Watch
+from ..backends import as_pandas
+from ..catalog import OPERATIONS, Operation, Param, operation
+from ..errors import CnbError, CnbkitWarning, InvalidParameter
+from .schemas import MAX_ROWS
+from .tables import ResultStore, render, to_table
+
+__all__ = ["Answer", "NoData", "Prepared", "Tools"]
+
+#: (structured content, text) of one answer.
+Answer = tuple[dict[str, Any], str]
+#: The last year of a trade whose value date is computed (pandas dates end in 2262).
+LAST_YEAR = 2200
+_KIND_FORMAT = {"date": "yyyy-MM-dd", "year": "yyyy (a number)", "year_month": "yyyy-MM",
+                "currency": "three letters (ISO 4217)", "enum": "one of allowed"}
+_CATALOG_DTYPES = {"date": "date", "float": "float", "int": "int", "str": "str"}
+_NARROW_CALL = ("ask for a shorter period (a day or a month instead of a year) or one currency, "
+                "or read the whole table from the resource")
+_NARROW_HISTORY = ("give a later start or an earlier end, or filter (one currency, one tenor), "
+                   "or read the whole table from the resource")
+
+
+class NoData(CnbError):
+    """Nothing to answer with: the API has no data for what was asked (an unknown currency,
+    which it answers with an empty list); the message is the library's notice."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A checked call: ``work(watch)`` gives its answer (in a worker thread); ``key`` is what
+    its finished answer may be reused under (None: never reused)."""
+
+    work: Callable[[Watch], Answer]
+    key: Hashable | None = None
+
+
+def _warnings(collected: list[Warning]) -> list[str]:
+    return [str(w) for w in collected if isinstance(w, CnbkitWarning)]
+
+
+def _day(value: object) -> str:
+    return pd.Timestamp(value).date().isoformat()  # type: ignore[arg-type]  # a date of a frame
+
+
+class Tools:
+    """The seven tools over ``client`` (``data_source``: live, sandbox or custom, as every
+    answer's provenance says); ``store`` keeps the whole tables of long answers."""
+
+    def __init__(self, client: Client, data_source: str, store: ResultStore | None = None
+                 ) -> None:
+        self.client = client
+        self.data_source = data_source
+        self.store = store or ResultStore()
+        self.catalog = _catalog()
+
+    def prepare(self, tool: str, arguments: dict[str, Any]) -> Prepared:
+        """Check ``arguments`` (as :func:`~cnbkit.mcp_server.schemas.check_arguments` gives
+        them) and plan the call of ``tool``.
+
+        Raises:
+            InvalidParameter: an argument the library refuses (its message).
+        """
+        prepare: Callable[..., Prepared] = getattr(self, f"_{tool}")
+        return prepare(**arguments)
+
+    # -- tables ---------------------------------------------------------------------------------
+    def _table(self, plan: Plan, *, max_rows: int, narrow: str, title: str,
+               notes: list[str]) -> Prepared:
+        def work(watch: Watch) -> Answer:
+            with collecting() as collected:
+                frame = as_pandas(self.client.collect(plan, backend="pandas", progress=False,
+                                                      desc=title, watch=watch))
+            said = notes + _warnings(collected)
+            unknown = [n for n in said if n.startswith("no ") and " data for " in n]
+            if unknown and frame.empty:  # the API answers an unknown currency with no data
+                raise NoData(unknown[0])
+            table = to_table(frame, max_rows=max_rows, data_source=self.data_source,
+                             base_url=self.client.base_url, narrow=narrow, store=self.store,
+                             warnings=said, title=title)
+            return table, render(table)
+
+        calls = tuple((call.op.name, call.query, call.keep) for call in plan.calls)
+        key = (calls, plan.span, tuple(sorted(plan.filters.items())), plan.sort, max_rows)
+        return Prepared(work, key)
+
+    def _call_operation(self, operation: str, params: dict[str, Any],
+                        max_rows: int) -> Prepared:
+        op = _operation(operation)
+        query = build_query(op, params, self.client.today())
+        return self._table(Plan.one(op, query), max_rows=max_rows, narrow=_NARROW_CALL,
+                           title=f"{op.name} {' '.join(f'{k}={v}' for k, v in query.items())}"
+                           .strip(), notes=[])
+
+    def _history(self, group: str, start: Any, end: Any, filters: dict[str, Any],
+                 max_rows: int) -> Prepared:
+        with collecting() as collected:  # a range trimmed to today, moved to the series' start
+            try:
+                plan = make_plan(group, start, end, today=self.client.today(), options=filters)
+            except InvalidParameter as exc:
+                if exc.parameter != "year":
+                    raise
+                # averages take years, which the planner calls year: name start or end
+                named = "start" if exc.value in (start, (start, end)) else "end"
+                raise _named(exc, named, exc.value) from None
+        span = f" {plan.span.start} to {plan.span.end}" if plan.span else ""
+        return self._table(plan, max_rows=max_rows, narrow=_NARROW_HISTORY,
+                           title=f"{group} history{span}", notes=_warnings(collected))
+
+    def _pribor_curve(self, date: Any) -> Prepared:
+        return self._call_operation("pribor.daily", {"date": date}, MAX_ROWS)
+
+    # -- the catalog ----------------------------------------------------------------------------
+    def _list_operations(self, operation: Any) -> Prepared:
+        if operation is None:
+            answer = (self.catalog, _catalog_text(self.catalog))
+        else:
+            op = _operation(operation)
+            detail = _operation_detail(op)
+            answer = ({"operations": [detail], "groups": []}, _detail_text(detail))
+        return Prepared(lambda watch: answer, ("list_operations", operation))
+
+    # -- analyses -------------------------------------------------------------------------------
+    def _value_date(self, trade_date: Any, tenor: Any, pair: Any) -> Prepared:
+        day = to_date(trade_date, "trade_date")
+        if pair is not None and not isinstance(pair, str):
+            raise InvalidParameter("pair", pair, "a currency pair such as 'EUR/CZK'")
+        if not isinstance(tenor, str):
+            raise InvalidParameter("tenor", tenor, "a CNB tenor name (THREE_MONTH) or a count "
+                                   "and unit such as '3M'")
+        if day.year > LAST_YEAR:
+            raise InvalidParameter("trade_date", day.isoformat(), f"value dates are computed "
+                                   f"for trades up to {LAST_YEAR}")
+
+        def work(watch: Watch) -> Answer:
+            try:
+                spot = analysis.spot_date(day, pair=pair)
+                value = analysis.value_date(day, tenor, pair=pair)
+            except InvalidParameter as exc:  # the analysis names its own arguments
+                if exc.parameter != "dates":
+                    raise
+                raise _named(exc, "trade_date", day.isoformat()) from None
+            except (OverflowError, ValueError, NotImplementedError) as exc:
+                raise InvalidParameter("tenor", tenor, f"the value date falls beyond the dates "
+                                       f"cnbkit computes ({type(exc).__name__}): give a "
+                                       "shorter tenor") from None
+            answer = {"trade_date": day.isoformat(), "tenor": str(tenor), "pair": pair,
+                      "calendar": analysis.fx_calendar(pair) if pair else "PRAGUE",
+                      "spot_date": _day(spot), "value_date": _day(value),
+                      "days_from_spot": int((value - spot).days)}
+            return answer, (f"{tenor} from {answer['trade_date']}{f' ({pair})' if pair else ''}"
+                            f": spot {answer['spot_date']}, value date {answer['value_date']}, "
+                            f"{answer['days_from_spot']} days, calendar {answer['calendar']}")
+        return Prepared(work)
+
+    def _czeonia_compounded(self, start: Any, end: Any) -> Prepared:
+        first, last = to_date(start, "start"), to_date(end, "end")
+        if last <= first:
+            raise InvalidParameter("end", last.isoformat(), f"the period must end after it "
+                                   f"starts (start={first}): give an end after start")
+        today = self.client.today()
+        if not dt.date(FIRST_YEAR, 1, 1) <= first < today:
+            raise InvalidParameter("start", first.isoformat(), f"CZEONIA is published from "
+                                   f"{FIRST_YEAR} up to yesterday ({today}): give a start in "
+                                   "that range")
+        with collecting():  # a range moved to the series' start: the index says where it is
+            plan = make_plan("czeonia", first - dt.timedelta(days=10), min(last, today),
+                             today=today, options={})
+
+        def work(watch: Watch) -> Answer:
+            with collecting() as collected:
+                frame = as_pandas(self.client.collect(plan, backend="pandas", progress=False,
+                                                      watch=watch))
+            if frame.empty:
+                raise InvalidParameter("start", first.isoformat(), "no CZEONIA is published "
+                                       "for this period")
+            index = analysis.czeonia_index(frame.set_index("valid_for")["rate"])
+            published = _day(frame["valid_for"].max())
+            if pd.Timestamp(last) > index.index[-1]:
+                raise InvalidParameter(
+                    "end", last.isoformat(), f"compounding to {last} needs the CZEONIA of "
+                    f"every business day before it, and the last one published is of "
+                    f"{published}: give an end on or before {_day(index.index[-1])}")
+            if pd.Timestamp(first) < index.index[0]:
+                raise InvalidParameter("start", first.isoformat(), "CZEONIA is published from "
+                                       f"{_day(index.index[0])}: give a later start")
+            value = float(analysis.compounded_rate(index, first.isoformat(), last.isoformat()))
+            if not math.isfinite(value):  # pragma: no cover - the checks above cover the data
+                raise InvalidParameter("end", last.isoformat(), "the published CZEONIA does "
+                                       "not cover the period")
+            answer = {"start": first.isoformat(), "end": last.isoformat(),
+                      "days": (last - first).days, "compounded_pct": value,
+                      "data_source": self.data_source, "warnings": _warnings(collected)}
+            return answer, (f"CZEONIA compounded {answer['start']} to {answer['end']} "
+                            f"({answer['days']} days): {value:.4f} % p.a. ACT/360 "
+                            f"({self.data_source} data)")
+        return Prepared(work)
+
+    def _cross_rate(self, date: Any, base: Any, quote: Any) -> Prepared:
+        day = to_date(date, "date")
+        codes = [check_currency(base, "base"), check_currency(quote, "quote")]
+        plan = Plan.one(OPERATIONS["exrates.daily"],
+                        build_query(OPERATIONS["exrates.daily"], {"date": day},
+                                    self.client.today()))
+
+        def work(watch: Watch) -> Answer:
+            with collecting() as collected:
+                fixing = as_pandas(self.client.collect(plan, backend="pandas", progress=False,
+                                                       watch=watch))
+            if fixing.empty:
+                raise InvalidParameter("date", day.isoformat(), "no CNB fixing was published "
+                                       "on or before this day")
+            fixed = _day(fixing["valid_for"].max())
+            per_unit = fixing.set_index(fixing["currency_code"].astype(str))["rate_per_unit"]
+            per_unit = pd.concat([per_unit, pd.Series({"CZK": 1.0})]).astype(float)
+            for arg, code in zip(("base", "quote"), codes, strict=True):
+                if code not in per_unit.index or not per_unit[code] > 0:
+                    raise InvalidParameter(arg, code, f"not in the CNB fixing of {fixed}",
+                                           allowed=sorted(per_unit.index))
+            rate = float(analysis.cross_rates(per_unit, codes[0])[codes[1]])
+            answer = {"pair": f"{codes[0]}/{codes[1]}", "rate": rate, "fixing_date": fixed,
+                      "base_czk_per_unit": float(per_unit[codes[0]]),
+                      "quote_czk_per_unit": float(per_unit[codes[1]]),
+                      "data_source": self.data_source, "warnings": _warnings(collected)}
+            return answer, (f"{answer['pair']} = {rate:.6f} (CNB fixing of {fixed}, "
+                            f"{self.data_source} data)")
+        return Prepared(work)
+
+
+def _named(exc: InvalidParameter, parameter: str, value: object) -> InvalidParameter:
+    """The library's refusal of ``value``, naming the tool's argument ``parameter``."""
+    hint = str(exc).split(": ", 1)[1] if ": " in str(exc) else ""
+    hint = hint.split("; allowed values: ", 1)[0]
+    return InvalidParameter(parameter, value, hint, allowed=exc.allowed)
+
+
+def _operation(name: Any) -> Operation:
+    """The operation called ``name`` (the library's lookup: an unknown name gets the closest)."""
+    if not isinstance(name, str):
+        raise InvalidParameter("operation", name, "an operation's name, e.g. exrates.daily",
+                               allowed=list(OPERATIONS))
+    return operation(name)
+
+
+# -- the catalog ----------------------------------------------------------------------------------
+def _catalog() -> dict[str, Any]:
+    """list_operations without an operation: every operation once, compact, and the groups."""
+    operations = [{"name": op.name, "summary": op.summary,
+                   "parameters": [_parameter(p) for p in op.params]}
+                  for op in OPERATIONS.values()]
+    groups = [{"group": p.group, "summary": p.summary, "start_end": p.ranges,
+               "filters": [{"name": o.name, "help": o.help, "many": o.many,
+                            "allowed": list(o.choices) or None} for o in p.options]}
+              for p in PLANNERS.values()]
+    return {"operations": operations, "groups": groups}
+
+
+def _parameter(param: Param, *, detail: bool = False) -> dict[str, Any]:
+    """A parameter as list_operations gives it (``required``: it must be given, having no
+    default)."""
+    given = {"name": param.arg, "kind": param.kind,
+             "required": param.required and param.default is None}
+    if detail:
+        given.update(wire_name=param.api, format=_KIND_FORMAT[param.kind],
+                     default=param.default, allowed=list(param.enum) or None)
+    return given
+
+
+def _operation_detail(op: Operation) -> dict[str, Any]:
+    schema = op.schema
+    kinds = {c.name: c.dtype for c in (*schema.columns, *schema.derived)}
+    units = schema.units
+    return {
+        "name": op.name, "summary": op.summary, "path": op.path,
+        "parameters": [_parameter(p, detail=True) for p in op.params],
+        "columns": [{"name": name, "dtype": _CATALOG_DTYPES[kinds[name]],
+                     "unit": units.get(name) or None} for name in op.column_names],
+    }
+
+
+def _catalog_text(catalog: dict[str, Any]) -> str:
+    lines = [f"{len(catalog['operations'])} operations (call_operation runs one with params; "
+             "list_operations with operation= gives its parameters and columns):"]
+    for op in catalog["operations"]:
+        params = ", ".join(p["name"] + ("*" if p["required"] else "") for p in op["parameters"])
+        lines.append(f"  {op['name']}({params}): {op['summary']}")
+    lines.append("history groups (history runs any date range of one; * a required "
+                 "parameter above):")
+    for group in catalog["groups"]:
+        options = ", ".join(f["name"] for f in group["filters"])
+        years = " (start and end are years)" if group["start_end"] == "years" else ""
+        lines.append(f"  {group['group']}: {group['summary']}{years}"
+                     + (f"; filters: {options}" if options else ""))
+    return "\n".join(lines)
+
+
+def _detail_text(detail: dict[str, Any]) -> str:
+    lines = [f"{detail['name']} ({detail['path']}): {detail['summary']}", "parameters:"]
+    for p in detail["parameters"]:
+        extra = ("required" if p["required"] else
+                 f"default {p['default']}" if p["default"] is not None else "optional")
+        allowed = f"; one of {', '.join(p['allowed'])}" if p["allowed"] else ""
+        lines.append(f"  {p['name']}: {p['format']}, {extra}{allowed}")
+    lines.append("columns:")
+    lines.extend(f"  {c['name']}: {c['dtype']}" + (f" ({c['unit']})" if c["unit"] else "")
+                 for c in detail["columns"])
+    return "\n".join(lines)
+
