@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from cnbkit import Client, ManualClock
 from cnbkit._engine.cache import CacheLocation
-from cnbkit._engine.client import Client
-from cnbkit._engine.clock import PRAGUE, ManualClock
+from cnbkit._shared.clock import PRAGUE
 from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .redis_server import RedisServer

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from cnbkit.systems import PLATFORM
+from cnbkit._os.systems import PLATFORM
 
 yaml = pytest.importorskip("yaml", reason="pyyaml is missing: pip install -e '.[test]'")
 

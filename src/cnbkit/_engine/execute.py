@@ -44,7 +44,7 @@ from ..errors import (
 )
 from .call import Call
 from .columns import Columns, from_decoded
-from .origin import of_answer
+from .provenance import of_answer
 from .transport import Answer, Lookup, Transport
 
 __all__ = ["columns_of", "run", "watched"]

@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     import polars as pl
     import pyarrow as pa
 
-    from ..backends import Backend, Frame
     from .client import Client
+    from .frames import Backend, Frame
 
 __all__ = ["Notices", "Plan"]
 

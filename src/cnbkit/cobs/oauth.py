@@ -41,7 +41,7 @@ import requests
 from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
-from cnbkit import private_files
+from cnbkit._os import private_files
 from cnbkit.cobs import redact
 from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (

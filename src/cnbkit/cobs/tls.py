@@ -27,7 +27,7 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from requests.adapters import HTTPAdapter
 
-from cnbkit import private_files
+from cnbkit._os import private_files
 from cnbkit.cobs.errors import CertificateError
 from cnbkit.cobs.identity import ClientIdentity
 
