@@ -100,6 +100,9 @@ if [ "$(cat "$release_cache/cnbkit-warm.sha256" 2>/dev/null)" != "$wanted" ]; th
 fi
 
 "$bin/python" -m ruff check .
+# the layers as a contract (pyproject.toml's [tool.importlinter]): no import, at module level,
+# inside a function or for the type checker, runs back up a layer or closes a ring
+"$bin/lint-imports" --no-logo --no-cache
 # every system's code paths are type-checked, whichever system runs this (one cache each)
 for platform in linux win32 darwin; do
   "$bin/python" -m mypy --strict --platform "$platform" --cache-dir ".mypy_cache/$platform" src/cnbkit
