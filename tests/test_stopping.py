@@ -217,7 +217,8 @@ def test_the_child_stops_on_the_consoles_ctrl_break_and_is_awaited(family):
 @POSIX_ONLY
 @pytest.mark.slow
 def test_cnbkit_lab_stops_jupyterlab_and_the_sandbox_on_sigterm(tmp_path):
-    pytest.importorskip("jupyterlab", reason="JupyterLab is missing: pip install -e '.[test]'")
+    pytest.importorskip("jupyterlab",
+                        reason="JupyterLab is missing: bash scripts/test.sh installs it")
     runtime = tmp_path / "runtime"
     log = tmp_path / "lab.log"
     root = Path(__file__).resolve().parents[1]

@@ -44,9 +44,14 @@ from ._engine.frames import BACKENDS, Backend, Frame, as_pandas, backend_of, pro
 
 __all__ = ["BACKENDS", "Backend", "Frame", "as_pandas", "backend_of", "provenance"]
 
+#: 0.1.0's public names that build frames, moved into the engine (each warns until 0.3.0).
+_MOVED = ("check_backend", "import_backend", "to_backend")
+
 if not TYPE_CHECKING:  # type checkers see the public names only
 
     def __getattr__(name: str) -> Any:
+        if name not in _MOVED:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         from ._shared.deprecation import moved
 
         return moved(__name__, "cnbkit._engine.frames", {}, name, whole_module=False)

@@ -23,7 +23,7 @@ from ..errors import InvalidParameter
 
 __all__ = ["DateLike", "to_date"]
 
-#: A date as cnbkit's functions take it: ``"yyyy-MM-dd"``, a date or a datetime (a pandas
+#: The dates cnbkit's functions take, ``"yyyy-MM-dd"``, a date or a datetime (a pandas
 #: ``Timestamp`` is a datetime).
 DateLike = str | dt.date | dt.datetime
 
