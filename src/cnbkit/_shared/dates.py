@@ -11,7 +11,7 @@ Example:
     >>> to_date("2019-02-31")
     Traceback (most recent call last):
     ...
-    cnbkit.errors.InvalidParameter: date='2019-02-31': no such calendar date
+    cnbkit.errors.InvalidParameter: invalid date='2019-02-31': no such calendar date
 """
 
 from __future__ import annotations
