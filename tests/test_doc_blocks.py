@@ -231,7 +231,7 @@ def _check_not_run(block: Block) -> None:
 def _check_config(block: Block) -> None:
     from traitlets.config import Config
 
-    from cnbkit._engine.settings import Settings
+    from cnbkit import Settings
 
     namespace: dict[str, object] = {"c": Config()}
     exec(compile(block.code, block.where, "exec"), namespace)
