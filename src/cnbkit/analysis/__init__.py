@@ -52,6 +52,7 @@ from .conventions import (
     CURRENCY_CALENDARS,
     DAY_COUNT_DENOMINATOR,
     MONEY_MARKET_BASIS,
+    SPOT_RULES,
     TENOR_LABELS,
     TENORS,
     add_business_days,
@@ -101,7 +102,14 @@ from .forwards import (
     implied_yield_curve,
 )
 from .fx_risk import CZK_AFTER_FLOOR, CZK_RISK_PAIRS, czk_risk_series, fx_risk_by_regime
-from .hedging import PIPS, cross_forward, forward_forward, forward_premium, rolling_hedge
+from .hedging import (
+    PIPS,
+    cross_forward,
+    forward_forward,
+    forward_premium,
+    rolling_hedge,
+    spot_trade_date,
+)
 from .liquidity import (
     PERIOD_END_KINDS,
     corridor_position,
@@ -148,6 +156,7 @@ __all__ = [
     "FORWARD_PERIODS",
     "LOMBARD_RULE_PP",
     "MONEY_MARKET_BASIS",
+    "SPOT_RULES",
     "OPERATION_TYPES_EN",
     "PAIRS",
     "PERIOD_END_KINDS",
@@ -210,6 +219,7 @@ __all__ = [
     "roll_modified_following",
     "rolling_correlation",
     "rolling_hedge",
+    "spot_trade_date",
     "rolling_volatility",
     "skd_prices",
     "spot_date",
