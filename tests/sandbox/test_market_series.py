@@ -75,6 +75,10 @@ def test_facilities_sit_at_the_corridor_s_edges(sandbox, http) -> None:
 
 
 def test_czeonia_has_period_end_effects_and_stays_in_the_corridor(sandbox, http) -> None:
+    """Since July 2020 CZEONIA counts the deposits at the CNB's deposit facility (CNB, CZEONIA
+    methodology): at the turn of a year the volume is about ten times an ordinary day's and
+    the rate sits on the discount rate (31 Dec 2024: 3.00 % on 150.4 bn with the discount rate
+    at 3.00 %; 2 Jan 2024: 5.80 % on 148.8 bn at 5.75 %: the CNB's API)."""
     rows = [row for year in range(2021, 2026)
             for row in get(http, sandbox, "/czeonia/daily-year", f"year={year}").json()["rates"]]
     days = [datetime.date.fromisoformat(r["validFor"]) for r in rows]
@@ -87,7 +91,15 @@ def test_czeonia_has_period_end_effects_and_stays_in_the_corridor(sandbox, http)
                     "quarter" if days[i].month % 3 == 0 else "month")
         volume[kind].append(row["volumeInCZKmio"])
     medians = {k: statistics.median(v) for k, v in volume.items()}
-    assert medians["year"] < medians["quarter"] < medians["month"] < medians["other"]
+    assert medians["year"] > medians["quarter"] > medians["month"] > medians["other"]
+    assert medians["year"] > 6 * medians["other"]
+    by_day = {r["validFor"]: r for r in rows}
+    for day, discount in (("2024-12-31", 3.00), ("2024-01-02", 5.75), ("2025-01-02", 3.00)):
+        assert by_day[day]["rate"] - discount < 0.15 and by_day[day]["volumeInCZKmio"] > 80_000
+    deposits = {op["tradeDate"]: op["totalAllotedVolumeInCZKbln"]
+                for op in _ops(http, sandbox, 2024)
+                if op["operationType"] == "Depozitní facilita"}
+    assert deposits["2024-12-31"] > 10 * statistics.median(deposits.values())
     assert 6_000 < medians["other"] < 25_000  # 6-36 bn a day on the CNB's pages, 2020-2025
     # CZEONIA below the repo rate: 4.19-4.29 % at 4.75 % in July 2024, 3.00-3.35 % at 3.50 %
     # in December 2025
