@@ -126,3 +126,30 @@ def test_pegged_other_currencies_follow_their_anchor(sandbox, http) -> None:
     december = {r["currencyCode"]: r["rate"] for r in
                 get(http, sandbox, "/fxrates/daily-month", "yearMonth=2025-12").json()["rates"]}
     assert december["ARS"] != december["NGN"]
+
+
+def test_other_currencies_keep_their_real_pegs_and_real_moves(sandbox, http) -> None:
+    """Judged by public facts written here: the Cayman dollar is pegged at 1.20 US dollars, the
+    nakfa at 15, the dirham at 3.6725 and the riyal at 3.64 per dollar (their central banks);
+    the Serbian dinar is managed at about 117.2 per euro (the NBS); Argentina devalued in
+    December 2023 (about 808 pesos per dollar at the end of 2023, about 1,450 at the end of
+    2025) and Egypt in March 2024 (30.9 before, about 47-51 after)."""
+    rates = {}
+    for year in (2024, 2025):
+        for r in get(http, sandbox, "/fxrates/daily-year", f"year={year}").json()["rates"]:
+            rates[(r["validFor"][:7], r["currencyCode"])] = r["rate"] / r["amount"]
+    usd, eur = {}, {}
+    for month in ("2024-01", "2025-12"):
+        for code, store in (("USD", usd), ("EUR", eur)):
+            fixing = get(http, sandbox, "/exrates/daily-currency-month",
+                         f"currency={code}&yearMonth={month}").json()["rates"]
+            store[month] = fixing[-1]["rate"] / fixing[-1]["amount"]
+    for month in ("2024-01", "2025-12"):
+        per_usd = {code: usd[month] / rates[(month, code)] for code in
+                   ("KYD", "ERN", "AED", "QAR", "ARS", "EGP")}
+        assert abs(per_usd["KYD"] * 1.2 - 1) < 2e-4 and abs(per_usd["ERN"] / 15 - 1) < 2e-3
+        assert abs(per_usd["AED"] / 3.6725 - 1) < 2e-4 and abs(per_usd["QAR"] / 3.64 - 1) < 2e-4
+        assert abs(eur[month] / rates[(month, "RSD")] / 117.2 - 1) < 5e-3
+    ars = [usd[m] / rates[(m, "ARS")] for m in ("2024-01", "2025-12")]
+    assert 780 < ars[0] < 900 and 1300 < ars[1] < 1600
+    assert usd["2025-12"] / rates[("2025-12", "EGP")] > 45
