@@ -415,7 +415,8 @@ def omo_figure(table: pd.DataFrame, freq_label: str = "year") -> StaticFigure:
             ax.yaxis.set_major_formatter(_thousands())
         left.set_ylabel("CZK bn (an average day)")
         right.set_ylabel(f"CZK bn per {freq_label}")
-        figure.legend(loc="outside lower center", ncols=3)  # below the axes: covers no bar
+        handles, names = left.get_legend_handles_labels()  # below the axes: covers no bar
+        figure.legend(handles, names, loc="outside lower center", ncols=3)
 
     return _draw("Open market operations: amount outstanding vs turnover", (9.0, 4.5), body)
 
