@@ -29,8 +29,9 @@ currency's units per USD that month:
   press reported them: approximate (a few %), not the CNB's own figures. Between two anchors the
   rate moves log-linearly with a small seeded noise that vanishes at the anchors;
 * **synthetic before the anchors and where none is known**: a seeded log-normal random walk
-  that ends on the first anchor (for the currencies without anchors, on the late-2025 level of
-  :data:`CURRENCIES`). Before 2024 every floating currency's path is synthetic.
+  that ends on the first anchor (for the currencies without anchors, SDG, SSP, SYP, YER and
+  ZWL, on the late-2025 level of :data:`CURRENCIES`, moving about 1 % a month in 2024-2025 and
+  2.5 % before). Before 2024 every floating currency's path is synthetic.
 
 ``amount`` is 1, 100 or 1000 so that quotes have useful digits. VEF is ``0.000`` from
 2019-01 and ZWL from 2024-05, as in the live data.
@@ -356,6 +357,8 @@ def units_per_usd(seed: int) -> dict[str, tuple[float, ...]]:
         else:
             points = _anchors(code)
         path = [0.0] * len(months)
+        for i0, v0 in points:
+            path[i0] = v0
         for (i0, v0), (i1, v1) in zip(points, points[1:], strict=False):
             walk, bridge = 0.0, []
             for _ in range(i1 - i0):
@@ -368,8 +371,9 @@ def units_per_usd(seed: int) -> dict[str, tuple[float, ...]]:
                     noise = 0.0
                 path[k] = v0 + (v1 - v0) * share + noise
         first, level = points[0]
+        recent = months.index((2024, 1))
         for k in range(first - 1, -1, -1):  # synthetic before the first anchor
-            level += rng.gauss(0.0, 0.025)
+            level += rng.gauss(0.0, 0.012 if k >= recent else 0.025)  # calmer in 2024-2025
             path[k] = level
         out[code] = tuple(math.exp(v) for v in path)
     return out
