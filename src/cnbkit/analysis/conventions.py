@@ -440,7 +440,7 @@ def spot_date(trade_dates: DateLike | Dates | pd.Series, lag: int = 2, *,
         return add_business_days(trade_dates, lag, _pair_calendar(pair))
     days, scalar = _days(trade_dates)
     if rule == "joint":
-        calendar = _calendar_names(fx_calendar(pair)) + ("NEW_YORK",)
+        calendar = (*_calendar_names(fx_calendar(pair)), "NEW_YORK")
         counted = np.busday_offset(days, lag, roll="backward",
                                    busdaycal=_calendar(days, fx_calendar(pair)))
         moved = np.busday_offset(counted, 0, roll="following",
@@ -598,7 +598,7 @@ def value_date(trade_dates: DateLike | Dates | pd.Series, tenor: str, *, lag: in
     """
     calendar: Calendar = _pair_calendar(pair)
     if pair is not None and usd_spot:
-        calendar = _calendar_names(calendar) + ("NEW_YORK",)
+        calendar = (*_calendar_names(calendar), "NEW_YORK")
     if _tenor(tenor)[1] == "D":
         return add_tenor(trade_dates, tenor, calendar=calendar)
     rule_eom = pair is not None if end_of_month is None else end_of_month

@@ -5,7 +5,8 @@ The CNB publishes forward points of EUR/CZK and USD/CZK for 3 and 6 months, in p
 CZK/1000 per unit of the foreign currency. A forward traded on day *t* settles on its value
 date: spot (T+2 business days in each of the pair's centres, Prague and TARGET for EUR/CZK,
 Prague and New York for USD/CZK, where a US holiday on T+1 does not count: the market's rule of
-:func:`cnbkit.analysis.conventions.spot_date`) plus the maturity on their joint calendar, modified following, with the end-end rule
+:func:`cnbkit.analysis.conventions.spot_date`) plus the maturity on their joint calendar,
+modified following, with the end-end rule
 (:func:`cnbkit.analysis.conventions.value_date` with ``pair``). Covered interest parity links
 the outright ``F`` to the spot ``S`` and the money-market rates of both currencies over the
 same dates, each with its own day count (CZK, EUR, USD: ACT/360; GBP: ACT/365)::

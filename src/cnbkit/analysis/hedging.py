@@ -2,7 +2,8 @@
 
 **Forward premium** (:func:`forward_premium`). A forward sells a unit of foreign currency for
 ``F = S + points / 1000`` CZK on its value date (spot T+2 in both centres, a US holiday on T+1
-not counted, plus the maturity, modified following with the end-end rule: :func:`~cnbkit.analysis.value_date`).
+not counted, plus the maturity, modified following with the end-end rule:
+:func:`~cnbkit.analysis.value_date`).
 As % p.a. over the forward's actual days on ACT/360, ``(F / S - 1) x 360 / days x 100`` is
 what an exporter who sells the currency forward earns over spot (an importer who buys it
 pays), the desk's "points in % p.a."; by covered interest parity it is close to the CZK rate
@@ -21,10 +22,12 @@ no forward.
 
 **Rolling a hedge** (:func:`rolling_hedge`). Sell (or buy) one unit forward; on the trade date
 whose spot is the forward's value date (two business days before it in the pair's centres
-other than New York: :func:`~cnbkit.analysis.spot_date`) the CNB's fixing is the spot the unhedged position gets, and a new forward is dealt
+other than New York: :func:`~cnbkit.analysis.spot_date`) the CNB's fixing is the spot the
+unhedged position gets, and a new forward is dealt
 that day. Per roll the hedge's P&L is ``F - S_fixing`` CZK per unit for a seller: the carry
 known at the start (``F - S_trade``, the points) plus ``S_trade - S_fixing``: for a
-seller the spot's *fall* over the hedge (a rise costs), for a buyer its rise. The fixing is a mid rate at 14:30 and the forwards are the CNB's mid points: the
+seller the spot's *fall* over the hedge (a rise costs), for a buyer its rise. The fixing is a
+mid rate at 14:30 and the forwards are the CNB's mid points: the
 P&L has no bid-offer cost.
 
 Example:

@@ -47,6 +47,7 @@ from __future__ import annotations
 import calendar as _calendar
 import datetime
 import functools
+import itertools
 import math
 import random
 from dataclasses import dataclass
@@ -359,7 +360,7 @@ def units_per_usd(seed: int) -> dict[str, tuple[float, ...]]:
         path = [0.0] * len(months)
         for i0, v0 in points:
             path[i0] = v0
-        for (i0, v0), (i1, v1) in zip(points, points[1:], strict=False):
+        for (i0, v0), (i1, v1) in itertools.pairwise(points):
             walk, bridge = 0.0, []
             for _ in range(i1 - i0):
                 walk += rng.gauss(0.0, 0.012)

@@ -20,7 +20,8 @@ Per business day (Czech labels, as in the live API):
   February 2026 in the CNB's OMO history), more when a cut falls within the repo's two weeks
   (the tender locks in the higher rate) and less when a hike does: bid-to-cover is 1.04 plus
   0.3 times the limit rate less the mean rate expected over the two weeks (pp), plus a
-  little noise, at least 1.00 (the link is the sandbox's assumption, its size not measured). Rates as in an American auction with the 2W repo
+    little noise, at least 1.00 (the link is the sandbox's assumption, its size not measured).
+  Rates as in an American auction with the 2W repo
   rate as the limit: the highest allotted rate is the limit rate and the lowest one 1 bp
   below it (3.49 and 3.50 in December 2025); when a cut falls within the repo's two weeks banks
   bid lower (25 March 2020, the day before the cut to 1.00 %: 1.69 / 1.73 / 1.75 %).

@@ -72,11 +72,11 @@ from collections.abc import Callable
 __all__ = [
     "CZK_CHANGES",
     "CZK_CORRIDOR",
+    "CZK_SURPRISES",
     "ECB_DEPOSIT_CHANGES",
     "ECB_MRO_CHANGES",
     "EFFR_LEVELS",
     "FED_TARGET_CHANGES",
-    "CZK_SURPRISES",
     "FORESIGHT_DAYS",
     "corridor",
     "ecb_deposit_rate",
