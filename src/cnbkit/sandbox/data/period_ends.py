@@ -45,6 +45,7 @@ import math
 import random
 
 from cnbkit.sandbox.data.calendar import all_business_days
+from cnbkit.sandbox.data.liquidity import excess_liquidity
 
 __all__ = ["CZEONIA_COUNTS_DEPOSITS_FROM", "MONTH_END", "NEW_YEAR", "QUARTER_END", "YEAR_END",
            "extra_deposits"]
@@ -65,8 +66,6 @@ _LEVEL_2024 = 2800.0
 @functools.lru_cache(maxsize=8)
 def extra_deposits(seed: int) -> dict[datetime.date, float]:
     """``day -> CZK bn`` moved into the deposit facility by a period end (0.0 on other days)."""
-    from cnbkit.sandbox.data.omo import excess_liquidity  # omo imports this module
-
     rng = random.Random(f"{seed}:period-ends")
     days = all_business_days()
     out = dict.fromkeys(days, 0.0)
