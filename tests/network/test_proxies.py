@@ -53,7 +53,7 @@ def test_refused_credentials_are_never_shown(origin, pki: Pki, guarded_proxy, ma
     with pytest.raises(ProxyAuthenticationRequired) as info:
         client.get("exrates.daily", date="2025-12-30")
     assert info.value.credentials_given
-    assert "refused the credentials in its URL" in str(info.value)
+    assert "refused the credentials given in HTTPS_PROXY" in str(info.value)
     _nowhere_shown(info.value, all_logs, wrong)
     assert USER not in str(info.value)
 
