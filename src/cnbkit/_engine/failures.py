@@ -73,11 +73,15 @@ from .peer import presented_issuer, proxy_challenges
 from .settings import LOOPBACK_HOSTS, Settings
 from .tls import describe
 
-__all__ = ["CONNECT_ATTEMPTS", "NETWORK_PAGE", "Failures", "check_proxy", "connect_timed_out",
-           "proxy_for", "proxy_note", "proxy_variable", "without_credentials"]
+__all__ = ["CONNECT_ATTEMPTS", "NETWORK_PAGE", "WORK_WITHOUT", "Failures", "check_proxy",
+           "connect_timed_out", "proxy_for", "proxy_note", "proxy_variable", "unreadable_proxy",
+           "without_credentials"]
 
 #: Where the docs explain proxies and certificates (named by the messages).
 NETWORK_PAGE = "see \"Behind a corporate network\" in cnbkit's docs"
+#: The ways out a message of a host that cannot be reached ends with (``cnbkit lab`` and
+#: ``cnbkit mcp``, which have started the sandbox already, leave it out).
+WORK_WITHOUT = f"To work without it: {USE_SANDBOX}, or {USE_CACHED}."
 #: How many times connecting may time out before the host is called unreachable: once more
 #: than the first (a lost moment), not the whole retry budget (each costs the connect timeout).
 CONNECT_ATTEMPTS = 2
@@ -394,8 +398,8 @@ class Failures:
         else:
             why = "a firewall drops the traffic, or the host is down"
         return HostUnreachable(
-            f"cannot reach {host}: connecting timed out ({seconds}): {why}. To work without "
-            f"it: {USE_SANDBOX}, or {USE_CACHED}.", host=host, resolved=True, timed_out=True)
+            f"cannot reach {host}: connecting timed out ({seconds}): {why}. {WORK_WITHOUT}",
+            host=host, resolved=True, timed_out=True)
 
     def unreachable(self, exc: requests.ConnectionError, url: str, proxy: str | None
                     ) -> HostUnreachable | None:
@@ -416,8 +420,7 @@ class Failures:
         else:
             cause = f"the name {host} does not resolve (no network, or a wrong base URL?)"
         return HostUnreachable(
-            f"cannot reach {host}: {cause}. To work without it: {USE_SANDBOX}, or "
-            f"{USE_CACHED}.", host=host, resolved=resolved)
+            f"cannot reach {host}: {cause}. {WORK_WITHOUT}", host=host, resolved=resolved)
 
     # -- proxies -----------------------------------------------------------------------------
     def proxy_failure(self, exc: BaseException, url: str, proxy: str | None
