@@ -28,7 +28,7 @@ from cnbkit.errors import InvalidParameter
 
 from .cnb_files import fixing_days
 
-ql = pytest.importorskip("QuantLib", reason="QuantLib is missing: pip install -e '.[test]'")
+ql = pytest.importorskip("QuantLib", reason="QuantLib is missing: bash scripts/test.sh installs it")
 
 FIRST, LAST = 2015, 2025
 TENORS = {"ONE_WEEK": (1, "Weeks"), "TWO_WEEKS": (2, "Weeks"), "ONE_MONTH": (1, "Months"),

@@ -290,7 +290,7 @@ def test_source_banner_describes_the_client_in_use(monkeypatch: pytest.MonkeyPat
 
 def test_the_banner_follows_configure(monkeypatch: pytest.MonkeyPatch) -> None:
     import cnbkit
-    from cnbkit._engine.client import default_client
+    from cnbkit import default_client
 
     for name in ("CNBKIT_SOURCE", "CNBKIT_BASE_URL", "CNBKIT_TODAY"):
         monkeypatch.delenv(name, raising=False)

@@ -74,6 +74,11 @@ USE_CACHED = "set CNBKIT_OFFLINE=1 to use the answers already cached"
 USE_SANDBOX = ("start the local sandbox (`cnbkit sandbox`) and set CNBKIT_BASE_URL to the URL it "
                "prints")
 LEAVE_OFFLINE = "run the call once with the network, or unset CNBKIT_OFFLINE"
+#: How a message of a host that cannot be reached ends (``cnbkit lab`` and ``cnbkit mcp``, which
+#: have started the sandbox already, leave it out of what they show).
+WORK_WITHOUT = f"To work without it: {USE_SANDBOX}, or {USE_CACHED}."
+#: Where the docs explain proxies and certificates (named by the network's messages).
+NETWORK_PAGE = "see \"Behind a corporate network\" in cnbkit's docs"
 
 
 class CnbError(Exception):

@@ -24,10 +24,10 @@ is added to ``NO_PROXY`` (and ``no_proxy``) in JupyterLab's environment, so that
 The notebooks are found in this order: ``notebooks_dir``; ``notebooks/`` of the source checkout
 cnbkit is installed from (editable installs); ``notebooks/`` of the current folder when it is a
 cnbkit checkout. Anywhere else (cnbkit installed from a wheel, on a laptop or a JupyterHub) the
-lab opens the user's own copy of the notebooks this version ships,
-:func:`cnbkit.bundled.user_notebooks_dir` (one folder per installed version), copied there by
-:func:`cnbkit.bundled.copy_notebooks` on first use: a notebook the user changed is never
-overwritten.
+lab opens the user's own copy of the notebooks this version ships, one folder per installed
+version in the user data folder (``~/.local/share/cnbkit/notebooks/VERSION`` on Linux),
+copied there on first use as ``cnbkit notebooks`` copies them: a notebook the user changed is
+never overwritten.
 
 The lab opens a notebook in its own kernel without asking: cnbkit adds a default setting
 (``autoStartDefaultKernel`` of JupyterLab's notebook tracker) through ``JUPYTER_CONFIG_PATH``,
@@ -50,10 +50,10 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from ._engine.settings import LIVE_URL
-from .bundled import checkout_root, copy_notebooks, user_notebooks_dir
+from . import LIVE_URL
+from ._os.bundled import checkout_root, copy_notebooks, user_notebooks_dir
+from ._os.stopping import StopRequest, run_child
 from .errors import InvalidParameter, MissingDependency
-from .stopping import StopRequest, run_child
 
 __all__ = ["REASON_VARIABLE", "SOURCES", "SOURCE_VARIABLE", "LabSetup", "LiveProbe",
            "as_probe", "find_notebooks", "lab_fallback_reason", "lab_source", "prepare",
@@ -178,12 +178,9 @@ def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> LiveProbe:
 
 def _proxy_of(url: str) -> str | None:
     """The proxy (without its credentials) a request for ``url`` takes, or None."""
-    import requests
+    from ._shared.proxies import environment_proxy, without_credentials
 
-    from ._engine.failures import proxy_for, without_credentials
-
-    with requests.Session() as session:
-        proxy = proxy_for(session, url)
+    proxy = environment_proxy(url)
     return without_credentials(proxy) if proxy else None
 
 
@@ -199,10 +196,10 @@ def _ask(base_url: str, timeout: float) -> LiveProbe:
 
     import requests
 
-    from ._engine.client import Client
-    from ._engine.failures import WORK_WITHOUT
+    from . import Client
     from .errors import (
         USE_CACHED,
+        WORK_WITHOUT,
         CertificateNotTrusted,
         CnbError,
         CnbkitWarning,
@@ -434,7 +431,7 @@ def run_lab(source: str = "auto", port: int | None = None,
     The sandbox (if any) runs in this process until JupyterLab exits. Ctrl-C stops both, and
     so do ``SIGTERM`` and a closed terminal (``SIGHUP``) on Linux and macOS and Ctrl-Break on
     Windows: JupyterLab shuts its kernels down, then the sandbox stops
-    (:mod:`cnbkit.stopping`). ``say`` reports the decision (default: standard error).
+    (``cnbkit._os.stopping``). ``say`` reports the decision (default: standard error).
     """
     tell = say or (lambda text: sys.stderr.write(text + "\n"))
     require_notebook_extras()

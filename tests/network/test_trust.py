@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import cnbkit
+from cnbkit import Settings
 from cnbkit._engine.peer import issuer_of
-from cnbkit._engine.settings import Settings
 from cnbkit.errors import CertificateNotTrusted, ConfigError, ConnectionFailed
 
 from .conftest import attempts, base_url

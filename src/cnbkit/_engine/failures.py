@@ -32,14 +32,17 @@ could also come from a device in front of the API.
 
 Which proxy a request takes is asked of the session (:func:`proxy_for`), as requests decides
 it from ``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY`` and ``NO_PROXY``; messages name the
-variable it came from (:func:`proxy_variable`). A proxy is always shown without its
-credentials (:func:`without_credentials`): they never reach a message, a log line or a repr.
+variable it came from (``cnbkit._shared.proxies.proxy_variable``). A proxy is always shown
+without its credentials (``cnbkit._shared.proxies.without_credentials``): they never reach a
+message, a log line or a repr.
 Text a server or a proxy sent (an issuer, a reason phrase) is shown through
 :func:`cnbkit.errors.printable`: no control character or escape sequence reaches a terminal.
 
 Example:
-    >>> without_credentials("http://alice:s3cret@proxy.bank.example:8080")
-    'http://proxy.bank.example:8080'
+    >>> check_proxy("http://alice:Pa55/word@proxy:8080", "https://api.cnb.cz")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cnbkit.errors.ConfigError: invalid proxy='<hidden>': the proxy URL cannot be read (it is ...
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ import os
 import re
 import ssl
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -57,9 +60,11 @@ from requests.utils import select_proxy
 from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
 from urllib3.exceptions import ProxyError as Urllib3ProxyError
 
+from .._shared.proxies import proxy_variable, without_credentials
 from ..errors import (
+    NETWORK_PAGE,
     USE_CACHED,
-    USE_SANDBOX,
+    WORK_WITHOUT,
     CertificateNotTrusted,
     CnbError,
     ConfigError,
@@ -73,15 +78,9 @@ from .peer import presented_issuer, proxy_challenges
 from .settings import LOOPBACK_HOSTS, Settings
 from .tls import describe
 
-__all__ = ["CONNECT_ATTEMPTS", "NETWORK_PAGE", "WORK_WITHOUT", "Failures", "check_proxy",
-           "connect_timed_out", "proxy_for", "proxy_note", "proxy_variable", "unreadable_proxy",
-           "without_credentials"]
+__all__ = ["CONNECT_ATTEMPTS", "Failures", "check_proxy", "connect_timed_out", "proxy_for",
+           "proxy_note", "unreadable_proxy"]
 
-#: Where the docs explain proxies and certificates (named by the messages).
-NETWORK_PAGE = "see \"Behind a corporate network\" in cnbkit's docs"
-#: The ways out a message of a host that cannot be reached ends with (``cnbkit lab`` and
-#: ``cnbkit mcp``, which have started the sandbox already, leave it out).
-WORK_WITHOUT = f"To work without it: {USE_SANDBOX}, or {USE_CACHED}."
 #: How many times connecting may time out before the host is called unreachable: once more
 #: than the first (a lost moment), not the whole retry budget (each costs the connect timeout).
 CONNECT_ATTEMPTS = 2
@@ -130,19 +129,6 @@ def _attempts(count: int) -> str:
     return f"{count} attempt{'' if count == 1 else 's'}"
 
 
-def without_credentials(proxy: str) -> str:
-    """``proxy`` as it may be shown: scheme, host and port, never a user name or password."""
-    where = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
-    host = where.hostname or "?"
-    if ":" in host:
-        host = f"[{host}]"
-    try:
-        port = f":{where.port}" if where.port else ""
-    except ValueError:
-        port = ""
-    return f"{where.scheme}://{host}{port}"
-
-
 def _has_credentials(proxy: str) -> bool:
     return urlsplit(proxy if "://" in proxy else f"http://{proxy}").username is not None
 
@@ -153,24 +139,6 @@ def proxy_for(session: requests.Session, url: str) -> str | None:
     ``NO_PROXY``."""
     settings = session.merge_environment_settings(url, {}, None, None, None)
     return select_proxy(url, settings["proxies"])
-
-
-def proxy_variable(proxy: str, url: str, environ: Mapping[str, str] | None = None
-                   ) -> str | None:
-    """The environment variable ``proxy`` was read from for ``url`` (``HTTPS_PROXY``,
-    ``all_proxy``...), or None when it came from elsewhere (the system's proxy settings).
-
-    Example:
-        >>> proxy_variable("http://proxy:3128", "https://api.cnb.cz/cnbapi",
-        ...                {"ALL_PROXY": "http://proxy:3128"})
-        'ALL_PROXY'
-    """
-    env = os.environ if environ is None else environ
-    scheme = "HTTPS" if url.lower().startswith("https:") else "HTTP"
-    for name in (f"{scheme}_PROXY", f"{scheme.lower()}_proxy", "ALL_PROXY", "all_proxy"):
-        if env.get(name) == proxy:
-            return name
-    return None
 
 
 def _setting(proxy: str, url: str) -> tuple[str, str]:

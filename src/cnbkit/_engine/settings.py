@@ -239,11 +239,11 @@ class Settings:
         0.3.0, use ``cnbkit.lab.lab_source()``."""
         import warnings
 
-        from ..lab import lab_source
-
         warnings.warn("Settings.source is deprecated since cnbkit 0.2.0 and goes in 0.3.0; use "
                       "cnbkit.lab.lab_source()", FutureWarning, stacklevel=2)
-        return lab_source()
+        # the lab's variable, read as cnbkit.lab.lab_source reads it (the engine imports
+        # nothing of the lab, which stands above it)
+        return os.environ.get("CNBKIT_SOURCE", "").strip().lower() or None
 
     def replace(self, **changes: Any) -> Settings:
         """A copy with ``changes`` (checked again)."""
@@ -301,3 +301,6 @@ def _day(name: str, text: str) -> dt.date:
         return dt.date.fromisoformat(text.strip())
     except ValueError:
         raise ConfigError(name, text, "write the day as yyyy-MM-dd") from None
+
+
+Settings.__module__ = "cnbkit"  # public as cnbkit.Settings, whatever module holds it

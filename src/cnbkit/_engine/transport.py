@@ -67,7 +67,7 @@ see.
 
 Example:
     >>> from cnbkit._engine.settings import Settings
-    >>> from cnbkit._engine.clock import SystemClock
+    >>> from cnbkit import SystemClock
     >>> transport = Transport(Settings(cache_url=None), SystemClock())
     >>> transport.retries
     5
@@ -97,6 +97,8 @@ from urllib3.exceptions import (
     SSLError,
 )
 
+from .._shared.clock import Clock
+from .._shared.warnings_at_caller import warn
 from ..errors import (
     LEAVE_OFFLINE,
     USE_CACHED,
@@ -114,8 +116,6 @@ from ..errors import (
 )
 from .cache import CacheInfo, cache_info, expires_at, open_storage
 from .call import Call
-from .caller_warning import warn
-from .clock import Clock
 from .decode import Decoded, decode
 from .failures import (
     Failures,

@@ -8,7 +8,7 @@ Tokens live in a :class:`Token` (repr masks them) and optionally in a token file
 atomically (a new private file in the same directory, then renamed over it); a token file that
 others could read, or one that is a symbolic link, is refused. Private means mode 0600 on Linux
 and macOS, and on Windows an access-control list that lets no one but the user (and
-``SYSTEM``, ``Administrators``) open it (:mod:`cnbkit.private_files`). When the provider grants
+``SYSTEM``, ``Administrators``) open it (:mod:`cnbkit._os.private_files`). When the provider grants
 fewer scopes than requested, the token keeps the granted ones and a
 :class:`~cnbkit.cobs.errors.ScopeChangedWarning` is issued.
 
@@ -41,9 +41,9 @@ import requests
 from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
-from cnbkit import private_files
-from cnbkit._engine.clock import Clock, SystemClock
-from cnbkit._engine.failures import NETWORK_PAGE, without_credentials
+from cnbkit._os import private_files
+from cnbkit._shared.clock import Clock, SystemClock
+from cnbkit._shared.proxies import environment_proxy, without_credentials
 from cnbkit.cobs import redact
 from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (
@@ -55,6 +55,7 @@ from cnbkit.cobs.errors import (
     StateMismatch,
     TokenFileError,
 )
+from cnbkit.errors import NETWORK_PAGE
 
 __all__ = ["OAuthFlow", "Token", "TokenFile", "connection_error"]
 
@@ -143,7 +144,7 @@ class TokenFile:
         system: how privacy is set and checked: ``"posix"`` (file modes) or ``"windows"``
             (access-control lists); default the running system's.
         windows: the system calls of the Windows way (default: Windows' own, see
-            :class:`~cnbkit.private_files.WindowsCalls`).
+            :class:`~cnbkit._os.private_files.WindowsCalls`).
     """
 
     def __init__(self, path: str | os.PathLike[str], *,
@@ -236,7 +237,7 @@ def connection_error(exc: requests.RequestException, method: str, url: str) -> C
         reason = reason[:297] + "..."
     if isinstance(exc, requests.exceptions.SSLError):
         advice = ""
-        proxy = requests.utils.select_proxy(url, requests.utils.get_environ_proxies(url))
+        proxy = environment_proxy(url)
         if _UNKNOWN_CA.search(reason) and proxy:
             host = urlsplit(url).hostname
             advice = (f"; the request went through the proxy {without_credentials(proxy)}: a "

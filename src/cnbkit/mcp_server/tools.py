@@ -32,12 +32,13 @@ from typing import Any
 import pandas as pd
 
 from .. import analysis
-from .._engine.caller_warning import collecting
 from .._engine.client import Client
-from .._engine.params import FIRST_YEAR, build_query, check_currency, to_date
+from .._engine.params import FIRST_YEAR, build_query, check_currency
 from .._engine.plan import Plan
 from .._engine.planners import PLANNERS, make_plan
 from .._engine.watch import Watch
+from .._shared.dates import to_date
+from .._shared.warnings_at_caller import collecting
 from ..backends import as_pandas
 from ..catalog import OPERATIONS, Operation, Param, operation
 from ..errors import CnbError, CnbkitWarning, InvalidParameter

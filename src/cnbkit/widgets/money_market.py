@@ -7,8 +7,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from .. import analysis
-from .._engine.client import Client
+from .. import Client, analysis
 from ..backends import as_pandas
 from ..errors import InvalidParameter
 from ._base import Panel

@@ -19,9 +19,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from .._engine.client import Client, default_client
-from .._engine.clock import SystemClock
-from .._engine.settings import LIVE_URL
+from .. import LIVE_URL, Client, SystemClock, default_client
 from ..errors import printable
 from ..lab import lab_fallback_reason, lab_source
 

@@ -40,7 +40,7 @@ import random
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cnbkit.sandbox import SANDBOX_CLOCK
+from cnbkit.sandbox.day import SANDBOX_CLOCK
 
 __all__ = ["CLOCK", "PRAGUE", "SHAPES", "SandboxBank", "rfc3339"]
 
