@@ -134,6 +134,7 @@ def test_an_https_proxy_is_verified_against_the_same_trust(origin, pki: Pki, mak
         with pytest.raises(CertificateNotTrusted) as info:  # the proxy passes, the origin not
             make_client(base_url(origin), trust=pki.company_ca).get("exrates.daily")
         assert info.value.host == "127.0.0.1"
+        assert info.value.issuer == subject(pki.origin_ca)  # read through the TLS to the proxy
         trusted = bundle(tmp_path, pki.company_ca, pki.origin_ca)
         frame = make_client(base_url(origin), trust=trusted).get("exrates.daily",
                                                                  date="2025-12-30")

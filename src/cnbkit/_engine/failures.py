@@ -312,7 +312,7 @@ class Failures:
             advice = ("the certificate itself does not fit: check the base URL and this "
                       "computer's clock (trusting another CA would not help)")
         elif not own and (size := self._bundle_size()) is not None:
-            advice = self._bundle_advice(size)
+            advice = self._bundle_advice(size, issuer if shown else None)
         else:
             system = ("the system's certificate store, which is in use: ask IT to install the "
                       "company's root CA there" if trust == "system" else
@@ -338,13 +338,20 @@ class Failures:
         return size if size < _PUBLIC_CAS else None
 
     @staticmethod
-    def _bundle_advice(size: int) -> str:
-        return (f"the bundle holds {size} CA certificate{'' if size == 1 else 's'} and not "
-                "the one that issued this; a bundle is the whole trust, so a host that no proxy "
-                "inspects (a proxy lets it through, or it is reached directly) needs the public "
-                "CAs in it too: make a bundle of the company's CA and certifi's (`python -m "
-                "certifi` prints where that is), or use CNBKIT_TRUST=system (the system's "
-                "store, with certifi's)")
+    def _bundle_advice(size: int, inspected_by: str | None) -> str:
+        """What to do when a bundle without the public CAs met a certificate it lacks the
+        issuer of; ``inspected_by``: the issuer, when a proxy carried the request (then it may
+        be the company's inspection CA, missing from the bundle)."""
+        advice = (f"the bundle holds {size} CA certificate{'' if size == 1 else 's'}, none the "
+                  "issuer of this one: a host that no proxy inspects (reached directly, or let "
+                  "through uninspected) shows a certificate from a public CA, which a bundle of "
+                  "the company's CA alone lacks; make a bundle of the company's CA and "
+                  "certifi's (`python -m certifi` prints where that is), or use "
+                  "CNBKIT_TRUST=system (the system's store, with certifi's)")
+        if inspected_by is not None:
+            advice += (f"; if {inspected_by} is the company's inspection CA, add it to the "
+                       "bundle")
+        return advice
 
     def no_connection(self, exc: BaseException, url: str, proxy: str | None, *,
                       attempts: int) -> HostUnreachable | ProxyRefused:

@@ -80,12 +80,14 @@ import datetime as dt
 import email.utils
 import hashlib
 import logging
+import os
 import sqlite3
 import ssl
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 from requests_cache.backends.base import BaseCache
@@ -125,7 +127,7 @@ from .failures import (
     proxy_note,
     unreadable_proxy,
 )
-from .settings import Settings
+from .settings import TRUST_STORES, Settings
 from .tls import TrustAdapter, ssl_context
 
 __all__ = ["RETRY_STATUSES", "Answer", "Transport", "error_for"]
@@ -298,7 +300,13 @@ class Transport:
         built on first use."""
         with self._lock:
             if self._context is None:
-                self._context = ssl_context(self.settings.trust, self.settings.trust_from)
+                trust, source = self.settings.trust, self.settings.trust_from
+                if urlsplit(self.settings.base_url).scheme == "http" \
+                        and trust not in TRUST_STORES and not os.path.exists(trust):
+                    # an http:// sandbox does not use the bundle, which is gone (a stale
+                    # REQUESTS_CA_BUNDLE): only an https:// proxy's own TLS could need one
+                    trust, source = "system", None
+                self._context = ssl_context(trust, source)
             return self._context
 
     def _session(self) -> requests.Session:
