@@ -77,6 +77,9 @@ LEAVE_OFFLINE = "run the call once with the network, or unset CNBKIT_OFFLINE"
 #: How a message of a host that cannot be reached ends (``cnbkit lab`` and ``cnbkit mcp``, which
 #: have started the sandbox already, leave it out of what they show).
 WORK_WITHOUT = f"To work without it: {USE_SANDBOX}, or {USE_CACHED}."
+#: How to give the company's proxy (the message of a host that cannot be reached directly).
+SET_PROXY = ("where only the company's proxy reaches the internet, set "
+             "HTTPS_PROXY=http://PROXY:PORT (the proxy IT names)")
 #: Where the docs explain proxies and certificates (named by the network's messages).
 NETWORK_PAGE = "see \"Behind a corporate network\" in cnbkit's docs"
 

@@ -167,10 +167,18 @@ def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> LiveProbe:
 
     threading.Thread(target=ask, name="cnbkit-live-probe", daemon=True).start()
     if not done.wait(timeout):  # the thread ends on its own timeouts, later
-        via = _via(base_url)
+        from . import Settings
+        from .errors import NETWORK_PAGE, SET_PROXY, ConfigError
+
+        via, host = _via(base_url), urlsplit(base_url).hostname
+        try:
+            here = Settings(base_url=base_url, cache_url=None).is_loopback
+        except ConfigError:  # (the thread, when it gets there, says what is wrong with it)
+            here = False
+        hint = "" if via or here else f"; in a company's network, {SET_PROXY}"
         return LiveProbe("timeout", f"did not answer within {timeout:g} s{via}",
-                         f"no answer from {urlsplit(base_url).hostname} within {timeout:g} s"
-                         f"{via}: the API, or the network on the way, is slow or down")
+                         f"no answer from {host} within {timeout:g} s{via}: the API, or the "
+                         f"network on the way, is slow or down{hint}; {NETWORK_PAGE}.")
     if isinstance(found[0], BaseException):
         raise found[0]
     return found[0]

@@ -63,6 +63,7 @@ from urllib3.exceptions import ProxyError as Urllib3ProxyError
 from .._shared.proxies import proxy_variable, without_credentials
 from ..errors import (
     NETWORK_PAGE,
+    SET_PROXY,
     USE_CACHED,
     WORK_WITHOUT,
     CertificateNotTrusted,
@@ -84,9 +85,6 @@ __all__ = ["CONNECT_ATTEMPTS", "Failures", "check_proxy", "connect_timed_out", "
 #: How many times connecting may time out before the host is called unreachable: once more
 #: than the first (a lost moment), not the whole retry budget (each costs the connect timeout).
 CONNECT_ATTEMPTS = 2
-#: How to give the company's proxy (the message of a host that cannot be reached directly).
-SET_PROXY = ("where only the company's proxy reaches the internet, set "
-             "HTTPS_PROXY=http://PROXY:PORT (the proxy IT names)")
 #: OpenSSL's verification codes that say the certificate itself is wrong for this host (expired,
 #: not yet valid, another host's or IP's): trusting another CA would not help.
 _WRONG_CERTIFICATE = frozenset({9, 10, 62, 64})
@@ -487,11 +485,12 @@ class Failures:
                     f"point {variable} at it (http://127.0.0.1:3128, the relay's address)")
         elif given:
             what = (f"refused the credentials given in {origin} (407 Proxy Authentication "
-                    f"Required): check the user name and password in {form} ({encoded})")
+                    f"Required): check the user name and password in {form} ({encoded}); "
+                    "cnbkit never shows them")
         else:
             what = (f"wants credentials (407 Proxy Authentication Required): put them in the "
-                    f"proxy variable, {form} ({encoded})")
+                    f"proxy variable, {form} ({encoded}); cnbkit never shows them")
         return ProxyAuthenticationRequired(
-            f"the proxy {shown} {what}; cnbkit never shows them. Not retried ({host} was not "
-            f"reached){_loopback_hint(url)}; {NETWORK_PAGE}.", proxy=shown,
+            f"the proxy {shown} {what}. Not retried ({host} was not reached)"
+            f"{_loopback_hint(url)}; {NETWORK_PAGE}.", proxy=shown,
             credentials_given=given, schemes=tuple(offered))

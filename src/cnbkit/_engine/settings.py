@@ -18,7 +18,8 @@ CNBKIT_TRUST        ``trust``: which certificates the market-data transport trus
                     ``certifi`` (certifi's bundle alone, requests' default) or the path
                     of a CA bundle (a PEM file, or a folder of hashed certificates)
 REQUESTS_CA_BUNDLE  ``trust``, when ``CNBKIT_TRUST`` is not set: a CA bundle's path, as
-CURL_CA_BUNDLE      requests reads these two (a bundle set for every Python tool)
+CURL_CA_BUNDLE      requests reads these two (a bundle set for every Python tool); a bundle
+                    must exist only for an ``https://`` base URL
 ==================  ==================================================================
 
 Proxies are requests' own business: ``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY`` and

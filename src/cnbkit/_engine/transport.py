@@ -13,17 +13,22 @@ For each call the transport
    answers (honouring Retry-After), bodies cut off mid-way and 200 answers that are not a
    JSON object. Back-off is exponential (``backoff_factor`` x 2^n, capped at
    ``backoff_max``). 400 and 404 are answers, not failures: they are raised at once. What
-   trying again cannot heal is raised at once too (:mod:`cnbkit._engine.failures`): a host
-   name that does not resolve or a host that refuses connections
-   (:class:`~cnbkit.errors.HostUnreachable`), a certificate that is not trusted
+   trying again cannot heal is raised at once too, judged by
+   :class:`~cnbkit._engine.failures.Failures`: a host name that does not resolve, a host
+   that refuses connections, or one whose connection timed out twice (a firewall that drops
+   the traffic: :class:`~cnbkit.errors.HostUnreachable`), a certificate that is not trusted
    (:class:`~cnbkit.errors.CertificateNotTrusted`), a proxy that cannot be reached, refuses
-   the tunnel or wants credentials (:class:`~cnbkit.errors.ProxyRefused`,
-   :class:`~cnbkit.errors.ProxyAuthenticationRequired`), each naming its fix;
+   the tunnel, wants credentials, or answers 5xx for a host on this machine
+   (:class:`~cnbkit.errors.ProxyRefused`,
+   :class:`~cnbkit.errors.ProxyAuthenticationRequired`), a proxy URL requests cannot read
+   (:class:`~cnbkit.errors.ConfigError`, naming the variable, never its text), each naming
+   its fix;
 4. decodes the body once into typed records (:mod:`cnbkit._engine.decode`) and only then stores it:
    an answer that is not the documented JSON never reaches the cache (it is retried, within
    the same budget); the expiry is absolute, from :func:`~cnbkit._engine.cache.expires_at`;
-5. when the budget runs out and an expired answer is cached, serves it with a warning
-   (stale-if-error); otherwise raises the last failure, typed.
+5. when the budget runs out (or a failure is raised at once) and an expired answer is
+   cached, serves it with a warning that carries the failure's message and fix
+   (stale-if-error); otherwise raises the failure, typed.
 
 Certificates are verified against ``Settings.trust`` (:mod:`cnbkit._engine.tls`: the
 system's store by default), through one SSL context on every session, whatever proxy the
