@@ -200,17 +200,15 @@ def _via(url: str) -> str:
 
 def _ask(base_url: str, timeout: float) -> LiveProbe:
     """The probe itself (see :func:`probe_live`), each wait within ``timeout``."""
-    import warnings
-
     import requests
 
     from . import Client
+    from ._shared.warnings_at_caller import collecting
     from .errors import (
         USE_CACHED,
         WORK_WITHOUT,
         CertificateNotTrusted,
         CnbError,
-        CnbkitWarning,
         ConfigError,
         ConnectionFailed,
         HostUnreachable,
@@ -228,8 +226,7 @@ def _ask(base_url: str, timeout: float) -> LiveProbe:
     except ConfigError as exc:
         return _unusable_setting(exc)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", CnbkitWarning)
+        with collecting():  # (thread-safe, unlike catch_warnings: the caller may go on)
             client.get("exrates.daily")
     except CertificateNotTrusted as exc:
         issuer = f" (issued by {exc.issuer})" if exc.issuer else ""

@@ -90,7 +90,7 @@ CONNECT_ATTEMPTS = 2
 _WRONG_CERTIFICATE = frozenset({9, 10, 62, 64})
 #: A CA bundle with fewer certificates holds none of the public CAs (certifi's holds 140).
 _PUBLIC_CAS = 20
-#: Authentication schemes a proxy may offer, and those requests cannot answer.
+#: Authentication schemes a proxy may offer (requests answers Basic only), and Windows sign-on.
 _SCHEMES = ("Basic", "Digest", "NTLM", "Negotiate", "Kerberos", "Bearer")
 _WINDOWS_SIGN_ON = frozenset({"ntlm", "negotiate", "kerberos"})
 _E = TypeVar("_E", bound=BaseException)
