@@ -144,8 +144,8 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
     finally:
         client.close()
     calls, cached = about.get("calls"), about.get("from_cache")
-    print(f"{rows} rows from {calls} calls ({cached} from the cache) -> {out} ({fmt})",
-          file=sys.stderr)
+    print(f"{rows} row{'' if rows == 1 else 's'} from {calls} call{'' if calls == 1 else 's'} "
+          f"({cached} from the cache) -> {out} ({fmt})", file=sys.stderr)
     return 0
 
 

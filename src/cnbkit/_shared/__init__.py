@@ -9,5 +9,6 @@
                         manual clocks, a clock from a setting
     dates               dates as users write them ("2019-05-17", date, datetime, Timestamp)
     deprecation         names that moved keep working for a release, with a FutureWarning
+    proxies             the proxy requests picks, and how messages show it (no credentials)
     warnings_at_caller  a warning shown at the user's own line, however deep it is raised
 """

@@ -43,6 +43,7 @@ from requests_oauthlib import OAuth2Session
 
 from cnbkit._os import private_files
 from cnbkit._shared.clock import Clock, SystemClock
+from cnbkit._shared.proxies import environment_proxy, without_credentials
 from cnbkit.cobs import redact
 from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (
@@ -54,6 +55,7 @@ from cnbkit.cobs.errors import (
     StateMismatch,
     TokenFileError,
 )
+from cnbkit.errors import NETWORK_PAGE
 
 __all__ = ["OAuthFlow", "Token", "TokenFile", "connection_error"]
 
@@ -235,7 +237,17 @@ def connection_error(exc: requests.RequestException, method: str, url: str) -> C
         reason = reason[:297] + "..."
     if isinstance(exc, requests.exceptions.SSLError):
         advice = ""
-        if _UNKNOWN_CA.search(reason):
+        proxy = environment_proxy(url)
+        if _UNKNOWN_CA.search(reason) and proxy:
+            host = urlsplit(url).hostname
+            advice = (f"; the request went through the proxy {without_credentials(proxy)}: a "
+                      "proxy that inspects TLS shows its own certificate for the provider, and "
+                      "mutual TLS cannot pass it; ask the network team for an exception from "
+                      f"TLS inspection for {host} ({NETWORK_PAGE}), or set NO_PROXY={host} "
+                      "where the provider is reached directly. If the provider's own CA is "
+                      "missing instead, set ca_bundle (CobsConfig(ca_bundle=...), "
+                      f"{ENV_PREFIX}CA_BUNDLE)")
+        elif _UNKNOWN_CA.search(reason):
             advice = ("; the provider's certificate is not signed by a certificate authority "
                       "this client trusts: set ca_bundle to the file of the CA that signed it "
                       f"(CobsConfig(ca_bundle=...), {ENV_PREFIX}CA_BUNDLE; for the local "
