@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._engine.client import Client
-from .._engine.settings import LIVE_URL, LOOPBACK_HOSTS
+from .._engine.settings import LIVE_URL
 from ..errors import InvalidParameter, MissingDependency
 
 if TYPE_CHECKING:
@@ -97,11 +97,9 @@ class DataSource:
 
 
 def _kind_of(base_url: str) -> str:
-    from urllib.parse import urlsplit
-
-    if base_url == LIVE_URL:
-        return "live"
-    return "sandbox" if urlsplit(base_url).hostname in LOOPBACK_HOSTS else "custom"
+    """``live`` for the CNB's API, else ``custom``: a server the user named (a loopback one
+    too: only the sandbox this server starts itself is ``sandbox``)."""
+    return "live" if base_url == LIVE_URL else "custom"
 
 
 def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = None
