@@ -117,8 +117,10 @@ TOOLS: dict[str, tuple[str, str]] = {
 }
 READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False,
                                   idempotent_hint=True, open_world_hint=True)
-#: Finished answers kept for reuse (the most recently used).
+#: Finished answers kept for reuse: the most recently used, at most this many, holding at
+#: most :data:`REUSED_CELLS` table cells together (about 30 bytes of memory each).
 REUSED = 256
+REUSED_CELLS = 1_000_000
 #: MCP's log levels by Python's, and back.
 _LEVELS: dict[int, types.LoggingLevel] = {
     logging.DEBUG: "debug", logging.INFO: "info", logging.WARNING: "warning",
@@ -148,9 +150,11 @@ def _success(answer: Answer) -> dict[str, Any]:
 class _Reused:
     """Finished answers by key, while the data they came from is fresh (thread-safe)."""
 
-    def __init__(self, client: Client, store: ResultStore, kept: int = REUSED) -> None:
-        self._client, self._store, self._kept = client, store, kept
-        self._answers: OrderedDict[Hashable, tuple[dict[str, Any], Any]] = OrderedDict()
+    def __init__(self, client: Client, store: ResultStore, kept: int = REUSED,
+                 cells: int = REUSED_CELLS) -> None:
+        self._client, self._store, self._kept, self._cells = client, store, kept, cells
+        self._answers: OrderedDict[Hashable, tuple[dict[str, Any], Any, int]] = OrderedDict()
+        self._held = 0
         self._lock = threading.Lock()
 
     def get(self, key: Hashable, owner: str | None) -> dict[str, Any] | None:
@@ -160,9 +164,10 @@ class _Reused:
             found = self._answers.get(key)
             if found is None:
                 return None
-            answer, fresh_until = found
+            answer, fresh_until, cells = found
             if fresh_until is not None and self._client.clock.now() >= fresh_until:
                 del self._answers[key]
+                self._held -= cells
                 return None
             resource = answer["structuredContent"].get("resource")
             if resource and not self._store.has(resource, owner):
@@ -171,10 +176,16 @@ class _Reused:
             return answer
 
     def put(self, key: Hashable, answer: dict[str, Any], watch: Watch) -> None:
+        columns = answer["structuredContent"].get("columns") or ()
+        cells = sum(len(column["values"]) for column in columns) + 1
         with self._lock:
-            self._answers[key] = (answer, watch.fresh_until)
-            while len(self._answers) > self._kept:
-                self._answers.popitem(last=False)
+            previous = self._answers.pop(key, None)
+            if previous is not None:
+                self._held -= previous[2]
+            self._answers[key] = (answer, watch.fresh_until, cells)
+            self._held += cells
+            while len(self._answers) > self._kept or self._held > self._cells:
+                self._held -= self._answers.popitem(last=False)[1][2]
 
 
 class _Relay:
@@ -429,7 +440,7 @@ class CnbkitServer:
             uri_template="cnbkit://results/{id}", name="result", title="A whole table",
             description=f"the whole table of a truncated answer as CSV (UTF-8, one header "
                         f"line), for the session that asked; the server keeps the newest, "
-                        f"{self.store.budget // 2**20} MB of them", mime_type="text/csv")])
+                        f"{self.store.capacity} of them", mime_type="text/csv")])
 
     async def _read_resource(self, ctx: Any, params: types.ReadResourceRequestParams
                              ) -> types.ReadResourceResult:

@@ -119,6 +119,14 @@ class ResultStore:
         return f"cnbkit://results/{result_id}"
 
     @property
+    def capacity(self) -> str:
+        """The budget as a message says it (``64 MB``)."""
+        for unit, size in (("MB", 2**20), ("kB", 2**10)):
+            if self.budget >= size:
+                return f"{self.budget / size:.3g} {unit}"
+        return f"{self.budget} bytes"
+
+    @property
     def used(self) -> int:
         """The bytes of memory the kept tables take."""
         with self._lock:
@@ -147,8 +155,8 @@ class ResultStore:
             kept = self._tables.get(result_id)
         if kept is None or not kept.readable_by(owner):
             raise KeyError(f"no result {result_id}: it was never made in this session, or it "
-                           f"was dropped (the server keeps {self.budget // 2**20} MB of whole "
-                           "tables, the newest): run the call again")
+                           f"was dropped (the server keeps {self.capacity} of whole tables, the "
+                           "newest): run the call again")
         return kept.csv
 
 
@@ -224,8 +232,8 @@ def to_table(frame: pd.DataFrame, *, max_rows: int, data_source: str, base_url: 
         "returned_rows": min(total, max_rows),
         "truncated": truncated,
         "narrow": (f"{narrow}, or read the whole table from the resource" if resource else
-                   f"{narrow} (the whole table is larger than the {store.budget // 2**20} MB "
-                   "the server keeps for resources)") if truncated else None,
+                   f"{narrow} (the whole table is larger than the {store.capacity} the server "
+                   "keeps for resources)") if truncated else None,
         "resource": resource,
         "provenance": {
             "data_source": data_source, "base_url": base_url, "operation": operation,
