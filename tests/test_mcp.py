@@ -262,6 +262,23 @@ def test_an_unreachable_api_is_one_line_naming_the_host_and_the_way_out(tmp_path
     assert "cnbkit mcp with CNBKIT_OFFLINE=1 in its environment" in text
 
 
+def test_a_server_the_user_names_is_custom_even_on_this_machine(tmp_path, sandbox):
+    """CNBKIT_BASE_URL on 127.0.0.1 was labelled sandbox, as if the server had started its
+    own: only that one is sandbox; a server the user names is custom, wherever it runs."""
+    found: dict[str, Any] = {}
+
+    async def conversation(client: Client) -> None:
+        found["about"] = json.loads((await client.read_resource("cnbkit://about"))
+                                    .contents[0].text)
+        found["answer"] = await client.call_tool(
+            "call_operation", {"operation": "czeonia.daily", "params": {"date": "2024-05-17"}})
+
+    talk(stdio(tmp_path, "--source", "auto", CNBKIT_BASE_URL=str(sandbox)), conversation)
+    assert found["about"]["data_source"] == "custom"
+    assert found["about"]["base_url"] == str(sandbox)
+    assert found["answer"].structured_content["provenance"]["data_source"] == "custom"
+
+
 def test_a_hundred_calls_in_a_row_and_a_malformed_message_leave_it_standing(tmp_path):
     """Raw JSON-RPC over the pipes: a line that is not JSON, then the handshake and a hundred
     calls; every line on standard output is a JSON-RPC message (logs go to standard error)."""
