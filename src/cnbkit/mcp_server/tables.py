@@ -165,37 +165,36 @@ def csv_text(frame: pd.DataFrame) -> str:
     return frame.to_csv(index=False, lineterminator="\n", date_format="%Y-%m-%d")
 
 
+#: The catalog's type of a column, by the kind of its dtype (numpy's letter: datetime, signed
+#: and unsigned integer, float; pandas' nullable integers share them); anything else is text.
+_DTYPES = {"M": "date", "i": "int", "u": "int", "f": "float"}
+
+
 def dtype_of(column: pd.Series) -> str:
     """The catalog's name of a column's type: date, float, int or str."""
-    if pd.api.types.is_datetime64_any_dtype(column):
-        return "date"
-    if pd.api.types.is_bool_dtype(column.dtype):
-        return "str"
-    if pd.api.types.is_integer_dtype(column.dtype):
-        return "int"
-    if pd.api.types.is_float_dtype(column.dtype):
-        return "float"
-    return "str"
+    return _DTYPES.get(column.dtype.kind, "str")
 
 
 def json_column(column: pd.Series) -> list[Any]:
     """A column's values as JSON gives them: dates yyyy-MM-dd, codes as text, numbers as
     numbers, a missing value None (column at a time: an answer has thousands of cells)."""
-    if pd.api.types.is_datetime64_any_dtype(column):
+    dtype = column.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes: Any = column.array
+        names = np.array([*map(str, dtype.categories), None], dtype=object)
+        picked: list[Any] = names[codes.codes].tolist()  # a code of -1 (missing) picks None
+        return picked
+    kind = dtype.kind
+    if kind == "M":
         days = column.to_numpy().astype("datetime64[D]")
         text: list[Any] = np.datetime_as_string(days).tolist()
         return [None if t == "NaT" else t for t in text] if np.isnat(days).any() else text
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = column.cat.codes.to_numpy()
-        names = np.array([*map(str, column.cat.categories), None], dtype=object)
-        picked: list[Any] = names[codes].tolist()  # a code of -1 (missing) picks None
-        return picked
-    if pd.api.types.is_float_dtype(column.dtype):
+    if kind == "f":
         values = column.to_numpy(dtype=float)
         numbers: list[Any] = values.tolist()
         return [None if math.isnan(v) else v for v in numbers] if np.isnan(values).any() \
             else numbers
-    if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
+    if kind in "iu" and isinstance(dtype, np.dtype):  # numpy's integers have no missing value
         whole: list[Any] = column.to_numpy().tolist()
         return whole
     values_ = column.astype(object).tolist()
@@ -217,8 +216,7 @@ def to_table(frame: pd.DataFrame, *, max_rows: int, data_source: str, base_url: 
     frame.attrs = {}  # pandas copies a frame's attrs deeply at every column taken: none here
     try:
         columns = []
-        for name in frame.columns:
-            column = frame[name]
+        for name, column in frame.items():
             columns.append({"name": str(name), "dtype": dtype_of(column),
                             "unit": units.get(name) or None,
                             "values": json_column(column.iloc[:max_rows] if truncated
