@@ -4,7 +4,7 @@ server, every call in its own worker thread.
 * **Tools** (:mod:`~cnbkit.mcp_server.tools`): a call's arguments are checked first
   (:func:`~cnbkit.mcp_server.schemas.check_arguments`, then the library's own checks), so a bad
   one is a tool error with cnbkit's message at once; the work then runs in a worker thread
-  under a :class:`~cnbkit._engine.watch.Watch`. A fast call never waits behind a slow one;
+  under a :class:`cnbkit.Watch`. A fast call never waits behind a slow one;
   cancelling a call (``notifications/cancelled``) stops its remaining requests and frees its
   workers; ``history`` reports progress per chunk when the client sent a progress token;
   anything unexpected is still a tool error naming the tool, its arguments and the exception.
@@ -50,8 +50,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .._engine.client import Client
-from .._engine.watch import Watch
+from .. import Client, Watch
 from ..errors import LEAVE_OFFLINE, USE_CACHED, USE_SANDBOX, CnbError, InvalidParameter
 from .prompts import PROMPTS
 from .schemas import ARGUMENTS, OUTPUTS, check_arguments, input_schema
