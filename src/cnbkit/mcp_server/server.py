@@ -8,10 +8,10 @@ server, every call in its own worker thread.
   cancelling a call (``notifications/cancelled``) stops its remaining requests and frees its
   workers; ``history`` reports progress per chunk when the client sent a progress token;
   anything unexpected is still a tool error naming the tool, its arguments and the exception.
-* **Finished answers are reused**: a table is kept by its operation, checked parameters (or
-  planned calls) and ``max_rows`` for as long as the cache entries it came from stay fresh,
-  so a repeated call costs no more than the protocol itself and an open period still
-  expires with its cache entry.
+* **Finished answers are reused**: a table is kept by its plan (:class:`cnbkit.Plan`: the
+  operation and its checked parameters, or the planned calls) and ``max_rows`` for as long as
+  the cache entries it came from stay fresh, so a repeated call costs no more than the
+  protocol itself and an open period still expires with its cache entry.
 * **Logging**: cnbkit's log records of a call (the requests it makes, what it refuses) go to
   the client as ``notifications/message`` at the level it chose: ``logging/setLevel`` on
   handshake-era connections (nothing until it is set), the request's ``_meta`` log level on
