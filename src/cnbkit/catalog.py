@@ -49,8 +49,8 @@ __all__ = [
 ParamKind = Literal["date", "year", "year_month", "currency", "enum"]
 Dtype = Literal["date", "float", "int", "str"]
 
-#: The first year of any CNB series (the exchange-rate fixing history starts in 1991): years
-#: and dates before it are refused, and a range without a start begins here.
+#: The first year of any CNB series, 1991 (the exchange-rate fixing history starts then).
+#: Years and dates before it are refused, and a range without a start begins here.
 FIRST_YEAR = 1991
 
 LANGS: tuple[str, ...] = ("CZ", "EN")
