@@ -133,9 +133,10 @@ class RedirectCatcher:
                 if catcher.require and not any(name in query for name in catcher.require):
                     self.send_error(400, f"no {' or '.join(catcher.require)} in the redirect")
                     return
-                _answer(self, _DONE_PAGE)
+                # caught before the answer: once the browser has its page, returned says so
                 catcher._catch(f"{catcher.origin}{target.path}"
                                + (f"?{query_text}" if query_text else ""))
+                _answer(self, _DONE_PAGE)
 
             def log_message(self, format: str, *args: object) -> None:
                 return  # the redirect carries the code: it is never logged
