@@ -144,8 +144,9 @@ class RedirectCatcher:
         server_class = _V6Server if ":" in host else ExclusiveHTTPServer
         self._server = server_class((host, port), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
-                                        name="cnbkit-redirect-catcher")
+        # a short poll: closing the catcher waits for the loop to see it (0.5 s by default)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
+                                        daemon=True, name="cnbkit-redirect-catcher")
         self._thread.start()
 
     @classmethod
