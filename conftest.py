@@ -23,7 +23,7 @@ import os
 
 import pytest
 
-from cnbkit.systems import PLATFORM
+from cnbkit._os.systems import PLATFORM
 
 NO_SKIP = os.environ.get("CNBKIT_TEST_NO_SKIP") == "1"
 #: The systems of CI's matrix (``sys.platform``'s names, ``windows`` for win32).

@@ -3,7 +3,9 @@
 It answers ``tools/list`` and ``tools/call`` with what ``cnbkit mcp`` answered, recorded by
 ``bench_mcp.py`` in a JSON file: the same tools with the same input and output schemas, and
 for each call the same result (text, structured content), so the client parses, validates and
-the pipes carry the very same bytes. It does nothing else: no library call, no conversion.
+the pipes carry the same bytes. A call is found by its tool and arguments, ``max_rows`` aside
+(the tables measured are shorter than any ``max_rows`` the benchmark sends, so the answer is
+the same). It does nothing else: no library call, no conversion.
 
 Run: ``python benchmarks/_mcp_null_server.py RECORDING.json`` (over stdio).
 """
@@ -21,8 +23,10 @@ from mcp.server.stdio import stdio_server
 
 
 def call_key(name: str, arguments: dict[str, Any] | None) -> str:
-    """How a recorded answer is found: the tool and its arguments, as canonical JSON."""
-    return json.dumps([name, arguments or {}], sort_keys=True)
+    """How a recorded answer is found: the tool and its arguments but ``max_rows``, as
+    canonical JSON."""
+    given = {k: v for k, v in (arguments or {}).items() if k != "max_rows"}
+    return json.dumps([name, given], sort_keys=True)
 
 
 def main(path: str) -> None:

@@ -24,7 +24,7 @@ from _common import interleaved, sandbox_process, spread, verdict
 import cnbkit
 from cnbkit._engine.columns import from_decoded
 from cnbkit._engine.decode import decode
-from cnbkit.backends import to_pandas
+from cnbkit._engine.frames import to_pandas
 from cnbkit.catalog import Operation, operation
 
 ROUNDS = 31

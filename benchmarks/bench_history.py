@@ -30,9 +30,9 @@ from _common import interleaved, sandbox_process, spread, verdict
 import cnbkit
 from cnbkit._engine.columns import from_decoded
 from cnbkit._engine.decode import decode
+from cnbkit._engine.frames import to_pandas
 from cnbkit._engine.planners import make_plan
 from cnbkit._engine.stitch import stitch
-from cnbkit.backends import to_pandas
 from cnbkit.sandbox import SANDBOX_CLOCK
 
 LATENCY_MS = 50

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: creates a virtual environment, installs cnbkit with its
-# test extras from PyPI, installs the Debian packages the tests start (Chromium, redis-server,
-# Node.js) when they are missing (as root, with apt-get) and the TypeScript MCP client from npm,
-# then runs ruff, mypy --strict for Linux, Windows and macOS, and pytest in a random order: pytest-randomly prints "Using --randomly-seed=N" at the top;
+# The whole test suite on a fresh machine: creates a virtual environment, installs cnbkit with
+# every user extra and the developer tools (pyproject.toml's dependency group `dev`) from PyPI,
+# installs the Debian packages the tests start (Chromium, redis-server, Node.js) when they are
+# missing (as root, with apt-get) and the TypeScript MCP client from npm, then runs ruff, the
+# layers' contract (lint-imports), mypy --strict for Linux, Windows and macOS, and pytest in a
+# random order: pytest-randomly prints "Using --randomly-seed=N" at the top;
 # `bash scripts/test.sh --randomly-seed=N` repeats that order. Extra arguments go to pytest.
 #
 # The interpreter: python3, or the one PYTHON names (`PYTHON=python3.13 bash scripts/test.sh`).
@@ -29,8 +31,9 @@ if [ -z "${PYTHON:-}" ]; then venv=.venv; else venv=.venv-$version; fi
 [ -x "$venv/bin/python" ] || [ -x "$venv/Scripts/python.exe" ] || "$python" -m venv "$venv"
 if [ -x "$venv/bin/python" ]; then bin=$venv/bin; else bin=$venv/Scripts; fi
 echo "scripts/test.sh: Python $("$bin/python" -c 'import platform; print(platform.python_version())') in $venv" >&2
+# pip >= 25.1 installs dependency groups (PEP 735): the upgrade brings it
 "$bin/python" -m pip install --quiet --upgrade pip
-"$bin/python" -m pip install --quiet -e ".[test]"
+"$bin/python" -m pip install --quiet -e ".[sandbox,notebooks,redis,polars,arrow,mcp]" --group dev
 
 # Debian packages the tests start, as command:package
 missing=""
@@ -111,6 +114,9 @@ if command -v npm >/dev/null 2>&1; then
 fi
 
 "$bin/python" -m ruff check .
+# the layers as a contract (pyproject.toml's [tool.importlinter]): no import, at module level,
+# inside a function or for the type checker, runs back up a layer or closes a ring
+"$bin/lint-imports" --no-logo --no-cache
 # every system's code paths are type-checked, whichever system runs this (one cache each)
 for platform in linux win32 darwin; do
   "$bin/python" -m mypy --strict --platform "$platform" --cache-dir ".mypy_cache/$platform" src/cnbkit

@@ -10,12 +10,12 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from cnbkit import Client, ManualClock
 from cnbkit._engine.cache import CacheLocation
-from cnbkit._engine.client import Client
-from cnbkit._engine.clock import PRAGUE, ManualClock
 from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .redis_server import RedisServer
@@ -24,7 +24,7 @@ DATA = Path(__file__).parent / "data"
 CNBAPI = DATA / "cnbapi"
 #: Noon on the sandbox's day: the moment the test clients live in (their clocks stand still
 #: unless a test moves them), so no test depends on the real date or waits for time to pass.
-SANDBOX_NOON = dt.datetime.combine(SANDBOX_CLOCK, dt.time(12), tzinfo=PRAGUE)
+SANDBOX_NOON = dt.datetime.combine(SANDBOX_CLOCK, dt.time(12), tzinfo=ZoneInfo("Europe/Prague"))
 
 
 @pytest.fixture(scope="session", autouse=True)

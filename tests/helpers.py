@@ -6,9 +6,8 @@ from __future__ import annotations
 import pandas as pd
 from requests_cache.models.response import CachedResponse
 
+from cnbkit import Client, Plan
 from cnbkit._engine.cache import open_storage
-from cnbkit._engine.client import Client
-from cnbkit._engine.plan import Plan
 from cnbkit.catalog import operation
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import cnbkit
-from cnbkit import bundled
-from cnbkit.bundled import MANIFEST, copy_notebooks
+from cnbkit._os import bundled
+from cnbkit._os.bundled import MANIFEST, copy_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

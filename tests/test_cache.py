@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 
 import cnbkit
+from cnbkit import ManualClock
 from cnbkit._engine.cache import CacheLocation, open_storage
-from cnbkit._engine.clock import ManualClock
 from cnbkit.catalog import operation
 from cnbkit.errors import ConnectionFailed, InvalidResponse, OfflineCacheMiss, StaleDataWarning
 from cnbkit.sandbox import serve

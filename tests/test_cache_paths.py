@@ -15,8 +15,8 @@ import pytest
 
 from cnbkit import Client
 from cnbkit._engine.cache import CacheLocation
+from cnbkit._os.systems import SYSTEM
 from cnbkit.errors import ConfigError
-from cnbkit.systems import SYSTEM
 
 WINDOWS = [
     ("sqlite:///C:/Users/me/cache.sqlite", r"C:\Users\me\cache.sqlite"),

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from cnbkit._engine.clock import ManualClock
+from cnbkit import ManualClock
 from cnbkit.catalog import operation
 from cnbkit.errors import CnbkitWarning, ValidationError
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply

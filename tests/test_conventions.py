@@ -28,7 +28,7 @@ from cnbkit.errors import InvalidParameter
 
 from .cnb_files import fixing_days
 
-ql = pytest.importorskip("QuantLib", reason="QuantLib is missing: pip install -e '.[test]'")
+ql = pytest.importorskip("QuantLib", reason="QuantLib is missing: bash scripts/test.sh installs it")
 
 FIRST, LAST = 2015, 2025
 TENORS = {"ONE_WEEK": (1, "Weeks"), "TWO_WEEKS": (2, "Weeks"), "ONE_MONTH": (1, "Months"),
@@ -40,6 +40,19 @@ FEDWIRE = ql.UnitedStates(ql.UnitedStates.FederalReserve)
 JUDGE = {None: PRAGUE, "EUR/CZK": ql.JointCalendar(PRAGUE, ql.TARGET()),
          "USD/CZK": ql.JointCalendar(PRAGUE, FEDWIRE)}
 PAIR_NAMES = {"EUR_TO_CZK": "EUR/CZK", "USD_TO_CZK": "USD/CZK"}
+#: Each centre's own calendar and the business days it counts to spot (T+2): New York counts
+#: one only, so a US holiday on T+1 does not delay the spot of a USD pair (ObjectLab Kit,
+#: *Currency Date Calculation*; Wikipedia, *Foreign exchange spot*: "if ... a USD holiday falls
+#: on the Tuesday, then the spot date for EUR/USD will be the Wednesday").
+CENTRES = {None: ((PRAGUE, 2),), "EUR/CZK": ((PRAGUE, 2), (ql.TARGET(), 2)),
+           "USD/CZK": ((PRAGUE, 2), (FEDWIRE, 1))}
+
+
+def market_spot(pair: str | None, day: ql.Date) -> ql.Date:
+    """Spot by the market's rule, in QuantLib: each centre advances its own business days, the
+    latest of them is adjusted (following) on the joint calendar."""
+    latest = max(calendar.advance(day, count, ql.Days) for calendar, count in CENTRES[pair])
+    return JUDGE[pair].adjust(latest, ql.Following)
 
 
 def _q(day: dt.date | pd.Timestamp) -> ql.Date:
@@ -167,7 +180,7 @@ def compare_value_dates(pair: str | None = None, first: int = FIRST,
     trade = pd.DatetimeIndex(days)
     compared = differ = 0
     spot = mm.spot_date(trade, pair=pair)
-    q_spot = [judge.advance(_q(d), 2, ql.Days) for d in days]
+    q_spot = [market_spot(pair, _q(d)) for d in days]
     compared += len(days)
     differ += sum(a != _p(b) for a, b in zip(spot, q_spot, strict=True))
     for tenor in TENORS:
@@ -457,9 +470,10 @@ def _quantlib_implied(spot_date: ql.Date, end: ql.Date, czk_pct: float, spot: fl
 @pytest.mark.parametrize("maturity", ["THREE_MONTH", "SIX_MONTH"])
 def test_forward_table_is_exact_cip_on_quantlib_joint_calendar_value_dates(forwards, pair,
                                                                            maturity):
-    """Spot is T+2 on both centres' calendars (JointCalendar of CzechRepublic with TARGET or
-    with UnitedStates(FederalReserve)); the value date is spot + the maturity, modified
-    following on the same calendar with the end-of-month rule; CIP is exact on those days."""
+    """Spot is T+2 in each centre (CzechRepublic, TARGET, UnitedStates(FederalReserve), New
+    York counting one day) adjusted to their JointCalendar; the value date is spot + the
+    maturity, modified following on the joint calendar with the end-of-month rule; CIP is
+    exact on those days."""
     table = analysis.forward_table(forwards["points"], forwards["rates"], forwards["pribor"],
                                    pair, maturity)
     assert len(table) == len(fixing_days(FIRST, LAST))
@@ -467,7 +481,7 @@ def test_forward_table_is_exact_cip_on_quantlib_joint_calendar_value_dates(forwa
     months = 3 if maturity == "THREE_MONTH" else 6
     worst = 0.0
     for day, row in table.iterrows():
-        spot = judge.advance(_q(day), 2, ql.Days)
+        spot = market_spot(PAIR_NAMES[pair], _q(day))
         end = judge.advance(spot, ql.Period(months, ql.Months), ql.ModifiedFollowing, True)
         assert (row["spot_date"], row["value_date"]) == (_p(spot), _p(end)), day
         if np.isnan(row["pribor_pct"]):  # the last days: PRIBOR is published a week late
@@ -493,8 +507,8 @@ def compare_fx_conventions(forwards: dict[str, pd.DataFrame], pair: str, maturit
         spot = PRAGUE.advance(_q(day), 2, ql.Days)
         end = PRAGUE.advance(spot, ql.Period(months, ql.Months), ql.ModifiedFollowing, False)
         joint = JUDGE[PAIR_NAMES[pair]]
-        no_eom = joint.advance(joint.advance(_q(day), 2, ql.Days), ql.Period(months, ql.Months),
-                               ql.ModifiedFollowing, False)
+        no_eom = joint.advance(market_spot(PAIR_NAMES[pair], _q(day)),
+                               ql.Period(months, ql.Months), ql.ModifiedFollowing, False)
         counts["spot"] += _p(spot) != row["spot_date"]
         counts["value_date"] += _p(end) != row["value_date"]
         counts["days"] += int(end - spot) != row["days"]
@@ -509,14 +523,19 @@ def compare_fx_conventions(forwards: dict[str, pd.DataFrame], pair: str, maturit
 
 def test_the_old_prague_only_dates_differ_where_a_centre_is_closed(forwards):
     """Against the Prague calendar without the end-end rule (QuantLib), over 2015-2025: the
-    USD spot moves on 178 of the 2,762 trade dates (US holidays), the EUR spot on 1-2 April
+    USD spot moves on 89 of the 2,762 trade dates (US holidays on spot; 178 if a US holiday on
+    T+1 delayed it, as the joint-calendar count has it), the EUR spot on 1-2 April
     2015 only (Good Friday, a TARGET holiday before it became a Czech one), and the end-end
     rule moves 29 EUR 3-month and 44 6-month value dates: the figures an independent review
     measured with QuantLib."""
     eur3, eur6 = (compare_fx_conventions(forwards, "EUR_TO_CZK", m)
                   for m in ("THREE_MONTH", "SIX_MONTH"))
     usd3 = compare_fx_conventions(forwards, "USD_TO_CZK", "THREE_MONTH")
-    assert usd3["spot"] == 178 and eur3["spot"] == 2
+    assert usd3["spot"] == 89 and eur3["spot"] == 2
+    days = fixing_days(FIRST, LAST)
+    joint = JUDGE["USD/CZK"]
+    assert sum(joint.advance(_q(d), 2, ql.Days) != PRAGUE.advance(_q(d), 2, ql.Days)
+               for d in days) == 178
     assert (eur3["end_end_only"], eur6["end_end_only"]) == (29, 44)
     assert usd3["value_date"] > usd3["spot"] and usd3["largest_change_bp"] > 1.0
 
@@ -532,7 +551,7 @@ def test_the_end_end_rule_moves_forwards_whose_spot_ends_a_month(forwards):
                                            forwards["pribor"], pair, maturity)
             moved = 0
             for day, row in table.iterrows():
-                spot = judge.advance(_q(day), 2, ql.Days)
+                spot = market_spot(PAIR_NAMES[pair], _q(day))
                 if judge.endOfMonth(spot) != spot:
                     continue
                 end = judge.advance(spot, ql.Period(months, ql.Months), ql.ModifiedFollowing,
@@ -699,3 +718,49 @@ def test_tbill_yields_match_quantlib(client):
                                              ql.Annual, _q(row.settlement_date),
                                              _q(row.maturity))
         assert row.yield_pct == pytest.approx(theirs.rate() * 100.0, abs=1e-10)
+
+
+def test_a_us_holiday_on_t_plus_1_does_not_delay_usd_czk_spot():
+    """The market's rule, written from its sources (not from cnbkit): only Prague's T+1
+    counts, spot is a business day in both centres. Thanksgiving 2025 is T+1 of 26 November:
+    spot is Friday 28 November (1 December under the joint-calendar count); 4 July 2025 is
+    T+1 of 3 July and cannot be spot: Monday 7 July."""
+    examples = {"2025-11-26": "2025-11-28", "2025-07-03": "2025-07-07",
+                "2025-07-02": "2025-07-07", "2025-01-17": "2025-01-21",
+                "2024-12-30": "2025-01-02"}
+    for trade, spot in examples.items():
+        assert mm.spot_date(trade, pair="USD/CZK") == pd.Timestamp(spot), trade
+    assert mm.spot_date("2025-11-26", pair="USD/CZK", rule="joint") == pd.Timestamp("2025-12-01")
+    assert analysis.spot_trade_date("2025-11-28", "USD/CZK") == pd.Timestamp("2025-11-26")
+
+
+def test_the_two_rules_differ_on_half_the_us_holiday_dates_2022_to_2025():
+    """Over the 1,005 Prague business days of 2022-2025, USD/CZK spot differs from EUR/CZK's
+    on 72 dates when every day counts on the joint calendar (QuantLib's JointCalendar.advance)
+    and on 36 under the market's rule: the figures an independent check measured with QuantLib;
+    ``rule="joint"`` reproduces QuantLib's joint count exactly."""
+    days = pd.DatetimeIndex(fixing_days(2022, 2025))
+    eur = mm.spot_date(days, pair="EUR/CZK")
+    market = mm.spot_date(days, pair="USD/CZK")
+    joint = mm.spot_date(days, pair="USD/CZK", rule="joint")
+    assert len(days) == 1005
+    assert int((joint != eur).sum()) == 72 and int((market != eur).sum()) == 36
+    judge = JUDGE["USD/CZK"]
+    assert list(joint) == [_p(judge.advance(_q(d), 2, ql.Days)) for d in days]
+
+
+def test_a_cross_can_refuse_a_us_holiday_as_spot():
+    """``usd_spot=True``: EUR/CZK spot and value dates avoid New York holidays (ObjectLab's
+    rule for crosses), judged by QuantLib's joint calendar of the three centres."""
+    three = ql.JointCalendar(PRAGUE, ql.TARGET(), FEDWIRE)
+    days = pd.DatetimeIndex(fixing_days(2022, 2025))
+    ours = mm.spot_date(days, pair="EUR/CZK", usd_spot=True)
+    theirs = [_p(three.adjust(JUDGE["EUR/CZK"].advance(_q(d), 2, ql.Days), ql.Following))
+              for d in days]
+    assert list(ours) == theirs
+    ends = mm.value_date(days, "THREE_MONTH", pair="EUR/CZK", usd_spot=True)
+    assert list(ends) == [_p(three.advance(_q(s), ql.Period(3, ql.Months), ql.ModifiedFollowing,
+                                           True)) for s in ours]
+    assert mm.spot_date("2025-05-22", pair="EUR/CZK", usd_spot=True) == pd.Timestamp("2025-05-27")
+    with pytest.raises(InvalidParameter, match="market"):
+        mm.spot_date("2025-05-22", pair="EUR/CZK", rule="both")  # type: ignore[arg-type]

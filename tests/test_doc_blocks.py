@@ -201,6 +201,9 @@ def _parse_command(block: Block, words: list[str]) -> None:
             assert (ROOT / target).is_file(), f"{where}: no such file"
     elif head in (".venv/bin/ruff", ".venv/bin/mypy", "ruff", "mypy"):
         assert rest, where
+    elif head in (".venv/bin/lint-imports", "lint-imports"):  # the contract it reads
+        project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+        assert project["tool"]["importlinter"]["contracts"] and not rest, where
     elif head == "conda":
         assert rest[:2] == ["env", "create"] and (ROOT / rest[rest.index("-f") + 1]).is_file(), \
             where
@@ -228,7 +231,7 @@ def _check_not_run(block: Block) -> None:
 def _check_config(block: Block) -> None:
     from traitlets.config import Config
 
-    from cnbkit._engine.settings import Settings
+    from cnbkit import Settings
 
     namespace: dict[str, object] = {"c": Config()}
     exec(compile(block.code, block.where, "exec"), namespace)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-yaml = pytest.importorskip("yaml", reason="pyyaml is missing: pip install -e '.[test]'")
+yaml = pytest.importorskip("yaml", reason="pyyaml is missing: bash scripts/test.sh installs it")
 
 ROOT = Path(__file__).resolve().parents[1]
 CONDA_NAMES = {"cnb-rates": None}  # not on conda-forge: installed by pip in environment.yml

@@ -56,7 +56,7 @@ def test_volatility_and_correlation_by_regime_by_hand(wide):
     # the most volatile of the three euro crosses in 2022-2023
     vol = table["volatility_pct"]
     assert (vol["USD/CZK"] > 1.5 * vol["EUR/CZK"]).all()
-    war = "2022-2023 war, CNB sells euros, repo 7 %"
+    war = "24 Feb 2022-20 Dec 2023: war, hikes to 7 %"
     assert vol.loc[war, "EUR/HUF"] > vol.loc[war, "EUR/PLN"] > vol.loc[war, "EUR/CZK"]
 
 

@@ -18,6 +18,15 @@ JOINT = {"EUR_TO_CZK": ql.JointCalendar(ql.CzechRepublic(), ql.TARGET()),
          "USD_TO_CZK": ql.JointCalendar(ql.CzechRepublic(),
                                         ql.UnitedStates(ql.UnitedStates.FederalReserve))}
 MONTHS = {"THREE_MONTH": 3, "SIX_MONTH": 6}
+PRAGUE = ql.CzechRepublic()
+#: The calendar on which each pair counts its days to spot: a US holiday on T+1 does not delay
+#: USD/CZK spot (the market's rule), so USD/CZK counts on Prague and then needs a day good in
+#: both centres.
+COUNTING = {"EUR_TO_CZK": JOINT["EUR_TO_CZK"], "USD_TO_CZK": PRAGUE}
+
+
+def _market_spot(pair: str, day: ql.Date) -> ql.Date:
+    return JOINT[pair].adjust(COUNTING[pair].advance(day, 2, ql.Days), ql.Following)
 
 
 def _q(day: pd.Timestamp) -> ql.Date:
@@ -36,7 +45,7 @@ def _simple(growth: float, start: ql.Date, end: ql.Date) -> float:
 
 def _dates(pair: str, day: pd.Timestamp, months: int) -> tuple[ql.Date, ql.Date]:
     calendar = JOINT[pair]
-    spot = calendar.advance(_q(day), 2, ql.Days)
+    spot = _market_spot(pair, _q(day))
     return spot, calendar.advance(spot, ql.Period(months, ql.Months), ql.ModifiedFollowing, True)
 
 
@@ -126,9 +135,9 @@ def test_rolling_hedge_settles_on_the_fixing_whose_spot_is_the_value_date(quotes
     day = pd.Timestamp("2018-01-02")
     for row in rolls.itertuples(index=False):
         _, end = _dates(pair, day, MONTHS[maturity])
-        settle = JOINT[pair].advance(end, -2, ql.Days)
+        settle = COUNTING[pair].advance(end, -2, ql.Days)
         assert (row.trade_date, row.value_date, row.fixing_date) == (day, _p(end), _p(settle))
-        assert JOINT[pair].advance(settle, 2, ql.Days) == end  # the fixing's spot: value date
+        assert _market_spot(pair, settle) == end  # the fixing's spot: value date
         outright = spot[day] + points[day] / 1000
         assert row.pnl_czk == pytest.approx(sign * (outright - spot[_p(settle)]), abs=1e-12)
         assert row.carry_czk + row.spot_move_czk == pytest.approx(row.pnl_czk, abs=1e-12)

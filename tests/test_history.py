@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import cnbkit
-from cnbkit._engine.clock import ManualClock
+from cnbkit import ManualClock
 from cnbkit.catalog import operation
 from cnbkit.errors import ChunkError, CnbkitWarning, InvalidParameter
 from cnbkit.sandbox import Faults
@@ -146,7 +146,7 @@ def test_several_currencies_are_filtered_and_sorted(client):
 )
 def test_every_group_has_a_history_with_the_single_call_columns(client, function, kwargs, name):
     frame = function("2023-11-01", "2024-02-29", client=client, **kwargs)
-    single = cnbkit._engine.client.Client.get(client, name, **_sample_args(name))
+    single = client.get(name, **_sample_args(name))
     assert list(frame.columns) == list(single.columns)
     assert kinds(frame) == kinds(single)
     date = operation(name).schema.date_column

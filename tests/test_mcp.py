@@ -255,8 +255,28 @@ def test_an_unreachable_api_is_one_line_naming_the_host_and_the_way_out(tmp_path
     assert answer.is_error
     text = answer.content[0].text
     assert len(text.splitlines()) == 1
-    assert "cannot reach 127.0.0.1" in text and "cnbkit sandbox" in text
-    assert "CNBKIT_OFFLINE=1" in text
+    assert "cannot reach 127.0.0.1" in text
+    # the ways out as the assistant's user takes them: how the server is started (the first
+    # pass said to run `cnbkit sandbox` and set CNBKIT_BASE_URL, which no client does)
+    assert "cnbkit mcp with --source sandbox" in text and "`cnbkit sandbox`" not in text
+    assert "cnbkit mcp with CNBKIT_OFFLINE=1 in its environment" in text
+
+
+def test_a_server_the_user_names_is_custom_even_on_this_machine(tmp_path, sandbox):
+    """CNBKIT_BASE_URL on 127.0.0.1 was labelled sandbox, as if the server had started its
+    own: only that one is sandbox; a server the user names is custom, wherever it runs."""
+    found: dict[str, Any] = {}
+
+    async def conversation(client: Client) -> None:
+        found["about"] = json.loads((await client.read_resource("cnbkit://about"))
+                                    .contents[0].text)
+        found["answer"] = await client.call_tool(
+            "call_operation", {"operation": "czeonia.daily", "params": {"date": "2024-05-17"}})
+
+    talk(stdio(tmp_path, "--source", "auto", CNBKIT_BASE_URL=str(sandbox)), conversation)
+    assert found["about"]["data_source"] == "custom"
+    assert found["about"]["base_url"] == str(sandbox)
+    assert found["answer"].structured_content["provenance"]["data_source"] == "custom"
 
 
 def test_a_hundred_calls_in_a_row_and_a_malformed_message_leave_it_standing(tmp_path):

@@ -16,6 +16,7 @@ import anyio
 from mcp import Client
 
 from cnbkit.mcp_server.server import CnbkitServer
+from cnbkit.mcp_server.tables import ResultStore
 
 
 def test_answers_are_reused_while_their_cache_entries_are_fresh(sandbox, make_client):
@@ -59,7 +60,7 @@ def test_answers_are_reused_while_their_cache_entries_are_fresh(sandbox, make_cl
 
 def test_a_long_answer_is_not_reused_once_its_csv_is_gone(sandbox, make_client):
     library = make_client(sandbox)
-    served = CnbkitServer(library, "sandbox")
+    served = CnbkitServer(library, "sandbox", ResultStore(budget=16_000))  # a dozen days
     found: dict[str, Any] = {}
 
     async def conversation() -> None:
@@ -68,7 +69,7 @@ def test_a_long_answer_is_not_reused_once_its_csv_is_gone(sandbox, make_client):
                          "max_rows": 5}
             found["first"] = (await client.call_tool("call_operation", arguments)
                               ).structured_content["resource"]
-            for day in range(1, 70):  # more long answers than the server keeps
+            for day in range(1, 40):  # more long answers than the server keeps
                 date = dt.date(2019, 1, 1) + dt.timedelta(days=day)
                 await client.call_tool("call_operation", {
                     "operation": "exrates.daily", "params": {"date": date.isoformat()},

@@ -131,7 +131,7 @@ def test_fetch_a_year_alone_counts_cached_calls_and_draws_no_bar_into_a_pipe(san
     assert first.returncode == 0, first.stderr
     frame = pd.read_csv(out, parse_dates=["valid_for"])
     assert set(frame["valid_for"].dt.year) == {2024}  # --start 2024 alone: the whole of 2024
-    assert "(0 from the cache)" in first.stderr
+    assert "rows from 1 call (0 from the cache)" in first.stderr  # one call, said so
     again = _cli("fetch", "czeonia", "--start", "2015", "--end", "2024", "-o", str(out),
                  "--base-url", str(sandbox), env=env)
     assert again.returncode == 0, again.stderr

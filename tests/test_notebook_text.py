@@ -230,3 +230,190 @@ def test_docs_numbers_agree_with_notebook_04():
                             after.split("after")[1]))
     assert f"{with_day:.0f} with the day and {without:.1f} without it" in docs
     assert not math.isnan(without)
+
+
+# -- a desk's review: conventions, the sandbox's turns and pegs ----------------------------------
+
+def _quantlib():
+    return pytest.importorskip("QuantLib")
+
+
+def _market_spots(ql, days, foreign):
+    """USD/CZK or EUR/CZK spot by the market's rule, in QuantLib (each centre's own T+2, New
+    York's T+1 not counted, then a day good in both)."""
+    prague = ql.CzechRepublic()
+    other = (ql.UnitedStates(ql.UnitedStates.FederalReserve) if foreign == "USD"
+             else ql.TARGET())
+    joint = ql.JointCalendar(prague, other)
+    out = []
+    for day in days:
+        q = ql.Date(day.day, day.month, day.year)
+        counted = prague.advance(q, 2, ql.Days) if foreign == "USD" else joint.advance(q, 2,
+                                                                                       ql.Days)
+        spot = joint.adjust(counted, ql.Following)
+        out.append((spot, joint))
+    return out
+
+
+def test_03_usd_spot_follows_the_market_rule(client):
+    """The stored count of trade dates whose USD/CZK spot differs from EUR/CZK's, and its
+    example, agree with QuantLib under the market's rule (a US holiday on T+1 does not delay
+    spot): 36 of the 1,005 trade dates of 2022-2025, where the joint-calendar count gave 72."""
+    ql = _quantlib()
+    text = _stored("03")
+    found = re.search(r"USD/CZK spot differs from EUR/CZK's on (\d+) of (\d+) trade dates "
+                      r"(\d{4})-(\d{4}) .*?e\.g\. traded (\S+): EUR spot (\S+), USD spot (\S+)",
+                      text)
+    assert found, "the spot sentence is not stored"
+    count, total = int(found.group(1)), int(found.group(2))
+    points = cnbkit.forward.history(2022, 2025, client=client)
+    days = [d.date() for d in pd.DatetimeIndex(points["valid_for"].unique()).sort_values()]
+    usd = _market_spots(ql, days, "USD")
+    eur = _market_spots(ql, days, "EUR")
+    differ = [d for d, (a, _), (b, _) in zip(days, usd, eur, strict=True) if a != b]
+    assert (count, total) == (len(differ), len(days)) == (36, 1005)
+    example = dt_date(found.group(5))
+    u, e = usd[days.index(example)][0], eur[days.index(example)][0]
+    assert found.group(7) == f"{u.year():04d}-{u.month():02d}-{u.dayOfMonth():02d}"
+    assert found.group(6) == f"{e.year():04d}-{e.month():02d}-{e.dayOfMonth():02d}"
+
+
+def test_03_cross_forwards_without_common_dates_counted_by_quantlib(client):
+    ql = _quantlib()
+    text = _stored("03")
+    count, total = (int(v) for v in re.search(
+        r"(\d+) of (\d+) trade dates 2018-2025 have no 3M cross forward", text).groups())
+    points = cnbkit.forward.history(2018, 2025, client=client)
+    days = [d.date() for d in pd.DatetimeIndex(points["valid_for"].unique()).sort_values()]
+    apart = 0
+    for (su, ju), (se, je) in zip(_market_spots(ql, days, "USD"), _market_spots(ql, days, "EUR"),
+                                  strict=True):
+        ends = [j.advance(s, ql.Period(3, ql.Months), ql.ModifiedFollowing, True)
+                for s, j in ((su, ju), (se, je))]
+        apart += su != se or ends[0] != ends[1]
+    assert (count, total) == (apart, len(days))
+
+
+def test_03_the_seller_s_spot_term_and_the_euro_rate_s_sign():
+    markdown = _markdown("03")
+    assert "the spot's move;" not in markdown and "the spot's *fall*" in markdown
+    assert "negative from 10 September 2014" in markdown  # the ECB's deposit rate to -0.20 %
+    assert "negative from 2015" not in markdown
+    assert "S dealt - S fixing" in _stored("03")
+
+
+def test_02_ois_periods_run_between_business_days():
+    """Q1 2025's coupon runs from 2 January to 1 April: 89 days, not the calendar
+    quarter's 90 (the text no longer says a calendar quarter is an OIS period)."""
+    text = _stored("02")
+    assert re.search(r"2025-01-02\s+2025-04-01\s+89\s", text)
+    assert "as an OIS accrual period does" not in _markdown("02")
+
+
+def test_02_the_premium_over_czeonia_is_mostly_the_repo_over_czeonia():
+    """The stored split adds up, and the repo rate over CZEONIA is most of it (08's premium is
+    the other, small part)."""
+    text = _stored("02")
+    total, over_repo, repo_czeonia = (float(v) for v in re.search(
+        r"the term premium over CZEONIA, (-?[\d.]+) bp on average, is PRIBOR over the repo rate "
+        r"realised over the deposit \((-?[\d.]+) bp\) plus the repo rate over the CZEONIA "
+        r"realised \((-?[\d.]+) bp\)", text).groups())
+    assert abs(total - over_repo - repo_czeonia) <= 0.11
+    assert repo_czeonia > 2 * abs(over_repo)
+    assert "the panel's grey\nline" not in _markdown("02")
+
+
+def test_04_pegs_are_unchanged_within_rounding_and_moves_are_real(client):
+    """Every currency with a fixed rate to the dollar counts as unchanged once the CNB's
+    rounding is allowed for (AED and QAR failed a 0.005 % test), the real pegs KYD and ERN
+    among them; the largest moves are computed here from the rates and the USD fixing."""
+    text = _stored("04")
+    found = re.search(r"(\d+) unchanged against the US dollar to within the rounding of the "
+                      r"quotes \(pegged: ([A-Z, ]+)\); the largest moves (\w+) ([+-][\d.]+) % "
+                      r"and (\w+) ([+-][\d.]+) %", text)
+    assert found
+    pegged = set(found.group(2).split(", "))
+    assert {"AED", "QAR", "KYD", "ERN", "SAR", "BMD"} <= pegged and "RSD" not in pegged
+    fx = cnbkit.fxrates.history(2024, 2025, client=client)
+    usd = cnbkit.exrates.history(2024, 2025, ["USD"], client=client).set_index("valid_for")
+    months = sorted(fx["valid_for"].unique())
+    per_usd = {}
+    for month in (months[0], months[-1]):
+        fixing = usd.loc[:month, "rate_per_unit"].iloc[-1]  # the month's last business day
+        rows = fx[fx["valid_for"] == month].set_index("currency_code")
+        per_usd[month] = fixing / (rows["rate"] / rows["amount"])
+    change = ((per_usd[months[-1]] / per_usd[months[0]] - 1) * 100).replace(
+        [np.inf, -np.inf], np.nan).dropna().sort_values()
+    assert found.group(3) == change.index[0] and found.group(5) == change.index[-1]
+    assert float(found.group(6)) == pytest.approx(change.iloc[-1], abs=0.06)
+    assert len(pegged) == int(found.group(1))
+
+
+def test_04_the_snb_floor_s_date_and_no_figure_of_a_tautology():
+    markdown = _markdown("04")
+    assert "6 September 2011" in markdown and "(7 September 2011 to" not in markdown
+    assert "<figure: Bermudian dollar" not in _stored("04")
+
+
+def test_05_bid_to_cover_by_what_the_term_held():
+    """The stored table: more bids before a cut than with no change ahead, fewer before a hike;
+    the text says the sandbox builds it so."""
+    text = _stored("05")
+    means = {kind: float(value) for kind, value in re.findall(
+        r"\n(a cut ahead|a hike ahead|no change ahead)\s+\d+\s+([\d.]+)", text)}
+    assert means["a cut ahead"] > means["no change ahead"] > means["a hike ahead"]
+    assert "built that way" in _markdown("05")
+
+
+def test_07_sample_ibans_pass_the_iso_13616_check():
+    ibans = set(re.findall(r"\bCZ\d{22}\b", _stored("07")))
+    assert len(ibans) >= 5
+    for iban in ibans:
+        moved = iban[4:] + iban[:4]
+        assert int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1, iban
+
+
+def test_08_premia_are_out_of_sample_and_moves_show_the_surprise(client):
+    text = _stored("08")
+    block = text.split("whose deposits ended by 31 Dec 2023: bp")[1].split("implied minus")[0]
+    one_year = next(line.split() for line in block.splitlines() if line.startswith("1Y"))
+    assert one_year[3] < "2023-01-01" and one_year[4] <= "2023-12-31"  # last fixing, maturity
+    largest = re.search(r"largest move of 1M-1Y PRIBOR on a change day: (\d+) bp on (\d\d \w+ "
+                        r"\d{4})", text)
+    assert largest and int(largest.group(1)) >= 30 and largest.group(2) == "05 Nov 2021"
+    pribor = cnbkit.pribor.history("2021-11-01", "2021-11-10", "THREE_MONTH", client=client)
+    three = pribor.set_index("valid_for")["pribor"]
+    assert (three["2021-11-05"] - three["2021-11-04"]) * 100 >= 30
+    assert "by construction" in _markdown("08")
+
+
+def test_08_the_year_end_turn_is_in_czeonia_and_the_deposit_facility(client):
+    """CZEONIA on the last business day of each year 2022-2025 against the other days, from
+    the raw series: the stored ratio of volumes, and the rate near the discount rate; the
+    deposit facility's turn in the liquidity table."""
+    text = _stored("08")
+    ratio = float(_number(r"on the \d+ year ends CZEONIA's volume was ([\d.]+) times", text))
+    czeonia = cnbkit.czeonia.history(2022, 2025, client=client).set_index("valid_for")
+    days = czeonia.index
+    last = [days[days.year == year].max() for year in range(2022, 2026)]
+    month_ends = {days[(days.year == y) & (days.month == m)].max()
+                  for y in range(2022, 2026) for m in range(1, 13)}
+    others = czeonia.loc[~czeonia.index.isin(month_ends), "volume_czk_mio"]
+    assert ratio == pytest.approx(czeonia.loc[last, "volume_czk_mio"].median() / others.median(),
+                                  abs=0.06)
+    assert ratio > 5
+    assert "window-dress" not in _markdown("08")
+    turn = re.search(r"the deposit facility held (\d+) times its early-December amount", text)
+    assert turn and int(turn.group(1)) > 3
+
+
+def test_08_regimes_are_dated_by_their_events():
+    text = _stored("08")
+    assert "24 Feb 2022-20 Dec 2023: war, hikes to 7 %: 2022-02-24 to 2023-12-20" in text
+    assert "21 Dec 2023-2025: easing: 2023-12-21 to 2025-12-31" in text
+
+
+def dt_date(text: str):
+    import datetime
+
+    return datetime.date.fromisoformat(text)

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from cnbkit.systems import PLATFORM
+from cnbkit._os.systems import PLATFORM
 
-yaml = pytest.importorskip("yaml", reason="pyyaml is missing: pip install -e '.[test]'")
+yaml = pytest.importorskip("yaml", reason="pyyaml is missing: bash scripts/test.sh installs it")
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "cnbkit"

@@ -152,3 +152,23 @@ def test_curve_moves_on_repo_change_days(market, rates):
     assert moves.loc[day, "change_bp"] == 125.0
     # overnight PRIBOR follows the repo rate on the day it changes
     assert (moves["ONE_DAY"] - moves["change_bp"]).abs().max() < 15
+
+
+def test_premia_out_of_sample_hold_only_deposits_over_before_the_test(market, rates):
+    """``matured_by``: a premium measured on fixings of 2022-2023 for a test from 2024 counts
+    only the deposits that ended by 31 Dec 2023 (1-year ones: fixed by the end of 2022), by
+    hand from QuantLib-checked dates."""
+    pribor = market["pribor"]
+    premia = analysis.deposit_term_premia(pribor, rates, start=2022, end=2023, matured_by=2023)
+    for tenor in ("THREE_MONTH", "ONE_YEAR"):
+        fixings = pribor[(pribor["period"] == tenor)
+                         & (pribor["valid_for"].dt.year.isin([2022, 2023]))]
+        kept = [row for row in fixings.itertuples(index=False)
+                if analysis.value_date(row.valid_for, tenor) <= pd.Timestamp("2023-12-31")]
+        by_hand = [(row.pribor - _repo_mean(rates, analysis.spot_date(row.valid_for),
+                                            analysis.value_date(row.valid_for, tenor))) * 100
+                   for row in kept]
+        assert premia.loc[tenor, "fixings"] == len(by_hand)
+        assert premia.loc[tenor, "term_premium_bp"] == pytest.approx(np.mean(by_hand), abs=1e-9)
+        assert premia.loc[tenor, "last_maturity"] <= pd.Timestamp("2023-12-31")
+    assert premia.loc["ONE_YEAR", "last"] < pd.Timestamp("2023-01-01")

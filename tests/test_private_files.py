@@ -1,6 +1,6 @@
 """Private files on every system: the COBS token file and the temporary copy of a client key.
 
-Each way of :mod:`cnbkit.private_files` is chosen through its ``system`` argument:
+Each way of :mod:`cnbkit._os.private_files` is chosen through its ``system`` argument:
 
 * ``"posix"`` runs for real on Linux and macOS (file modes, umask 000).
 * ``"windows"`` runs for real on Windows, where its ACL is read back with PowerShell's
@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from cnbkit import private_files, windows_acl
+from cnbkit._os import private_files, windows_acl
+from cnbkit._os.private_files import WindowsCalls
+from cnbkit._os.windows_acl import UnsupportedSystem
 from cnbkit.cobs import CertificateError, Token, TokenFile, TokenFileError
 from cnbkit.cobs.identity import ClientIdentity
 from cnbkit.cobs.tls import client_ssl_context
-from cnbkit.private_files import WindowsCalls
 from cnbkit.sandbox.cobs.pki import issue_client_cert, new_ca
-from cnbkit.windows_acl import UnsupportedSystem
 
 POSIX_ONLY = pytest.mark.only_on("linux", "darwin", reason="POSIX file modes")
 WINDOWS_ONLY = pytest.mark.only_on("windows", reason="a real Windows ACL, read back by Get-Acl")

@@ -1,5 +1,5 @@
 """Stopping ``cnbkit sandbox`` and ``cnbkit lab`` with every signal that means "stop" on each
-system (:mod:`cnbkit.stopping`): real processes, real signals, their clean-up checked.
+system (:mod:`cnbkit._os.stopping`): real processes, real signals, their clean-up checked.
 
 Linux and macOS: Ctrl-C (``SIGINT`` to the command's process group, as the terminal sends it),
 ``SIGTERM`` and ``SIGHUP`` (a closed terminal). Windows (CI's Windows jobs): Ctrl-Break.
@@ -58,7 +58,7 @@ def _finish(process) -> tuple[int, str]:
 
 
 def test_the_stop_signals_of_each_system():
-    from cnbkit.stopping import STOP_SIGNALS, stop_signals
+    from cnbkit._os.stopping import STOP_SIGNALS, stop_signals
 
     assert STOP_SIGNALS == {"posix": ("SIGINT", "SIGTERM", "SIGHUP"),
                             "windows": ("SIGINT", "SIGBREAK")}
@@ -123,7 +123,7 @@ CHILD = textwrap.dedent("""
 """)
 PARENT = textwrap.dedent("""
     import sys
-    from cnbkit.stopping import StopRequest, run_child
+    from cnbkit._os.stopping import StopRequest, run_child
     with StopRequest() as stop:
         print("parent ready", flush=True)
         code = run_child([sys.executable, sys.argv[1], sys.argv[2], sys.argv[3]], stop,
@@ -134,7 +134,7 @@ PARENT = textwrap.dedent("""
 
 @pytest.fixture
 def family(tmp_path):
-    """Starts a parent running :func:`cnbkit.stopping.run_child` on a child script; whatever
+    """Starts a parent running :func:`cnbkit._os.stopping.run_child` on a child script; whatever
     happens in the test, neither is left running."""
     started: list[tuple[subprocess.Popen, list[int]]] = []
 
@@ -217,7 +217,8 @@ def test_the_child_stops_on_the_consoles_ctrl_break_and_is_awaited(family):
 @POSIX_ONLY
 @pytest.mark.slow
 def test_cnbkit_lab_stops_jupyterlab_and_the_sandbox_on_sigterm(tmp_path):
-    pytest.importorskip("jupyterlab", reason="JupyterLab is missing: pip install -e '.[test]'")
+    pytest.importorskip("jupyterlab",
+                        reason="JupyterLab is missing: bash scripts/test.sh installs it")
     runtime = tmp_path / "runtime"
     log = tmp_path / "lab.log"
     root = Path(__file__).resolve().parents[1]

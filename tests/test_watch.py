@@ -1,6 +1,6 @@
 """The engine's hooks for a shell that runs calls for someone else (``cnbkit mcp``): a
 :class:`~cnbkit._engine.watch.Watch` follows a run from another thread (progress per call, the
-answers' freshness) and stops it; :func:`~cnbkit._engine.caller_warning.collecting` gives one
+answers' freshness) and stops it; :func:`~cnbkit._shared.warnings_at_caller.collecting` gives one
 call's warnings, those of its download threads too, without a process-wide filter."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import warnings
 import pytest
 
 import cnbkit
-from cnbkit._engine.caller_warning import collecting
 from cnbkit._engine.watch import Cancelled, Watch
+from cnbkit._shared.warnings_at_caller import collecting
 from cnbkit.errors import CnbkitWarning, StaleDataWarning
 
 from .mcp_support import Gate

@@ -163,7 +163,10 @@ def test_money_market_panel_shows_units_on_every_axis_and_the_spread_in_the_lege
     panel = MoneyMarketPanel(pribor=_pribor(), czeonia=czeonia)
     left, right, twin = panel.figure.axes
     assert "% p.a." in left.get_ylabel() and "bp" in twin.get_ylabel()
-    assert "% p.a." in right.get_ylabel() and "days" in right.get_xlabel()
+    assert "% p.a." in right.get_ylabel() and "tenor" in right.get_xlabel()
+    # the tenors in order, one tick each, evenly spaced: no two labels run together
+    ticks = right.get_xticks()
+    assert list(ticks) == sorted(ticks) and len(set(np.diff(ticks))) <= 2
     legend = [text.get_text() for text in left.get_legend().get_texts()]
     assert any("CZEONIA" in label and "bp" in label for label in legend), legend
 
@@ -290,7 +293,7 @@ def test_source_banner_describes_the_client_in_use(monkeypatch: pytest.MonkeyPat
 
 def test_the_banner_follows_configure(monkeypatch: pytest.MonkeyPatch) -> None:
     import cnbkit
-    from cnbkit._engine.client import default_client
+    from cnbkit import default_client
 
     for name in ("CNBKIT_SOURCE", "CNBKIT_BASE_URL", "CNBKIT_TODAY"):
         monkeypatch.delenv(name, raising=False)
@@ -465,7 +468,9 @@ def test_the_omo_figure_names_each_operation_in_english_too(client) -> None:
 
     omo = _sandbox("omo", client, "2023-12-01", 2025)
     figure = figures.omo_figure(analysis.omo_by_type(omo, "YE"))
-    labels = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    labels = [text.get_text().split(" (mean")[0]
+              for text in figure.legends[0].get_texts()]
     assert labels == ["Depozitní facilita (deposit facility)",
                       "Marginální zápůjční facilita (marginal lending facility)",
                       "Repo (2-week repo)"]
+    assert figure.axes[0].get_legend() is None  # below the axes: it covers no bar

@@ -8,6 +8,7 @@ Market data, one function per API operation, in seven groups: ``cnbkit.czeonia``
     cnbkit.exrates.history("1993-01-01", "2025-12-31")     # any range: planned, cached calls
     cnbkit.history("exrates", 2015, 2019, currency="EUR")  # the same, the group by its name
     cnbkit.plan("exrates", 2010, 2019, currency="EUR")     # the calls, to look at, then .collect()
+    cnbkit.GROUPS["exrates"].options                       # what each group's history takes
     cnbkit.to_wide(frame)                                  # date x currency (or tenor...)
     cnbkit.exrates.daily_year(2024, backend="polars")      # or "pyarrow"; cnbkit.provenance()
 
@@ -39,14 +40,17 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     from ._engine.client import Client as Client
     from ._engine.client import configure as configure
     from ._engine.client import default_client as default_client
-    from ._engine.clock import Clock as Clock
-    from ._engine.clock import ManualClock as ManualClock
-    from ._engine.clock import SystemClock as SystemClock
     from ._engine.history import history as history
     from ._engine.history import plan as plan
     from ._engine.plan import Plan as Plan
+    from ._engine.planners import GROUPS as GROUPS
+    from ._engine.planners import Group as Group
+    from ._engine.planners import HistoryOption as HistoryOption
     from ._engine.settings import LIVE_URL as LIVE_URL
     from ._engine.settings import Settings as Settings
+    from ._shared.clock import Clock as Clock
+    from ._shared.clock import ManualClock as ManualClock
+    from ._shared.clock import SystemClock as SystemClock
     from .backends import as_pandas as as_pandas
     from .backends import provenance as provenance
     from .catalog import OPERATIONS as OPERATIONS
@@ -119,9 +123,9 @@ _LAZY = {
     "Client": "._engine.client",
     "configure": "._engine.client",
     "default_client": "._engine.client",
-    "Clock": "._engine.clock",
-    "ManualClock": "._engine.clock",
-    "SystemClock": "._engine.clock",
+    "Clock": "._shared.clock",
+    "ManualClock": "._shared.clock",
+    "SystemClock": "._shared.clock",
     "Settings": "._engine.settings",
     **{name: ".errors" for name in (
         "ApiError", "CertificateNotTrusted", "ChunkError", "CnbError", "CnbkitWarning",
@@ -131,6 +135,9 @@ _LAZY = {
     "history": "._engine.history",
     "plan": "._engine.history",
     "Plan": "._engine.plan",
+    "GROUPS": "._engine.planners",
+    "Group": "._engine.planners",
+    "HistoryOption": "._engine.planners",
     "LIVE_URL": "._engine.settings",
     "to_wide": ".wide",
 }

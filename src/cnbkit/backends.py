@@ -1,7 +1,7 @@
-"""The typed columns handed to the frame library the user chose: pandas, polars or Arrow.
+"""What cnbkit's frames are: a pandas DataFrame (the default), a polars DataFrame or a pyarrow
+Table (``backend=`` on every call), and the two functions that read any of them.
 
-Every backend gets the same columns, names and logical types from one
-:class:`~cnbkit._engine.columns.Columns`:
+Every backend gets the same columns, names and logical types from one decoding:
 
 =============  =======================  ===========================  ========================
 logical type   pandas                   polars                       Arrow (``pyarrow.Table``)
@@ -16,202 +16,42 @@ float          ``float64`` (NaN         ``Float64`` (null)           ``float64``
                missing)
 =============  =======================  ===========================  ========================
 
-Provenance (what ``df.attrs`` holds in pandas, ``cnbkit._engine.origin.record``): Arrow keeps
-it in the schema metadata under ``b"cnbkit"`` (JSON), which survives slicing, filtering and a
-Parquet round trip; polars frames have no metadata of their own (pola-rs/polars#5117), so
-cnbkit sets ``frame.attrs`` on the frame it returns, a plain attribute that polars operations
-do not carry over. :func:`provenance` reads it from any of the three.
+Provenance (what ``df.attrs`` holds in pandas: the operation, the URLs, how many calls and
+how many from the cache, when, the units): Arrow keeps it in the schema metadata under
+``b"cnbkit"`` (JSON), which survives slicing, filtering and a Parquet round trip; polars
+frames have no metadata of their own (pola-rs/polars#5117), so cnbkit sets ``frame.attrs`` on
+the frame it returns, a plain attribute that polars operations do not carry over.
+:func:`provenance` reads it from any of the three.
 
 polars and pyarrow are optional (``pip install 'cnbkit[polars]'``, ``'cnbkit[arrow]'``),
-imported only when asked for.
+imported only when asked for. The frames are built by cnbkit's engine
+(``cnbkit._engine.frames``); ``to_backend``, ``check_backend`` and ``import_backend``, public
+here in 0.1.0, moved there and warn until 0.3.0.
 
 Example:
-    >>> from cnbkit.catalog import operation
-    >>> from cnbkit._engine.columns import from_decoded
-    >>> from cnbkit._engine.decode import decode
-    >>> op = operation("czeonia.daily")
-    >>> cols = from_decoded(op, decode(op, b'{"czeoniaDaily": {"validFor": "2024-01-02", '
-    ...                                    b'"rate": 6.7, "volumeInCZKmio": 9000}}'))
-    >>> to_backend(cols, "pandas").dtypes.astype(str).tolist()
-    ['datetime64[us]', 'float64', 'int32']
+    >>> import cnbkit
+    >>> from cnbkit.backends import Frame, backend_of, provenance
+    >>> table = cnbkit.exrates.daily_year(2019, backend="pyarrow")  # doctest: +SKIP
+    >>> backend_of(table), provenance(table)["operation"]  # doctest: +SKIP
+    ('pyarrow', 'exrates.daily_year')
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
+from ._engine.frames import BACKENDS, Backend, Frame, as_pandas, backend_of, provenance
 
-from ._engine.columns import Columns, TypedColumn
-from ._engine.settings import BACKENDS, Backend
-from .errors import InvalidParameter, MissingDependency
+__all__ = ["BACKENDS", "Backend", "Frame", "as_pandas", "backend_of", "provenance"]
 
-if TYPE_CHECKING:
-    import polars as pl
-    import pyarrow as pa
+#: 0.1.0's public names that build frames, moved into the engine (each warns until 0.3.0).
+_MOVED = ("check_backend", "import_backend", "to_backend")
 
-__all__ = ["BACKENDS", "Backend", "Frame", "as_pandas", "backend_of", "check_backend",
-           "import_backend", "provenance", "to_backend"]
+if not TYPE_CHECKING:  # type checkers see the public names only
 
-#: What a cnbkit function returns (a pandas DataFrame, a polars DataFrame or a pyarrow Table).
-Frame: TypeAlias = "pd.DataFrame | pl.DataFrame | pa.Table"
+    def __getattr__(name: str) -> Any:
+        if name not in _MOVED:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from ._shared.deprecation import moved
 
-_EXTRA = {"polars": "polars", "pyarrow": "arrow"}
-METADATA_KEY = b"cnbkit"
-
-
-def check_backend(value: object) -> Backend:
-    """Check a backend name.
-
-    Raises:
-        InvalidParameter: not one of pandas, polars, pyarrow.
-    """
-    if value not in BACKENDS:
-        raise InvalidParameter("backend", value, "which frame library to return",
-                               allowed=BACKENDS)
-    return value
-
-
-def import_backend(name: str) -> Any:
-    """Import ``polars`` or ``pyarrow``, or raise MissingDependency naming the extra."""
-    try:
-        return __import__(name)
-    except ImportError:
-        raise MissingDependency(
-            f"backend={name!r} needs the {name} package: pip install 'cnbkit[{_EXTRA[name]}]'"
-        ) from None
-
-
-# -- pandas ---------------------------------------------------------------------------------------
-def _pandas_column(column: TypedColumn) -> Any:
-    if column.kind == "date":
-        return column.data.astype("datetime64[us]")
-    if column.kind == "code":
-        return pd.Categorical.from_codes(column.data, categories=pd.Index(column.categories),
-                                         ordered=column.ordered, validate=False)
-    if column.kind == "int":
-        if column.mask is not None and column.mask.any():
-            return pd.arrays.IntegerArray(column.data, column.mask)
-        return column.data
-    return column.data
-
-
-def to_pandas(columns: Columns) -> pd.DataFrame:
-    """The columns as a pandas DataFrame, provenance in ``df.attrs``."""
-    frame = pd.DataFrame({c.name: _pandas_column(c) for c in columns.columns}, copy=False)
-    frame.attrs.update(columns.provenance)
-    return frame
-
-
-# -- polars ---------------------------------------------------------------------------------------
-def _polars_column(pl: Any, column: TypedColumn) -> Any:
-    if column.kind == "date":
-        return pl.Series(column.name, column.data, dtype=pl.Date)
-    if column.kind == "code":  # the categories once, then their codes gathered (in Rust)
-        dtype = pl.Enum(list(column.categories)) if column.ordered else pl.Categorical
-        categories = pl.Series(column.name, list(column.categories), dtype=dtype)
-        codes = pl.Series(column.data, dtype=pl.Int32)
-        return categories.gather(codes.set(codes < 0, None))
-    if column.kind == "int":
-        series = pl.Series(column.name, column.data, dtype=pl.Int32)
-        if column.mask is not None and column.mask.any():
-            series = series.set(pl.Series(column.mask), None)
-        return series
-    return pl.Series(column.name, column.data, dtype=pl.Float64, nan_to_null=True)
-
-
-def to_polars(columns: Columns) -> pl.DataFrame:
-    """The columns as a polars DataFrame; provenance in ``frame.attrs`` (see the module
-    docstring for why it does not survive polars operations)."""
-    polars = import_backend("polars")
-    frame: pl.DataFrame = polars.DataFrame([_polars_column(polars, c) for c in columns.columns])
-    frame.attrs = dict(columns.provenance)  # type: ignore[attr-defined]  # a plain attribute
-    return frame
-
-
-# -- Arrow ----------------------------------------------------------------------------------------
-def _arrow_column(pa: Any, column: TypedColumn) -> Any:
-    if column.kind == "date":
-        return pa.array(column.data, type=pa.date32())
-    if column.kind == "code":
-        indices = pa.array(column.data, type=pa.int32(), mask=column.data < 0)
-        return pa.DictionaryArray.from_arrays(indices, pa.array(column.categories,
-                                                                type=pa.string()),
-                                              ordered=column.ordered)
-    if column.kind == "int":
-        return pa.array(column.data, type=pa.int32(), mask=column.mask)
-    return pa.array(column.data, type=pa.float64(), mask=np.isnan(column.data))
-
-
-def to_arrow(columns: Columns) -> pa.Table:
-    """The columns as a ``pyarrow.Table``; provenance as JSON in the schema metadata under
-    ``b"cnbkit"``."""
-    arrow = import_backend("pyarrow")
-    table = arrow.table({c.name: _arrow_column(arrow, c) for c in columns.columns})
-    metadata = {METADATA_KEY: json.dumps(dict(columns.provenance), default=str).encode()}
-    result: pa.Table = table.replace_schema_metadata(metadata)
-    return result
-
-
-_BUILD: Mapping[str, Callable[[Columns], Any]] = {
-    "pandas": to_pandas, "polars": to_polars, "pyarrow": to_arrow,
-}
-
-
-def to_backend(columns: Columns, backend: Backend) -> Frame:
-    """The columns as the frame of ``backend``.
-
-    Raises:
-        MissingDependency: polars or pyarrow is not installed (the message names the extra).
-    """
-    built: Frame = _BUILD[check_backend(backend)](columns)
-    return built
-
-
-def backend_of(frame: object) -> Backend:
-    """Which backend a frame belongs to."""
-    module = type(frame).__module__.split(".", 1)[0]
-    if module == "pandas":
-        return "pandas"
-    if module == "polars":
-        return "polars"
-    if module == "pyarrow":
-        return "pyarrow"
-    raise InvalidParameter("frame", type(frame).__name__,
-                           "not a pandas or polars DataFrame or a pyarrow Table")
-
-
-def as_pandas(frame: Frame) -> pd.DataFrame:
-    """``frame`` as a pandas DataFrame (itself when it is one), provenance in ``df.attrs``:
-    for code written against pandas, whatever backend the client returns.
-
-    Example:
-        >>> import cnbkit
-        >>> rates = cnbkit.as_pandas(cnbkit.exrates.daily_year(2019))  # doctest: +SKIP
-    """
-    if isinstance(frame, pd.DataFrame):
-        return frame
-    backend_of(frame)  # a polars DataFrame or a pyarrow Table: both have to_pandas()
-    converted: pd.DataFrame = cast(Any, frame).to_pandas()
-    converted.attrs.update(provenance(frame))
-    return converted
-
-
-def provenance(frame: Frame) -> dict[str, Any]:
-    """The provenance of a frame cnbkit returned, whatever its backend (``df.attrs`` in
-    pandas; see the module docstring for polars and Arrow).
-
-    Example:
-        >>> import cnbkit
-        >>> cnbkit.provenance(cnbkit.exrates.daily_year(2019, backend="pyarrow"))  # doctest: +SKIP
-        {'operation': 'exrates.daily_year', ...}
-    """
-    kind = backend_of(frame)
-    if kind == "pyarrow":
-        metadata = cast(Any, frame).schema.metadata or {}
-        raw = metadata.get(METADATA_KEY)
-        return dict(json.loads(raw)) if raw else {}
-    return dict(getattr(frame, "attrs", None) or {})
+        return moved(__name__, "cnbkit._engine.frames", {}, name, whole_module=False)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .stopping import StopRequest
+    from ._os.stopping import StopRequest
 
 __all__ = ["main"]
 
@@ -38,7 +38,7 @@ def _rate(text: str) -> float:
 
 
 def _cmd_sandbox(args: argparse.Namespace) -> int:
-    from .stopping import StopRequest
+    from ._os.stopping import StopRequest
 
     with StopRequest() as stop:
         _serve_sandbox(args, stop)
@@ -79,7 +79,7 @@ def _serve_sandbox(args: argparse.Namespace, stop: StopRequest) -> None:
 
 
 def _cmd_cache(args: argparse.Namespace) -> int:
-    from ._engine.client import Client
+    from . import Client
 
     client = Client(cache_url=args.cache_url, cache_dir=args.cache_dir)
     if args.action == "info":
@@ -104,9 +104,7 @@ def _year_or_date(text: str | None) -> str | int | None:
 def _cmd_fetch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    import cnbkit  # the public API: Client, history, provenance
-
-    from ._engine.planners import PLANNERS
+    import cnbkit  # the public API: Client, GROUPS, history, provenance
 
     out = Path(args.output)
     fmt = args.format or _FORMATS.get(out.suffix.lower())
@@ -119,8 +117,7 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
         except ImportError:
             raise SystemExit("cnbkit fetch: Parquet needs pyarrow (pip install "
                              "'cnbkit[arrow]'), or write CSV with -o FILE.csv") from None
-    planner = PLANNERS[args.group]
-    takes = {option.name for option in planner.options}
+    takes = {option.name for option in cnbkit.GROUPS[args.group].options}
     options: dict[str, Any] = {}
     for name, groups in _option_groups().items():
         value = getattr(args, name)
@@ -147,19 +144,20 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
     finally:
         client.close()
     calls, cached = about.get("calls"), about.get("from_cache")
-    print(f"{rows} rows from {calls} calls ({cached} from the cache) -> {out} ({fmt})",
-          file=sys.stderr)
+    print(f"{rows} row{'' if rows == 1 else 's'} from {calls} call{'' if calls == 1 else 's'} "
+          f"({cached} from the cache) -> {out} ({fmt})", file=sys.stderr)
     return 0
 
 
 def _option_groups() -> dict[str, list[str]]:
-    """Every planner option, with the groups that take it (the CLI's flags)."""
-    from ._engine.planners import PLANNERS
+    """Every history option of :data:`cnbkit.GROUPS`, with the groups that take it (the
+    CLI's flags)."""
+    from . import GROUPS
 
     groups: dict[str, list[str]] = {}
-    for planner in PLANNERS.values():
-        for option in planner.options:
-            groups.setdefault(option.name, []).append(planner.group)
+    for group in GROUPS.values():
+        for option in group.options:
+            groups.setdefault(option.name, []).append(group.name)
     return groups
 
 
@@ -171,7 +169,7 @@ def _cmd_lab(args: argparse.Namespace) -> int:
 
 
 def _cmd_notebooks(args: argparse.Namespace) -> int:
-    from .bundled import copy_notebooks
+    from ._os.bundled import copy_notebooks
 
     report = copy_notebooks(args.directory, force=args.force)
     print("\n".join(report.lines()))
@@ -238,20 +236,20 @@ def build_parser() -> argparse.ArgumentParser:
     mc.add_argument("--port", type=int, default=8765, help="port of --http (0: any free one)")
     mc.set_defaults(func=_cmd_mcp)
 
-    from ._engine.planners import PLANNERS
+    from . import GROUPS
 
     fetch = commands.add_parser(
         "fetch", help="write a history to CSV or Parquet",
-        epilog="groups: " + "; ".join(f"{p.group}: {p.summary}" for p in PLANNERS.values()))
-    fetch.add_argument("group", choices=list(PLANNERS))
+        epilog="groups: " + "; ".join(f"{g.name}: {g.summary}" for g in GROUPS.values()))
+    fetch.add_argument("group", choices=list(GROUPS))
     fetch.add_argument("--start", required=True,
                        help="yyyy-MM-dd, or a year (a year alone is that whole year)")
     fetch.add_argument("--end", default=None,
                        help="yyyy-MM-dd or a year (default: today; the start's year's end "
                        "when the start is a year)")
     described: set[str] = set()
-    for planner in PLANNERS.values():
-        for option in planner.options:
+    for group in GROUPS.values():
+        for option in group.options:
             if option.name in described:
                 continue
             described.add(option.name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cnbkit._engine.moved import moved
+from cnbkit._shared.deprecation import moved
 
 _HOMES = {
     "Clock": "cnbkit.Clock",
@@ -17,4 +17,4 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
-    return moved(__name__, "cnbkit._engine.clock", _HOMES, name)
+    return moved(__name__, "cnbkit._shared.clock", _HOMES, name)

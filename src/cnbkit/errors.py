@@ -38,6 +38,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -74,6 +75,14 @@ USE_CACHED = "set CNBKIT_OFFLINE=1 to use the answers already cached"
 USE_SANDBOX = ("start the local sandbox (`cnbkit sandbox`) and set CNBKIT_BASE_URL to the URL it "
                "prints")
 LEAVE_OFFLINE = "run the call once with the network, or unset CNBKIT_OFFLINE"
+#: How a message of a host that cannot be reached ends (``cnbkit lab`` and ``cnbkit mcp``, which
+#: have started the sandbox already, leave it out of what they show).
+WORK_WITHOUT = f"To work without it: {USE_SANDBOX}, or {USE_CACHED}."
+#: How to give the company's proxy (the message of a host that cannot be reached directly).
+SET_PROXY = ("where only the company's proxy reaches the internet, set "
+             "HTTPS_PROXY=http://PROXY:PORT (the proxy IT names)")
+#: Where the docs explain proxies and certificates (named by the network's messages).
+NETWORK_PAGE = "see \"Behind a corporate network\" in cnbkit's docs"
 
 
 class CnbError(Exception):
@@ -128,8 +137,25 @@ class ConfigError(InvalidParameter):
     """
 
 
+def printable(text: str, limit: int = 200) -> str:
+    """``text`` that a server sent (an issuer, a reason phrase, an error's description) made
+    safe to show: every character that is not printable (control characters, terminal escape
+    sequences, bidirectional overrides) written as its Python escape, and the whole cut to
+    ``limit`` characters. (Markup is the displays' business: HTML escapes it when written.)
+
+    Example:
+        >>> printable("Bad Gateway\\x1b[2J\\u202e")
+        'Bad Gateway\\\\x1b[2J\\\\u202e'
+    """
+    shown = "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
 def _short_repr(value: object, limit: int = 80) -> str:
-    """``repr(value)`` cut to ``limit`` characters; never fails (huge ints, broken reprs)."""
+    """``repr(value)`` cut to ``limit`` characters; never fails (huge ints, broken reprs).
+    A path is shown whole up to 4096 characters (the user is to correct it)."""
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and os.sep in value):
+        limit = max(limit, 4096)
     try:
         text = repr(value)
     except ValueError:  # an int beyond Python's digit limit for str()
@@ -235,10 +261,11 @@ class ValidationError(ApiError):
         if field:
             message = f"the API rejected {field}={value!r} ({rule}): {advice}"
         else:
-            message = f"the API rejected the request: {body.get('description') or 'no description'}"
+            said = printable(str(body.get("description") or "no description"))
+            message = f"the API rejected the request: {said}"
         message_id = body.get("messageId")
         if message_id:
-            message += f" [messageId {message_id}]"
+            message += f" [messageId {printable(str(message_id), 80)}]"
         return cls(message, status=400, url=url, body=body)
 
 
@@ -260,13 +287,18 @@ class HostUnreachable(ConnectionFailed):
 
     Attributes:
         host: the host that could not be reached.
-        resolved: False when the name did not resolve, True when the host refused.
+        resolved: False when the name did not resolve, True when it did (the host refused
+            the connection, or never answered it).
+        timed_out: True when connecting timed out (twice: a firewall that drops the traffic,
+            as a company's network does for a program that does not use its proxy).
     """
 
-    def __init__(self, message: str, *, host: str, resolved: bool = True) -> None:
+    def __init__(self, message: str, *, host: str, resolved: bool = True,
+                 timed_out: bool = False) -> None:
         super().__init__(message)
         self.host = host
         self.resolved = resolved
+        self.timed_out = timed_out
 
 
 class CertificateNotTrusted(ConnectionFailed):
@@ -283,15 +315,17 @@ class CertificateNotTrusted(ConnectionFailed):
             when it could not be read.
         reason: what the verification said (``unable to get local issuer certificate``...).
         trust: which certificates were trusted (``system``, ``certifi`` or a bundle's path).
+        proxy: the proxy the request went through (without its credentials), or None.
     """
 
     def __init__(self, message: str, *, host: str, issuer: str | None, reason: str,
-                 trust: str) -> None:
+                 trust: str, proxy: str | None = None) -> None:
         super().__init__(message)
         self.host = host
         self.issuer = issuer
         self.reason = reason
         self.trust = trust
+        self.proxy = proxy
 
 
 class ProxyRefused(ConnectionFailed):
@@ -320,11 +354,16 @@ class ProxyAuthenticationRequired(ProxyRefused):
         proxy: the proxy's URL, without its credentials.
         status: 407.
         credentials_given: whether the proxy URL carried credentials (then they were refused).
+        schemes: the sign-on schemes the proxy offered (``("Basic",)``, ``("Negotiate",
+            "NTLM")``...), when it said; one that offers only Windows sign-on (NTLM,
+            Negotiate, Kerberos) needs a local relay such as px or cntlm.
     """
 
-    def __init__(self, message: str, *, proxy: str, credentials_given: bool) -> None:
+    def __init__(self, message: str, *, proxy: str, credentials_given: bool,
+                 schemes: tuple[str, ...] = ()) -> None:
         super().__init__(message, proxy=proxy, status=407)
         self.credentials_given = credentials_given
+        self.schemes = schemes
 
 
 class MissingDependency(CnbError, ImportError):

@@ -7,13 +7,15 @@
 - ``"sandbox"``: starts the market-data sandbox (clock 2025-12-31) in this process, points
   ``CNBKIT_BASE_URL`` at it and sets ``CNBKIT_TODAY`` to its clock, so that the notebooks'
   clients live on the sandbox's day.
-- ``"auto"`` (default): asks the live API (``/exrates/daily``, 3 s timeout) the way every call
-  asks it (:func:`probe_live`: cnbkit's own transport, its trust and the proxy variables); when
-  it cannot be used, starts the sandbox and says what the probe met (a timeout, a refused
-  connection, a name that does not resolve, a certificate that is not trusted, a proxy that
-  refused) in the terminal, with the fix, and, through ``CNBKIT_SOURCE`` and
-  ``CNBKIT_SOURCE_REASON``, at the top of every notebook. Live and sandbox data are never
-  mixed.
+- ``"auto"`` (default): asks the API, ``CNBKIT_BASE_URL`` when it is set (a company's mirror
+  of the API, as the library and ``cnbkit mcp`` take it) and else the live API, for
+  ``/exrates/daily`` within 3 s in all, the way every call asks it (:func:`probe_live`:
+  cnbkit's own transport, its trust and the proxy variables); when it answers the notebooks
+  use it; when it cannot be used, starts the sandbox and says what the probe met (a timeout,
+  a refused connection, a name that does not resolve, a certificate that is not trusted, a
+  proxy that refused, a setting that cannot be used) in the terminal, with the fix, and,
+  through ``CNBKIT_SOURCE`` and ``CNBKIT_SOURCE_REASON``, at the top of every notebook. Live
+  and sandbox data are never mixed.
 
 The sandbox the lab starts is reached directly, never through a proxy: its host (127.0.0.1)
 is added to ``NO_PROXY`` (and ``no_proxy``) in JupyterLab's environment, so that a corporate
@@ -22,10 +24,10 @@ is added to ``NO_PROXY`` (and ``no_proxy``) in JupyterLab's environment, so that
 The notebooks are found in this order: ``notebooks_dir``; ``notebooks/`` of the source checkout
 cnbkit is installed from (editable installs); ``notebooks/`` of the current folder when it is a
 cnbkit checkout. Anywhere else (cnbkit installed from a wheel, on a laptop or a JupyterHub) the
-lab opens the user's own copy of the notebooks this version ships,
-:func:`cnbkit.bundled.user_notebooks_dir` (one folder per installed version), copied there by
-:func:`cnbkit.bundled.copy_notebooks` on first use: a notebook the user changed is never
-overwritten.
+lab opens the user's own copy of the notebooks this version ships, one folder per installed
+version in the user data folder (``~/.local/share/cnbkit/notebooks/VERSION`` on Linux),
+copied there on first use as ``cnbkit notebooks`` copies them: a notebook the user changed is
+never overwritten.
 
 The lab opens a notebook in its own kernel without asking: cnbkit adds a default setting
 (``autoStartDefaultKernel`` of JupyterLab's notebook tracker) through ``JUPYTER_CONFIG_PATH``,
@@ -39,6 +41,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -47,10 +50,10 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from ._engine.settings import LIVE_URL
-from .bundled import checkout_root, copy_notebooks, user_notebooks_dir
+from . import LIVE_URL
+from ._os.bundled import checkout_root, copy_notebooks, user_notebooks_dir
+from ._os.stopping import StopRequest, run_child
 from .errors import InvalidParameter, MissingDependency
-from .stopping import StopRequest, run_child
 
 __all__ = ["REASON_VARIABLE", "SOURCES", "SOURCE_VARIABLE", "LabSetup", "LiveProbe",
            "as_probe", "find_notebooks", "lab_fallback_reason", "lab_source", "prepare",
@@ -94,7 +97,7 @@ LAB_CONFIG = Path(__file__).resolve().parent / "labconfig"
 
 #: What the live probe can meet.
 Outcome = Literal["answered", "timeout", "refused", "unresolved", "certificate", "proxy",
-                  "error"]
+                  "setting", "error"]
 
 
 @dataclass(frozen=True)
@@ -102,9 +105,12 @@ class LiveProbe:
     """What asking the live API found; true when it answered.
 
     Attributes:
-        outcome: ``answered``, ``timeout``, ``refused`` (connection refused), ``unresolved``
-            (the name does not resolve), ``certificate`` (its certificate is not trusted),
-            ``proxy`` (the proxy refused, or wants credentials) or ``error`` (anything else).
+        outcome: ``answered``, ``timeout`` (no answer within the deadline, or connecting
+            timed out), ``refused`` (connection refused), ``unresolved`` (the name does not
+            resolve), ``certificate`` (the certificate shown for it is not trusted), ``proxy``
+            (the proxy refused, could not reach it, wants credentials, or its URL cannot be
+            read), ``setting`` (a setting keeps it from being asked: a CA bundle that does not
+            exist) or ``error`` (anything else).
         reason: what it met, as a clause after "the live API" (``did not answer within 3 s``).
         detail: cnbkit's whole message, with its fix ("" when it answered).
 
@@ -137,60 +143,161 @@ def as_probe(found: bool | LiveProbe) -> LiveProbe:
 
 def probe_live(base_url: str = LIVE_URL, timeout: float = 3.0) -> LiveProbe:
     """Ask ``base_url`` for ``/exrates/daily`` as every call asks it (a client with cnbkit's
-    transport: the trust of ``CNBKIT_TRUST``, the proxy variables), once, within ``timeout``
-    seconds, without the cache; say what it met.
+    transport: the trust of ``CNBKIT_TRUST``, the proxy variables), once, without the cache;
+    say what it met. ``timeout`` is the whole probe's deadline in seconds (connecting, the
+    answer, and what a failure's message reads from the network): after it, the probe says
+    the API did not answer, whatever is still under way.
 
     Example:
         >>> probe_live("http://127.0.0.1:9/cnbapi", timeout=5).outcome  # nothing listens
         'refused'
     """
-    import warnings
+    import threading
 
+    found: list[LiveProbe | BaseException] = []
+    done = threading.Event()
+
+    def ask() -> None:
+        try:
+            found.append(_ask(base_url, timeout))
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            found.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=ask, name="cnbkit-live-probe", daemon=True).start()
+    if not done.wait(timeout):  # the thread ends on its own timeouts, later
+        from . import Settings
+        from .errors import NETWORK_PAGE, SET_PROXY, ConfigError
+
+        via, host = _via(base_url), urlsplit(base_url).hostname
+        try:
+            here = Settings(base_url=base_url, cache_url=None).is_loopback
+        except ConfigError:  # (the thread, when it gets there, says what is wrong with it)
+            here = False
+        hint = "" if via or here else f"; in a company's network, {SET_PROXY}"
+        return LiveProbe("timeout", f"did not answer within {timeout:g} s{via}",
+                         f"no answer from {host} within {timeout:g} s{via}: the API, or the "
+                         f"network on the way, is slow or down{hint}; {NETWORK_PAGE}.")
+    if isinstance(found[0], BaseException):
+        raise found[0]
+    return found[0]
+
+
+def _proxy_of(url: str) -> str | None:
+    """The proxy (without its credentials) a request for ``url`` takes, or None."""
+    from ._shared.proxies import environment_proxy, without_credentials
+
+    proxy = environment_proxy(url)
+    return without_credentials(proxy) if proxy else None
+
+
+def _via(url: str) -> str:
+    """`` (through the proxy http://proxy:8080)`` when a request for ``url`` takes one."""
+    proxy = _proxy_of(url)
+    return f" (through the proxy {proxy})" if proxy else ""
+
+
+def _ask(base_url: str, timeout: float) -> LiveProbe:
+    """The probe itself (see :func:`probe_live`), each wait within ``timeout``."""
     import requests
 
-    from ._engine.client import Client
+    from . import Client
+    from ._shared.warnings_at_caller import collecting
     from .errors import (
+        USE_CACHED,
+        WORK_WITHOUT,
         CertificateNotTrusted,
         CnbError,
-        CnbkitWarning,
+        ConfigError,
         ConnectionFailed,
         HostUnreachable,
         ProxyAuthenticationRequired,
         ProxyRefused,
+        ServerError,
     )
 
-    client = Client(base_url=base_url, cache=False, offline=False, retries=0, timeout=timeout,
-                    progress=False)
+    def detail(exc: BaseException) -> str:  # the sandbox is started already: no way out to it
+        return str(exc).replace(f" {WORK_WITHOUT}", "").replace(f", or {USE_CACHED}", "")
+
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", CnbkitWarning)
+        client = Client(base_url=base_url, cache=False, offline=False, retries=0,
+                        timeout=timeout, progress=False)
+    except ConfigError as exc:
+        return _unusable_setting(exc)
+    try:
+        with collecting():  # (thread-safe, unlike catch_warnings: the caller may go on)
             client.get("exrates.daily")
     except CertificateNotTrusted as exc:
         issuer = f" (issued by {exc.issuer})" if exc.issuer else ""
+        if exc.proxy and exc.host == urlsplit(base_url).hostname:
+            return LiveProbe("certificate", f"could not be reached: the certificate shown for "
+                             f"it through the proxy {exc.proxy}{issuer} is not trusted",
+                             detail(exc))
+        if exc.proxy:
+            return LiveProbe("certificate", f"could not be reached: the certificate of the "
+                             f"proxy {exc.proxy}{issuer} is not trusted", detail(exc))
         return LiveProbe("certificate", f"answered, but its certificate{issuer} is not trusted",
-                         str(exc))
+                         detail(exc))
     except ProxyAuthenticationRequired as exc:
-        return LiveProbe("proxy", f"could not be reached: the proxy {exc.proxy} wants "
-                         "credentials (407)", str(exc))
+        if exc.schemes and "Basic" not in exc.schemes:
+            what = f"takes only Windows sign-on ({', '.join(exc.schemes)}; 407)"
+        elif exc.credentials_given:
+            what = "refused the credentials given (407)"
+        else:
+            what = "wants credentials (407)"
+        return LiveProbe("proxy", f"could not be reached: the proxy {exc.proxy} {what}",
+                         detail(exc))
     except ProxyRefused as exc:
-        status = f" ({exc.status})" if exc.status else ""
-        return LiveProbe("proxy", f"could not be reached: the proxy {exc.proxy} refused{status}",
-                         str(exc))
+        if exc.status is None:
+            what = "cannot be reached"
+        elif exc.status >= 500:
+            what = f"could not reach it ({exc.status})"
+        else:
+            what = f"refused it ({exc.status})"
+        return LiveProbe("proxy", f"could not be reached: the proxy {exc.proxy} {what}",
+                         detail(exc))
     except HostUnreachable as exc:
+        if exc.timed_out:
+            return LiveProbe("timeout", f"did not answer within {timeout:g} s (connecting "
+                             "timed out)", detail(exc))
         if exc.resolved:
-            return LiveProbe("refused", "refused the connection", str(exc))
+            return LiveProbe("refused", "refused the connection", detail(exc))
         return LiveProbe("unresolved", f"could not be found ({exc.host} does not resolve: no "
-                         "network?)", str(exc))
+                         "network?)", detail(exc))
     except ConnectionFailed as exc:
         if isinstance(exc.__cause__, requests.Timeout):
-            return LiveProbe("timeout", f"did not answer within {timeout:g} s", str(exc))
-        return LiveProbe("error", "dropped the connection", str(exc))
+            return LiveProbe("timeout", f"did not answer within {timeout:g} s{_via(base_url)}",
+                             detail(exc))
+        return LiveProbe("error", "dropped the connection", detail(exc))
+    except ServerError as exc:
+        proxy = _proxy_of(base_url)
+        if proxy and exc.error_code is None:  # not the API's own error body: the proxy's
+            return LiveProbe("proxy", f"could not be reached: the proxy {proxy} answered "
+                             f"{exc.status} for it", detail(exc))
+        return LiveProbe("error", f"answered with an error ({exc.status})", detail(exc))
+    except ConfigError as exc:  # the CA bundle, or a proxy URL that cannot be read
+        return _unusable_setting(exc)
     except CnbError as exc:
         return LiveProbe("error", f"answered with an error ({exc.__class__.__name__})",
-                         str(exc))
+                         detail(exc))
     finally:
         client.close()
     return LiveProbe("answered", "answered")
+
+
+def _unusable_setting(exc: BaseException) -> LiveProbe:
+    """What the probe says of a setting that keeps it from asking at all."""
+    from .errors import ConfigError
+
+    name = exc.parameter if isinstance(exc, ConfigError) else "a setting"
+    if name.upper().endswith("_PROXY") or name == "proxy":
+        return LiveProbe("proxy", f"could not be asked: the proxy URL in {name} cannot be read "
+                         "(percent-encode its password)", str(exc))
+    if name in ("trust", "CNBKIT_TRUST", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+        return LiveProbe("setting", f"could not be asked: the CA bundle of {name} cannot be "
+                         "used", str(exc))
+    return LiveProbe("setting", f"could not be asked: {name} is not a valid setting", str(exc))
 
 
 def reach_directly(env: dict[str, str], url: str) -> None:
@@ -243,11 +350,13 @@ class LabSetup:
 
 
 def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
-            probe: Callable[[], bool | LiveProbe] = probe_live) -> LabSetup:
+            probe: Callable[[], bool | LiveProbe] | None = None) -> LabSetup:
     """Decide the data source and build JupyterLab's environment (starts the sandbox if needed).
 
-    ``probe`` asks the live API (``auto`` only); when it falls back, the message says what the
-    probe met and its fix, and ``CNBKIT_SOURCE_REASON`` carries it to the notebooks.
+    ``probe`` asks the API (``auto`` only; default :func:`probe_live` of ``CNBKIT_BASE_URL``
+    when it is set, a company's mirror of the API, else of the live API); when it falls back,
+    the message says what the probe met and its fix, and ``CNBKIT_SOURCE_REASON`` carries it
+    to the notebooks.
 
     Example:
         >>> setup = prepare("sandbox"); setup.env["CNBKIT_BASE_URL"]  # doctest: +SKIP
@@ -258,17 +367,23 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
     env = dict(os.environ if environ is None else environ)
     env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
         p for p in (str(LAB_CONFIG), env.get("JUPYTER_CONFIG_PATH", "")) if p)
+    given = env.get("CNBKIT_BASE_URL", "").strip().rstrip("/")
+    target = given if source == "auto" and given else LIVE_URL
     fallback: LiveProbe | None = None
     if source == "auto":
-        found = as_probe(probe())
+        found = as_probe((probe or (lambda: probe_live(target)))())
         if found:
             source = "live"
         else:
             source, fallback = "sandbox", found
+            if target != LIVE_URL:
+                fallback = dataclasses.replace(found, reason=f"at {target} {found.reason}")
     if source == "live":
-        env.pop("CNBKIT_BASE_URL", None)
         env.pop(REASON_VARIABLE, None)
         env[SOURCE_VARIABLE] = "live"
+        if target != LIVE_URL:  # CNBKIT_BASE_URL answered: the notebooks use it
+            return LabSetup("live", env, f"cnbkit lab: data from {target} (CNBKIT_BASE_URL)")
+        env.pop("CNBKIT_BASE_URL", None)
         return LabSetup("live", env, f"cnbkit lab: live data from {LIVE_URL}")
     from .sandbox import SANDBOX_CLOCK, start
 
@@ -321,7 +436,7 @@ def run_lab(source: str = "auto", port: int | None = None,
     The sandbox (if any) runs in this process until JupyterLab exits. Ctrl-C stops both, and
     so do ``SIGTERM`` and a closed terminal (``SIGHUP``) on Linux and macOS and Ctrl-Break on
     Windows: JupyterLab shuts its kernels down, then the sandbox stops
-    (:mod:`cnbkit.stopping`). ``say`` reports the decision (default: standard error).
+    (``cnbkit._os.stopping``). ``say`` reports the decision (default: standard error).
     """
     tell = say or (lambda text: sys.stderr.write(text + "\n"))
     require_notebook_extras()

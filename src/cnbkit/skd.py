@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Literal, overload
 from ._engine.client import Client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
+from ._engine.frames import Backend, Frame
 from ._engine.history import run_history
-from ._engine.params import DateLike
 from ._engine.ranges import DateArg
-from .backends import Backend, Frame
+from ._shared.dates import DateLike
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, overload
 
 import pandas as pd
 
-from .backends import Backend, Frame, as_pandas, backend_of, import_backend
+from ._engine.frames import Backend, Frame, as_pandas, backend_of, import_backend
 from .catalog import operation
 from .errors import InvalidParameter
 

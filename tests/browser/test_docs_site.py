@@ -53,7 +53,7 @@ NOTEBOOK_FIGURES = """() => {
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    pytest.importorskip("sphinx", reason="Sphinx is missing: pip install -e '.[test]'")
+    pytest.importorskip("sphinx", reason="Sphinx is missing: bash scripts/test.sh installs it")
     out = tmp_path_factory.mktemp("docs") / "html"
     closed = "http://127.0.0.1:9"  # the discard port: nothing listens, nothing is fetched
     env = dict(os.environ, CNBKIT_DOCS_PYTHON=sys.executable, http_proxy=closed,
@@ -229,7 +229,7 @@ def test_a_notebook_page_shows_its_figures_and_the_search_works(
 
     chromium = _chromium()
     sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="playwright is missing: pip install -e '.[test]'")
+                                   reason="playwright is missing: bash scripts/test.sh installs it")
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
         context = p.chromium.launch_persistent_context(

@@ -82,7 +82,8 @@ def _answers(base: str) -> bool:
 
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    pytest.importorskip("jupyterlab", reason="JupyterLab is missing: pip install -e '.[test]'")
+    pytest.importorskip("jupyterlab",
+                        reason="JupyterLab is missing: bash scripts/test.sh installs it")
     root = tmp_path / "notebooks"
     root.mkdir()
     shutil.copy(ROOT / "notebooks" / "01_exchange_rates.ipynb", root)
@@ -178,7 +179,7 @@ def test_notebook_01_runs_and_a_widget_redraws_the_figure(lab: tuple[str, Path],
     base, log_path = lab
     chromium = _chromium()
     sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="playwright is missing: pip install -e '.[test]'")
+                                   reason="playwright is missing: bash scripts/test.sh installs it")
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_api.sync_playwright() as p:
         context = p.chromium.launch_persistent_context(

@@ -81,6 +81,31 @@ def guarded_proxy() -> Iterator[ProxyServer]:
     proxy.stop()
 
 
+@pytest.fixture(scope="session")
+def plain_proxy() -> Iterator[ProxyServer]:
+    """A plain proxy (CONNECT tunnels, forwarded http://) that carries anything: on this
+    machine it plays a proxy whose own 127.0.0.1 has nothing on a closed port (502)."""
+    proxy = ProxyServer().start()
+    yield proxy
+    proxy.stop()
+
+
+@pytest.fixture(scope="session")
+def windows_proxy() -> Iterator[ProxyServer]:
+    """A proxy that takes only Windows sign-on (407 with Negotiate and NTLM, whatever comes)."""
+    proxy = ProxyServer(plugin="WindowsSignOnOnly").start()
+    yield proxy
+    proxy.stop()
+
+
+@pytest.fixture(scope="session")
+def hostile_proxy() -> Iterator[ProxyServer]:
+    """A proxy whose every answer is a 502 with escape sequences in its reason phrase."""
+    proxy = ProxyServer(plugin="HostileGateway").start()
+    yield proxy
+    proxy.stop()
+
+
 def attempts(caplog: pytest.LogCaptureFixture) -> int:
     """How many requests the transport sent (its debug line per attempt)."""
     return sum(r.getMessage().startswith("GET ") for r in caplog.records if r.name == "cnbkit")
@@ -91,6 +116,19 @@ def all_logs(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
     """Every logger at DEBUG (cnbkit's, requests', urllib3's) captured."""
     caplog.set_level(logging.DEBUG)
     return caplog
+
+
+def shown_everywhere(error: BaseException, logs: pytest.LogCaptureFixture | None = None
+                     ) -> list[str]:
+    """Every text in which ``error`` reaches a user: its message, repr, traceback (with its
+    causes), attributes, and the captured log lines."""
+    import traceback
+
+    texts = [str(error), repr(error), "".join(traceback.format_exception(error)),
+             repr(vars(error))]
+    if logs is not None:
+        texts += [record.getMessage() for record in logs.records]
+    return texts
 
 
 def bundle(folder: Path, *cas: Path) -> Path:

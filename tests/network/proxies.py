@@ -4,8 +4,9 @@
 It plays a bank's proxy in each of its ways: a plain tunnel (CONNECT), one that wants
 credentials (``--basic-auth``: 407 without them), one that inspects TLS (it answers every
 CONNECT with a certificate for the host that it signs with the company CA, through the
-``openssl`` command, and talks to the origin itself, verifying it against ``--ca-file``), and
-one reached over TLS itself (``https://``).
+``openssl`` command, and talks to the origin itself, verifying it against ``--ca-file``),
+one reached over TLS itself (``https://``), and with a plugin of ``proxy_plugins`` one that
+takes only Windows sign-on or one whose gateway answers with escape sequences.
 """
 
 from __future__ import annotations
@@ -31,12 +32,12 @@ class ProxyServer:
     """One proxy.py process; ``url`` is its address (``http://127.0.0.1:PORT``)."""
 
     def __init__(self, *, credentials: str | None = None, inspect_with: Pki | None = None,
-                 tls: tuple[Path, Path] | None = None, upstream_ca: Path | None = None
-                 ) -> None:
+                 tls: tuple[Path, Path] | None = None, upstream_ca: Path | None = None,
+                 plugin: str | None = None) -> None:
         """``credentials`` ("user:password") makes it answer 407 without them;
         ``inspect_with`` makes it inspect TLS with that PKI's company CA; ``tls`` (certificate
         chain, key) makes it listen over TLS; ``upstream_ca`` is what it verifies origins
-        against."""
+        against; ``plugin`` names a class of ``proxy_plugins`` that answers every request."""
         if inspect_with is not None and shutil.which("openssl") is None:
             pytest.fail("proxy.py inspects TLS with the openssl command, which is missing")
         self.folder = Path(tempfile.mkdtemp(prefix="cnbkit-proxy-"))
@@ -58,14 +59,20 @@ class ProxyServer:
             self.command += ["--ca-file", str(upstream_ca)]
         if tls is not None:
             self.command += ["--cert-file", str(tls[0]), "--key-file", str(tls[1])]
+        if plugin is not None:
+            self.command += ["--plugins", f"proxy_plugins.{plugin}"]
         self.scheme = "https" if tls is not None else "http"
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
 
     def start(self) -> ProxyServer:
         """Start the proxy and wait until it accepts connections (a state, with a deadline)."""
+        here = str(Path(__file__).resolve().parent)  # where proxy.py finds proxy_plugins
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (here, os.environ.get("PYTHONPATH", "")) if p)}
         self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                        env=env)
         deadline = time.monotonic() + DEADLINE_S
         while True:
             if self.process.poll() is not None:

@@ -83,3 +83,27 @@ def test_the_message_the_docs_quote_is_the_one_cnbkit_gives(origin, pki: Pki, in
     quoted = re.search(r"\n((?:> .*\n)+)", page)
     assert quoted is not None
     assert " ".join(line[2:] for line in quoted[1].splitlines()) == said
+
+
+def test_a_history_that_meets_an_untrusted_certificate_reads_its_issuer_once(
+        origin, pki: Pki, inspecting_proxy, make_client, monkeypatch, caplog) -> None:
+    """Four downloads meet the certificate at once; the issuer their one error names is read
+    once (one more CONNECT), not once by each of them."""
+    import time
+
+    from .conftest import attempts
+
+    caplog.set_level("DEBUG", logger="cnbkit")
+    monkeypatch.setenv("HTTPS_PROXY", inspecting_proxy.url())
+    line = f"CONNECT 127.0.0.1:{origin.port}"  # (the other tests here ask for localhost)
+    before = inspecting_proxy.log().count(line)
+    client = make_client(base_url(origin), trust=pki.origin_ca, workers=4)
+    with pytest.raises(CertificateNotTrusted):
+        cnbkit.exrates.history(*RANGE, client=client)
+    client.close()
+    # the proxy logs a connection when it closes, and a download logs its attempt once its
+    # error is made: wait for both (a state, with a deadline)
+    deadline = time.monotonic() + 60
+    while (connects := inspecting_proxy.log().count(line) - before) != attempts(caplog) + 1:
+        assert time.monotonic() < deadline, (connects, attempts(caplog))
+        time.sleep(0.05)  # a poll interval

@@ -6,11 +6,16 @@ whatever the proxy variables say."""
 
 from __future__ import annotations
 
+import html
+import os
+import re
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import anyio
 import pytest
@@ -18,6 +23,7 @@ import pytest
 from cnbkit import lab
 from cnbkit.mcp_server import open_source
 from cnbkit.widgets import source_banner
+from cnbkit.widgets.source import DataSource
 
 from .conftest import base_url
 from .pki import Pki, subject
@@ -65,7 +71,9 @@ def test_the_probe_says_what_it_met_and_the_user_sees_it(unusable, monkeypatch) 
     kind, url, said, timeout = unusable
     probe = lab.probe_live(url, timeout=timeout)
     assert not probe and probe.outcome == kind and probe.reason == said
-    assert probe.detail  # cnbkit's whole message, with its fix
+    assert probe.detail  # cnbkit's whole message, with its fix ...
+    assert "cnbkit sandbox" not in probe.detail  # ... but the sandbox, which is started
+    assert "retries" not in probe.detail  # (not "after 0 retries")
 
     setup = lab.prepare("auto", environ={}, probe=lambda: probe)  # cnbkit lab --source auto
     try:
@@ -80,7 +88,7 @@ def test_the_probe_says_what_it_met_and_the_user_sees_it(unusable, monkeypatch) 
 
         banner = source_banner(cnbkit.Client(cache=False))
         assert f"the live API {said}, so cnbkit lab started the sandbox" in repr(banner)
-        assert said in banner._repr_html_()
+        assert html.escape(said) in banner._repr_html_()
     finally:
         setup.stop()
 
@@ -155,3 +163,94 @@ def test_the_sandbox_cnbkit_mcp_starts_is_reached_directly(guarded_proxy, monkey
         assert len(source.client.get("exrates.daily", date="2025-12-30")) > 30
     finally:
         source.close()
+
+
+def test_the_lab_asks_cnbkit_base_url_when_it_is_set(sandbox, monkeypatch) -> None:
+    """A company's mirror of the API in CNBKIT_BASE_URL, as the library and ``cnbkit mcp``
+    take it: the lab asks it, the notebooks use it when it answers, and the lab says what it
+    met when it does not."""
+    with _refusing_port() as nowhere:
+        # (a probe of api.cnb.cz would go to this closed port: nothing leaves the machine)
+        monkeypatch.setenv("HTTPS_PROXY", nowhere.removesuffix("/cnbapi"))
+        setup = lab.prepare("auto", environ={**os.environ, "CNBKIT_BASE_URL": str(sandbox)})
+        assert setup.source == "live" and setup.sandbox is None
+        assert setup.env["CNBKIT_BASE_URL"] == str(sandbox)  # the notebooks' data
+        assert f"cnbkit lab: data from {sandbox} (CNBKIT_BASE_URL)" in setup.message
+        assert sandbox.count("/exrates/daily") == 1  # the probe asked it
+
+        setup = lab.prepare("auto", environ={**os.environ, "CNBKIT_BASE_URL": nowhere})
+        try:
+            assert setup.source == "sandbox" and setup.env["CNBKIT_BASE_URL"] != nowhere
+            reason = setup.env["CNBKIT_SOURCE_REASON"]
+            assert reason.startswith(f"at {nowhere} ")  # refused (a timeout, on a slow day)
+            assert f"the live API {reason}, so using the local sandbox" in setup.message
+        finally:
+            setup.stop()
+
+
+def test_a_certificate_met_through_a_proxy_is_not_called_the_apis_answer(
+        origin, pki: Pki, inspecting_proxy, monkeypatch) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", inspecting_proxy.url())
+    probe = lab.probe_live(base_url(origin, "localhost"), timeout=60)
+    assert probe.outcome == "certificate"
+    assert probe.reason == (f"could not be reached: the certificate shown for it through the "
+                            f"proxy {inspecting_proxy.url()} (issued by "
+                            f"{subject(pki.company_ca)}) is not trusted")
+
+
+@contextmanager
+def _trickling_server() -> Iterator[str]:
+    """A server that answers a byte at a time, each far within any read timeout: its whole
+    answer takes half a minute."""
+    stop = threading.Event()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    listener.settimeout(0.2)
+    answer = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 200\r\n\r\n" + b" " * 200)
+
+    def trickle(connection: socket.socket) -> None:
+        with connection:
+            connection.recv(65536)
+            for byte in answer:
+                if stop.wait(0.1):
+                    return
+                try:
+                    connection.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # (the accept's timeout: look at stop again)
+                continue
+            threading.Thread(target=trickle, args=(connection,), daemon=True).start()
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/cnbapi"
+    finally:
+        stop.set()
+        server.join()
+        listener.close()
+
+
+def test_the_probe_keeps_one_deadline_for_the_whole_answer() -> None:
+    """No read waits as long as the timeout, yet the answer as a whole takes far longer: the
+    probe says it did not answer within its deadline (3 s in the lab), not after the trickle."""
+    with _trickling_server() as url:
+        probe = lab.probe_live(url, timeout=1)
+    assert probe.outcome == "timeout" and probe.reason == "did not answer within 1 s"
+
+
+def test_the_banner_the_docs_quote_is_the_one_a_notebook_shows() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "network.md").read_text("utf-8")
+    quoted = re.search(r'\("(sandbox data [^"]*)"\)', " ".join(page.split()))
+    assert quoted is not None
+    shown = DataSource("sandbox", "http://127.0.0.1:1/cnbapi", clock="2025-12-31", fallback=True,
+                       reason="answered, but its certificate (issued by ...) is not trusted")
+    assert quoted[1] == shown.describe()

@@ -53,7 +53,7 @@ def test_refused_credentials_are_never_shown(origin, pki: Pki, guarded_proxy, ma
     with pytest.raises(ProxyAuthenticationRequired) as info:
         client.get("exrates.daily", date="2025-12-30")
     assert info.value.credentials_given
-    assert "refused the credentials in its URL" in str(info.value)
+    assert "refused the credentials given in HTTPS_PROXY" in str(info.value)
     _nowhere_shown(info.value, all_logs, wrong)
     assert USER not in str(info.value)
 
@@ -134,6 +134,7 @@ def test_an_https_proxy_is_verified_against_the_same_trust(origin, pki: Pki, mak
         with pytest.raises(CertificateNotTrusted) as info:  # the proxy passes, the origin not
             make_client(base_url(origin), trust=pki.company_ca).get("exrates.daily")
         assert info.value.host == "127.0.0.1"
+        assert info.value.issuer == subject(pki.origin_ca)  # read through the TLS to the proxy
         trusted = bundle(tmp_path, pki.company_ca, pki.origin_ca)
         frame = make_client(base_url(origin), trust=trusted).get("exrates.daily",
                                                                  date="2025-12-30")

@@ -4,14 +4,15 @@ the variables that choose them, each against a real HTTPS server on loopback."""
 
 from __future__ import annotations
 
+import ssl
 import traceback
 from pathlib import Path
 
 import pytest
 
 import cnbkit
+from cnbkit import Settings
 from cnbkit._engine.peer import issuer_of
-from cnbkit._engine.settings import Settings
 from cnbkit.errors import CertificateNotTrusted, ConfigError, ConnectionFailed
 
 from .conftest import attempts, base_url
@@ -179,3 +180,73 @@ def test_the_message_carries_no_traceback_of_requests(origin, make_client) -> No
         client.get("exrates.daily")
     shown = "".join(traceback.format_exception(info.value))
     assert "HTTPSConnectionPool" not in shown and "Max retries exceeded" not in shown
+
+
+def test_a_stale_ca_bundle_variable_stops_neither_a_sandbox_nor_the_lab(
+        sandbox, origin, make_client, monkeypatch, tmp_path) -> None:
+    """``REQUESTS_CA_BUNDLE`` left pointing at a file that is gone (a bundle every Python tool
+    reads): a sandbox over http:// does not use it, so it works; an https:// client names the
+    variable; the lab's probe says it and falls back instead of stopping."""
+    from cnbkit import lab
+    from cnbkit.mcp_server import open_source
+
+    missing = tmp_path / "gone.pem"
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(missing))
+    assert len(make_client(sandbox).get("exrates.daily", date="2025-12-30")) > 30
+    with pytest.raises(ConfigError) as info:
+        make_client(base_url(origin))
+    assert info.value.parameter == "REQUESTS_CA_BUNDLE" and "no such file" in str(info.value)
+
+    probe = lab.probe_live(base_url(origin), timeout=5)  # cnbkit lab, cnbkit mcp: no exit 2
+    assert probe.outcome == "setting" and str(missing) in probe.detail
+    assert probe.reason == ("could not be asked: the CA bundle of REQUESTS_CA_BUNDLE cannot be "
+                            "used")
+    source = open_source("sandbox")  # cnbkit mcp --source sandbox
+    try:
+        assert len(source.client.get("exrates.daily", date="2025-12-30")) > 30
+    finally:
+        source.close()
+
+
+def test_a_bundle_from_a_variable_is_named_with_it(origin, pki: Pki, make_client, monkeypatch
+                                                    ) -> None:
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(pki.company_ca))
+    with pytest.raises(CertificateNotTrusted) as info:
+        make_client(base_url(origin)).get("exrates.daily")
+    assert f"cnbkit trusts the CA bundle {pki.company_ca} (from REQUESTS_CA_BUNDLE)" in \
+        str(info.value)
+
+
+def test_a_company_only_bundle_meeting_an_uninspected_host_says_it_lacks_the_public_cas(
+        origin, pki: Pki, plain_proxy, make_client, monkeypatch) -> None:
+    """The bundle IT handed out holds the company's CA alone; a host reached directly, or
+    through a proxy that lets it through uninspected, shows a public CA's certificate (here:
+    the origin CA's): the fix is the public CAs, not the inspection CA."""
+    for proxy in (None, plain_proxy.url()):
+        if proxy is not None:
+            monkeypatch.setenv("HTTPS_PROXY", proxy)
+        with pytest.raises(CertificateNotTrusted) as info:
+            make_client(base_url(origin), trust=pki.company_ca).get("exrates.daily")
+        message = str(info.value)
+        assert "the bundle holds 1 CA certificate, none the issuer of this one" in message
+        assert "public CA" in message and "python -m certifi" in message
+        assert "CNBKIT_TRUST=system" in message
+        assert "a proxy that inspects TLS signs every certificate" not in message
+
+
+def test_a_certificate_for_another_host_reads_as_one_sentence(pki: Pki, make_client) -> None:
+    """The verification's own text ends with a full stop: the message does not add a second
+    mark after it."""
+    from cnbkit.sandbox import SANDBOX_CLOCK
+    from cnbkit.sandbox.httpserver import LoopbackServer
+    from cnbkit.sandbox.market import MarketApp, fault_reply
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    pki.origin.issue_cert("other.example").configure_cert(context)
+    with LoopbackServer(MarketApp(SANDBOX_CLOCK, 0), fault_reply=fault_reply,
+                        ssl_context=context) as server:
+        with pytest.raises(CertificateNotTrusted) as info:
+            make_client(base_url(server), trust=pki.origin_ca).get("exrates.daily")
+    message = str(info.value)
+    assert "certificate is not valid for '127.0.0.1'; issued by" in message
+    assert ".;" not in message and "check the base URL and this computer's clock" in message

@@ -26,10 +26,13 @@ def test_auto_falls_back_to_the_sandbox_and_says_so() -> None:
 
 
 def test_auto_uses_live_when_it_answers() -> None:
-    setup = lab.prepare("auto", environ={"CNBKIT_BASE_URL": "http://127.0.0.1:9/cnbapi"},
-                        probe=lambda: True)
+    setup = lab.prepare("auto", environ={}, probe=lambda: True)
     assert setup.source == "live" and "CNBKIT_BASE_URL" not in setup.env
     assert setup.env["CNBKIT_SOURCE"] == "live" and setup.sandbox is None
+    mirror = "http://127.0.0.1:9/cnbapi"  # CNBKIT_BASE_URL (a company's mirror) is what it asks
+    setup = lab.prepare("auto", environ={"CNBKIT_BASE_URL": mirror}, probe=lambda: True)
+    assert setup.source == "live" and setup.env["CNBKIT_BASE_URL"] == mirror
+    assert mirror in setup.message
 
 
 def test_explicit_sources_do_not_probe() -> None:

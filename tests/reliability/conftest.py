@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from cnbkit._engine.client import Client
-from cnbkit._engine.clock import ManualClock
+from cnbkit import Client, ManualClock
 
 from ..conftest import SANDBOX_NOON
 

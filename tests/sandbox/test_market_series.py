@@ -75,6 +75,10 @@ def test_facilities_sit_at_the_corridor_s_edges(sandbox, http) -> None:
 
 
 def test_czeonia_has_period_end_effects_and_stays_in_the_corridor(sandbox, http) -> None:
+    """Since July 2020 CZEONIA counts the deposits at the CNB's deposit facility (CNB, CZEONIA
+    methodology): at the turn of a year the volume is about ten times an ordinary day's and
+    the rate sits on the discount rate (31 Dec 2024: 3.00 % on 150.4 bn with the discount rate
+    at 3.00 %; 2 Jan 2024: 5.80 % on 148.8 bn at 5.75 %: the CNB's API)."""
     rows = [row for year in range(2021, 2026)
             for row in get(http, sandbox, "/czeonia/daily-year", f"year={year}").json()["rates"]]
     days = [datetime.date.fromisoformat(r["validFor"]) for r in rows]
@@ -87,7 +91,15 @@ def test_czeonia_has_period_end_effects_and_stays_in_the_corridor(sandbox, http)
                     "quarter" if days[i].month % 3 == 0 else "month")
         volume[kind].append(row["volumeInCZKmio"])
     medians = {k: statistics.median(v) for k, v in volume.items()}
-    assert medians["year"] < medians["quarter"] < medians["month"] < medians["other"]
+    assert medians["year"] > medians["quarter"] > medians["month"] > medians["other"]
+    assert medians["year"] > 6 * medians["other"]
+    by_day = {r["validFor"]: r for r in rows}
+    for day, discount in (("2024-12-31", 3.00), ("2024-01-02", 5.75), ("2025-01-02", 3.00)):
+        assert by_day[day]["rate"] - discount < 0.15 and by_day[day]["volumeInCZKmio"] > 80_000
+    deposits = {op["tradeDate"]: op["totalAllotedVolumeInCZKbln"]
+                for op in _ops(http, sandbox, 2024)
+                if op["operationType"] == "Depozitní facilita"}
+    assert deposits["2024-12-31"] > 10 * statistics.median(deposits.values())
     assert 6_000 < medians["other"] < 25_000  # 6-36 bn a day on the CNB's pages, 2020-2025
     # CZEONIA below the repo rate: 4.19-4.29 % at 4.75 % in July 2024, 3.00-3.35 % at 3.50 %
     # in December 2025
@@ -114,3 +126,30 @@ def test_pegged_other_currencies_follow_their_anchor(sandbox, http) -> None:
     december = {r["currencyCode"]: r["rate"] for r in
                 get(http, sandbox, "/fxrates/daily-month", "yearMonth=2025-12").json()["rates"]}
     assert december["ARS"] != december["NGN"]
+
+
+def test_other_currencies_keep_their_real_pegs_and_real_moves(sandbox, http) -> None:
+    """Judged by public facts written here: the Cayman dollar is pegged at 1.20 US dollars, the
+    nakfa at 15, the dirham at 3.6725 and the riyal at 3.64 per dollar (their central banks);
+    the Serbian dinar is managed at about 117.2 per euro (the NBS); Argentina devalued in
+    December 2023 (about 808 pesos per dollar at the end of 2023, about 1,450 at the end of
+    2025) and Egypt in March 2024 (30.9 before, about 47-51 after)."""
+    rates = {}
+    for year in (2024, 2025):
+        for r in get(http, sandbox, "/fxrates/daily-year", f"year={year}").json()["rates"]:
+            rates[(r["validFor"][:7], r["currencyCode"])] = r["rate"] / r["amount"]
+    usd, eur = {}, {}
+    for month in ("2024-01", "2025-12"):
+        for code, store in (("USD", usd), ("EUR", eur)):
+            fixing = get(http, sandbox, "/exrates/daily-currency-month",
+                         f"currency={code}&yearMonth={month}").json()["rates"]
+            store[month] = fixing[-1]["rate"] / fixing[-1]["amount"]
+    for month in ("2024-01", "2025-12"):
+        per_usd = {code: usd[month] / rates[(month, code)] for code in
+                   ("KYD", "ERN", "AED", "QAR", "ARS", "EGP")}
+        assert abs(per_usd["KYD"] * 1.2 - 1) < 2e-4 and abs(per_usd["ERN"] / 15 - 1) < 2e-3
+        assert abs(per_usd["AED"] / 3.6725 - 1) < 2e-4 and abs(per_usd["QAR"] / 3.64 - 1) < 2e-4
+        assert abs(eur[month] / rates[(month, "RSD")] / 117.2 - 1) < 5e-3
+    ars = [usd[m] / rates[(m, "ARS")] for m in ("2024-01", "2025-12")]
+    assert 780 < ars[0] < 900 and 1300 < ars[1] < 1600
+    assert usd["2025-12"] / rates[("2025-12", "EGP")] > 45

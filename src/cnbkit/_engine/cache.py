@@ -50,10 +50,10 @@ from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
+from .._os.systems import SYSTEM, System
+from .._shared.clock import PRAGUE
 from ..catalog import Operation
 from ..errors import ConfigError
-from ..systems import SYSTEM, System
-from .clock import PRAGUE
 
 if TYPE_CHECKING:  # requests-cache is imported when a cache is opened, not when settings load
     from requests_cache.backends.base import BaseCache
@@ -412,3 +412,6 @@ def cache_info(storage: BaseCache, location: CacheLocation, now: dt.datetime) ->
         elif response.expires < now:
             expired += 1
     return CacheInfo(location.display, total, final, expired, size)
+
+
+CacheInfo.__module__ = "cnbkit"  # public as cnbkit.CacheInfo, whatever module holds it

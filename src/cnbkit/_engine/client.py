@@ -26,15 +26,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from ..backends import Backend, Frame, check_backend, to_backend
+from .._shared.clock import Clock, ClockLike, make_clock
+from .._shared.clock import today as clock_today
+from .._shared.warnings_at_caller import warn
 from ..catalog import Operation, operation
 from ..errors import ConfigError, InvalidParameter
 from . import execute, notices
 from .cache import CacheInfo
-from .caller_warning import warn
-from .clock import Clock, ClockLike, make_clock
-from .clock import today as clock_today
 from .execute import watched
+from .frames import Backend, Frame, check_backend, to_backend
 from .params import build_query
 from .plan import Plan
 from .settings import LIVE_URL, Settings
@@ -80,8 +80,8 @@ class Client:
             ``"pyarrow"`` on each call instead: the types of cnbkit's functions follow that
             argument and assume pandas without it (see the backends page).
         clock: what "today" is: None (the real date, or ``$CNBKIT_TODAY``), a date or
-            ``'yyyy-MM-dd'`` (the real time on that day), or a :class:`~cnbkit._engine.clock.Clock`
-            such as :class:`~cnbkit._engine.clock.ManualClock`. It decides the default end of a
+            ``'yyyy-MM-dd'`` (the real time on that day), or a :class:`~cnbkit.Clock`
+            such as :class:`~cnbkit.ManualClock`. It decides the default end of a
             range, the last year accepted, which periods are closed and when TTLs run out.
         trust: which certificates HTTPS answers are verified against: ``"system"`` (default:
             the system's certificate store, where IT installs a company's root CA, and
@@ -290,10 +290,11 @@ class Client:
 
 
 def _user_agent() -> str:
-    """``cnbkit/VERSION``: who is asking, as the client tells the API."""
-    from .. import __version__
+    """``cnbkit/VERSION``: who is asking, as the client tells the API (the installed
+    distribution's version, the one ``cnbkit.__version__`` reads)."""
+    from importlib.metadata import version
 
-    return f"cnbkit/{__version__}"
+    return f"cnbkit/{version('cnbkit')}"
 
 
 class _Default:
@@ -336,3 +337,6 @@ def configure(client: Client | None = None, /, **options: Any) -> Client:
     if old is not None and old is not new:
         old.close()
     return new
+
+
+Client.__module__ = "cnbkit"  # public as cnbkit.Client, whatever module holds it

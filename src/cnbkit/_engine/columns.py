@@ -4,7 +4,7 @@ An answer's JSON is decoded once, straight into typed records checked as they ar
 (``decode.py``); :func:`from_decoded` then builds each column of the operation's schema
 once, as a typed numpy column (:func:`from_decoded`). Histories are
 stitched in this form (:meth:`Columns.concat`, :meth:`Columns.take`), and
-:mod:`cnbkit.backends` hands the columns to pandas, polars or Arrow at the very end.
+``frames.py`` hands the columns to pandas, polars or Arrow at the very end.
 
 Column kinds and how they are held:
 
@@ -77,7 +77,7 @@ class Columns:
         op: the operation whose schema the columns follow.
         columns: the columns, in the schema's order.
         length: the number of rows.
-        provenance: what ``origin.record`` builds (``df.attrs``).
+        provenance: what ``provenance.record`` builds (``df.attrs``).
     """
 
     op: Operation

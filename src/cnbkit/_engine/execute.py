@@ -18,7 +18,7 @@ thread without entering the pool, a call that is alone in needing the network is
 calling thread (no pool for one request), and every answer is converted in the calling thread
 as it arrives (threads doing CPU work would only contend for the GIL and stall each other's socket
 reads). Each download in the pool runs in a copy of the calling thread's context, so what a
-caller keeps there (the warnings it collects, :func:`cnbkit._engine.caller_warning.collecting`)
+caller keeps there (the warnings it collects, :func:`cnbkit._shared.warnings_at_caller.collecting`)
 follows its calls. A :class:`~cnbkit._engine.watch.Watch` follows the run from another thread
 (progress, the answers' freshness) and can stop it.
 
@@ -48,7 +48,7 @@ from ..errors import (
 )
 from .call import Call
 from .columns import Columns, from_decoded
-from .origin import of_answer
+from .provenance import of_answer
 from .transport import Answer, Lookup, Transport
 from .watch import Cancelled, Watch
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from ..backends import Backend, Frame
 from .client import Client, default_client
+from .frames import Backend, Frame
 from .plan import Plan
 from .planners import make_plan
 from .ranges import DateArg

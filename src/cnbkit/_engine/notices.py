@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._shared.warnings_at_caller import warn
 from ..catalog import Operation
 from ..errors import CnbkitWarning
-from .caller_warning import warn
 from .columns import Columns
 
 if TYPE_CHECKING:

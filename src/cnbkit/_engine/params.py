@@ -20,63 +20,25 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .._shared.dates import to_date
 from ..catalog import Operation, Param
 from ..errors import InvalidParameter
 
 __all__ = [
     "FIRST_YEAR",
-    "DateLike",
     "build_query",
     "check_choice",
     "check_currency",
     "check_year",
     "format_param",
-    "to_date",
     "to_month",
 ]
 
 #: The first year of any CNB series (the exchange-rate fixing history starts in 1991).
 FIRST_YEAR = 1991
 
-DateLike = str | dt.date | dt.datetime
-
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ISO_MONTH = re.compile(r"(\d{4})-(\d{2})")
 _CURRENCY = re.compile(r"[A-Za-z]{3}")
-
-
-def to_date(value: object, arg: str = "date") -> dt.date:
-    """Turn a str (``yyyy-MM-dd``), date, datetime or pandas Timestamp into a date.
-
-    Raises:
-        InvalidParameter: impossible dates (2019-02-31), other forms, other types.
-    """
-    if isinstance(value, dt.datetime):
-        if value != value:  # NaT
-            raise InvalidParameter(arg, value, "a missing date (NaT) cannot be requested")
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    if hasattr(value, "to_pydatetime") or type(value).__name__ == "datetime64":
-        try:
-            import pandas as pd
-
-            stamp = pd.Timestamp(value)  # type: ignore[arg-type]  # checked just above
-        except (ValueError, TypeError) as exc:
-            raise InvalidParameter(arg, value, "not a date") from exc
-        if pd.isna(stamp):
-            raise InvalidParameter(arg, value, "a missing date (NaT) cannot be requested")
-        return stamp.date()
-    if isinstance(value, str):
-        text = value.strip()
-        if not _ISO_DATE.fullmatch(text):
-            raise InvalidParameter(arg, value, "write dates as yyyy-MM-dd, e.g. '2019-05-17'")
-        try:
-            return dt.date.fromisoformat(text)
-        except ValueError as exc:
-            raise InvalidParameter(arg, value, "no such calendar date") from exc
-    kind = type(value).__name__
-    raise InvalidParameter(arg, value, f"expected 'yyyy-MM-dd', a date or a Timestamp, not {kind}")
 
 
 def to_month(value: object, arg: str, today: dt.date) -> tuple[int, int]:

@@ -10,9 +10,15 @@ is what tells a user that the company's proxy is in between.
 Verification stays on in that handshake too: it is an ordinary verifying handshake, limited to
 TLS 1.2, whose server messages travel in the clear up to the certificate, so the certificate is
 read from the bytes as they arrive (:func:`first_certificate`), and the handshake then fails as
-the real one did. Nothing but the TLS greeting is sent (and the CONNECT the real request sent);
-a server that speaks TLS 1.3 only, or an ``https://`` proxy in between, leaves the issuer
-unread (None).
+the real one did. Nothing but the TLS greeting is sent (and the CONNECT the real request sent, over
+TLS to an ``https://`` proxy, verified as the real request verified it); a server (or a proxy
+that inspects TLS) that speaks TLS 1.3 only leaves the issuer unread (None): its certificate
+travels encrypted, and a verifying handshake that fails never shows it.
+
+The same CONNECT, asked once more, reads the schemes a proxy offers when it answers 407
+(:func:`proxy_challenges`): ``http.client`` keeps no header of the 407 that failed the request,
+and a proxy that takes only Windows sign-on (NTLM, Negotiate) is told apart from one that
+refused a password by them.
 
 :func:`issuer_of` reads the issuer of a DER certificate with a few lines of DER, without
 needing the ``cryptography`` package, and writes it as RFC 4514 does (``CN=...,O=...``).
@@ -30,7 +36,10 @@ import socket
 import ssl
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["first_certificate", "issuer_of", "presented_issuer"]
+from ..errors import printable
+
+__all__ = ["ISSUER_LIMIT", "first_certificate", "issuer_of", "presented_issuer",
+           "proxy_challenges"]
 
 #: Short names of the attribute types (RFC 4514 section 3), by dotted OID.
 _NAMES = {"2.5.4.3": "CN", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.10": "O", "2.5.4.11": "OU",
@@ -80,10 +89,15 @@ def _oid(raw: bytes) -> str:
 
 
 def _escape(value: str) -> str:
-    """A value escaped as RFC 4514 section 2.4 asks."""
+    """A value escaped as RFC 4514 section 2.4 asks, and every character that is not
+    printable (a control character, a terminal's escape sequence, a bidirectional override)
+    as its UTF-8 bytes in hex (``\\1B``), which section 2.4 allows for any character: the
+    issuer comes from a certificate anyone can make, and goes into messages and displays."""
     for char in ("\\", '"', "+", ",", ";", "<", ">"):
         value = value.replace(char, "\\" + char)
-    value = value.replace("\0", "\\00")
+    value = "".join(char if char.isprintable() else
+                    "".join(f"\\{byte:02X}" for byte in char.encode("utf-8", "replace"))
+                    for char in value)
     if value[:1] in ("#", " "):
         value = "\\" + value
     if value.endswith(" "):
@@ -200,32 +214,80 @@ def _leaf(sock: socket.socket, host: str) -> bytes | None:
     return None
 
 
-def presented_issuer(host: str, port: int, *, proxy: str | None, timeout: float) -> str | None:
+#: The longest issuer a message names (a certificate can carry a name of any length).
+ISSUER_LIMIT = 300
+
+
+def _tunnel(proxy: str, host: str, port: int, timeout: float,
+            proxy_context: ssl.SSLContext | None) -> tuple[socket.socket, int, list[str]]:
+    """Ask ``proxy`` (an ``http://`` or ``https://`` URL, credentials included as the real
+    request used them) for a tunnel to ``host:port``: the socket (open: the caller closes it),
+    the proxy's status and its ``Proxy-Authenticate`` challenges. An ``https://`` proxy is
+    verified against ``proxy_context`` (the trust of the real request); without one it is
+    not asked (OSError)."""
+    where = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+    if where.scheme not in ("http", "https") or not where.hostname:
+        raise OSError(f"not an HTTP proxy: {where.scheme}")
+    if where.scheme == "https" and proxy_context is None:
+        raise OSError("no context to verify the https:// proxy with")
+    sock = socket.create_connection(
+        (where.hostname, where.port or (443 if where.scheme == "https" else 80)), timeout)
+    try:
+        if where.scheme == "https" and proxy_context is not None:
+            sock = proxy_context.wrap_socket(sock, server_hostname=where.hostname)
+        target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        lines = [f"CONNECT {target} HTTP/1.1", f"Host: {target}"]
+        if where.username is not None:
+            pair = f"{unquote(where.username)}:{unquote(where.password or '')}"
+            lines.append("Proxy-Authorization: Basic "
+                         + base64.b64encode(pair.encode("utf-8")).decode("ascii"))
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        answer = http.client.HTTPResponse(sock, method="CONNECT")
+        answer.begin()  # the status line and headers (a tunnel's server speaks only after us)
+        return sock, answer.status, answer.headers.get_all("Proxy-Authenticate") or []
+    except BaseException:
+        sock.close()
+        raise
+
+
+def proxy_challenges(proxy: str, host: str, port: int, *, timeout: float,
+                     proxy_context: ssl.SSLContext | None = None) -> list[str] | None:
+    """The ``Proxy-Authenticate`` challenges ``proxy`` sends in its 407 to a CONNECT to
+    ``host:port`` (``["Negotiate", "NTLM"]``...), asked once more with the same credentials:
+    the 407 that failed the real request is read by ``http.client``, which keeps no header of
+    it. None when the proxy did not answer 407 this time, or could not be asked.
+
+    Example:
+        >>> proxy_challenges("http://127.0.0.1:9", "api.cnb.cz", 443, timeout=0.5) is None
+        True
+    """
+    try:
+        sock, status, challenges = _tunnel(proxy, host, port, timeout, proxy_context)
+        sock.close()
+    except (OSError, http.client.HTTPException, ValueError):
+        return None
+    if status != 407:
+        return None
+    return [printable(challenge) for challenge in challenges]
+
+
+def presented_issuer(host: str, port: int, *, proxy: str | None, timeout: float,
+                     proxy_context: ssl.SSLContext | None = None) -> str | None:
     """The issuer of the certificate ``host:port`` presents, reached through ``proxy`` (an
-    ``http://`` proxy URL, credentials included, as the real request used it) or directly;
-    None when it cannot be read (another failure, TLS 1.3 only, an ``https://`` or SOCKS
-    proxy)."""
+    ``http://`` or ``https://`` proxy URL, credentials included, as the real request used it;
+    an ``https://`` one verified against ``proxy_context``) or directly; None when it cannot
+    be read (another failure, a server that speaks TLS 1.3 only, a SOCKS proxy)."""
     try:
         if proxy is None:
             with socket.create_connection((host, port), timeout) as sock:
                 der = _leaf(sock, host)
         else:
-            where = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
-            if where.scheme != "http" or not where.hostname:
-                return None
-            tunnel = http.client.HTTPConnection(where.hostname, where.port or 80,
-                                                timeout=timeout)
-            headers = {}
-            if where.username is not None:
-                pair = f"{unquote(where.username)}:{unquote(where.password or '')}"
-                headers["Proxy-Authorization"] = "Basic " + base64.b64encode(
-                    pair.encode("utf-8")).decode("ascii")
-            tunnel.set_tunnel(host, port, headers=headers)
-            try:
-                tunnel.connect()  # the CONNECT: the socket is then a tunnel to host:port
-                der = _leaf(tunnel.sock, host) if tunnel.sock is not None else None
-            finally:
-                tunnel.close()
-        return issuer_of(der) if der else None
+            sock, status, _ = _tunnel(proxy, host, port, timeout, proxy_context)
+            with sock:
+                der = _leaf(sock, host) if status == 200 else None
+        if not der:
+            return None
+        issuer = issuer_of(der)
     except (OSError, http.client.HTTPException, ValueError):
         return None
+    return issuer if len(issuer) <= ISSUER_LIMIT else issuer[:ISSUER_LIMIT - 3] + "..."

@@ -34,7 +34,7 @@ import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, Protocol, overload
 
 from ..catalog import Operation
 from ..errors import InvalidParameter
@@ -46,10 +46,25 @@ if TYPE_CHECKING:
     import polars as pl
     import pyarrow as pa
 
-    from ..backends import Backend, Frame
-    from .client import Client
+    from .frames import Backend, Frame
 
-__all__ = ["Notices", "Plan"]
+__all__ = ["Notices", "Plan", "Runner"]
+
+
+class Runner(Protocol):
+    """What runs a plan: a :class:`cnbkit.Client` (the one the plan was made for, or another).
+    Its ``collect`` is the one pipeline every call takes (:meth:`cnbkit.Client.collect`); a
+    plan names only this, so that it stands below the client that runs it."""
+
+    @overload
+    def collect(self, plan: Plan, *, backend: Literal["pandas"] | None = ...,
+                workers: int | None = ..., progress: bool | None = ...) -> pd.DataFrame: ...
+    @overload
+    def collect(self, plan: Plan, *, backend: Literal["polars"], workers: int | None = ...,
+                progress: bool | None = ...) -> pl.DataFrame: ...
+    @overload
+    def collect(self, plan: Plan, *, backend: Literal["pyarrow"], workers: int | None = ...,
+                progress: bool | None = ...) -> pa.Table: ...
 
 
 @dataclass(frozen=True)
@@ -113,12 +128,12 @@ class Plan(Sequence[Call]):
     sort: bool = True
     chunked: bool = True
     notices: Notices = field(default_factory=Notices)
-    client: Client | None = field(default=None, compare=False)
+    client: Runner | None = field(default=None, compare=False)
 
     # -- how a plan is made ----------------------------------------------------------------
     @classmethod
     def one(cls, op: Operation, query: Mapping[str, str], *,
-            client: Client | None = None) -> Plan:
+            client: Runner | None = None) -> Plan:
         """The plan of one call of ``op`` with ``query`` (parameters as sent, checked by
         ``params.build_query``): what :meth:`cnbkit.Client.get` runs.
 
@@ -158,15 +173,15 @@ class Plan(Sequence[Call]):
 
     # -- running it ----------------------------------------------------------------------------
     @overload
-    def collect(self, client: Client | None = ..., *, backend: Literal["pandas"] | None = ...,
+    def collect(self, client: Runner | None = ..., *, backend: Literal["pandas"] | None = ...,
                 workers: int | None = ..., progress: bool | None = ...) -> pd.DataFrame: ...
     @overload
-    def collect(self, client: Client | None = ..., *, backend: Literal["polars"],
+    def collect(self, client: Runner | None = ..., *, backend: Literal["polars"],
                 workers: int | None = ..., progress: bool | None = ...) -> pl.DataFrame: ...
     @overload
-    def collect(self, client: Client | None = ..., *, backend: Literal["pyarrow"],
+    def collect(self, client: Runner | None = ..., *, backend: Literal["pyarrow"],
                 workers: int | None = ..., progress: bool | None = ...) -> pa.Table: ...
-    def collect(self, client: Client | None = None, *, backend: Backend | None = None,
+    def collect(self, client: Runner | None = None, *, backend: Backend | None = None,
                 workers: int | None = None, progress: bool | None = None) -> Frame:
         """Run the plan on ``client`` (default: the client it was made for) and return its
         rows as one frame: ``client.collect(plan, ...)`` (see :meth:`cnbkit.Client.collect`).

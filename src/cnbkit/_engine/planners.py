@@ -1,5 +1,5 @@
-"""One planner per group, registered in one table that ``history()``, ``plan()`` and
-``cnbkit fetch`` all read.
+"""One planner per group, registered in one table that ``history()`` and ``plan()`` read;
+its public description, :data:`GROUPS` (``cnbkit.GROUPS``), is what ``cnbkit fetch`` reads.
 
 A planner cuts a checked range into calls that each cover a whole calendar period (a year for
 ``*-year`` operations and forward-point ranges, a month for ``daily-currency-month``, a
@@ -44,8 +44,10 @@ from .ranges import DateArg, Span, Years, resolve_span, resolve_years
 __all__ = [
     "AVERAGE_KINDS",
     "CALL_COST_BYTES",
+    "GROUPS",
     "PLANNERS",
-    "Option",
+    "Group",
+    "HistoryOption",
     "Planner",
     "make_plan",
     "plan_averages",
@@ -241,14 +243,16 @@ def plan_averages(years: Years, kind: str = "monthly",
 
 # -- the registry --------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Option:
-    """A keyword a planner takes besides its range (the CLI offers it as ``--name``).
+class HistoryOption:
+    """A keyword a group's history takes besides its range (``currency``, ``period``...), as
+    :data:`cnbkit.GROUPS` describes it: ``cnbkit fetch`` offers it as ``--name``.
 
     Attributes:
         name: the keyword (``currency``).
-        help: one line for ``--help``.
+        help: one line saying what it takes.
         many: it takes several values (a list in Python, a repeatable flag on the CLI).
-        choices: the allowed values, when there is a fixed set.
+        choices: the allowed values, when there is a fixed set (else empty; currency codes
+            are checked as three letters).
     """
 
     name: str
@@ -258,67 +262,108 @@ class Option:
 
 
 @dataclass(frozen=True)
-class Planner:
-    """A group's planner and what it takes.
+class Group:
+    """A group that :func:`cnbkit.history` and :func:`cnbkit.plan` know by its name, and what
+    its history takes: one value of :data:`cnbkit.GROUPS`.
 
     Attributes:
-        group: the name ``history()``, ``plan()`` and ``cnbkit fetch`` know it by.
-        function: ``function(range, **options) -> Plan``.
-        ranges: ``"dates"`` (a :class:`~cnbkit._engine.ranges.Span`) or ``"years"``
-            (a :class:`~cnbkit._engine.ranges.Years`).
-        options: the keywords it takes besides the range.
-        first_day: the first day of the series, where known (earlier starts move up).
-        summary: one line for ``--help``.
+        name: the name ``cnbkit.history(name, ...)`` takes (``exrates``, ``averages``...).
+        summary: what its rows are, in one line.
+        options: the keywords its history takes besides ``start`` and ``end``.
+        ranges: ``"dates"`` (``start``/``end`` are dates, or years meaning whole years) or
+            ``"years"`` (averages: ``start``/``end`` are years).
+        first_day: the first day of the series, where known (an earlier start moves up to it,
+            with a warning); None where the API's own history decides.
+
+    Example:
+        >>> import cnbkit
+        >>> [(option.name, option.many) for option in cnbkit.GROUPS["pribor"].options]
+        [('period', True)]
     """
 
-    group: str
-    function: Callable[..., Plan]
-    options: tuple[Option, ...] = ()
+    name: str
+    summary: str
+    options: tuple[HistoryOption, ...] = ()
     ranges: Literal["dates", "years"] = "dates"
     first_day: dt.date | None = None
-    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Planner:
+    """A group (its public description, :class:`Group`) and the function that cuts its
+    checked range into a plan: ``function(range, **options) -> Plan``, the range a
+    :class:`~cnbkit._engine.ranges.Span` or, for ``ranges="years"``, a
+    :class:`~cnbkit._engine.ranges.Years`."""
+
+    about: Group
+    function: Callable[..., Plan]
+
+    # the description's fields as cnbkit.mcp_server reads them, until it reads cnbkit.GROUPS
+    @property
+    def group(self) -> str:
+        return self.about.name
+
+    @property
+    def options(self) -> tuple[HistoryOption, ...]:
+        return self.about.options
+
+    @property
+    def ranges(self) -> Literal["dates", "years"]:
+        return self.about.ranges
+
+    @property
+    def summary(self) -> str:
+        return self.about.summary
 
     def plan(self, start: DateArg, end: DateArg, *, today: dt.date,
              options: Mapping[str, Any]) -> Plan:
         """Check the range and the options, then plan."""
-        known = {option.name for option in self.options}
+        about = self.about
+        known = {option.name for option in about.options}
         for name, value in options.items():
             if name not in known:
-                raise InvalidParameter(name, value, f"{self.group}.history takes no such "
+                raise InvalidParameter(name, value, f"{about.name}.history takes no such "
                                        "argument", allowed=sorted(known))
         given = {name: value for name, value in options.items() if value is not None}
-        if self.ranges == "years":
+        if about.ranges == "years":
             return self.function(resolve_years(start, end, today=today), **given)
-        span = resolve_span(start, end, today=today, first_day=self.first_day,
-                            series=self.group)
+        span = resolve_span(start, end, today=today, first_day=about.first_day,
+                            series=about.name)
         return self.function(span, **given)
 
 
-_CURRENCY = Option("currency", "a currency code (repeatable; default: every currency)",
-                   many=True)
+_CURRENCY = HistoryOption("currency", "a currency code (repeatable; default: every currency)",
+                          many=True)
 #: Every group's planner, by group name.
-PLANNERS: Mapping[str, Planner] = MappingProxyType({p.group: p for p in (
-    Planner("czeonia", plan_czeonia, summary="CZEONIA, the overnight rate"),
-    Planner("exrates", plan_exrates, (_CURRENCY,), summary="the CNB exchange-rate fixing"),
-    Planner("forward", plan_forward, (
-        Option("currency_pair", "EUR_TO_CZK, USD_TO_CZK or ALL", choices=_PAIR.enum),
-        Option("maturity", "THREE_MONTH, SIX_MONTH or ALL", choices=_MATURITY.enum),
-    ), summary="forward points of EUR/CZK and USD/CZK"),
-    Planner("fxrates", plan_fxrates, (
-        _CURRENCY, Option("lang", "CZ or EN (country names)", choices=_LANG.enum),
-    ), summary="monthly rates of other currencies"),
-    Planner("omo", plan_omo, summary="open market operations"),
-    Planner("pribor", plan_pribor, (
-        Option("period", "a PRIBOR tenor (repeatable; default: every tenor)", many=True,
-               choices=_PERIOD.enum),
-    ), summary="PRIBOR and PRIBID"),
-    Planner("skd", plan_skd, first_day=dt.date(2000, 1, 1),
-            summary="average prices of short-term bonds (SKD)"),
-    Planner("averages", plan_averages, (
-        Option("kind", "monthly, cumulative or quarterly", choices=tuple(AVERAGE_KINDS)),
+PLANNERS: Mapping[str, Planner] = MappingProxyType({p.about.name: p for p in (
+    Planner(Group("czeonia", "CZEONIA, the overnight rate"), plan_czeonia),
+    Planner(Group("exrates", "the CNB exchange-rate fixing", (_CURRENCY,)), plan_exrates),
+    Planner(Group("forward", "forward points of EUR/CZK and USD/CZK", (
+        HistoryOption("currency_pair", "EUR_TO_CZK, USD_TO_CZK or ALL", choices=_PAIR.enum),
+        HistoryOption("maturity", "THREE_MONTH, SIX_MONTH or ALL", choices=_MATURITY.enum),
+    )), plan_forward),
+    Planner(Group("fxrates", "monthly rates of other currencies", (
+        _CURRENCY, HistoryOption("lang", "CZ or EN (country names)", choices=_LANG.enum),
+    )), plan_fxrates),
+    Planner(Group("omo", "open market operations"), plan_omo),
+    Planner(Group("pribor", "PRIBOR and PRIBID", (
+        HistoryOption("period", "a PRIBOR tenor (repeatable; default: every tenor)", many=True,
+                      choices=_PERIOD.enum),
+    )), plan_pribor),
+    Planner(Group("skd", "average prices of short-term bonds (SKD)",
+                  first_day=dt.date(2000, 1, 1)), plan_skd),
+    Planner(Group("averages", "averages of the fixing (start/end are years)", (
+        HistoryOption("kind", "monthly, cumulative or quarterly", choices=tuple(AVERAGE_KINDS)),
         _CURRENCY,
-    ), ranges="years", summary="averages of the fixing (start/end are years)"),
+    ), ranges="years"), plan_averages),
 )})
+
+#: The groups :func:`cnbkit.history` and :func:`cnbkit.plan` know, by name, each with what its
+#: history takes (:class:`cnbkit.Group`): read by ``cnbkit fetch`` for its flags.
+GROUPS: Mapping[str, Group] = MappingProxyType(
+    {name: planner.about for name, planner in PLANNERS.items()})
+
+Group.__module__ = HistoryOption.__module__ = "cnbkit"  # public as cnbkit.Group ...
 
 
 def make_plan(group: str, start: DateArg, end: DateArg, *, today: dt.date,

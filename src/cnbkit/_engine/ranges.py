@@ -23,9 +23,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from .._shared.dates import to_date
+from .._shared.warnings_at_caller import warn
 from ..errors import CnbkitWarning, InvalidParameter
-from .caller_warning import warn
-from .params import FIRST_YEAR, check_year, to_date
+from .params import FIRST_YEAR, check_year
 
 __all__ = ["DateArg", "Span", "Years", "resolve_span", "resolve_years"]
 

@@ -18,7 +18,8 @@ CNBKIT_TRUST        ``trust``: which certificates the market-data transport trus
                     ``certifi`` (certifi's bundle alone, requests' default) or the path
                     of a CA bundle (a PEM file, or a folder of hashed certificates)
 REQUESTS_CA_BUNDLE  ``trust``, when ``CNBKIT_TRUST`` is not set: a CA bundle's path, as
-CURL_CA_BUNDLE      requests reads these two (a bundle set for every Python tool)
+CURL_CA_BUNDLE      requests reads these two (a bundle set for every Python tool); a bundle
+                    must exist only for an ``https://`` base URL
 ==================  ==================================================================
 
 Proxies are requests' own business: ``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY`` and
@@ -62,7 +63,7 @@ from ..errors import ConfigError
 from .cache import CacheLocation
 
 __all__ = ["BACKENDS", "LIVE_URL", "LOOPBACK_HOSTS", "TRUST_STORES", "Backend", "Settings",
-           "default_cache_dir"]
+           "default_cache_dir", "missing_bundle"]
 
 #: What calls return (pandas DataFrames, polars DataFrames or pyarrow Tables).
 Backend = Literal["pandas", "polars", "pyarrow"]
@@ -117,7 +118,11 @@ class Settings:
         trust: which certificates HTTPS answers are verified against: ``system`` (the
             system's store, through truststore, and certifi's bundle, as pip does), ``certifi``
             (certifi's bundle alone) or the path of a CA bundle (exactly those CAs).
-            Verification is always on.
+            Verification is always on. A bundle is checked (it must exist) when the base URL
+            is ``https://``: a local sandbox over ``http://`` does not use it.
+        trust_from: the environment variable ``trust`` was read from (``CNBKIT_TRUST``,
+            ``REQUESTS_CA_BUNDLE``, ``CURL_CA_BUNDLE``), named by messages; None when it was
+            given as an argument, or is the default.
         direct: connect without a proxy, whatever the proxy variables say.
     """
 
@@ -135,6 +140,7 @@ class Settings:
     today: dt.date | None = None
     backend: Backend = "pandas"
     trust: str = "system"
+    trust_from: str | None = None
     direct: bool = False
 
     def __post_init__(self) -> None:  # checks only: the fields are set by the constructor
@@ -161,10 +167,14 @@ class Settings:
         _seconds("backoff_factor", self.backoff_factor)
         _seconds("backoff_max", self.backoff_max)
         if self.trust not in TRUST_STORES and (
-                not isinstance(self.trust, str) or not self.trust.strip()
-                or not Path(self.trust).exists()):
+                not isinstance(self.trust, str) or not self.trust.strip()):
             raise ConfigError("trust", self.trust, "system, certifi (in lower case), or the "
                               "path of an existing CA bundle, as text", allowed=TRUST_STORES)
+        if self.trust not in TRUST_STORES and url.scheme == "https" \
+                and not Path(self.trust).exists():  # (an http:// sandbox does not use it)
+            raise ConfigError(self.trust_from or "trust", self.trust,
+                              missing_bundle(self.trust_from),
+                              allowed=() if self.trust_from else TRUST_STORES)
         if not isinstance(self.direct, bool):
             raise ConfigError("direct", self.direct, "True or False")
         if (not isinstance(self.timeout, tuple) or len(self.timeout) != 2
@@ -204,11 +214,11 @@ class Settings:
             values["backend"] = env["CNBKIT_BACKEND"].strip().lower()
         for name in ("CNBKIT_TRUST", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
             if env.get(name, "").strip():  # the first one set wins
-                values["trust"] = _trust(env[name].strip(), name)
+                values["trust"], values["trust_from"] = _trust(env[name].strip(), name), name
                 break
         values.update({k: v for k, v in given.items() if v is not None})
         if "trust" in given and given["trust"] is not None:
-            values["trust"] = _trust(given["trust"])
+            values["trust"], values["trust_from"] = _trust(given["trust"]), None
         if isinstance(values.get("base_url"), str):
             values["base_url"] = values["base_url"].strip().rstrip("/")
         elif "base_url" in values:
@@ -230,11 +240,11 @@ class Settings:
         0.3.0, use ``cnbkit.lab.lab_source()``."""
         import warnings
 
-        from ..lab import lab_source
-
         warnings.warn("Settings.source is deprecated since cnbkit 0.2.0 and goes in 0.3.0; use "
                       "cnbkit.lab.lab_source()", FutureWarning, stacklevel=2)
-        return lab_source()
+        # the lab's variable, read as cnbkit.lab.lab_source reads it (the engine imports
+        # nothing of the lab, which stands above it)
+        return os.environ.get("CNBKIT_SOURCE", "").strip().lower() or None
 
     def replace(self, **changes: Any) -> Settings:
         """A copy with ``changes`` (checked again)."""
@@ -267,20 +277,24 @@ def _flag(name: str, text: str) -> bool:
 
 
 def _trust(value: object, name: str = "trust") -> str:
-    """``value`` checked as a ``trust`` setting: a store's name, or a CA bundle that exists."""
+    """``value`` as a ``trust`` setting: a store's name, or a CA bundle's absolute path
+    (whether it exists is checked by :class:`Settings`, for an ``https://`` base URL)."""
     if isinstance(value, os.PathLike):
         value = os.fspath(value)
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(name, value, "system, certifi, or the path of a CA bundle")
     if value.strip().lower() in TRUST_STORES:
         return value.strip().lower()
-    if not Path(value).exists():
-        if name in ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
-            raise ConfigError(name, value, "no such file or folder: correct the path or unset "
-                              "the variable (CNBKIT_TRUST, when set, wins over it)")
-        raise ConfigError(name, value, "no such file or folder: give the path of the company's "
-                          "CA bundle (PEM), or write system or certifi", allowed=TRUST_STORES)
     return os.path.abspath(value)  # the folder of the moment a client was made
+
+
+def missing_bundle(source: str | None) -> str:
+    """What to do about a CA bundle that does not exist, named by ``source`` (a variable)."""
+    if source in ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+        return ("no such file or folder: correct the path or unset the variable (CNBKIT_TRUST, "
+                "when set, wins over it)")
+    return ("no such file or folder: give the path of the company's CA bundle (PEM), or write "
+            "system or certifi")
 
 
 def _day(name: str, text: str) -> dt.date:
@@ -288,3 +302,6 @@ def _day(name: str, text: str) -> dt.date:
         return dt.date.fromisoformat(text.strip())
     except ValueError:
         raise ConfigError(name, text, "write the day as yyyy-MM-dd") from None
+
+
+Settings.__module__ = "cnbkit"  # public as cnbkit.Settings, whatever module holds it

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .columns import Columns, TypedColumn
-from .origin import record
 from .plan import Plan
+from .provenance import record
 
 __all__ = ["stitch"]
 
@@ -40,7 +40,7 @@ def stitch(parts: Sequence[Columns], plan: Plan) -> Columns:
     Monthly series (other-currency rates, dated the month's last day) are trimmed by month, so
     that a range ending mid-month keeps that month. Rows without a date (a malformed answer)
     are kept, never silently dropped. The provenance is every frame's
-    (:func:`cnbkit._engine.origin.record`).
+    (:func:`cnbkit._engine.provenance.record`).
     """
     schema, span = plan.op.schema, plan.span
     table = Columns.concat([p for p in parts if p.length], plan.op)

@@ -41,29 +41,34 @@ import certifi
 from requests.adapters import HTTPAdapter
 
 from ..errors import ConfigError
+from .settings import missing_bundle
 
 __all__ = ["TrustAdapter", "describe", "ssl_context"]
 
 
-def describe(trust: str) -> str:
-    """What ``trust`` means, for messages: ``the system's certificate store`` ...
+def describe(trust: str, source: str | None = None) -> str:
+    """What ``trust`` means, for messages: ``the system's certificate store`` ..., and where a
+    bundle came from when an environment variable (``source``) named it.
 
     Example:
         >>> describe("/etc/bank/ca.pem")
         'the CA bundle /etc/bank/ca.pem'
+        >>> describe("/etc/bank/ca.pem", "REQUESTS_CA_BUNDLE")
+        'the CA bundle /etc/bank/ca.pem (from REQUESTS_CA_BUNDLE)'
     """
     if trust == "system":
         return "the system's certificate store (and certifi's CA bundle)"
     if trust == "certifi":
         return "certifi's CA bundle"
-    return f"the CA bundle {trust}"
+    return f"the CA bundle {trust}" + (f" (from {source})" if source else "")
 
 
-def ssl_context(trust: str) -> ssl.SSLContext:
-    """A client context that verifies servers against ``trust`` (see the module docstring).
+def ssl_context(trust: str, source: str | None = None) -> ssl.SSLContext:
+    """A client context that verifies servers against ``trust`` (see the module docstring);
+    ``source`` is the environment variable that named it, for the error.
 
     Raises:
-        ConfigError: the bundle cannot be read, or holds no certificate.
+        ConfigError: the bundle does not exist, cannot be read, or holds no certificate.
     """
     if trust == "system":
         import truststore
@@ -73,16 +78,19 @@ def ssl_context(trust: str) -> ssl.SSLContext:
         return context
     if trust == "certifi":
         return ssl.create_default_context(cafile=certifi.where())
+    name = source or "trust"
+    if not os.path.exists(trust):
+        raise ConfigError(name, trust, missing_bundle(source))
     try:
         if os.path.isdir(trust):
             context = ssl.create_default_context(capath=trust)
         else:
             context = ssl.create_default_context(cafile=trust)
     except (OSError, ssl.SSLError, ValueError) as exc:
-        raise ConfigError("trust", trust, f"the CA bundle cannot be read ({exc}): give a PEM "
+        raise ConfigError(name, trust, f"the CA bundle cannot be read ({exc}): give a PEM "
                           "file of CA certificates") from None
     if not os.path.isdir(trust) and not context.get_ca_certs():
-        raise ConfigError("trust", trust, "the file holds no CA certificate: give a PEM file "
+        raise ConfigError(name, trust, "the file holds no CA certificate: give a PEM file "
                           "of CA certificates (-----BEGIN CERTIFICATE-----)")
     return context
 

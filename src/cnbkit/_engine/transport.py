@@ -13,17 +13,22 @@ For each call the transport
    answers (honouring Retry-After), bodies cut off mid-way and 200 answers that are not a
    JSON object. Back-off is exponential (``backoff_factor`` x 2^n, capped at
    ``backoff_max``). 400 and 404 are answers, not failures: they are raised at once. What
-   trying again cannot heal is raised at once too (:mod:`cnbkit._engine.failures`): a host
-   name that does not resolve or a host that refuses connections
-   (:class:`~cnbkit.errors.HostUnreachable`), a certificate that is not trusted
+   trying again cannot heal is raised at once too, judged by
+   :class:`~cnbkit._engine.failures.Failures`: a host name that does not resolve, a host
+   that refuses connections, or one whose connection timed out twice (a firewall that drops
+   the traffic: :class:`~cnbkit.errors.HostUnreachable`), a certificate that is not trusted
    (:class:`~cnbkit.errors.CertificateNotTrusted`), a proxy that cannot be reached, refuses
-   the tunnel or wants credentials (:class:`~cnbkit.errors.ProxyRefused`,
-   :class:`~cnbkit.errors.ProxyAuthenticationRequired`), each naming its fix;
+   the tunnel, wants credentials, or answers 5xx for a host on this machine
+   (:class:`~cnbkit.errors.ProxyRefused`,
+   :class:`~cnbkit.errors.ProxyAuthenticationRequired`), a proxy URL requests cannot read
+   (:class:`~cnbkit.errors.ConfigError`, naming the variable, never its text), each naming
+   its fix;
 4. decodes the body once into typed records (:mod:`cnbkit._engine.decode`) and only then stores it:
    an answer that is not the documented JSON never reaches the cache (it is retried, within
    the same budget); the expiry is absolute, from :func:`~cnbkit._engine.cache.expires_at`;
-5. when the budget runs out and an expired answer is cached, serves it with a warning
-   (stale-if-error); otherwise raises the last failure, typed.
+5. when the budget runs out (or a failure is raised at once) and an expired answer is
+   cached, serves it with a warning that carries the failure's message and fix
+   (stale-if-error); otherwise raises the failure, typed.
 
 Certificates are verified against ``Settings.trust`` (:mod:`cnbkit._engine.tls`: the
 system's store by default), through one SSL context on every session, whatever proxy the
@@ -67,7 +72,7 @@ see.
 
 Example:
     >>> from cnbkit._engine.settings import Settings
-    >>> from cnbkit._engine.clock import SystemClock
+    >>> from cnbkit import SystemClock
     >>> transport = Transport(Settings(cache_url=None), SystemClock())
     >>> transport.retries
     5
@@ -80,12 +85,14 @@ import datetime as dt
 import email.utils
 import hashlib
 import logging
+import os
 import sqlite3
 import ssl
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 from requests_cache.backends.base import BaseCache
@@ -97,6 +104,8 @@ from urllib3.exceptions import (
     SSLError,
 )
 
+from .._shared.clock import Clock
+from .._shared.warnings_at_caller import warn
 from ..errors import (
     LEAVE_OFFLINE,
     USE_CACHED,
@@ -110,14 +119,20 @@ from ..errors import (
     ServerError,
     StaleDataWarning,
     ValidationError,
+    printable,
 )
 from .cache import CacheInfo, cache_info, expires_at, open_storage
 from .call import Call
-from .caller_warning import warn
-from .clock import Clock
 from .decode import Decoded, decode
-from .failures import certificate_failure, proxy_answer, proxy_failure, proxy_for, unreachable
-from .settings import Settings
+from .failures import (
+    Failures,
+    check_proxy,
+    connect_timed_out,
+    proxy_for,
+    proxy_note,
+    unreadable_proxy,
+)
+from .settings import TRUST_STORES, Settings
 from .tls import TrustAdapter, ssl_context
 
 __all__ = ["RETRY_STATUSES", "Answer", "Transport", "error_for"]
@@ -220,8 +235,9 @@ def _body_or_none(response: requests.Response) -> dict[str, Any] | None:
     return body if isinstance(body, dict) else None
 
 
-def error_for(response: requests.Response, url: str) -> ApiError:
-    """The typed error for a non-200 answer of the market-data API."""
+def error_for(response: requests.Response, url: str, proxy: str | None = None) -> ApiError:
+    """The typed error for a non-200 answer of the market-data API (that came through
+    ``proxy``, when one carried it: a 5xx then says whose it most likely is)."""
     status = response.status_code
     body = _body_or_none(response)
     if status == 400:
@@ -237,10 +253,10 @@ def error_for(response: requests.Response, url: str) -> ApiError:
             body=body,
         )
     if status in RETRY_STATUSES or status >= 500:
-        detail = (body or {}).get("description") or response.reason
+        detail = printable(str((body or {}).get("description") or response.reason or ""), 120)
         return ServerError(
-            f"the API failed on {url} ({status} {detail}) after retries; try again later, or "
-            f"{USE_CACHED}",
+            f"the API failed on {url} ({status} {detail}) after retries"
+            f"{proxy_note(response, proxy)}; try again later, or {USE_CACHED}",
             status=status,
             url=url,
             body=body,
@@ -260,6 +276,7 @@ class Transport:
         """
         self.settings = settings
         self._context: ssl.SSLContext | None = None
+        self._failures = Failures(settings, lambda: self.ssl_context)
         self.clock = clock
         self.location = settings.cache
         self.user_agent = f"{user_agent} (+python-requests/{requests.__version__})"
@@ -288,7 +305,13 @@ class Transport:
         built on first use."""
         with self._lock:
             if self._context is None:
-                self._context = ssl_context(self.settings.trust)
+                trust, source = self.settings.trust, self.settings.trust_from
+                if urlsplit(self.settings.base_url).scheme == "http" \
+                        and trust not in TRUST_STORES and not os.path.exists(trust):
+                    # an http:// sandbox does not use the bundle, which is gone (a stale
+                    # REQUESTS_CA_BUNDLE): only an https:// proxy's own TLS could need one
+                    trust, source = "system", None
+                self._context = ssl_context(trust, source)
             return self._context
 
     def _session(self) -> requests.Session:
@@ -333,6 +356,7 @@ class Transport:
             sessions, self._sessions = self._sessions, []
             storages, self._storages = self._storages, []
             self._local = threading.local()
+        self._failures.forget()
         for session in sessions:
             session.close()
         for storage in storages:
@@ -414,73 +438,81 @@ class Transport:
             )
         try:
             return self._download(call, url, key)
-        except (ConnectionFailed, ServerError, InvalidResponse):
+        except (ConnectionFailed, ServerError, InvalidResponse) as exc:
             if cached is None:
                 raise
-            return self._stale(cached, "the API could not be reached")
+            return self._stale(cached, f"the API could not be used: {exc}")
 
     def _stale(self, answer: Answer, reason: str) -> Answer:
-        warn(StaleDataWarning(f"{reason}: serving an expired cached answer for {answer.url} "
-                              f"(stored {answer.retrieved_at:%Y-%m-%d %H:%M} UTC)"))
+        """Serve ``answer`` (expired) with a warning saying why: offline mode, or the failure
+        met (its whole message, with its fix: a certificate or a proxy that is not healed by
+        waiting)."""
+        warn(StaleDataWarning(f"serving an expired cached answer for {answer.url} (stored "
+                              f"{answer.retrieved_at:%Y-%m-%d %H:%M} UTC): {reason}"))
         return answer
+
+    def _send(self, session: requests.Session, url: str, proxy: str | None
+              ) -> requests.Response:
+        """GET ``url`` once; a request that cannot even be sent raises ConnectionFailed, or
+        for a proxy URL requests cannot read, ConfigError naming only its variable."""
+        try:
+            return session.get(url, timeout=self.settings.timeout)
+        except (requests.ConnectionError, requests.Timeout,
+                requests.exceptions.ChunkedEncodingError,
+                requests.exceptions.ContentDecodingError):
+            raise
+        except requests.RequestException as exc:  # a malformed URL and the like
+            if proxy is None:
+                raise ConnectionFailed(f"could not send GET {url}: {exc}") from exc
+            unreadable = proxy  # requests could not read it: its text may hold the password
+        raise unreadable_proxy(unreadable, url)  # outside the handler: no context keeps it
 
     def _download(self, call: Call, url: str, key: str | None) -> Answer:
         settings = self.settings
         last: CnbError | None = None
         wait: float | None = None
         attempts = settings.retries + 1
+        connect_timeouts = 0
         for attempt in range(attempts):
             if attempt:
                 backoff = settings.backoff_factor * 2 ** (attempt - 1)
                 time.sleep(min(settings.backoff_max, backoff if wait is None else wait))
             wait = None
             session = self._session()
+            proxy = proxy_for(session, url)
+            if proxy is not None:
+                check_proxy(proxy, url)  # a password that cuts the URL short: named, not shown
             try:
-                response = session.get(url, timeout=settings.timeout)
+                response = self._send(session, url, proxy)
             except (requests.exceptions.ChunkedEncodingError,
                     requests.exceptions.ContentDecodingError) as exc:
                 last = ConnectionFailed(
                     f"could not get a whole answer from {url} in {attempts} attempts (the "
-                    f"body was cut off: {exc}); check the network, or {USE_CACHED}")
+                    f"body was cut off: {printable(str(exc))}); check the network, or "
+                    f"{USE_CACHED}")
                 last.__cause__ = exc
                 log.debug("GET %s: body cut off (attempt %d)", url, attempt + 1)
                 continue
             except (requests.ConnectionError, requests.Timeout) as exc:
-                proxy = proxy_for(session, url)
-                final: CnbError | None = certificate_failure(
-                    exc, url, trust=settings.trust, proxy=proxy, timeout=settings.timeout[0])
-                refused = proxy_failure(exc, url, proxy) if final is None else None
-                if refused is not None:
-                    error, retry = refused
-                    if retry:
-                        last = error
-                        log.debug("GET %s: %s (attempt %d)", url, error, attempt + 1)
-                        continue
-                    final = error
-                if final is None and isinstance(exc, requests.ConnectionError):
-                    final = unreachable(exc, url)
-                if final is not None:
-                    log.debug("GET %s: %s (not retried)", url, final)
-                    raise final from None  # one message: the cause is in it
-                last = ConnectionFailed(
-                    f"could not get {url} (after {settings.retries} retries): {exc}; check "
-                    f"the network and base_url, or {USE_CACHED}")
-                last.__cause__ = exc
+                connect_timeouts += connect_timed_out(exc)
+                error, retry = self._failures.of_exception(
+                    exc, url, proxy, attempt=attempt + 1, connect_timeouts=connect_timeouts)
+                if not retry:
+                    log.debug("GET %s: %s (not retried)", url, error)
+                    raise error from None  # one message: the cause is in it
+                last = error
                 log.debug("GET %s: %s (attempt %d)", url, exc.__class__.__name__, attempt + 1)
                 continue
-            except requests.RequestException as exc:  # a malformed URL and the like
-                raise ConnectionFailed(f"could not send GET {url}: {exc}") from exc
             status = response.status_code
             log.debug("GET %s -> %s (attempt %d)", url, status, attempt + 1)
-            wants = proxy_answer(response, url, proxy_for(session, url)) if status == 407 \
-                else None
-            if wants is not None:
-                raise wants
+            refused = self._failures.of_answer(response, url, proxy) if status >= 400 else None
+            if refused is not None:  # the proxy's own answer, which waiting does not heal
+                raise refused
             if status in RETRY_STATUSES:
-                last, wait = error_for(response, url), _retry_after(response)
+                last, wait = error_for(response, url, proxy), _retry_after(response)
                 continue
             if status != 200:
-                raise error_for(response, url)
+                raise error_for(response, url, proxy)
             try:
                 decoded = decode(call.op, response.content)
             except InvalidResponse as exc:  # checked before anything is stored

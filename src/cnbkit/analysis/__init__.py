@@ -52,6 +52,7 @@ from .conventions import (
     CURRENCY_CALENDARS,
     DAY_COUNT_DENOMINATOR,
     MONEY_MARKET_BASIS,
+    SPOT_RULES,
     TENOR_LABELS,
     TENORS,
     add_business_days,
@@ -101,7 +102,14 @@ from .forwards import (
     implied_yield_curve,
 )
 from .fx_risk import CZK_AFTER_FLOOR, CZK_RISK_PAIRS, czk_risk_series, fx_risk_by_regime
-from .hedging import PIPS, cross_forward, forward_forward, forward_premium, rolling_hedge
+from .hedging import (
+    PIPS,
+    cross_forward,
+    forward_forward,
+    forward_premium,
+    rolling_hedge,
+    spot_trade_date,
+)
 from .liquidity import (
     PERIOD_END_KINDS,
     corridor_position,
@@ -152,6 +160,7 @@ __all__ = [
     "PAIRS",
     "PERIOD_END_KINDS",
     "PIPS",
+    "SPOT_RULES",
     "TENORS",
     "TENOR_DAYS",
     "TENOR_LABELS",
@@ -213,6 +222,7 @@ __all__ = [
     "rolling_volatility",
     "skd_prices",
     "spot_date",
+    "spot_trade_date",
     "spread_bp",
     "tbill_curve",
     "tbill_yield",

@@ -23,10 +23,20 @@ All three agree with QuantLib's ``CzechRepublic``, ``TARGET`` and
 (``"PRAGUE+TARGET"``) has the business days of all its centres: a day is a business day when
 it is one in each.
 
-**Value dates.** FX spot is two business days after the trade date on the joint calendar of
-the pair's two centres (:func:`fx_calendar`: Prague and TARGET for EUR/CZK, Prague and New
-York for USD/CZK), counted as QuantLib's ``JointCalendar.advance`` counts them; a trade date
-that is not a business day counts from the business day before it. A CZK deposit (PRIBOR)
+**Value dates.** FX spot is two business days after the trade date in *each* centre of the
+pair and a business day in both (:func:`fx_calendar`: Prague and TARGET for EUR/CZK, Prague
+and New York for USD/CZK), as the interbank market sets it (ObjectLab Kit's *Currency Date
+Calculation*, after London FX's *valid dates*: "2 clear days for each currency"): a US
+holiday on T+1 does not delay the spot of a USD pair, only the other centre's T+1 counts,
+but spot itself must be a business day in New York too. So a USD/CZK trade of Wednesday 26
+November 2025 (Thanksgiving on T+1) has spot on Friday 28 November, as EUR/CZK has; a trade
+on Thursday 3 July 2025 has spot on Monday 7 July (4 July: spot cannot be a Fedwire holiday).
+``rule="joint"`` counts both days on the joint calendar instead (QuantLib's
+``JointCalendar.advance``; the rule some systems apply), which delays spot after a US holiday
+on T+1. For EUR/CZK the two rules agree (TARGET's closing days are Prague holidays).
+Some systems also refuse a New York holiday as the spot of a pair without the dollar
+(ObjectLab's cross-currency rule): ``usd_spot=True`` applies it. A trade date that is not a
+business day counts from the business day before it. A CZK deposit (PRIBOR)
 starts on spot on the Prague calendar. A forward or deposit of *n* months or years runs from
 spot to spot + *n* months, moved to a business day by the **modified following** rule (the
 next business day unless that falls in the next month, then the one before); *n* weeks run
@@ -46,6 +56,8 @@ Example:
     Timestamp('2024-04-02 00:00:00')
     >>> mm.spot_date("2025-07-02", pair="USD/CZK")      # 4 July is a Fedwire holiday
     Timestamp('2025-07-07 00:00:00')
+    >>> mm.spot_date("2025-11-26", pair="USD/CZK")      # Thanksgiving on T+1 does not count
+    Timestamp('2025-11-28 00:00:00')
     >>> mm.value_date("2025-02-26", "ONE_MONTH", pair="EUR/CZK")   # spot 28 Feb: end-end
     Timestamp('2025-03-31 00:00:00')
     >>> mm.value_date("2025-02-26", "ONE_MONTH")                   # a PRIBOR deposit
@@ -72,12 +84,14 @@ __all__ = [
     "CURRENCY_CALENDARS",
     "DAY_COUNT_DENOMINATOR",
     "MONEY_MARKET_BASIS",
+    "SPOT_RULES",
     "TENORS",
     "TENOR_LABELS",
     "Calendar",
     "DateLike",
     "DateResult",
     "Dates",
+    "SpotRule",
     "add_business_days",
     "add_tenor",
     "business_days",
@@ -357,25 +371,82 @@ def _pair_calendar(pair: str | None) -> str:
     return "PRAGUE" if pair is None else fx_calendar(pair)
 
 
+#: How the days to FX spot are counted (:func:`spot_date`): ``"market"``, each centre counts
+#: its own business days (New York only ``lag - 1``: a US holiday on T+1 does not delay spot)
+#: and spot is a business day in all of them; ``"joint"``, ``lag`` business days of the
+#: pair's joint calendar (QuantLib's ``JointCalendar.advance``).
+SpotRule = Literal["market", "joint"]
+SPOT_RULES: tuple[str, ...] = ("market", "joint")
+
+
+def _spot_rule(rule: str) -> str:
+    if rule not in SPOT_RULES:
+        raise InvalidParameter("rule", rule, "how the days to spot are counted",
+                               allowed=list(SPOT_RULES))
+    return rule
+
+
+def _market_spot(days: npt.NDArray[np.datetime64], lag: int, pair: str,
+                 usd_spot: bool) -> npt.NDArray[np.datetime64]:
+    """Spot by the interbank market's rule: ``lag`` business days in each centre of ``pair``
+    (``lag - 1`` in New York), then the first day on or after the latest of them that is a
+    business day in every centre (and in New York with ``usd_spot``)."""
+    centres = _calendar_names(fx_calendar(pair))
+    counted = [np.busday_offset(days, lag - 1 if name == "NEW_YORK" else lag, roll="backward",
+                                busdaycal=_calendar(days, name)) for name in centres]
+    latest = np.max(np.stack(counted), axis=0)
+    settle = centres + (("NEW_YORK",) if usd_spot and "NEW_YORK" not in centres else ())
+    rolled: npt.NDArray[np.datetime64] = np.busday_offset(
+        latest, 0, roll="following", busdaycal=_calendar(days, settle))
+    return rolled
+
+
 @overload
-def spot_date(trade_dates: DateLike, lag: int = 2, *, pair: str | None = ...) -> pd.Timestamp: ...
+def spot_date(trade_dates: DateLike, lag: int = 2, *, pair: str | None = ...,
+              rule: SpotRule = ..., usd_spot: bool = ...) -> pd.Timestamp: ...
 @overload
-def spot_date(trade_dates: pd.Series, lag: int = 2, *, pair: str | None = ...) -> pd.Series: ...
+def spot_date(trade_dates: pd.Series, lag: int = 2, *, pair: str | None = ...,
+              rule: SpotRule = ..., usd_spot: bool = ...) -> pd.Series: ...
 @overload
-def spot_date(trade_dates: Dates, lag: int = 2, *, pair: str | None = ...
-              ) -> pd.DatetimeIndex: ...
+def spot_date(trade_dates: Dates, lag: int = 2, *, pair: str | None = ...,
+              rule: SpotRule = ..., usd_spot: bool = ...) -> pd.DatetimeIndex: ...
 def spot_date(trade_dates: DateLike | Dates | pd.Series, lag: int = 2, *,
-              pair: str | None = None) -> DateResult:
+              pair: str | None = None, rule: SpotRule = "market",
+              usd_spot: bool = False) -> DateResult:
     """Spot: ``lag`` business days after the trade date (T+2) on the Prague calendar (a CZK
-    deposit) or, with ``pair``, on the joint calendar of the pair's centres (:func:`fx_calendar`).
+    deposit) or, with ``pair``, in each of the pair's centres (:func:`fx_calendar`).
+
+    With ``pair`` the default ``rule="market"`` is the interbank market's: each centre counts
+    its own business days, New York only ``lag - 1`` (a US holiday on T+1 does not delay the
+    spot of a USD pair), and spot is the first day after them that is a business day in both
+    centres. ``rule="joint"`` counts ``lag`` days of the joint calendar (QuantLib's
+    ``JointCalendar.advance``). ``usd_spot=True`` also refuses a New York holiday as the spot
+    of a pair without the dollar (EUR/CZK), as some systems do.
 
     Example:
         >>> spot_date("2024-12-20")      # Friday: Monday 23 December, then 27 December
         Timestamp('2024-12-27 00:00:00')
         >>> spot_date("2015-04-01", pair="EUR/CZK")   # 2 April, then Good Friday (TARGET)
         Timestamp('2015-04-07 00:00:00')
+        >>> spot_date("2025-11-26", pair="USD/CZK"), spot_date("2025-11-26", pair="USD/CZK",
+        ...                                                    rule="joint")
+        (Timestamp('2025-11-28 00:00:00'), Timestamp('2025-12-01 00:00:00'))
+        >>> spot_date("2025-05-22", pair="EUR/CZK", usd_spot=True)  # 26 May: Memorial Day
+        Timestamp('2025-05-27 00:00:00')
     """
-    return add_business_days(trade_dates, _fx_lag(lag), _pair_calendar(pair))
+    lag = _fx_lag(lag)
+    _spot_rule(rule)
+    if pair is None or (rule == "joint" and not usd_spot):
+        return add_business_days(trade_dates, lag, _pair_calendar(pair))
+    days, scalar = _days(trade_dates)
+    if rule == "joint":
+        calendar = (*_calendar_names(fx_calendar(pair)), "NEW_YORK")
+        counted = np.busday_offset(days, lag, roll="backward",
+                                   busdaycal=_calendar(days, fx_calendar(pair)))
+        moved = np.busday_offset(counted, 0, roll="following",
+                                 busdaycal=_calendar(days, calendar))
+        return _result(moved, scalar, trade_dates)
+    return _result(_market_spot(days, lag, pair, usd_spot), scalar, trade_dates)
 
 
 def _roll(days: npt.NDArray[np.datetime64], rule: Literal["following", "modifiedfollowing"],
@@ -496,22 +567,27 @@ def add_tenor(start: DateLike | Dates | pd.Series, tenor: str, *,
 
 @overload
 def value_date(trade_dates: DateLike, tenor: str, *, lag: int = ..., pair: str | None = ...,
-               end_of_month: bool | None = ...) -> pd.Timestamp: ...
+               end_of_month: bool | None = ..., rule: SpotRule = ...,
+               usd_spot: bool = ...) -> pd.Timestamp: ...
 @overload
 def value_date(trade_dates: pd.Series, tenor: str, *, lag: int = ..., pair: str | None = ...,
-               end_of_month: bool | None = ...) -> pd.Series: ...
+               end_of_month: bool | None = ..., rule: SpotRule = ...,
+               usd_spot: bool = ...) -> pd.Series: ...
 @overload
 def value_date(trade_dates: Dates, tenor: str, *, lag: int = ..., pair: str | None = ...,
-               end_of_month: bool | None = ...) -> pd.DatetimeIndex: ...
+               end_of_month: bool | None = ..., rule: SpotRule = ...,
+               usd_spot: bool = ...) -> pd.DatetimeIndex: ...
 def value_date(trade_dates: DateLike | Dates | pd.Series, tenor: str, *, lag: int = 2,
-               pair: str | None = None, end_of_month: bool | None = None) -> DateResult:
-    """The maturity of a forward or deposit traded on ``trade_dates``: spot (T+``lag``) plus
-    ``tenor`` by :func:`add_tenor`.
+               pair: str | None = None, end_of_month: bool | None = None,
+               rule: SpotRule = "market", usd_spot: bool = False) -> DateResult:
+    """The maturity of a forward or deposit traded on ``trade_dates``: spot (T+``lag``, by
+    :func:`spot_date` with ``rule`` and ``usd_spot``) plus ``tenor`` by :func:`add_tenor`.
 
     Without ``pair`` it is a CZK deposit (PRIBOR) on the Prague calendar, without the end-end
     rule; with ``pair`` (``"EUR/CZK"``, ``"USD_TO_CZK"``) an FX forward on the pair's joint
-    calendar, with the end-end rule. ``end_of_month`` overrides that choice. ``ONE_DAY``
-    (overnight) runs from the trade date to the next business day.
+    calendar (with New York too when ``usd_spot``), with the end-end rule. ``end_of_month``
+    overrides that choice. ``ONE_DAY`` (overnight) runs from the trade date to the next
+    business day.
 
     Example:
         >>> value_date("2025-12-29", "THREE_MONTH")          # spot 31 Dec -> 31 Mar 2026
@@ -520,12 +596,14 @@ def value_date(trade_dates: DateLike | Dates | pd.Series, tenor: str, *, lag: in
         ...                                                   pair="EUR/CZK")
         (Timestamp('2025-07-30 00:00:00'), Timestamp('2025-07-31 00:00:00'))
     """
-    calendar = _pair_calendar(pair)
+    calendar: Calendar = _pair_calendar(pair)
+    if pair is not None and usd_spot:
+        calendar = (*_calendar_names(calendar), "NEW_YORK")
     if _tenor(tenor)[1] == "D":
         return add_tenor(trade_dates, tenor, calendar=calendar)
-    rule = pair is not None if end_of_month is None else end_of_month
-    return add_tenor(spot_date(trade_dates, lag, pair=pair), tenor, end_of_month=rule,
-                     calendar=calendar)
+    rule_eom = pair is not None if end_of_month is None else end_of_month
+    spot = spot_date(trade_dates, lag, pair=pair, rule=rule, usd_spot=usd_spot)
+    return add_tenor(spot, tenor, end_of_month=rule_eom, calendar=calendar)
 
 
 @overload

@@ -3,8 +3,10 @@ dates and the implied-yield term structure.
 
 The CNB publishes forward points of EUR/CZK and USD/CZK for 3 and 6 months, in points of
 CZK/1000 per unit of the foreign currency. A forward traded on day *t* settles on its value
-date: spot (T+2 business days on the pair's joint calendar: Prague and TARGET for EUR/CZK,
-Prague and New York for USD/CZK) plus the maturity, modified following, with the end-end rule
+date: spot (T+2 business days in each of the pair's centres, Prague and TARGET for EUR/CZK,
+Prague and New York for USD/CZK, where a US holiday on T+1 does not count: the market's rule of
+:func:`cnbkit.analysis.conventions.spot_date`) plus the maturity on their joint calendar,
+modified following, with the end-end rule
 (:func:`cnbkit.analysis.conventions.value_date` with ``pair``). Covered interest parity links
 the outright ``F`` to the spot ``S`` and the money-market rates of both currencies over the
 same dates, each with its own day count (CZK, EUR, USD: ACT/360; GBP: ACT/365)::
@@ -196,7 +198,7 @@ def forward_table(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFram
     :func:`cnbkit.pribor.history` frame (the CZK rate of the same tenor; its deposit starts on
     the Prague spot and ends on the Prague calendar without the end-end rule, within a few days
     of the forward's dates, and its rate is used over the forward's own days). Columns:
-    ``spot_date`` and ``value_date`` (the pair's joint calendar, end-end rule), ``days``
+    ``spot_date`` and ``value_date`` (the market's spot rule, end-end rule), ``days``
     (actual days between them), ``spot_czk`` and
     ``outright_czk`` (CZK per unit), ``forward_points`` (CZK/1000), ``pribor_pct`` and
     ``pribid_pct`` (the offered and bid CZK rates, NaN where not published),

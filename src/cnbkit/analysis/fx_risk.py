@@ -8,11 +8,12 @@ EUR/PLN and EUR/HUF follow from the EUR, PLN and HUF fixings as cross rates
 the regime's own returns (days both series have one). A regime's first return is its first
 day's move from the day before, so a regime starting on a big day counts it.
 
-:data:`CZK_AFTER_FLOOR` cuts 2018-2025 by what moved the koruna: two calm years after the
-floor ended on 6 April 2017, the pandemic (from March 2020), Russia's invasion of Ukraine on
-24 February 2022 and the energy shock, when the CNB sold euros (its reserves fell from
-EUR 160.4 bn in April to 131.6 bn at the end of October 2022) and raised the 2W repo rate to
-7 %, and the easing from December 2023.
+:data:`CZK_AFTER_FLOOR` cuts 2018-2025 at the events that moved the koruna: two calm years
+after the floor ended on 6 April 2017; the pandemic (from 2020) to the eve of Russia's
+invasion of Ukraine on 24 February 2022; from that day the war and the energy shock, when the
+CNB raised the 2W repo rate to 7 % (from 23 June 2022) and sold euros in 2022 (its reserves
+fell from EUR 160.4 bn in April to 131.6 bn at the end of October 2022), to the first cut,
+announced on 21 December 2023; and the easing from that day.
 
 Example:
     >>> wide = cnbkit.to_wide(cnbkit.exrates.history(2017, 2025, ["EUR", "USD", "PLN", "HUF"])
@@ -35,10 +36,10 @@ __all__ = ["CZK_AFTER_FLOOR", "CZK_RISK_PAIRS", "czk_risk_series", "fx_risk_by_r
 
 #: Regimes of the koruna after the floor, each name with its (first day, last day).
 CZK_AFTER_FLOOR: dict[str, tuple[str, str]] = {
-    "2018-2019 after the floor": ("2018-01-01", "2019-12-31"),
-    "2020-2021 pandemic": ("2020-01-01", "2021-12-31"),
-    "2022-2023 war, CNB sells euros, repo 7 %": ("2022-01-01", "2023-11-30"),
-    "Dec 2023-2025 easing": ("2023-12-01", "2025-12-31"),
+    "2018-2019: after the floor": ("2018-01-01", "2019-12-31"),
+    "2020-23 Feb 2022: pandemic": ("2020-01-01", "2022-02-23"),
+    "24 Feb 2022-20 Dec 2023: war, hikes to 7 %": ("2022-02-24", "2023-12-20"),
+    "21 Dec 2023-2025: easing": ("2023-12-21", "2025-12-31"),
 }
 #: The series of :func:`czk_risk_series`, in market notation.
 CZK_RISK_PAIRS: tuple[str, ...] = ("EUR/CZK", "USD/CZK", "EUR/PLN", "EUR/HUF")

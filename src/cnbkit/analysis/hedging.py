@@ -1,8 +1,9 @@
 """The cost of hedging CZK against the euro and the dollar with the CNB's forward points.
 
 **Forward premium** (:func:`forward_premium`). A forward sells a unit of foreign currency for
-``F = S + points / 1000`` CZK on its value date (spot T+2 on the pair's joint calendar plus
-the maturity, modified following with the end-end rule: :func:`~cnbkit.analysis.value_date`).
+``F = S + points / 1000`` CZK on its value date (spot T+2 in both centres, a US holiday on T+1
+not counted, plus the maturity, modified following with the end-end rule:
+:func:`~cnbkit.analysis.value_date`).
 As % p.a. over the forward's actual days on ACT/360, ``(F / S - 1) x 360 / days x 100`` is
 what an exporter who sells the currency forward earns over spot (an importer who buys it
 pays), the desk's "points in % p.a."; by covered interest parity it is close to the CZK rate
@@ -20,11 +21,13 @@ dates does ``F`` settle on one day; around a US or TARGET holiday they differ an
 no forward.
 
 **Rolling a hedge** (:func:`rolling_hedge`). Sell (or buy) one unit forward; on the trade date
-whose spot is the forward's value date (two business days before it on the pair's joint
-calendar) the CNB's fixing is the spot the unhedged position gets, and a new forward is dealt
+whose spot is the forward's value date (two business days before it in the pair's centres
+other than New York: :func:`~cnbkit.analysis.spot_date`) the CNB's fixing is the spot the
+unhedged position gets, and a new forward is dealt
 that day. Per roll the hedge's P&L is ``F - S_fixing`` CZK per unit for a seller: the carry
-known at the start (``F - S_trade``, the points) plus the spot's move (``S_trade -
-S_fixing``). The fixing is a mid rate at 14:30 and the forwards are the CNB's mid points: the
+known at the start (``F - S_trade``, the points) plus ``S_trade - S_fixing``: for a
+seller the spot's *fall* over the hedge (a rise costs), for a buyer its rise. The fixing is a
+mid rate at 14:30 and the forwards are the CNB's mid points: the
 P&L has no bid-offer cost.
 
 Example:
@@ -40,7 +43,14 @@ from typing import Literal
 import pandas as pd
 
 from ..errors import InvalidParameter
-from .conventions import DateLike, add_business_days, fx_calendar, spot_date, value_date
+from .conventions import (
+    DateLike,
+    _calendar_names,
+    add_business_days,
+    fx_calendar,
+    spot_date,
+    value_date,
+)
 from .forwards import (
     FORWARD_MATURITIES,
     PAIRS,
@@ -50,7 +60,8 @@ from .forwards import (
     implied_forward,
 )
 
-__all__ = ["PIPS", "cross_forward", "forward_forward", "forward_premium", "rolling_hedge"]
+__all__ = ["PIPS", "cross_forward", "forward_forward", "forward_premium", "rolling_hedge",
+           "spot_trade_date"]
 
 #: Pips per unit of a cross rate quoted with four decimals (EUR/USD).
 PIPS = 10_000.0
@@ -178,6 +189,25 @@ def cross_forward(points: pd.DataFrame, rates: pd.DataFrame,
     return table
 
 
+def spot_trade_date(value: DateLike, pair: str) -> pd.Timestamp:
+    """The trade date whose spot (:func:`~cnbkit.analysis.spot_date`, the market's rule) is
+    ``value``, a business day of the pair: two business days before it in the pair's centres
+    other than New York (a US holiday in between does not count).
+
+    Example:
+        >>> spot_trade_date("2025-11-28", "USD/CZK")   # Thanksgiving, 27 November, not counted
+        Timestamp('2025-11-26 00:00:00')
+        >>> spot_trade_date("2025-07-07", "USD_TO_CZK")
+        Timestamp('2025-07-03 00:00:00')
+    """
+    counting = [name for name in _calendar_names(fx_calendar(pair)) if name != "NEW_YORK"]
+    trade = pd.Timestamp(add_business_days(value, -2, counting))
+    if spot_date(trade, pair=pair) != pd.Timestamp(value):
+        raise InvalidParameter("value", value, f"not a spot date of {pair}: a business day in "
+                               "both of its centres")
+    return trade
+
+
 def rolling_hedge(points: pd.DataFrame, rates: pd.DataFrame, pair: str = "EUR_TO_CZK",
                   maturity: str = "THREE_MONTH", start: DateLike | None = None,
                   end: DateLike | None = None, *,
@@ -185,8 +215,8 @@ def rolling_hedge(points: pd.DataFrame, rates: pd.DataFrame, pair: str = "EUR_TO
     """The realised P&L of rolling a forward hedge of one unit of foreign currency.
 
     The first forward is dealt on the first trade date on or after ``start``; each is settled
-    against the fixing of the trade date whose spot is its value date (two business days
-    before it on the pair's joint calendar), where the next one is dealt, until a value date
+    against the fixing of the trade date whose spot is its value date (:func:`spot_trade_date`),
+    where the next one is dealt, until a value date
     whose fixing is not in the data or past ``end``. ``side="sell"``: an exporter selling the
     currency forward; ``"buy"``: an importer. One row per forward: ``trade_date``,
     ``value_date``, ``days``, ``spot_czk`` (the fixing when dealt), ``outright_czk``,
@@ -209,13 +239,12 @@ def rolling_hedge(points: pd.DataFrame, rates: pd.DataFrame, pair: str = "EUR_TO
     last = pd.Timestamp(f"{end}-12-31" if isinstance(end, int) else
                         end if end is not None else quotes.index.max())
     sign = 1.0 if side == "sell" else -1.0
-    calendar = fx_calendar(pair)
     rows = []
     candidates = quotes.index[quotes.index >= first]
     day = candidates[0] if len(candidates) else None
     while day is not None and day <= last:
         deal = quotes.loc[day]
-        settle = pd.Timestamp(add_business_days(deal["value_date"], -2, calendar))
+        settle = spot_trade_date(deal["value_date"], pair)
         if settle > last or settle not in fixing.index:
             break
         spot_then, outright = float(deal["spot_czk"]), float(deal["outright_czk"])

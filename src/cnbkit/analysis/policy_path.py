@@ -253,18 +253,25 @@ def deposit_term_premia(pribor: pd.DataFrame, rates: pd.DataFrame,
                         tenors: Sequence[str] = ("ONE_MONTH", "THREE_MONTH", "SIX_MONTH",
                                                  "ONE_YEAR"), *,
                         start: DateLike | int | None = None,
-                        end: DateLike | int | None = None) -> pd.DataFrame:
+                        end: DateLike | int | None = None,
+                        matured_by: DateLike | int | None = None) -> pd.DataFrame:
     """The historical term premium of each PRIBOR tenor over the repo rate (bp).
 
     For every fixing from ``start`` to ``end`` (dates or years; all by default) whose deposit
     is over in ``rates`` (a :func:`policy_rates` frame), PRIBOR minus the mean 2W repo rate in
-    force over the deposit's calendar days, spot to maturity. Indexed by tenor: ``fixings``
-    (how many), ``first`` and ``last`` (fixing dates), ``term_premium_bp`` (the mean) and
-    ``std_bp``.
+    force over the deposit's calendar days, spot to maturity. With ``matured_by`` (a date, or
+    a year for its 31 December) only the deposits that end by then count: premia measured
+    before a test period then hold nothing of the rates realised in it (a 1-year deposit fixed
+    in 2023 runs into 2024). Indexed by tenor: ``fixings`` (how many), ``first`` and ``last``
+    (fixing dates), ``last_maturity`` (the last deposit's end), ``term_premium_bp`` (the mean)
+    and ``std_bp``.
 
     Example:
-        >>> deposit_term_premia(pribor, policy_rates(omo), start=2022, end=2024)  # doctest: +SKIP
+        >>> deposit_term_premia(pribor, policy_rates(omo), start=2022, end=2023,
+        ...                     matured_by=2023)  # doctest: +SKIP
     """
+    limit = (pd.Timestamp(f"{matured_by}-12-31") if isinstance(matured_by, int)
+             else pd.Timestamp(matured_by) if matured_by is not None else None)
     repo = rates["repo_pct"].dropna()
     rows = {}
     for tenor in tenors:
@@ -276,10 +283,14 @@ def deposit_term_premia(pribor: pd.DataFrame, rates: pd.DataFrame,
         mean = _mean_in_force(repo, pd.Series(first_day), pd.Series(last_day))
         premium = (fixing.to_numpy() - mean) * 100.0
         covered = ~np.isnan(premium) & (np.asarray(first_day) >= repo.index.min())
+        if limit is not None:
+            covered &= np.asarray(pd.DatetimeIndex(last_day) <= limit)
         spread = pd.Series(premium[covered], index=dates[covered])
+        ends = pd.DatetimeIndex(last_day)[covered]
         rows[tenor] = {"fixings": int(covered.sum()),
                        "first": spread.index.min() if len(spread) else pd.NaT,
                        "last": spread.index.max() if len(spread) else pd.NaT,
+                       "last_maturity": ends.max() if len(ends) else pd.NaT,
                        "term_premium_bp": spread.mean(), "std_bp": spread.std()}
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "tenor"

@@ -50,7 +50,7 @@ from typing import Any
 
 import pandas as pd
 
-from cnbkit._engine.clock import PRAGUE
+from cnbkit._shared.clock import PRAGUE
 from cnbkit.cobs.errors import CobsError, MalformedAnswer
 
 __all__ = [

@@ -37,9 +37,9 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
+from cnbkit._os.systems import ExclusiveHTTPServer
 from cnbkit.cobs.errors import OAuthError
 from cnbkit.errors import ConfigError
-from cnbkit.systems import ExclusiveHTTPServer
 
 if TYPE_CHECKING:
     from cnbkit.cobs.client import CobsClient

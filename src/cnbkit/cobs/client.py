@@ -58,8 +58,8 @@ import pandas as pd
 import requests
 from requests_oauthlib import OAuth2Session
 
-from cnbkit._engine.clock import PRAGUE, Clock, SystemClock
-from cnbkit._engine.params import to_date
+from cnbkit._shared.clock import PRAGUE, Clock, SystemClock
+from cnbkit._shared.dates import to_date
 from cnbkit.cobs import redact
 from cnbkit.cobs.accounts import (
     accounts_frame,

@@ -27,10 +27,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 from cryptography.hazmat.primitives.serialization import pkcs12
 
+from cnbkit._os.systems import SYSTEM
 from cnbkit.cobs.errors import CertificateError, CertificateExpiryWarning
 from cnbkit.cobs.psd2 import psd2_roles
 from cnbkit.errors import ConfigError
-from cnbkit.systems import SYSTEM
 
 if TYPE_CHECKING:
     from cnbkit.cobs.config import CobsConfig

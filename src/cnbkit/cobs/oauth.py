@@ -10,7 +10,7 @@ Tokens live in a :class:`Token` (repr masks them) and optionally in a token file
 atomically (a new private file in the same directory, then renamed over it); a token file that
 others could read, or one that is a symbolic link, is refused. Private means mode 0600 on Linux
 and macOS, and on Windows an access-control list that lets no one but the user (and
-``SYSTEM``, ``Administrators``) open it (:mod:`cnbkit.private_files`). When the provider grants
+``SYSTEM``, ``Administrators``) open it (:mod:`cnbkit._os.private_files`). When the provider grants
 fewer scopes than requested, the token keeps the granted ones and a
 :class:`~cnbkit.cobs.errors.ScopeChangedWarning` is issued.
 
@@ -43,8 +43,9 @@ import requests
 from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
 
-from cnbkit import private_files
-from cnbkit._engine.clock import Clock, SystemClock
+from cnbkit._os import private_files
+from cnbkit._shared.clock import Clock, SystemClock
+from cnbkit._shared.proxies import environment_proxy, without_credentials
 from cnbkit.cobs import redact
 from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (
@@ -58,6 +59,7 @@ from cnbkit.cobs.errors import (
     TokenRateLimited,
 )
 from cnbkit.cobs.pacing import retry_after
+from cnbkit.errors import NETWORK_PAGE
 
 __all__ = ["OAuthFlow", "Token", "TokenFile", "connection_error"]
 
@@ -146,7 +148,7 @@ class TokenFile:
         system: how privacy is set and checked: ``"posix"`` (file modes) or ``"windows"``
             (access-control lists); default the running system's.
         windows: the system calls of the Windows way (default: Windows' own, see
-            :class:`~cnbkit.private_files.WindowsCalls`).
+            :class:`~cnbkit._os.private_files.WindowsCalls`).
     """
 
     def __init__(self, path: str | os.PathLike[str], *,
@@ -250,7 +252,17 @@ def connection_error(exc: requests.RequestException, method: str, url: str) -> C
         reason = reason[:297] + "..."
     if isinstance(exc, requests.exceptions.SSLError):
         advice = ""
-        if _UNKNOWN_CA.search(reason):
+        proxy = environment_proxy(url)
+        if _UNKNOWN_CA.search(reason) and proxy:
+            host = urlsplit(url).hostname
+            advice = (f"; the request went through the proxy {without_credentials(proxy)}: a "
+                      "proxy that inspects TLS shows its own certificate for the provider, and "
+                      "mutual TLS cannot pass it; ask the network team for an exception from "
+                      f"TLS inspection for {host} ({NETWORK_PAGE}), or set NO_PROXY={host} "
+                      "where the provider is reached directly. If the provider's own CA is "
+                      "missing instead, set ca_bundle (CobsConfig(ca_bundle=...), "
+                      f"{ENV_PREFIX}CA_BUNDLE)")
+        elif _UNKNOWN_CA.search(reason):
             advice = ("; the provider's certificate is not signed by a certificate authority "
                       "this client trusts: set ca_bundle to the file of the CA that signed it "
                       f"(CobsConfig(ca_bundle=...), {ENV_PREFIX}CA_BUNDLE; for the local "

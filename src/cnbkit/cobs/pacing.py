@@ -47,7 +47,7 @@ from collections.abc import Callable
 from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
-from cnbkit._engine.clock import Clock, SystemClock
+from cnbkit._shared.clock import Clock, SystemClock
 from cnbkit.cobs.errors import RateLimited, TokenRateLimited
 
 __all__ = ["CHECK_INTERVAL", "MIN_INTERVAL", "Pace", "retry_after"]

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from cnbkit._engine.params import to_date
+from cnbkit._shared.dates import to_date
 from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer, UnsupportedOperation
 from cnbkit.cobs.signing import SignInfo
 from cnbkit.errors import InvalidParameter
@@ -346,7 +346,7 @@ def __getattr__(name: str) -> Any:
     here since 0.2.0, removed in 0.3.0)."""
     if name not in _MOVED_TO_ORDERS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from cnbkit._engine.moved import moved
+    from cnbkit._shared.deprecation import moved
 
     return moved(__name__, "cnbkit.cobs.orders",
                  {n: f"cnbkit.cobs.orders.{n}" for n in _MOVED_TO_ORDERS}, name)

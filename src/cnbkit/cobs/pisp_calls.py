@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cnbkit._engine.moved import moved
+from cnbkit._shared.deprecation import moved
 
 _HOMES = {"PaymentCalls": "cnbkit.cobs.payment_calls.PaymentCalls"}
 

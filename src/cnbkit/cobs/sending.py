@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from cnbkit._engine.clock import Clock
+from cnbkit._shared.clock import Clock
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.identity import ClientIdentity
 from cnbkit.cobs.redact import SecretRegistry

@@ -95,7 +95,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-from cnbkit._engine.clock import Clock
+from cnbkit._shared.clock import Clock
 from cnbkit.cobs.browser import RedirectCatcher, is_loopback_redirect
 from cnbkit.cobs.errors import (
     AuthorizationFailed,
@@ -1054,6 +1054,6 @@ def __getattr__(name: str) -> Any:
     :class:`cnbkit.cobs.sending.Sender` (deprecated since 0.2.0, removed in 0.3.0)."""
     if name != "Caller":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from cnbkit._engine.moved import moved
+    from cnbkit._shared.deprecation import moved
 
     return moved(__name__, __name__, {"Caller": "cnbkit.cobs.sending.Sender"}, name)

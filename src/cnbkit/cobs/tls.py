@@ -5,7 +5,7 @@ adapter that uses it for every call.
 reaches the disk (also for PKCS#12 bundles, which are opened in memory with cryptography), the
 key is re-encrypted with a random one-time password (kept in memory only), written with the
 certificate chain to a temporary file only the current user may read (mode 0600 on Linux and
-macOS, an ACL granting the user alone on Windows: :mod:`cnbkit.private_files`), loaded, and the
+macOS, an ACL granting the user alone on Windows: :mod:`cnbkit._os.private_files`), loaded, and the
 file is deleted at once, also when loading fails or is interrupted.
 Verification is always on: the provider is checked against ``ca_bundle`` or, when none is
 given, the system's trust store, with host-name checking.
@@ -27,7 +27,7 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from requests.adapters import HTTPAdapter
 
-from cnbkit import private_files
+from cnbkit._os import private_files
 from cnbkit.cobs.errors import CertificateError
 from cnbkit.cobs.identity import ClientIdentity
 

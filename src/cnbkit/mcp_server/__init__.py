@@ -27,6 +27,7 @@ Example:
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import logging
 import os
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._engine.client import Client
-from .._engine.settings import LIVE_URL, LOOPBACK_HOSTS
+from .._engine.settings import LIVE_URL
 from ..errors import InvalidParameter, MissingDependency
 
 if TYPE_CHECKING:
@@ -45,8 +46,8 @@ if TYPE_CHECKING:
 
     from ..lab import LiveProbe
 
-__all__ = ["SOURCES", "DataSource", "open_source", "require_mcp", "serve_http", "serve_stdio",
-           "transport_security"]
+__all__ = ["SOURCES", "DataSource", "listen_on_loopback", "open_source", "require_mcp",
+           "serve_http", "serve_stdio", "transport_security"]
 
 SOURCES = ("auto", "live", "sandbox")
 log = logging.getLogger("cnbkit.mcp")
@@ -96,11 +97,9 @@ class DataSource:
 
 
 def _kind_of(base_url: str) -> str:
-    from urllib.parse import urlsplit
-
-    if base_url == LIVE_URL:
-        return "live"
-    return "sandbox" if urlsplit(base_url).hostname in LOOPBACK_HOSTS else "custom"
+    """``live`` for the CNB's API, else ``custom``: a server the user named (a loopback one
+    too: only the sandbox this server starts itself is ``sandbox``)."""
+    return "live" if base_url == LIVE_URL else "custom"
 
 
 def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = None
@@ -186,6 +185,46 @@ def transport_security(port: int) -> Any:
                                      allowed_origins=[f"http://{host}" for host in hosts])
 
 
+def listen_on_loopback(port: int) -> socket.socket:
+    """A socket listening on 127.0.0.1:``port`` (0: a free port), never another interface.
+
+    A restarted server takes its port back at once, though the connections of its last run
+    linger (``TIME_WAIT``, about a minute after a Ctrl-C with a client connected): on Linux
+    and macOS with ``SO_REUSEADDR``, which there never lets two servers listen on one port;
+    on Windows, which reuses such ports by itself and where ``SO_REUSEADDR`` would let
+    another process take the port, with ``SO_EXCLUSIVEADDRUSE`` (as
+    :class:`cnbkit.systems.ExclusiveHTTPServer`).
+
+    Raises:
+        InvalidParameter: the port is in use by another program, or not allowed (one line,
+            with the system's reason and what to do).
+
+    Example:
+        >>> listener = listen_on_loopback(0)
+        >>> listener.getsockname()[0]
+        '127.0.0.1'
+        >>> listener.close()
+    """
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        if sys.platform == "win32":
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+        else:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        listener.listen(64)
+    except OSError as exc:
+        listener.close()
+        in_use = exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", None),
+                               getattr(errno, "WSAEACCES", None))
+        reason = exc.strerror or str(exc)
+        raise InvalidParameter(
+            "port", port, f"cannot listen on 127.0.0.1:{port} ({reason}): "
+            + ("another program listens there; stop it, or give another --port (0: any free "
+               "one)" if in_use else "give another --port (0: any free one)")) from None
+    return listener
+
+
 def serve_http(source: DataSource, port: int = 0,
                announce: Callable[[str], None] | None = None) -> None:
     """Serve the streamable HTTP transport on 127.0.0.1:``port`` (0: a free port) until
@@ -193,9 +232,7 @@ def serve_http(source: DataSource, port: int = 0,
     gets the endpoint's URL once the socket listens (default: a line on standard error)."""
     import uvicorn
 
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", port))  # loopback only, never another interface
-    listener.listen(64)
+    listener = listen_on_loopback(port)
     bound = int(listener.getsockname()[1])
     _route_logs()
     app = source.server().streamable_http_app(transport_security=transport_security(bound),

@@ -1,33 +1,59 @@
 """Prompts of ``cnbkit mcp``: common desk questions, written so that a model answers them with
 the server's tools (which tool, which arguments, what to report and from where).
 
+Every value a prompt tells the model to pass to a tool is one the tool takes: a prompt's
+arguments are checked as the tools check them (a day ``yyyy-MM-dd``, a three-letter currency)
+before it is rendered, and an optional argument left out changes the text around it instead
+of standing in for a value (``fixing_history`` without ``end`` asks for the history up to the
+latest fixing and tells the model to leave ``end`` out).
+
 Example:
     >>> PROMPTS["pribor_curve"].render({"date": "2025-06-02"}).splitlines()[0]
     'Show the PRIBOR curve of 2025-06-02 from the CNB.'
+    >>> PROMPTS["fixing_history"].render({"currency": "EUR", "start": "2025-01-02"}
+    ...                                  ).splitlines()[0].split(" move ")[1]
+    'from 2025-01-02 up to the latest fixing?'
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
+
+from .._engine.params import check_currency
+from .._shared.dates import to_date
 
 __all__ = ["PROMPTS", "Prompt", "PromptArgument"]
 
 
+def _day(value: str, name: str) -> str:
+    return to_date(value, name).isoformat()
+
+
 @dataclass(frozen=True)
 class PromptArgument:
-    """One argument of a prompt (prompt arguments are text)."""
+    """One argument of a prompt (prompt arguments are text).
+
+    Attributes:
+        check: the tools' check of a value, giving it as the text is to show it (raises
+            :class:`~cnbkit.errors.InvalidParameter` naming the argument).
+        given: for an optional argument, the text of each of ``fragments`` when it is given
+            (with ``{name}`` for its value), and ``left_out``, when it is not.
+    """
 
     name: str
     description: str
+    check: Callable[[str, str], str] = _day
     required: bool = True
-    default: str = ""
+    given: Mapping[str, str] = field(default_factory=dict)
+    left_out: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Prompt:
-    """A prompt: its name, what it asks, its arguments, and its text with ``{argument}``s."""
+    """A prompt: its name, what it asks, its arguments, and its text with ``{argument}``s (an
+    optional argument's fragments too)."""
 
     name: str
     title: str
@@ -36,40 +62,52 @@ class Prompt:
     text: str
 
     def render(self, arguments: Mapping[str, str]) -> str:
-        """The prompt's text for ``arguments`` (the defaults fill the ones left out).
+        """The prompt's text for ``arguments``, each checked as the tools check it.
 
         Raises:
             KeyError: a required argument is missing (its message names it).
+            InvalidParameter: a value the tools would refuse (its message names it).
         """
         values: dict[str, str] = {}
         for argument in self.arguments:
-            value = arguments.get(argument.name) or argument.default
+            value = arguments.get(argument.name)
             if not value:
-                raise KeyError(f"the prompt {self.name} needs {argument.name}: "
-                               f"{argument.description}")
-            values[argument.name] = str(value)
+                if argument.required:
+                    raise KeyError(f"the prompt {self.name} needs {argument.name}: "
+                                   f"{argument.description}")
+                values.update(argument.left_out)
+                continue
+            values[argument.name] = argument.check(str(value), argument.name)
+            values.update({fragment: text.format(**values)
+                           for fragment, text in argument.given.items()})
         return self.text.format(**values)
 
 
 _START = PromptArgument("start", "the first day, yyyy-MM-dd")
-_SOURCE = ("Say where the data came from (the provenance's data_source: the live CNB API or the "
-           "local sandbox).")
+_SOURCE = ("Say where the data came from (the provenance's data_source: live is the CNB's API, "
+           "sandbox the local emulator, custom a server the user set).")
 
 PROMPTS: Mapping[str, Prompt] = MappingProxyType({p.name: p for p in (
     Prompt(
         "fixing_history", "A currency against CZK over a period",
         "How the CNB fixing of one currency moved over a period: first and last rate, high, "
         "low and the change.",
-        (PromptArgument("currency", "a three-letter code, e.g. EUR"), _START,
-         PromptArgument("end", "the last day, yyyy-MM-dd (default: the latest fixing)",
-                        required=False, default="the latest fixing")),
-        "How did the CNB exchange-rate fixing of {currency} against CZK move from {start} to "
-        "{end}?\n"
-        "Use the history tool with group \"exrates\", start \"{start}\", end \"{end}\" (leave "
-        "end out for the latest fixing) and filters {{\"currency\": \"{currency}\"}}. Report "
-        "the first and the last rate, the highest and the lowest with their dates, and the "
-        "change in per cent, as CZK per 1 unit (the rate_per_unit column). If the table is "
-        "truncated, read the whole of it from its resource. " + _SOURCE),
+        (PromptArgument("currency", "a three-letter code, e.g. EUR",
+                        check=lambda value, name: check_currency(value, name)),
+         _START,
+         PromptArgument("end", "the last day, yyyy-MM-dd (left out: up to the latest fixing)",
+                        required=False,
+                        given={"until": "to {end}", "end_argument": ', end "{end}"'},
+                        left_out={"until": "up to the latest fixing",
+                                  "end_argument": " (no end: the history runs to the latest "
+                                                  "fixing)"})),
+        "How did the CNB exchange-rate fixing of {currency} against CZK move from {start} "
+        "{until}?\n"
+        "Use the history tool with group \"exrates\", start \"{start}\"{end_argument} and "
+        "filters {{\"currency\": \"{currency}\"}}. Report the first and the last rate, the "
+        "highest and the lowest with their dates, and the change in per cent, as CZK per 1 "
+        "unit (the rate_per_unit column). If the table is truncated, read the whole of it "
+        "from its resource. " + _SOURCE),
     Prompt(
         "pribor_curve", "The PRIBOR curve on a day",
         "PRIBOR and PRIBID of every tenor on one fixing day, with the dates a deposit of each "
@@ -86,8 +124,8 @@ PROMPTS: Mapping[str, Prompt] = MappingProxyType({p.name: p for p in (
         (_START, PromptArgument("end", "the day the period ends, yyyy-MM-dd")),
         "What did CZEONIA compound to from {start} to {end}?\n"
         "Use the czeonia_compounded tool with start \"{start}\" and end \"{end}\"; both must "
-        "be Prague business days (if the tool says a day is not one, roll it to the next "
-        "business day and say so). Report the compounded rate in % p.a. (ACT/360) and the "
-        "number of days, and compare it with the CZEONIA of the first and the last day from "
-        "the history tool (group \"czeonia\"). " + _SOURCE),
+        "be Prague business days (if the tool says a day is not one, use the business day it "
+        "names and say so). Report the compounded rate in % p.a. (ACT/360) and the number of "
+        "days, and compare it with the CZEONIA of the first and the last day from the history "
+        "tool (group \"czeonia\"). " + _SOURCE),
 )})

@@ -25,14 +25,16 @@ Example:
 
 from __future__ import annotations
 
+import inspect
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from .._engine.params import FIRST_YEAR
-from .._engine.planners import PLANNERS
+from .._engine.planners import PLANNERS, HistoryOption, Planner
 from ..analysis.conventions import CURRENCY_CALENDARS, TENORS
 from ..catalog import OPERATIONS, Param
 from ..errors import InvalidParameter
@@ -45,6 +47,7 @@ __all__ = [
     "OUTPUTS",
     "Argument",
     "check_arguments",
+    "filter_text",
     "input_schema",
 ]
 
@@ -63,8 +66,9 @@ _KIND_TEXT = {
 }
 
 
-def _date(description: str) -> dict[str, Any]:
-    return {"type": "string", "format": "date", "description": f"{description}, yyyy-MM-dd"}
+def _date(description: str, more: str = "") -> dict[str, Any]:
+    return {"type": "string", "format": "date",
+            "description": f"{description}, yyyy-MM-dd{more}"}
 
 
 def _year(description: str) -> dict[str, Any]:
@@ -117,21 +121,40 @@ def _params() -> dict[str, Any]:
                            for name, param in declared.items()}}
 
 
+def filter_text(planner: Planner, option: HistoryOption) -> str:
+    """What a history option (a filter) is, as a model reads it: its help without the command
+    line's wording, with its default and whether it takes a list.
+
+    Example:
+        >>> filter_text(PLANNERS["averages"], PLANNERS["averages"].options[0])
+        'monthly, cumulative or quarterly; default monthly'
+    """
+    text = option.help.replace("repeatable; ", "").replace(" (repeatable)", "")
+    default = inspect.signature(planner.function).parameters[option.name].default
+    if isinstance(default, str) and "default" not in text:
+        text += f"; default {default}"
+    return text + ("; one value or a list" if option.many else "")
+
+
 def _filters() -> dict[str, Any]:
     """The ``filters`` object of history: every option any group's history takes."""
     groups: dict[str, list[str]] = {}
     options: dict[str, Any] = {}
+    texts: dict[str, str] = {}
     for planner in PLANNERS.values():
         for option in planner.options:
             options.setdefault(option.name, option)
+            text = texts.setdefault(option.name, filter_text(planner, option))
+            if text != filter_text(planner, option):  # pragma: no cover - the planners
+                raise RuntimeError(f"the filter {option.name} means two things")
             groups.setdefault(option.name, []).append(planner.group)
     properties: dict[str, Any] = {}
     for name, option in options.items():
-        text = f"{option.help} (groups {', '.join(groups[name])})"
+        text = f"{texts[name]} (groups {', '.join(groups[name])})"
         one: dict[str, Any] = ({"type": "string", "enum": list(option.choices)} if option.choices
                                else {"type": "string", "pattern": "^[A-Za-z]{3}$"})
         properties[name] = ({"anyOf": [one, {"type": "array", "items": one, "minItems": 1}],
-                             "description": text + "; one value or a list"}
+                             "description": text}
                             if option.many else {**one, "description": text})
     return {"type": "object", "default": {}, "additionalProperties": False,
             "description": "the group's options, e.g. {\"currency\": \"EUR\"} for exrates or "
@@ -144,7 +167,7 @@ _MAX_ROWS = {"type": "integer", "minimum": 1, "maximum": MAX_ROWS, "default": DE
              "description": f"the most rows the answer carries, 1 to {MAX_ROWS} (default "
                             f"{DEFAULT_ROWS}); a longer table is offered whole as a CSV "
                             "resource"}
-_BOUND = ("a day (yyyy-MM-dd) or a year (a number: 2019 means from 1 January as a start, "
+_BOUND = ("a day (yyyy-MM-dd) or a year (a whole number: 2019 means from 1 January as a start, "
           "to 31 December as an end); averages take years")
 _PAIRS = [f"{code}/CZK" for code in CURRENCY_CALENDARS if code != "CZK"]
 
@@ -192,10 +215,12 @@ ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
     "value_date": (
         Argument("trade_date", _date("the day the deal is traded"), required=True),
         Argument("tenor", {"anyOf": [{"type": "string", "enum": list(TENORS)},
-                                     {"type": "string", "pattern": "^[1-9][0-9]{0,2}[DWMY]$"}],
-                           "description": "the deal's tenor: a CNB name (THREE_MONTH...) or a "
-                                          "count and unit (1W, 3M, 1Y; D counts business "
-                                          "days)"}, required=True),
+                                     {"type": "string", "pattern": "^[1-9][0-9]{0,2}[WMY]$"}],
+                           "description": "the deal's tenor: a CNB name (ONE_WEEK to "
+                                          "ONE_YEAR) or a count and unit (1W, 3M, 1Y), from "
+                                          "spot; ONE_DAY is the overnight deposit, from the "
+                                          "trade date to the next business day"},
+                 required=True),
         Argument("pair", _nullable({
             "type": "string", "enum": _PAIRS,
             "description": "an FX pair for a forward (the joint calendar of both centres, "
@@ -216,8 +241,8 @@ ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
                                     "CZK too)"), required=True),
     ),
     "pribor_curve": (
-        Argument("date", _nullable(_date("the fixing day (the last fixing on or before it); "
-                                          "none: the latest"))),
+        Argument("date", _nullable(_date("the fixing day", " (the last fixing on or before "
+                                                           "it); none: the latest"))),
     ),
 })
 
@@ -267,7 +292,8 @@ def check_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidParameter(name, value, hint, allowed=names)
     checked: dict[str, Any] = {}
     for argument in declared:
-        value = arguments.get(argument.name, argument.schema.get("default"))
+        value = _whole(arguments.get(argument.name, argument.schema.get("default")),
+                       argument.schema, argument.name)
         if argument.required and value is None:
             raise InvalidParameter(argument.name, None, f"{tool} requires {argument.name}")
         if argument.name == "max_rows":
@@ -283,9 +309,50 @@ def check_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
                                        "e.g. " + ('{"date": "2019-05-17"}' if
                                                   argument.name == "params" else
                                                   '{"currency": "EUR"}'))
-            value = dict(value)
+            properties = argument.schema.get("properties", {})
+            value = {name: _whole(item, properties.get(name, {}), f"{argument.name}.{name}")
+                     for name, item in value.items()}
         checked[argument.name] = value
+    if tool == "history":
+        _check_filters(checked["group"], checked["filters"])
     return checked
+
+
+def _check_filters(group: object, filters: Mapping[str, Any]) -> None:
+    """Refuse a filter ``group``'s history does not take, naming the ones it does."""
+    planner = PLANNERS.get(group) if isinstance(group, str) else None
+    if planner is None:
+        return  # the library names the groups
+    known = [option.name for option in planner.options]
+    for name, value in filters.items():
+        if name in known:
+            continue
+        if not known:
+            raise InvalidParameter(f"filters.{name}", value, f"the {group} history takes no "
+                                   "filters: leave filters out")
+        raise InvalidParameter(f"filters.{name}", value, f"not a filter of the {group} "
+                               "history", allowed=known)
+
+
+def _takes_integers(schema: Mapping[str, Any]) -> bool:
+    return schema.get("type") == "integer" or any(
+        branch.get("type") == "integer" for branch in schema.get("anyOf", ()))
+
+
+def _whole(value: Any, schema: Mapping[str, Any], name: str) -> Any:
+    """``value``, a whole number given as a float (2024.0, as a client that sends every
+    number as a double writes it, and as JSON Schema counts it: an integer) made an int where
+    the schema takes integers.
+
+    Raises:
+        InvalidParameter: a number with a fraction where the schema takes integers.
+    """
+    if not isinstance(value, float) or not _takes_integers(schema):
+        return value
+    if math.isfinite(value) and value.is_integer():
+        return int(value)
+    what = str(schema.get("description", "")).split(" (taken by ", 1)[0]
+    raise InvalidParameter(name, value, f"not a whole number: {what}".rstrip(": "))
 
 
 # -- answers ----------------------------------------------------------------------------------
@@ -295,21 +362,27 @@ def _object(properties: dict[str, Any], *, optional: Sequence[str] = ()) -> dict
 
 
 _TEXT = {"type": "string"}
-_TEXT_OR_NULL = {"type": ["string", "null"]}
+_NULL = {"type": "null"}
+#: Text or null, as anyOf branches of one type each (a client that maps schemas onto a
+#: one-type dialect, such as the OpenAPI subset of Gemini's function declarations, reads
+#: these, where it may drop or refuse a list of types).
+_TEXT_OR_NULL = {"anyOf": [_TEXT, _NULL]}
+_TEXTS_OR_NULL = {"anyOf": [{"type": "array", "items": _TEXT}, _NULL]}
 _WARNINGS = {"type": "array", "items": _TEXT,
              "description": "what cnbkit said about the answer (a date after today, a range "
                             "trimmed...)"}
 _PROVENANCE = _object({
     "data_source": {"type": "string",
-                    "description": "live (api.cnb.cz), sandbox (the local emulator) or custom "
-                                   "(CNBKIT_BASE_URL); after a fallback, why the live API was "
-                                   "not used: sandbox (the live API ...)"},
+                    "description": "live (api.cnb.cz), sandbox (the local emulator this "
+                                   "server started) or custom (the server CNBKIT_BASE_URL "
+                                   "names); when --source auto fell back to the sandbox, why: "
+                                   "sandbox (the live API ...)"},
     "base_url": _TEXT,
     "operation": {"type": "string", "description": "the operation whose columns the table has"},
     "source": {"type": "array", "items": _TEXT, "description": "every URL the rows came from"},
     "calls": {"type": "integer"},
     "from_cache": {"type": "integer", "description": "how many of the calls the cache answered"},
-    "retrieved_at": {"type": ["string", "null"],
+    "retrieved_at": {**_TEXT_OR_NULL,
                      "description": "the oldest answer's download time (UTC, ISO 8601)"},
     "start": _TEXT_OR_NULL,
     "end": _TEXT_OR_NULL,
@@ -319,7 +392,7 @@ TABLE = _object({
         "name": _TEXT,
         "dtype": {"type": "string", "enum": list(DTYPES),
                   "description": "date (yyyy-MM-dd text), float, int or str"},
-        "unit": {"type": ["string", "null"],
+        "unit": {**_TEXT_OR_NULL,
                  "description": "what the numbers mean (% p.a., CZK per 1 unit...)"},
         "values": {"type": "array", "description": "the column's first returned_rows values; "
                                                    "a missing value is null"},
@@ -328,8 +401,8 @@ TABLE = _object({
     "returned_rows": {"type": "integer"},
     "truncated": {"type": "boolean", "description": "true when the columns hold fewer rows "
                                                     "than the table"},
-    "narrow": {"type": ["string", "null"], "description": "how to ask for fewer rows"},
-    "resource": {"type": ["string", "null"],
+    "narrow": {**_TEXT_OR_NULL, "description": "how to ask for fewer rows"},
+    "resource": {**_TEXT_OR_NULL,
                  "description": "cnbkit://results/{id}: the whole table as CSV, when truncated"},
     "provenance": _PROVENANCE,
     "warnings": _WARNINGS,
@@ -343,7 +416,7 @@ _CATALOG = _object({
             "name": _TEXT, "kind": _TEXT,
             "required": {"type": "boolean", "description": "it must be given (no default)"},
             "wire_name": _TEXT, "format": _TEXT, "default": _TEXT_OR_NULL,
-            "allowed": {"type": ["array", "null"], "items": _TEXT},
+            "allowed": _TEXTS_OR_NULL,
         }, optional=("wire_name", "format", "default", "allowed"))},
         "columns": {"type": "array", "items": _object({
             "name": _TEXT, "dtype": {"type": "string", "enum": list(DTYPES)},
@@ -354,7 +427,7 @@ _CATALOG = _object({
         "start_end": {"type": "string", "enum": ["dates", "years"]},
         "filters": {"type": "array", "items": _object({
             "name": _TEXT, "help": _TEXT, "many": {"type": "boolean"},
-            "allowed": {"type": ["array", "null"], "items": _TEXT}})},
+            "allowed": _TEXTS_OR_NULL})},
     })},
 })
 _NUMBER = {"type": "number"}
@@ -365,7 +438,12 @@ OUTPUTS: Mapping[str, dict[str, Any]] = MappingProxyType({
     "value_date": _object({
         "trade_date": _TEXT, "tenor": _TEXT, "pair": _TEXT_OR_NULL,
         "calendar": {"type": "string", "description": "the calendar the days are counted on"},
-        "spot_date": _TEXT, "value_date": _TEXT, "days_from_spot": {"type": "integer"},
+        "spot_date": {"type": "string", "description": "the trade date + 2 business days"},
+        "start_date": {"type": "string", "description": "the day the deal starts: spot, or "
+                                                        "the trade date for ONE_DAY"},
+        "value_date": {"type": "string", "description": "the day it matures"},
+        "days": {"type": "integer", "description": "calendar days from start_date to "
+                                                   "value_date"},
     }),
     "czeonia_compounded": _object({
         "start": _TEXT, "end": _TEXT, "days": {"type": "integer"},

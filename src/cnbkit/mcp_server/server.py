@@ -52,13 +52,13 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._engine.client import Client
 from .._engine.watch import Watch
-from ..errors import CnbError, InvalidParameter
+from ..errors import LEAVE_OFFLINE, USE_CACHED, USE_SANDBOX, CnbError, InvalidParameter
 from .prompts import PROMPTS
 from .schemas import ARGUMENTS, OUTPUTS, check_arguments, input_schema
-from .tables import KEPT, ResultStore
+from .tables import SESSIONLESS, ResultStore
 from .tools import Answer, Prepared, Tools
 
-__all__ = ["INSTRUCTIONS", "TOOLS", "CnbkitServer", "build_server"]
+__all__ = ["INSTRUCTIONS", "TOOLS", "CnbkitServer", "build_server", "for_clients"]
 
 log = logging.getLogger("cnbkit.mcp")
 
@@ -98,9 +98,10 @@ TOOLS: dict[str, tuple[str, str]] = {
         "it (a currency, a tenor...). Reports progress per chunk when the client asks."),
     "value_date": (
         "Spot and value date of a deal",
-        "The spot (T+2) and value date of a deal traded on trade_date for tenor: on the Prague "
-        "calendar for a CZK deposit, or on the joint calendar of both centres with the end-end "
-        "rule for an FX pair."),
+        "The spot (T+2) and value date of a deal traded on trade_date for tenor: weeks, "
+        "months and years run from spot, ONE_DAY (overnight) from the trade date to the next "
+        "business day; on the Prague calendar for a CZK deposit, or on the joint calendar of "
+        "both centres with the end-end rule for an FX pair."),
     "czeonia_compounded": (
         "CZEONIA compounded over a period",
         "CZEONIA compounded from start to end (Prague business days), in arrears as an "
@@ -116,8 +117,10 @@ TOOLS: dict[str, tuple[str, str]] = {
 }
 READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False,
                                   idempotent_hint=True, open_world_hint=True)
-#: Finished answers kept for reuse (the most recently used).
+#: Finished answers kept for reuse: the most recently used, at most this many, holding at
+#: most :data:`REUSED_CELLS` table cells together (about 30 bytes of memory each).
 REUSED = 256
+REUSED_CELLS = 1_000_000
 #: MCP's log levels by Python's, and back.
 _LEVELS: dict[int, types.LoggingLevel] = {
     logging.DEBUG: "debug", logging.INFO: "info", logging.WARNING: "warning",
@@ -147,30 +150,42 @@ def _success(answer: Answer) -> dict[str, Any]:
 class _Reused:
     """Finished answers by key, while the data they came from is fresh (thread-safe)."""
 
-    def __init__(self, client: Client, store: ResultStore, kept: int = REUSED) -> None:
-        self._client, self._store, self._kept = client, store, kept
-        self._answers: OrderedDict[Hashable, tuple[dict[str, Any], Any]] = OrderedDict()
+    def __init__(self, client: Client, store: ResultStore, kept: int = REUSED,
+                 cells: int = REUSED_CELLS) -> None:
+        self._client, self._store, self._kept, self._cells = client, store, kept, cells
+        self._answers: OrderedDict[Hashable, tuple[dict[str, Any], Any, int]] = OrderedDict()
+        self._held = 0
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> dict[str, Any] | None:
+    def get(self, key: Hashable, owner: str | None) -> dict[str, Any] | None:
+        """The answer kept under ``key`` for ``owner`` (None: none, or no longer fresh, or
+        its whole table no longer kept for ``owner``)."""
         with self._lock:
             found = self._answers.get(key)
             if found is None:
                 return None
-            answer, fresh_until = found
-            resource = answer["structuredContent"].get("resource")
-            if (fresh_until is not None and self._client.clock.now() >= fresh_until) or \
-                    (resource and not self._store.has(resource)):
+            answer, fresh_until, cells = found
+            if fresh_until is not None and self._client.clock.now() >= fresh_until:
                 del self._answers[key]
+                self._held -= cells
                 return None
+            resource = answer["structuredContent"].get("resource")
+            if resource and not self._store.has(resource, owner):
+                return None  # another session's table, or dropped: made again
             self._answers.move_to_end(key)
             return answer
 
     def put(self, key: Hashable, answer: dict[str, Any], watch: Watch) -> None:
+        columns = answer["structuredContent"].get("columns") or ()
+        cells = sum(len(column["values"]) for column in columns) + 1
         with self._lock:
-            self._answers[key] = (answer, watch.fresh_until)
-            while len(self._answers) > self._kept:
-                self._answers.popitem(last=False)
+            previous = self._answers.pop(key, None)
+            if previous is not None:
+                self._held -= previous[2]
+            self._answers[key] = (answer, watch.fresh_until, cells)
+            self._held += cells
+            while len(self._answers) > self._kept or self._held > self._cells:
+                self._held -= self._answers.popitem(last=False)[1][2]
 
 
 class _Relay:
@@ -230,11 +245,12 @@ class CnbkitServer:
     """``cnbkit mcp`` over ``client`` (``data_source``: live, sandbox or custom, as every
     answer's provenance says); :attr:`server` is the SDK's low-level server to run."""
 
-    def __init__(self, client: Client, data_source: str) -> None:
+    def __init__(self, client: Client, data_source: str, store: ResultStore | None = None
+                 ) -> None:
         from .. import __version__
 
         self.client = client
-        self.tools = Tools(client, data_source)
+        self.tools = Tools(client, data_source, store)
         self.store = self.tools.store
         self.reused = _Reused(client, self.store)
         self._log_levels: OrderedDict[str | None, int] = OrderedDict()
@@ -283,23 +299,23 @@ class CnbkitServer:
     async def _call_tool(self, ctx: ServerRequestContext[Any, Any],
                          params: types.CallToolRequestParams) -> dict[str, Any]:
         name, arguments = params.name, params.arguments or {}
-        if name not in ARGUMENTS:
-            return _error(f"no tool {name!r}; the tools: {', '.join(TOOLS)}")
+        if name not in ARGUMENTS:  # a protocol error, as the specification has it
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}; the "
+                           f"tools: {', '.join(TOOLS)}")
+        owner = _owner(ctx)
         try:
-            prepared = self.tools.prepare(name, check_arguments(name, arguments))
+            prepared = self.tools.prepare(name, check_arguments(name, arguments), owner)
             if prepared.key is not None:
-                reused = self.reused.get((name, prepared.key))
+                reused = self.reused.get((name, prepared.key), owner)
                 if reused is not None:
                     return reused
             answer, watch = await self._run(ctx, name, prepared)
         except CnbError as exc:
-            log.info("%s refused: %s", name, exc)
-            return _error(str(exc))
+            return await self._refuse(ctx, name, for_clients(str(exc)))
         except Exception as exc:
             outside = _outside_schema(name, arguments)
             if outside is not None:  # a value of a type the schema does not allow
-                log.info("%s refused: %s", name, outside)
-                return _error(str(outside))
+                return await self._refuse(ctx, name, str(outside))
             log.exception("%s failed on %s", name, arguments)
             return _error(f"{name} failed on its arguments {json.dumps(arguments, default=str)}"
                           f": {type(exc).__name__}: {exc}. This is a fault in cnbkit, not in "
@@ -308,6 +324,19 @@ class CnbkitServer:
         if prepared.key is not None:
             self.reused.put((name, prepared.key), result, watch)
         return result
+
+    async def _refuse(self, ctx: ServerRequestContext[Any, Any], name: str, reason: str
+                      ) -> dict[str, Any]:
+        """The tool error of a refused call; its log record goes to standard error and, at
+        the level the client set, to the client."""
+        log.info("%s refused: %s", name, reason)
+        level = self._log_level(ctx)
+        if level is not None and level <= logging.INFO:
+            await ctx.session.send_notification(types.LoggingMessageNotification(
+                params=types.LoggingMessageNotificationParams(
+                    level="info", logger=log.name, data=f"{name} refused: {reason}")),
+                related_request_id=ctx.request_id)
+        return _error(reason)
 
     async def _run(self, ctx: ServerRequestContext[Any, Any], name: str,
                    prepared: Prepared) -> tuple[Answer, Watch]:
@@ -387,6 +416,9 @@ class CnbkitServer:
             text = prompt.render(params.arguments or {})
         except KeyError as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc.args[0])) from None
+        except InvalidParameter as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"the prompt {prompt.name}: "
+                           f"{exc}") from None
         return types.GetPromptResult(description=prompt.description, messages=[
             types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))])
 
@@ -398,15 +430,17 @@ class CnbkitServer:
                            mime_type="application/json"),
             *(types.Resource(uri=f"cnbkit://results/{result_id}", name=f"result {result_id}",
                              title=f"{kept.title} ({kept.rows} rows)", mime_type="text/csv",
-                             description="the whole table of a truncated answer, as CSV")
-              for result_id, kept in self.store.listing())])
+                             description="the whole table of a truncated answer, as CSV",
+                             size=kept.length)
+              for result_id, kept in self.store.listing(_owner(ctx)))])
 
     async def _list_templates(self, ctx: Any, params: Any
                               ) -> types.ListResourceTemplatesResult:
         return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
             uri_template="cnbkit://results/{id}", name="result", title="A whole table",
             description=f"the whole table of a truncated answer as CSV (UTF-8, one header "
-                        f"line); the server keeps the last {KEPT}", mime_type="text/csv")])
+                        f"line), for the session that asked; the server keeps the newest, "
+                        f"{self.store.capacity} of them", mime_type="text/csv")])
 
     async def _read_resource(self, ctx: Any, params: types.ReadResourceRequestParams
                              ) -> types.ReadResourceResult:
@@ -415,7 +449,7 @@ class CnbkitServer:
             text, mime = json.dumps(self._about(), indent=1), "application/json"
         elif uri.startswith("cnbkit://results/"):
             try:
-                text, mime = self.store.csv(uri.rsplit("/", 1)[1]), "text/csv"
+                text, mime = self.store.csv(uri.rsplit("/", 1)[1], _owner(ctx)), "text/csv"
             except KeyError as exc:
                 raise _not_found(uri, str(exc.args[0])) from None
         else:
@@ -434,6 +468,41 @@ class CnbkitServer:
                 "cache": cache.display if cache is not None else None,
                 "tools": list(TOOLS), "prompts": list(PROMPTS),
                 "account_data": "none: the PSD2 client has no tool"}
+
+
+#: The library's ways out of a failure, as a client's user takes them (the server's
+#: arguments and environment, not a shell's).
+_FOR_CLIENTS = {
+    USE_SANDBOX: "start cnbkit mcp with --source sandbox (the local sandbox's data)",
+    USE_CACHED: "start cnbkit mcp with CNBKIT_OFFLINE=1 in its environment (the env of its "
+                "configuration) to use the answers already cached",
+    LEAVE_OFFLINE: "run the call once with the network, or start cnbkit mcp without "
+                   "CNBKIT_OFFLINE in its environment",
+}
+
+
+def for_clients(message: str) -> str:
+    """A library message, its ways out said as an assistant's user takes them (how the
+    server is started), not as a shell user does.
+
+    Example:
+        >>> for_clients(f"cannot reach api.cnb.cz. To work without it: {USE_SANDBOX}.")[-66:]
+        "start cnbkit mcp with --source sandbox (the local sandbox's data)."
+    """
+    for said, meant in _FOR_CLIENTS.items():
+        message = message.replace(said, meant)
+    return message
+
+
+def _owner(ctx: Any) -> str | None:
+    """Whose session a request is (its stored tables are kept for it): an HTTP session's id;
+    None on stdio (one client); :data:`~cnbkit.mcp_server.tables.SESSIONLESS` for an HTTP
+    request that came in no session (the 2026 protocol's)."""
+    headers = getattr(getattr(ctx, "request", None), "headers", None)
+    if headers is None:
+        return None
+    session: str | None = headers.get("mcp-session-id")
+    return session or SESSIONLESS
 
 
 def _outside_schema(tool: str, arguments: dict[str, Any]) -> InvalidParameter | None:

@@ -7,9 +7,10 @@ column name per row. Dates are written ``yyyy-MM-dd``, a missing value is null; 
 of the catalog's types: date, float, int, str.
 
 A table longer than ``max_rows`` gives its first rows, the total count and how to narrow the
-request; the whole table is kept (the last :data:`KEPT` results, in memory) and offered as the
-resource ``cnbkit://results/{id}`` (CSV), which the client reads instead of the assistant
-getting every row.
+request; the whole table is kept as CSV (in memory, :data:`KEPT_BYTES` of it at most, the
+oldest dropped first) and offered as the resource ``cnbkit://results/{id}``, which the client
+reads instead of the assistant getting every row. A table is kept for the session that asked
+for it (:class:`ResultStore`): another HTTP client neither lists nor reads it.
 
 Example:
     >>> import pandas as pd
@@ -25,7 +26,7 @@ Example:
     (2, True)
     >>> render(table).splitlines()[-1]
     '... 1 more rows'
-    >>> print(store.csv(table["resource"].rsplit("/", 1)[1]))
+    >>> print(store.csv(table["resource"].rsplit("/", 1)[1], owner=None))
     valid_for,rate
     2024-01-02,6.7
     2024-01-03,
@@ -35,6 +36,7 @@ Example:
 from __future__ import annotations
 
 import math
+import sys
 import threading
 import uuid
 from collections import OrderedDict
@@ -44,120 +46,193 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["KEPT", "Kept", "ResultStore", "dtype_of", "render", "to_table"]
+__all__ = ["KEPT_BYTES", "SESSIONLESS", "Kept", "ResultStore", "dtype_of", "render",
+           "to_table"]
 
-#: How many whole tables the server keeps for ``cnbkit://results/{id}`` (oldest dropped first).
-KEPT = 64
+#: How much CSV text the server keeps for ``cnbkit://results/{id}``, in bytes of memory, all
+#: sessions together (the oldest tables are dropped first; a table larger than this is not
+#: kept, and its answer says so).
+KEPT_BYTES = 64 * 2**20
 #: Rows shown in the text rendering (the structured content has up to ``max_rows``).
 TEXT_ROWS = 10
+#: Who owns the tables of requests that come in no session (the 2026 protocol's HTTP
+#: requests): each is read by its id, which only its answer gives, and never listed.
+SESSIONLESS = "sessionless"
 
 
 @dataclass(frozen=True)
 class Kept:
-    """A whole table the server keeps: its CSV and what it is."""
+    """A whole table the server keeps: its CSV, what it is, and for whom.
+
+    Attributes:
+        owner: the session that asked for it (an HTTP session's id; None: the one client of a
+            stdio server; :data:`SESSIONLESS`: a request that came in no session).
+    """
 
     csv: str
     title: str
     rows: int
+    owner: str | None = None
+    #: the CSV's length in bytes, UTF-8 (what a client reading it receives)
+    length: int = 0
+
+    @property
+    def size(self) -> int:
+        """The memory its CSV takes, in bytes."""
+        return sys.getsizeof(self.csv)
+
+    def readable_by(self, owner: str | None) -> bool:
+        """Whether ``owner`` may read it: its own session, or anyone with its id when it was
+        made in no session."""
+        return self.owner == owner or self.owner == SESSIONLESS
+
+    def listed_for(self, owner: str | None) -> bool:
+        """Whether ``resources/list`` shows it to ``owner``: its own session only, never a
+        request in no session (which could be anyone's)."""
+        return self.owner == owner and owner != SESSIONLESS
 
 
 class ResultStore:
-    """The last :data:`KEPT` whole tables as CSV, by id (thread-safe)."""
+    """Whole tables as CSV by id, at most ``budget`` bytes of them (thread-safe), each for the
+    session that asked for it."""
 
-    def __init__(self, kept: int = KEPT) -> None:
-        self._kept = kept
+    def __init__(self, budget: int = KEPT_BYTES) -> None:
+        self.budget = budget
         self._tables: OrderedDict[str, Kept] = OrderedDict()
+        self._used = 0
         self._lock = threading.Lock()
 
-    def keep(self, frame: pd.DataFrame, title: str) -> str:
-        """Keep ``frame`` as CSV; return its resource URI."""
+    def keep(self, frame: pd.DataFrame, title: str, owner: str | None = None) -> str | None:
+        """Keep ``frame`` as CSV for ``owner``; return its resource URI (None: larger than
+        the whole budget, not kept)."""
+        text = csv_text(frame)
+        kept = Kept(text, title, len(frame), owner, len(text.encode("utf-8")))
+        if kept.size > self.budget:
+            return None
         result_id = uuid.uuid4().hex[:16]
-        text = pd.DataFrame({n: json_column(frame[n]) for n in frame.columns}).to_csv(
-            index=False, lineterminator="\n")
         with self._lock:
-            self._tables[result_id] = Kept(text, title, len(frame))
-            while len(self._tables) > self._kept:
-                self._tables.popitem(last=False)
+            self._tables[result_id] = kept
+            self._used += kept.size
+            while self._used > self.budget:
+                _, dropped = self._tables.popitem(last=False)
+                self._used -= dropped.size
         return f"cnbkit://results/{result_id}"
 
-    def has(self, uri: str) -> bool:
-        """Whether the table of ``uri`` is still kept."""
-        with self._lock:
-            return uri.rsplit("/", 1)[-1] in self._tables
+    @property
+    def capacity(self) -> str:
+        """The budget as a message says it (``64 MB``)."""
+        for unit, size in (("MB", 2**20), ("kB", 2**10)):
+            if self.budget >= size:
+                return f"{self.budget / size:.3g} {unit}"
+        return f"{self.budget} bytes"
 
-    def listing(self) -> list[tuple[str, Kept]]:
-        """The kept tables, newest first, by id."""
+    @property
+    def used(self) -> int:
+        """The bytes of memory the kept tables take."""
         with self._lock:
-            return list(reversed(self._tables.items()))
+            return self._used
 
-    def csv(self, result_id: str) -> str:
-        """The CSV of a kept table.
+    def has(self, uri: str, owner: str | None) -> bool:
+        """Whether the table of ``uri`` is still kept, and readable by ``owner``."""
+        with self._lock:
+            kept = self._tables.get(uri.rsplit("/", 1)[-1])
+        return kept is not None and kept.readable_by(owner)
+
+    def listing(self, owner: str | None) -> list[tuple[str, Kept]]:
+        """The tables kept for ``owner``, newest first, by id."""
+        with self._lock:
+            return [(result_id, kept) for result_id, kept in reversed(self._tables.items())
+                    if kept.listed_for(owner)]
+
+    def csv(self, result_id: str, owner: str | None) -> str:
+        """The CSV of a kept table, for ``owner``.
 
         Raises:
-            KeyError: no such table (never kept, or dropped as older than the last
-                :data:`KEPT`); its message says so.
+            KeyError: no such table for ``owner`` (never kept, dropped as the oldest when
+                the store was full, or another session's); its message says so.
         """
         with self._lock:
             kept = self._tables.get(result_id)
-        if kept is None:
-            raise KeyError(f"no result {result_id}: it was never made, or it is older than the "
-                           f"last {self._kept} (run the call again)")
+        if kept is None or not kept.readable_by(owner):
+            raise KeyError(f"no result {result_id}: it was never made in this session, or it "
+                           f"was dropped (the server keeps {self.capacity} of whole tables, the "
+                           "newest): run the call again")
         return kept.csv
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """``frame`` as CSV: a header line, dates yyyy-MM-dd, a missing value empty."""
+    return frame.to_csv(index=False, lineterminator="\n", date_format="%Y-%m-%d")
+
+
+#: The catalog's type of a column, by the kind of its dtype (numpy's letter: datetime, signed
+#: and unsigned integer, float; pandas' nullable integers share them); anything else is text.
+_DTYPES = {"M": "date", "i": "int", "u": "int", "f": "float"}
 
 
 def dtype_of(column: pd.Series) -> str:
     """The catalog's name of a column's type: date, float, int or str."""
-    if pd.api.types.is_datetime64_any_dtype(column):
-        return "date"
-    if pd.api.types.is_bool_dtype(column.dtype):
-        return "str"
-    if pd.api.types.is_integer_dtype(column.dtype):
-        return "int"
-    if pd.api.types.is_float_dtype(column.dtype):
-        return "float"
-    return "str"
+    return _DTYPES.get(column.dtype.kind, "str")
 
 
 def json_column(column: pd.Series) -> list[Any]:
     """A column's values as JSON gives them: dates yyyy-MM-dd, codes as text, numbers as
     numbers, a missing value None (column at a time: an answer has thousands of cells)."""
-    if pd.api.types.is_datetime64_any_dtype(column):
+    dtype = column.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes: Any = column.array
+        names = np.array([*map(str, dtype.categories), None], dtype=object)
+        picked: list[Any] = names[codes.codes].tolist()  # a code of -1 (missing) picks None
+        return picked
+    kind = dtype.kind
+    if kind == "M":
         days = column.to_numpy().astype("datetime64[D]")
-        text = np.datetime_as_string(days).tolist()
-        return [None if t == "NaT" else t for t in text]
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        names = [str(c) for c in column.cat.categories]
-        return [names[code] if code >= 0 else None for code in column.cat.codes.tolist()]
-    if pd.api.types.is_float_dtype(column.dtype):
-        return [None if math.isnan(v) else v for v in column.to_numpy(dtype=float).tolist()]
-    if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
-        return [int(v) for v in column.to_numpy().tolist()]
-    values = column.astype(object).tolist()
+        text: list[Any] = np.datetime_as_string(days).tolist()
+        return [None if t == "NaT" else t for t in text] if np.isnat(days).any() else text
+    if kind == "f":
+        values = column.to_numpy(dtype=float)
+        numbers: list[Any] = values.tolist()
+        return [None if math.isnan(v) else v for v in numbers] if np.isnan(values).any() \
+            else numbers
+    if kind in "iu" and isinstance(dtype, np.dtype):  # numpy's integers have no missing value
+        whole: list[Any] = column.to_numpy().tolist()
+        return whole
+    values_ = column.astype(object).tolist()
     return [None if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v))
-            else (v.item() if hasattr(v, "item") else v) for v in values]
+            else (v.item() if hasattr(v, "item") else v) for v in values_]
 
 
 def to_table(frame: pd.DataFrame, *, max_rows: int, data_source: str, base_url: str,
              narrow: str, store: ResultStore, warnings: list[str] | None = None,
-             title: str = "") -> dict[str, Any]:
+             title: str = "", owner: str | None = None) -> dict[str, Any]:
     """``frame`` (a pandas frame cnbkit returned, with its ``attrs``) as the structured content
     of a table of at most ``max_rows`` rows; a longer one is kept whole in ``store`` (described
-    by ``title``)."""
+    by ``title``, for ``owner``)."""
     attrs = frame.attrs
     units = attrs.get("units") or {}
     total = len(frame)
     truncated = total > max_rows
-    shown = frame.head(max_rows) if truncated else frame
     operation = str(attrs.get("operation", ""))
+    frame.attrs = {}  # pandas copies a frame's attrs deeply at every column taken: none here
+    try:
+        columns = []
+        for name, column in frame.items():
+            columns.append({"name": str(name), "dtype": dtype_of(column),
+                            "unit": units.get(name) or None,
+                            "values": json_column(column.iloc[:max_rows] if truncated
+                                                  else column)})
+        resource = store.keep(frame, title or operation, owner) if truncated else None
+    finally:
+        frame.attrs = attrs
     return {
-        "columns": [{"name": str(name), "dtype": dtype_of(frame[name]),
-                     "unit": units.get(name) or None, "values": json_column(shown[name])}
-                    for name in frame.columns],
+        "columns": columns,
         "total_rows": total,
-        "returned_rows": len(shown),
+        "returned_rows": min(total, max_rows),
         "truncated": truncated,
-        "narrow": narrow if truncated else None,
-        "resource": store.keep(frame, title or operation) if truncated else None,
+        "narrow": (f"{narrow}, or read the whole table from the resource" if resource else
+                   f"{narrow} (the whole table is larger than the {store.capacity} the server "
+                   "keeps for resources)") if truncated else None,
+        "resource": resource,
         "provenance": {
             "data_source": data_source, "base_url": base_url, "operation": operation,
             "source": [str(s) for s in attrs.get("source") or []],
@@ -188,9 +263,9 @@ def render(table: dict[str, Any]) -> str:
              + (f" ({where['from_cache']} of {where['calls']} calls from the cache)"
                 if where["calls"] else "")]
     if table["truncated"]:
+        whole = (f"the whole table as CSV: {table['resource']}; " if table["resource"] else "")
         lines.append(f"showing the first {table['returned_rows']} in the structured content; "
-                     f"the whole table as CSV: {table['resource']}; to narrow it: "
-                     f"{table['narrow']}")
+                     f"{whole}to narrow it: {table['narrow']}")
     lines.extend(f"note: {w}" for w in table["warnings"])
     shown = min(TEXT_ROWS, table["returned_rows"])
     if shown:

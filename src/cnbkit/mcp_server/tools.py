@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -32,16 +33,17 @@ from typing import Any
 import pandas as pd
 
 from .. import analysis
-from .._engine.caller_warning import collecting
 from .._engine.client import Client
-from .._engine.params import FIRST_YEAR, build_query, check_currency, to_date
+from .._engine.params import FIRST_YEAR, build_query, check_currency
 from .._engine.plan import Plan
 from .._engine.planners import PLANNERS, make_plan
 from .._engine.watch import Watch
+from .._shared.dates import to_date
+from .._shared.warnings_at_caller import collecting
 from ..backends import as_pandas
 from ..catalog import OPERATIONS, Operation, Param, operation
 from ..errors import CnbError, CnbkitWarning, InvalidParameter
-from .schemas import MAX_ROWS
+from .schemas import MAX_ROWS, filter_text
 from .tables import ResultStore, render, to_table
 
 __all__ = ["Answer", "NoData", "Prepared", "Tools"]
@@ -50,13 +52,15 @@ __all__ = ["Answer", "NoData", "Prepared", "Tools"]
 Answer = tuple[dict[str, Any], str]
 #: The last year of a trade whose value date is computed (pandas dates end in 2262).
 LAST_YEAR = 2200
-_KIND_FORMAT = {"date": "yyyy-MM-dd", "year": "yyyy (a number)", "year_month": "yyyy-MM",
-                "currency": "three letters (ISO 4217)", "enum": "one of allowed"}
+#: A tenor written as a count of days ("1D", "2d"), which value_date does not take.
+DAY_COUNT = re.compile(r"[0-9]+[Dd]")
+_KIND_FORMAT = {"date": "yyyy-MM-dd", "year": "yyyy (a whole number)", "year_month": "yyyy-MM",
+                "currency": "three letters (ISO 4217)", "enum": "one of the allowed values"}
+#: The tools that answer tables (their long tables are kept for the session asking).
+_TABLES = frozenset({"call_operation", "history", "pribor_curve"})
 _CATALOG_DTYPES = {"date": "date", "float": "float", "int": "int", "str": "str"}
-_NARROW_CALL = ("ask for a shorter period (a day or a month instead of a year) or one currency, "
-                "or read the whole table from the resource")
-_NARROW_HISTORY = ("give a later start or an earlier end, or filter (one currency, one tenor), "
-                   "or read the whole table from the resource")
+_NARROW_CALL = "ask for a shorter period (a day or a month instead of a year) or one currency"
+_NARROW_HISTORY = "give a later start or an earlier end, or filter (one currency, one tenor)"
 
 
 class NoData(CnbError):
@@ -92,46 +96,57 @@ class Tools:
         self.store = store or ResultStore()
         self.catalog = _catalog()
 
-    def prepare(self, tool: str, arguments: dict[str, Any]) -> Prepared:
+    def prepare(self, tool: str, arguments: dict[str, Any], owner: str | None = None
+                ) -> Prepared:
         """Check ``arguments`` (as :func:`~cnbkit.mcp_server.schemas.check_arguments` gives
-        them) and plan the call of ``tool``.
+        them) and plan the call of ``tool``; the whole table of a long answer is kept for
+        ``owner`` (the session asking: see :class:`~cnbkit.mcp_server.tables.ResultStore`).
 
         Raises:
             InvalidParameter: an argument the library refuses (its message).
         """
         prepare: Callable[..., Prepared] = getattr(self, f"_{tool}")
+        if tool in _TABLES:
+            return prepare(**arguments, owner=owner)
         return prepare(**arguments)
 
     # -- tables ---------------------------------------------------------------------------------
     def _table(self, plan: Plan, *, max_rows: int, narrow: str, title: str,
-               notes: list[str]) -> Prepared:
+               notes: list[str], owner: str | None,
+               empty: InvalidParameter | None = None) -> Prepared:
+        """The work of a table answer; ``empty``: the error to raise when it has no rows (an
+        analysis that cannot answer without them), else an empty table says why it is."""
         def work(watch: Watch) -> Answer:
             with collecting() as collected:
                 frame = as_pandas(self.client.collect(plan, backend="pandas", progress=False,
                                                       desc=title, watch=watch))
             said = notes + _warnings(collected)
-            unknown = [n for n in said if n.startswith("no ") and " data for " in n]
-            if unknown and frame.empty:  # the API answers an unknown currency with no data
-                raise NoData(unknown[0])
+            if frame.empty:
+                said = _why_empty(plan, title, said, empty)
             table = to_table(frame, max_rows=max_rows, data_source=self.data_source,
                              base_url=self.client.base_url, narrow=narrow, store=self.store,
-                             warnings=said, title=title)
+                             warnings=said, title=title, owner=owner)
             return table, render(table)
 
         calls = tuple((call.op.name, call.query, call.keep) for call in plan.calls)
         key = (calls, plan.span, tuple(sorted(plan.filters.items())), plan.sort, max_rows)
         return Prepared(work, key)
 
-    def _call_operation(self, operation: str, params: dict[str, Any],
-                        max_rows: int) -> Prepared:
+    def _call_operation(self, operation: str, params: dict[str, Any], max_rows: int,
+                        owner: str | None) -> Prepared:
         op = _operation(operation)
         query = build_query(op, params, self.client.today())
         return self._table(Plan.one(op, query), max_rows=max_rows, narrow=_NARROW_CALL,
                            title=f"{op.name} {' '.join(f'{k}={v}' for k, v in query.items())}"
-                           .strip(), notes=[])
+                           .strip(), notes=[], owner=owner)
 
     def _history(self, group: str, start: Any, end: Any, filters: dict[str, Any],
-                 max_rows: int) -> Prepared:
+                 max_rows: int, owner: str | None) -> Prepared:
+        today = self.client.today()
+        if end is None and isinstance(start, str) and group in PLANNERS and \
+                PLANNERS[group].ranges == "dates" and to_date(start, "start") > today:
+            raise InvalidParameter("start", start, f"after today ({today}), the last day "
+                                   f"with data: give a start on or before {today}")
         with collecting() as collected:  # a range trimmed to today, moved to the series' start
             try:
                 plan = make_plan(group, start, end, today=self.client.today(), options=filters)
@@ -142,11 +157,24 @@ class Tools:
                 named = "start" if exc.value in (start, (start, end)) else "end"
                 raise _named(exc, named, exc.value) from None
         span = f" {plan.span.start} to {plan.span.end}" if plan.span else ""
+        years = plan.filters.get("year")
+        if plan.span is None and years:
+            span = f" {years[0]}" + (f" to {years[-1]}" if len(years) > 1 else "")
+        given = "".join(f" {name}={_listed(value)}" for name, value in filters.items()
+                        if value is not None)
         return self._table(plan, max_rows=max_rows, narrow=_NARROW_HISTORY,
-                           title=f"{group} history{span}", notes=_warnings(collected))
+                           title=f"{group} history{span}{given}", notes=_warnings(collected),
+                           owner=owner)
 
-    def _pribor_curve(self, date: Any) -> Prepared:
-        return self._call_operation("pribor.daily", {"date": date}, MAX_ROWS)
+    def _pribor_curve(self, date: Any, owner: str | None) -> Prepared:
+        op = OPERATIONS["pribor.daily"]
+        query = build_query(op, {"date": date}, self.client.today())
+        day = query.get("date")
+        empty = InvalidParameter("date", day, "no PRIBOR fixing was published on or before "
+                                 "this day: give a later date")
+        return self._table(Plan.one(op, query), max_rows=MAX_ROWS, narrow=_NARROW_CALL,
+                           title=f"pribor.daily date={day}" if day else "pribor.daily",
+                           notes=[], owner=owner, empty=empty)
 
     # -- the catalog ----------------------------------------------------------------------------
     def _list_operations(self, operation: Any) -> Prepared:
@@ -169,6 +197,13 @@ class Tools:
         if day.year > LAST_YEAR:
             raise InvalidParameter("trade_date", day.isoformat(), f"value dates are computed "
                                    f"for trades up to {LAST_YEAR}")
+        if DAY_COUNT.fullmatch(tenor.strip()):
+            raise InvalidParameter("tenor", tenor, "a count of days is not a tenor here (the "
+                                   "market's O/N, T/N and S/N start on different days): give "
+                                   "ONE_DAY for the overnight deposit (the trade date to the "
+                                   "next business day), or weeks, months or years from spot "
+                                   "(1W, 3M, 1Y)")
+        overnight = tenor == "ONE_DAY"
 
         def work(watch: Watch) -> Answer:
             try:
@@ -182,13 +217,15 @@ class Tools:
                 raise InvalidParameter("tenor", tenor, f"the value date falls beyond the dates "
                                        f"cnbkit computes ({type(exc).__name__}): give a "
                                        "shorter tenor") from None
+            start = pd.Timestamp(day) if overnight else spot
             answer = {"trade_date": day.isoformat(), "tenor": str(tenor), "pair": pair,
                       "calendar": analysis.fx_calendar(pair) if pair else "PRAGUE",
-                      "spot_date": _day(spot), "value_date": _day(value),
-                      "days_from_spot": int((value - spot).days)}
+                      "spot_date": _day(spot), "start_date": _day(start),
+                      "value_date": _day(value), "days": int((value - start).days)}
+            starts = "the trade date" if overnight else f"spot {answer['spot_date']}"
             return answer, (f"{tenor} from {answer['trade_date']}{f' ({pair})' if pair else ''}"
-                            f": spot {answer['spot_date']}, value date {answer['value_date']}, "
-                            f"{answer['days_from_spot']} days, calendar {answer['calendar']}")
+                            f": starts on {starts}, value date {answer['value_date']}, "
+                            f"{answer['days']} days, calendar {answer['calendar']}")
         return Prepared(work)
 
     def _czeonia_compounded(self, start: Any, end: Any) -> Prepared:
@@ -197,10 +234,22 @@ class Tools:
             raise InvalidParameter("end", last.isoformat(), f"the period must end after it "
                                    f"starts (start={first}): give an end after start")
         today = self.client.today()
-        if not dt.date(FIRST_YEAR, 1, 1) <= first < today:
-            raise InvalidParameter("start", first.isoformat(), f"CZEONIA is published from "
-                                   f"{FIRST_YEAR} up to yesterday ({today}): give a start in "
-                                   "that range")
+        if first < dt.date(FIRST_YEAR, 1, 1):
+            raise InvalidParameter("start", first.isoformat(), f"no CNB series starts before "
+                                   f"{FIRST_YEAR}: give a later start")
+        if first >= today:
+            raise InvalidParameter("start", first.isoformat(), f"the period must start before "
+                                   f"today ({today}): a day's CZEONIA is published on the next "
+                                   "business day")
+        for name, day in (("start", first), ("end", last)):
+            if not analysis.is_business_day(day):
+                before = analysis.business_days(day - dt.timedelta(days=14), day)[-1]
+                after = analysis.next_business_day(day)
+                raise InvalidParameter(name, day.isoformat(), f"not a Prague business day (a "
+                                       "weekend or a holiday): an overnight-indexed period "
+                                       "starts and ends on business days; give "
+                                       f"{_day(after)} (the next one) or {_day(before)} (the "
+                                       "one before)")
         with collecting():  # a range moved to the series' start: the index says where it is
             plan = make_plan("czeonia", first - dt.timedelta(days=10), min(last, today),
                              today=today, options={})
@@ -211,7 +260,7 @@ class Tools:
                                                       watch=watch))
             if frame.empty:
                 raise InvalidParameter("start", first.isoformat(), "no CZEONIA is published "
-                                       "for this period")
+                                       f"from {first} to {last}: give a later period")
             index = analysis.czeonia_index(frame.set_index("valid_for")["rate"])
             published = _day(frame["valid_for"].max())
             if pd.Timestamp(last) > index.index[-1]:
@@ -265,6 +314,53 @@ class Tools:
         return Prepared(work)
 
 
+def _listed(value: object) -> str:
+    """A filter's value as a title shows it: one value, or several joined by commas."""
+    if isinstance(value, list | tuple):
+        return ",".join(str(item) for item in value)
+    return str(value)
+
+
+#: The series published on Prague business days only, by history group.
+_BUSINESS_DAYS_ONLY = {"czeonia": "CZEONIA", "exrates": "its fixing", "forward": "forward points",
+                       "pribor": "PRIBOR", "skd": "SKD prices"}
+
+
+def _why_empty(plan: Plan, title: str, said: list[str],
+               empty: InvalidParameter | None) -> list[str]:
+    """What an answer without rows says (``said``: what cnbkit said of it so far), first.
+
+    Raises:
+        InvalidParameter: ``empty``, when an empty table is no answer.
+        NoData: a currency the API does not know (it answers it with no data).
+    """
+    if empty is not None:
+        raise empty
+    span = plan.span
+    if span is not None and plan.group in _BUSINESS_DAYS_ONLY and \
+            not len(analysis.business_days(span.start, span.end)):
+        which = (f"{span.start} is not a Prague business day" if span.start == span.end else
+                 f"{span.start} to {span.end} holds no Prague business day")
+        reason = (f"no rows: {which} (a weekend or a holiday), and the CNB publishes "
+                  f"{_BUSINESS_DAYS_ONLY[plan.group]} on business days only")
+        return [reason, *(n for n in said if not _is_unknown_currency(n))]
+    unknown = [n for n in said if _is_unknown_currency(n)]
+    if unknown:  # the API answers an unknown currency with no data
+        raise NoData(unknown[0])
+    if span is not None:
+        reason = (f"no rows: the API has no {plan.group} data from {span.start} to {span.end} "
+                  "(the series starts later, or nothing was published in the period)")
+    else:
+        reason = (f"no rows: the API answered {title} with no data (nothing is published for "
+                  "it: a period before the series starts, or one not yet published)")
+    return [reason, *said]
+
+
+def _is_unknown_currency(note: str) -> bool:
+    """Whether ``note`` is the library's notice of currencies without rows."""
+    return note.startswith("no ") and " data for " in note
+
+
 def _named(exc: InvalidParameter, parameter: str, value: object) -> InvalidParameter:
     """The library's refusal of ``value``, naming the tool's argument ``parameter``."""
     hint = str(exc).split(": ", 1)[1] if ": " in str(exc) else ""
@@ -287,7 +383,7 @@ def _catalog() -> dict[str, Any]:
                    "parameters": [_parameter(p) for p in op.params]}
                   for op in OPERATIONS.values()]
     groups = [{"group": p.group, "summary": p.summary, "start_end": p.ranges,
-               "filters": [{"name": o.name, "help": o.help, "many": o.many,
+               "filters": [{"name": o.name, "help": filter_text(p, o), "many": o.many,
                             "allowed": list(o.choices) or None} for o in p.options]}
               for p in PLANNERS.values()]
     return {"operations": operations, "groups": groups}
@@ -326,7 +422,8 @@ def _catalog_text(catalog: dict[str, Any]) -> str:
                  "parameter above):")
     for group in catalog["groups"]:
         options = ", ".join(f["name"] for f in group["filters"])
-        years = " (start and end are years)" if group["start_end"] == "years" else ""
+        years = (" (start and end are years)" if group["start_end"] == "years" and
+                 "years" not in group["summary"] else "")
         lines.append(f"  {group['group']}: {group['summary']}{years}"
                      + (f"; filters: {options}" if options else ""))
     return "\n".join(lines)
@@ -338,7 +435,8 @@ def _detail_text(detail: dict[str, Any]) -> str:
         extra = ("required" if p["required"] else
                  f"default {p['default']}" if p["default"] is not None else "optional")
         allowed = f"; one of {', '.join(p['allowed'])}" if p["allowed"] else ""
-        lines.append(f"  {p['name']}: {p['format']}, {extra}{allowed}")
+        form = "" if p["allowed"] else f"{p['format']}, "
+        lines.append(f"  {p['name']}: {form}{extra}{allowed}")
     lines.append("columns:")
     lines.extend(f"  {c['name']}: {c['dtype']}" + (f" ({c['unit']})" if c["unit"] else "")
                  for c in detail["columns"])

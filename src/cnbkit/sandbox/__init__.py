@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from cnbkit.errors import MissingDependency
+from cnbkit.sandbox.day import SANDBOX_CLOCK
 from cnbkit.sandbox.httpserver import Faults, LoggedRequest, LoopbackServer
 from cnbkit.sandbox.market import PREFIX, MarketApp, fault_reply
 
@@ -34,11 +35,6 @@ if TYPE_CHECKING:
     from cnbkit.sandbox.cobs import CobsSandbox
 
 __all__ = ["SANDBOX_CLOCK", "Faults", "LoggedRequest", "SandboxURL", "serve", "start"]
-
-#: The day the sandbox takes for today unless told otherwise, the last day of the real
-#: exchange-rate fixing it serves.
-SANDBOX_CLOCK = datetime.date(2025, 12, 31)
-
 
 class SandboxURL(str):
     """The market-data base URL of a running sandbox (``http://127.0.0.1:PORT/cnbapi``).

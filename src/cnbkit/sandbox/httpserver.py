@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from email.message import Message
 from urllib.parse import parse_qsl, urlsplit
 
-from cnbkit.systems import ExclusiveHTTPServer
+from cnbkit._os.systems import ExclusiveHTTPServer
 
 __all__ = ["Faults", "LoggedRequest", "LoopbackServer", "Reply", "Request"]
 

@@ -399,7 +399,10 @@ def omo_figure(table: pd.DataFrame, freq_label: str = "year") -> StaticFigure:
             part = whole.xs(kind, level="operation_type").reindex(periods)
             label = operation_label(kind)
             outstanding = part["avg_outstanding_czk_bn"].fillna(0.0).to_numpy()
-            left.bar(x, outstanding, 0.6, bottom=bottom, label=label)
+            mean = float(np.mean(outstanding)) if len(outstanding) else 0.0
+            shown = f"{mean:,.0f}" if mean >= 10 else f"{mean:.1f}" if mean >= 0.05 else "< 0.05"
+            left.bar(x, outstanding, 0.6, bottom=bottom,
+                     label=f"{label} (mean {shown} bn outstanding)")
             bottom = bottom + outstanding
             right.bar(x + (i - (len(kinds) - 1) / 2) * width, part["turnover_czk_bn"], width,
                       label=label)
@@ -412,9 +415,10 @@ def omo_figure(table: pd.DataFrame, freq_label: str = "year") -> StaticFigure:
             ax.yaxis.set_major_formatter(_thousands())
         left.set_ylabel("CZK bn (an average day)")
         right.set_ylabel(f"CZK bn per {freq_label}")
-        left.legend(loc="lower right")
+        handles, names = left.get_legend_handles_labels()  # below the axes: covers no bar
+        figure.legend(handles, names, loc="outside lower center", ncols=3)
 
-    return _draw("Open market operations: amount outstanding vs turnover", (9.0, 4.0), body)
+    return _draw("Open market operations: amount outstanding vs turnover", (9.0, 4.5), body)
 
 
 def _thousands() -> Any:
@@ -682,7 +686,8 @@ def rolling_hedge_figure(rolls: Mapping[str, pd.DataFrame]) -> StaticFigure:
 def liquidity_figure(absorbed: pd.DataFrame, tenders: pd.DataFrame | None = None
                      ) -> StaticFigure:
     """The liquidity the CNB absorbs (CZK bn, end of each day): the 2-week repos and the
-    deposit facility stacked. ``absorbed`` is :func:`cnbkit.analysis.liquidity_absorbed` (its
+    deposit facility stacked, and below the deposit facility alone on its own scale (its
+    period-end peaks). ``absorbed`` is :func:`cnbkit.analysis.liquidity_absorbed` (its
     complete days), ``tenders`` optionally :func:`cnbkit.analysis.tender_table` (each
     tender's allotment as points).
 
@@ -692,7 +697,7 @@ def liquidity_figure(absorbed: pd.DataFrame, tenders: pd.DataFrame | None = None
     whole = absorbed[absorbed["complete"]]
 
     def body(figure: StaticFigure) -> None:
-        ax = figure.subplots()
+        ax, low = figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
         ax.stackplot(whole.index, whole["repo_czk_bn"], whole["deposit_czk_bn"],
                      labels=["2-week repos outstanding", "deposit facility (overnight)"],
                      colors=["#1f77b4", "#ff7f0e"], alpha=0.8)
@@ -702,10 +707,15 @@ def liquidity_figure(absorbed: pd.DataFrame, tenders: pd.DataFrame | None = None
                     label="allotted in each tender")
         ax.yaxis.set_major_formatter(_thousands())
         ax.set_ylabel("CZK bn, end of day")
-        ax.set_xlabel("date")
         ax.legend(loc="upper left")
+        # the deposit facility on its own scale: a few bn a day, a hundred at a year's turn
+        low.plot(whole.index, whole["deposit_czk_bn"], color="#ff7f0e", linewidth=0.6,
+                 label="deposit facility alone (its own scale)")
+        low.set_ylabel("CZK bn")
+        low.set_xlabel("date")
+        low.legend(loc="upper left")
 
-    return _draw("Liquidity absorbed by the CNB", (9.0, 4.0), body)
+    return _draw("Liquidity absorbed by the CNB", (9.0, 5.0), body)
 
 
 def corridor_figure(position: pd.DataFrame, period_ends: pd.Series | None = None
@@ -770,6 +780,13 @@ def period_end_figure(table: pd.DataFrame) -> StaticFigure:
     return _draw("CZEONIA at period ends", (9.0, 3.5), body)
 
 
+def _regime_tick(name: str) -> str:
+    """A regime's name as a tick: its words, then its dates ("dates: words")."""
+    dates, _, words = name.partition(": ")
+    return f"{textwrap.fill(words, 14)}\n{textwrap.fill(dates, 14)}" if words else (
+        textwrap.fill(name, 14))
+
+
 def fx_risk_figure(series: pd.DataFrame, table: pd.DataFrame, window: int = 63
                    ) -> StaticFigure:
     """Left: the rolling volatility of each series (% p.a., ``window`` fixings), regimes
@@ -802,8 +819,8 @@ def fx_risk_figure(series: pd.DataFrame, table: pd.DataFrame, window: int = 63
         for j, column in enumerate(correlation.columns):
             right.bar(x + (j - (len(correlation.columns) - 1) / 2) * width,
                       correlation[column], width, label=str(column))
-        right.set_xticks(x, [textwrap.fill(str(name), 16) for name in correlation.index],
-                         fontsize=7)
+        right.set_xticks(x, [_regime_tick(str(name)) for name in correlation.index],
+                         fontsize=6.5)
         right.axhline(0.0, color="black", linewidth=0.5)
         right.set_ylim(-1, 1)
         right.set_ylabel("correlation of daily log returns, -1 to 1")

@@ -6,8 +6,7 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from .. import analysis
-from .._engine.client import Client
+from .. import Client, analysis
 from ..backends import as_pandas
 from ._base import Panel
 

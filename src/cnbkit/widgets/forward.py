@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._engine.client import Client
+from .. import Client
 from ..analysis.conventions import TENOR_LABELS
 from ..analysis.forwards import FORWARD_MATURITIES, PAIRS, forward_table
 from ..backends import as_pandas

@@ -7,8 +7,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from .. import analysis
-from .._engine.client import Client
+from .. import Client, analysis
 from ..backends import as_pandas
 from ..errors import InvalidParameter
 from ._base import Panel
@@ -22,7 +21,7 @@ SPREAD_LABEL = "PRIBOR - CZEONIA, bp (right axis)"
 class MoneyMarketPanel(Panel):
     """Left: CZEONIA and one PRIBOR tenor over time (% p.a.) with their spread (bp, right
     axis). Right: the PRIBOR term structure on the last fixing on or before the picked date
-    (% p.a. by tenor, each at its nominal days on a log scale; a tenor not fixed that day has
+    (% p.a. by tenor, the tenors in order and evenly spaced; a tenor not fixed that day has
     no point).
 
     Controls: ``tenor`` (Dropdown of PRIBOR tenors), ``date`` (DatePicker). The data of the
@@ -89,8 +88,8 @@ class MoneyMarketPanel(Panel):
         self._plot(twin, spread, SPREAD_LABEL, color="grey", linewidth=0.5, alpha=0.6)
         twin.set_ylabel("spread, bp")
         handles = left.get_lines() + twin.get_lines()
-        left.legend(handles, [h.get_label() for h in handles], loc="upper left",
-                    fontsize="small")
+        left.legend(handles, [h.get_label() for h in handles], loc="upper center",
+                    bbox_to_anchor=(0.5, -0.18), ncols=2, fontsize="small")
         left.set_title(f"CZEONIA vs PRIBOR {analysis.TENOR_LABELS[self.tenor.value]}")
         when = pd.Timestamp(self.date.value or self.pribor_frame["valid_for"].max())
         try:
@@ -99,14 +98,14 @@ class MoneyMarketPanel(Panel):
             self.status.value = str(exc)
             return
         self.status.value = ""
-        nominal = curve["period"].map(analysis.TENOR_DAYS)  # each tenor at its own tick
-        right.plot(nominal, curve["pribor"].to_numpy(), marker="o")
+        # the tenors in order, evenly spaced: on a scale of days 2M/3M and 6M/9M/1Y crowd
+        order = list(analysis.TENOR_DAYS)
+        position = [order.index(str(period)) for period in curve["period"]]
+        right.plot(position, curve["pribor"].to_numpy(), marker="o")
         self.plotted["PRIBOR curve"] = curve.set_index("period")["pribor"]
-        right.set_xscale("log")
-        right.set_xticks(nominal, curve["period"].map(analysis.TENOR_LABELS),
+        right.set_xticks(position, curve["period"].map(analysis.TENOR_LABELS),
                          fontsize="small")
-        right.minorticks_off()
         right.set_ylabel("PRIBOR, % p.a.")
-        right.set_xlabel("tenor (nominal days, log scale)")
+        right.set_xlabel("tenor (in order, not to scale)")
         right.set_title(f"PRIBOR curve {curve['valid_for'].iloc[0]:%Y-%m-%d}")
         right.grid(alpha=0.3)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .. import analysis
-from .._engine.client import Client
+from .. import Client, analysis
 from ..backends import as_pandas
 from ._base import Panel
 
@@ -17,7 +16,7 @@ _FREQ = {"month": "ME", "quarter": "QE", "year": "YE"}
 
 class OmoPanel(Panel):
     """By operation type (named in Czech as the API sends it, with English beside it): the
-    average amount outstanding (CZK bn, log scale: the liquidity the
+    average amount outstanding (CZK bn, linear: the liquidity the
     type absorbed or provided on an average day), the turnover (allotments summed, CZK bn per
     period) and the allotted rate weighted by amount outstanding (% p.a.); see
     :func:`cnbkit.analysis.omo_by_type`. Periods the data does not cover whole (at the edges of
@@ -74,9 +73,7 @@ class OmoPanel(Panel):
             self._plot(turnover, part["turnover_czk_bn"], f"{label} turnover",
                        drawstyle="steps-mid")
             self._plot(rate, part["avg_rate_pct"], f"{label} rate", drawstyle="steps-mid")
-        if outstanding.lines:
-            outstanding.set_yscale("log")
-        outstanding.set_ylabel("average outstanding,\nCZK bn (log)")
+        outstanding.set_ylabel("average outstanding,\nCZK bn")
         turnover.set_ylabel(f"turnover,\nCZK bn per {self.freq.value}")
         rate.set_ylabel("rate, % p.a.")
         rate.set_xlabel(f"{self.freq.value} end")
@@ -85,4 +82,4 @@ class OmoPanel(Panel):
         for ax in (outstanding, turnover, rate):
             ax.grid(alpha=0.3)
             if ax.lines:
-                ax.legend(loc="best", fontsize="x-small")
+                ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="x-small")

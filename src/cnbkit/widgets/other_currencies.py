@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .. import analysis
-from .._engine.client import Client
+from .. import Client, analysis
 from ..backends import as_pandas
 from ._base import Panel
 

@@ -7,8 +7,7 @@ import datetime as dt
 
 import pandas as pd
 
-from .. import analysis
-from .._engine.client import Client
+from .. import Client, analysis
 from ..backends import as_pandas
 from ._base import Panel
 

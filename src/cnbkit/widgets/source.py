@@ -16,11 +16,11 @@ Example:
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
-from .._engine.client import Client, default_client
-from .._engine.clock import SystemClock
-from .._engine.settings import LIVE_URL
+from .. import LIVE_URL, Client, SystemClock, default_client
+from ..errors import printable
 from ..lab import lab_fallback_reason, lab_source
 
 __all__ = ["Banner", "DataSource", "data_source", "source_banner"]
@@ -63,15 +63,28 @@ def data_source(client: Client | None = None) -> DataSource:
     if settings.is_loopback:
         clock = None if isinstance(client.clock, SystemClock) else client.today().isoformat()
         fallback = lab_source() == "sandbox-fallback"
+        reason = lab_fallback_reason() if fallback else None
         return DataSource("sandbox", client.base_url, clock, fallback=fallback,
-                          reason=lab_fallback_reason() if fallback else None)
+                          reason=printable(reason, 400) if reason else None)
     if client.base_url == LIVE_URL:
         return DataSource("live", client.base_url)
     return DataSource("custom", client.base_url)
 
 
 class Banner:
-    """The one-line statement of the data source shown at the top of every notebook."""
+    """The one-line statement of the data source shown at the top of every notebook.
+
+    Its text can carry what a server sent (the issuer of a certificate the lab's probe did not
+    trust, from ``CNBKIT_SOURCE_REASON``): the HTML escapes everything it writes, and neither
+    form shows a control character.
+
+    Example:
+        >>> banner = Banner(DataSource("sandbox", "http://127.0.0.1:1/cnbapi", fallback=True,
+        ...                            reason="answered, but its certificate (issued by "
+        ...                                   "CN=<b>Bank</b>) is not trusted"))
+        >>> "<b>Bank" in banner._repr_html_(), "&lt;b&gt;Bank" in banner._repr_html_()
+        (False, True)
+    """
 
     def __init__(self, source: DataSource) -> None:
         self.source = source
@@ -81,9 +94,9 @@ class Banner:
 
     def _repr_html_(self) -> str:
         colour = "#1b5e20" if self.source.kind == "live" else "#8a4b00"
+        described, where = html.escape(self.source.describe()), html.escape(self.source.base_url)
         return (f'<div style="padding:4px 8px;border-left:4px solid {colour}">'
-                f"<b>Data:</b> {self.source.describe()} at <code>{self.source.base_url}</code>"
-                "</div>")
+                f"<b>Data:</b> {described} at <code>{where}</code></div>")
 
 
 def source_banner(client: Client | None = None) -> Banner:

@@ -40,7 +40,7 @@ import random
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cnbkit.sandbox import SANDBOX_CLOCK
+from cnbkit.sandbox.day import SANDBOX_CLOCK
 
 __all__ = ["CLOCK", "PRAGUE", "SHAPES", "SandboxBank", "rfc3339"]
 
@@ -54,10 +54,10 @@ _LOCAL_BANKS = ("2700", "0300", "5500")
 _ACCOUNTS = [
     # (iban, currency, name, product, transactions, opening balance)
     ("CZ6508000000192000145399", "CZK", "Běžný účet", "Osobní účet", 420, 84_350.25),
-    ("CZ6908000000001019382023", "CZK", "Spořicí účet", "Spoření", 120, 250_000.00),
+    ("CZ0708000000001019382023", "CZK", "Spořicí účet", "Spoření", 120, 250_000.00),
     ("CZ7508000000002108589434", "EUR", "Eurový účet", "Devizový účet", 150, 4_210.40),
-    ("CZ2708000000002108589442", "USD", "Dolarový účet", "Devizový účet", 130, 1_999.99),
-    ("CZ4208000000002108589477", "CZK", "Podnikatelský účet", "Business účet", 180, 512_000.00),
+    ("CZ5308000000002108589442", "USD", "Dolarový účet", "Devizový účet", 130, 1_999.99),
+    ("CZ7808000000002108589477", "CZK", "Podnikatelský účet", "Business účet", 180, 512_000.00),
 ]
 _NAMES = ["Novák Jan", "Svobodová Eva", "ČEZ Prodej, a.s.", "Pražská energetika", "Alza.cz a.s.",
           "Dvořák Petr", "O2 Czech Republic", "Kaufland Česká republika", "Finanční úřad",

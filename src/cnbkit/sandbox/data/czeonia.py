@@ -16,21 +16,24 @@ The noise grows with the spread (CZEONIA moved by 10-30 bp from day to day in De
 12,000 from June 2020 (the same pages: 0.3-2.0 bn a day in 2019 and the first half of 2020,
 6-36 bn from July 2020 to 2025).
 
-**Period ends**: on the last business day of a month, a quarter and a year, when banks
-window-dress their balance sheets for reporting dates, less is traded (the volume is 60 %,
-45 % and 30 % of an ordinary day's) and the rate is pulled toward the discount rate, the
-floor (by 30 %, 50 % and 70 % of the gap). The direction is the reporting-date pattern of
-overnight markets (the ECB's annual reviews of €STR describe it for the euro); 29 May 2020, a
-month's end, shows it in CZEONIA (0.05 %, the discount rate, with the repo rate at 0.25 %).
-The sizes are the sandbox's assumption.
+**Period ends**: since 1 July 2020 CZEONIA counts the deposits at the CNB's deposit facility
+(CNB, *Calculation methodology for the CZEONIA reference rate*), and at the turn of a year
+banks move money from the repos into it: the day's volume grows by the deposits that
+:func:`cnbkit.sandbox.data.period_ends.extra_deposits` moves there and the rate is the
+volume-weighted mean of the interbank rate and the discount rate on them. So at the year end
+the volume is about ten times an ordinary day's and the rate sits within a few bp of the
+discount rate, from the holiday week into early January, as in the CNB's data for December
+2024 and January 2024 (that module quotes them); quarter and month ends show the same, far
+smaller (an assumption). Before July 2020 the index had no deposits at the CNB in it and the
+sandbox gives period ends no effect.
 
 Example:
     >>> import datetime
     >>> series(0)[datetime.date(2024, 1, 2)][0] < 7.0  # rate, % p.a.
     True
-    >>> period_end(datetime.date(2024, 12, 31), None), period_end(datetime.date(2024, 9, 30),
-    ...                                                          datetime.date(2024, 10, 1))
-    ('year', 'quarter')
+    >>> rate, volume = series(0)[datetime.date(2024, 12, 31)]
+    >>> rate < 3.1 and volume > 80_000     # on the discount rate (3.00 %), ten times the volume
+    True
 """
 
 from __future__ import annotations
@@ -42,9 +45,10 @@ import random
 from bisect import bisect_right
 
 from cnbkit.sandbox.data.calendar import all_business_days
+from cnbkit.sandbox.data.period_ends import CZEONIA_COUNTS_DEPOSITS_FROM, extra_deposits
 from cnbkit.sandbox.data.policy import corridor, policy_rate
 
-__all__ = ["PERIOD_END", "SPREAD", "START", "VOLUME_LEVELS", "period_end", "series"]
+__all__ = ["SPREAD", "START", "VOLUME_LEVELS", "series"]
 
 #: The first day of the sandbox's CZEONIA.
 START = datetime.date(2000, 1, 3)
@@ -60,10 +64,6 @@ SPREAD: tuple[tuple[datetime.date, float], ...] = (
 VOLUME_LEVELS: tuple[tuple[datetime.date, float], ...] = (
     (_D(2000, 1, 1), 1500.0), (_D(2020, 6, 1), 12000.0),
 )  # fmt: skip
-#: ``kind -> (volume factor, pull of the rate toward the discount rate)`` on period ends.
-PERIOD_END: dict[str, tuple[float, float]] = {
-    "month": (0.60, 0.30), "quarter": (0.45, 0.50), "year": (0.30, 0.70),
-}
 
 
 def _interpolated(table: tuple[tuple[datetime.date, float], ...], day: datetime.date) -> float:
@@ -76,35 +76,25 @@ def _interpolated(table: tuple[tuple[datetime.date, float], ...], day: datetime.
     return v0 + (v1 - v0) * (day - d0).days / (d1 - d0).days
 
 
-def period_end(day: datetime.date, following: datetime.date | None) -> str | None:
-    """``"year"``, ``"quarter"`` or ``"month"`` when ``day`` is the last business day of one
-    (``following`` is the next business day), else ``None``."""
-    if following is not None and following.month == day.month:
-        return None
-    if day.month == 12:
-        return "year"
-    return "quarter" if day.month % 3 == 0 else "month"
-
-
 @functools.lru_cache(maxsize=8)
 def series(seed: int) -> dict[datetime.date, tuple[float, int]]:
     """``day -> (rate % p.a., volume CZK millions)`` for every business day from :data:`START`."""
     rng = random.Random(f"{seed}:czeonia")
     noise = 0.0
     out: dict[datetime.date, tuple[float, int]] = {}
+    turn = extra_deposits(seed)
     days = [d for d in all_business_days() if d >= START]
-    for i, day in enumerate(days):
+    for day in days:
         spread = _interpolated(SPREAD, day)
         noise = 0.5 * noise + rng.gauss(0.0, 0.02 + 0.25 * spread)
         discount, lombard = corridor(day)
         floor = max(discount - 0.02, 0.01)
         rate = min(max(policy_rate(day) - spread + noise, floor), lombard)
         volume = _interpolated_level(day) * math.exp(rng.gauss(0.0, 0.5))
-        kind = period_end(day, days[i + 1] if i + 1 < len(days) else None)
-        if kind is not None:
-            factor, pull = PERIOD_END[kind]
-            volume *= factor
-            rate -= pull * (rate - max(discount, floor))
+        extra = turn[day] * 1000.0 if day >= CZEONIA_COUNTS_DEPOSITS_FROM else 0.0
+        if extra:  # deposits at the CNB's facility, at the discount rate
+            rate = (rate * volume + max(discount, 0.0) * extra) / (volume + extra)
+            volume += extra
         out[day] = (round(max(rate, 0.01), 2), max(round(volume), 1))
     return out
 

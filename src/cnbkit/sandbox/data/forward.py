@@ -3,9 +3,12 @@
 Covered interest parity on every business day from :data:`START` (2000-01-03), on the
 forward's actual days, as the FX market settles it:
 
-* spot is two business days after the trade date on the joint calendar of the pair's two
-  centres (Prague and TARGET for EUR/CZK, Prague and the Federal Reserve for USD/CZK, as the
-  ``holidays`` package lists their holidays);
+* spot is two business days after the trade date in each of the pair's centres (Prague and
+  TARGET for EUR/CZK, Prague and the Federal Reserve for USD/CZK, as the ``holidays`` package
+  lists their holidays) and a business day in both: "2 clear days for each currency", of which
+  the US dollar needs only one, so a US holiday on T+1 does not delay the spot of USD/CZK
+  (ObjectLab Kit, *Currency Date Calculation*, after London FX's *valid dates*; Wikipedia,
+  *Foreign exchange spot*); a spot on a US holiday moves to the next day good in both;
 * the value date is spot plus 3 or 6 months, modified following on the same joint calendar,
   with the end-end rule (a spot on the last business day of its month matures on the last
   business day of the target month);
@@ -32,6 +35,8 @@ Example:
     [('EUR_TO_CZK', 'THREE_MONTH'), ('EUR_TO_CZK', 'SIX_MONTH')]
     >>> settlement("USD", datetime.date(2025, 7, 2), 3)   # 4 July: no USD settlement
     (datetime.date(2025, 7, 7), datetime.date(2025, 10, 7))
+    >>> settlement("USD", datetime.date(2025, 11, 26), 3)[0]  # Thanksgiving on T+1 is no delay
+    datetime.date(2025, 11, 28)
 """
 
 from __future__ import annotations
@@ -72,17 +77,20 @@ Row = tuple[str, str, float]
 
 
 @functools.lru_cache(maxsize=4)
-def _closed(foreign: str) -> frozenset[datetime.date]:
-    """The holidays of Prague and of ``foreign``'s centre, 1999-2028."""
+def _centre(centre: str) -> frozenset[datetime.date]:
+    """The holidays of one centre (``"CZK"``, ``"EUR"``, ``"USD"``), 1999-2028."""
     import holidays
 
+    kind, code = _CENTRES[centre]
     years = range(1999, 2029)
-    days: set[datetime.date] = set()
-    for kind, code in (_CENTRES["CZK"], _CENTRES[foreign]):
-        table = (holidays.country_holidays(code, years=years) if kind == "country"
-                 else holidays.financial_holidays(code, years=years))
-        days.update(table)
-    return frozenset(days)
+    table = (holidays.country_holidays(code, years=years) if kind == "country"
+             else holidays.financial_holidays(code, years=years))
+    return frozenset(table)
+
+
+def _closed(foreign: str) -> frozenset[datetime.date]:
+    """The holidays of Prague and of ``foreign``'s centre."""
+    return _centre("CZK") | _centre(foreign)
 
 
 def _open(day: datetime.date, closed: frozenset[datetime.date]) -> bool:
@@ -111,7 +119,11 @@ def settlement(foreign: str, trade: datetime.date,
     """``(spot, value date)`` of a ``months``-month forward of ``foreign``/CZK traded on
     ``trade`` (a business day)."""
     closed = _closed(foreign)
-    spot = _after(trade, 2, closed)
+    # two clear days in each centre, one for the US dollar; then a day good in both
+    spot = max(_after(trade, 2, _centre("CZK")),
+               _after(trade, 1 if foreign == "USD" else 2, _centre(foreign)))
+    while not _open(spot, closed):
+        spot += datetime.timedelta(days=1)
     year, month = divmod(spot.month - 1 + months, 12)
     year, month = spot.year + year, month + 1
     if spot == _month_end(spot.year, spot.month, closed):  # the end-end rule

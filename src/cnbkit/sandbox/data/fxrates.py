@@ -9,13 +9,31 @@ other currencies*,
 https://www.cnb.cz/en/financial-markets/foreign-exchange-market/methodology-rates-of-other-currencies),
 and the API dates them on the month's last day (``validFor``). So the rate of month M is built
 from the real USD/CZK fixing of **M's last business day** (the day it is set), divided by the
-currency's units per USD (a late-2025 level), times a per-currency log-normal random walk
-that ends near 1 in 2025-12 (seeded by currency code; so two currencies of about the same
-level, such as ARS and NGN, still differ). The currencies in :data:`PEGGED_TO_USD` keep their
-peg: no walk, so for BMD, BSD and PAB (1:1) the rate per unit is that day's USD fixing; those
-in :data:`PEGGED_TO_FIXING` are set from the fixing of the currency they are pegged to (the
-CFA francs from the EUR fixing at 655.957 per euro, the rand's neighbours from the ZAR
-fixing, ...). ``amount`` is 1, 100 or 1000 so that quotes have useful digits. VEF is ``0.000`` from
+currency's units per USD that month:
+
+* **pegs** (:data:`PEGGED_TO_USD`, :data:`PEGGED_TO_FIXING`): a fixed rate to the US dollar or
+  to a currency of the CNB's fixing, from the month the peg began (the central banks' stated
+  pegs, as the IMF's *Annual Report on Exchange Arrangements and Exchange Restrictions*
+  classifies them): the Gulf, Caribbean and Central American dollar pegs, the Cayman dollar at
+  1.20 US dollars, the nakfa at 15, the Turkmen manat at 3.50 (from 2015), the manat of
+  Azerbaijan at 1.70 (from April 2017), the boliviano (from November 2011), the cordoba fixed at
+  36.6243 from 2024, ...; the CFA and CFP francs, the convertible mark, the escudo, the Comorian
+  franc and the dobra (from 2018) at their euro pegs, the Serbian dinar and the denar managed
+  against the euro (about 117.2 and 61.5 per euro), the rand's and the rupee's neighbours at
+  par. A pegged rate differs from the peg only by the CNB's rounding to three decimals;
+* **floating currencies with anchors** (:data:`ANCHORS`): their units per USD at the end of
+  December 2023 and 2025 and of the months of their large moves in between (Argentina's
+  devaluation of 13 December 2023 and its crawling peg, Nigeria's and Egypt's of early 2024,
+  Ethiopia's float of July 2024, Lebanon's official rate of 89,500 from February 2024, ...),
+  rounded month-end levels of the central banks' official or reference rates as the financial
+  press reported them: approximate (a few %), not the CNB's own figures. Between two anchors the
+  rate moves log-linearly with a small seeded noise that vanishes at the anchors;
+* **synthetic before the anchors and where none is known**: a seeded log-normal random walk
+  that ends on the first anchor (for the currencies without anchors, SDG, SSP, SYP, YER and
+  ZWL, on the late-2025 level of :data:`CURRENCIES`, moving about 1 % a month in 2024-2025 and
+  2.5 % before). Before 2024 every floating currency's path is synthetic.
+
+``amount`` is 1, 100 or 1000 so that quotes have useful digits. VEF is ``0.000`` from
 2019-01 and ZWL from 2024-05, as in the live data.
 
 Example:
@@ -29,14 +47,15 @@ from __future__ import annotations
 import calendar as _calendar
 import datetime
 import functools
+import itertools
 import math
 import random
 from dataclasses import dataclass
 
 from cnbkit.sandbox.data.fixing import load
 
-__all__ = ["CURRENCIES", "PEGGED_TO_FIXING", "PEGGED_TO_USD", "START", "FxRow", "month_rows",
-           "names"]
+__all__ = ["ANCHORS", "CURRENCIES", "PEGGED_TO_FIXING", "PEGGED_TO_USD", "START", "FxRow",
+           "month_rows", "names", "units_per_usd"]
 
 #: The first month of the series.
 START = (2004, 1)
@@ -48,7 +67,7 @@ CURRENCIES: tuple[tuple[str, str, str, str, str, float], ...] = (
     ("AMD", "Arménie", "dram", "Armenia", "dram", 385),
     ("ANG", "Curaçao", "gulden", "Curaçao", "guilder", 1.79),
     ("AOA", "Angola", "kwanza", "Angola", "kwanza", 915),
-    ("ARS", "Argentina", "peso", "Argentina", "peso", 1450),
+    ("ARS", "Argentina", "peso", "Argentina", "peso", 1470),
     ("AWG", "Aruba", "zlatý", "Aruba", "florin", 1.79),
     ("AZN", "Ázerbájdžán", "manat", "Azerbaijan", "manat", 1.7),
     (
@@ -101,7 +120,7 @@ CURRENCIES: tuple[tuple[str, str, str, str, str, float], ...] = (
     ("KHR", "Kambodža", "riel", "Cambodia", "riel", 4010),
     ("KMF", "Komory", "frank", "Comoros", "franc", 420),
     ("KWD", "Kuvajt", "dinár", "Kuwait", "dinar", 0.307),
-    ("KYD", "Kajmanské ostrovy", "dolar", "Cayman Islands", "dollar", 0.83),
+    ("KYD", "Kajmanské ostrovy", "dolar", "Cayman Islands", "dollar", 0.8333),
     ("KZT", "Kazachstán", "tenge", "Kazakhstan", "tenge", 510),
     ("LAK", "Laos", "kip", "Laos", "kip", 21700),
     ("LBP", "Libanon", "libra", "Lebanon", "pound", 89500),
@@ -123,7 +142,7 @@ CURRENCIES: tuple[tuple[str, str, str, str, str, float], ...] = (
     ("MZN", "Mosambik", "metical", "Mozambique", "metical", 63.9),
     ("NAD", "Namibie", "dolar", "Namibia", "dollar", 17.3),
     ("NGN", "Nigérie", "naira", "Nigeria", "naira", 1450),
-    ("NIO", "Nikaragua", "córdoba", "Nicaragua", "cordoba", 36.8),
+    ("NIO", "Nikaragua", "córdoba", "Nicaragua", "cordoba", 36.6243),
     ("NPR", "Nepál", "rupie", "Nepal", "rupee", 142),
     ("OMR", "Omán", "rijál", "Oman", "rial", 0.385),
     ("PAB", "Panama", "balboa", "Panama", "balboa", 1),
@@ -175,22 +194,117 @@ CURRENCIES: tuple[tuple[str, str, str, str, str, float], ...] = (
     ("SHP", "Svatá Helena", "libra", "Saint Helena", "pound", 0.75),
 )
 _BY_CODE = {row[0]: row for row in CURRENCIES}
-#: Currencies with a fixed rate to the US dollar (their units per USD in :data:`CURRENCIES`).
-PEGGED_TO_USD = frozenset({"AED", "ANG", "AWG", "BBD", "BHD", "BMD", "BSD", "BZD", "CUC", "DJF",
-                           "JOD", "OMR", "PAB", "QAR", "SAR", "XCD"})
-#: Currencies with a fixed rate to a currency of the CNB's daily fixing: ``code -> (that
-#: currency, units of code per unit of it)``. The public pegs: the CFA francs (655.957), the
-#: CFP franc (119.331742), the convertible mark (1.95583), the Cape Verde escudo (110.265) and
-#: the Comorian franc (491.96775) per euro; the Gibraltar, Falkland and Saint Helena pounds at
-#: par with sterling; the loti, the Namibian dollar and the lilangeni at par with the rand;
-#: the Brunei dollar at par with the Singapore dollar; the pataca at 1.03 per Hong Kong
-#: dollar; the ngultrum at par and the Nepalese rupee at 1.6 per Indian rupee.
+_START = (2004, 1)
+#: Currencies with a fixed rate to the US dollar: ``code -> (units per USD, first month)``.
+PEGGED_TO_USD: dict[str, tuple[float, tuple[int, int]]] = {
+    "AED": (3.6725, _START), "ANG": (1.79, _START), "AWG": (1.79, _START),
+    "AZN": (1.70, (2017, 4)), "BBD": (2.0, _START), "BHD": (0.376, _START),
+    "BMD": (1.0, _START), "BOB": (6.91, (2011, 11)), "BSD": (1.0, _START),
+    "BZD": (2.0, _START), "CUC": (1.0, _START), "CUP": (24.0, (2021, 1)),
+    "DJF": (177.721, _START), "ERN": (15.0, (2005, 1)), "IRR": (42000.0, (2018, 4)),
+    "JOD": (0.709, _START), "KYD": (1 / 1.2, _START), "MMK": (2100.0, (2023, 6)),
+    "MVR": (15.42, (2011, 4)), "NIO": (36.6243, (2024, 1)), "OMR": (0.3845, _START),
+    "PAB": (1.0, _START), "QAR": (3.64, _START), "SAR": (3.75, _START),
+    "SVC": (8.75, _START), "TMT": (3.5, (2015, 1)), "XCD": (2.7, _START),
+}  # fmt: skip
+#: Currencies with a fixed (or tightly managed) rate to a currency of the CNB's daily fixing:
+#: ``code -> (that currency, units of code per unit of it)``. The public pegs: the CFA francs
+#: (655.957), the CFP franc (119.331742), the convertible mark (1.95583), the Cape Verde escudo
+#: (110.265), the Comorian franc (491.96775) and the dobra (24.5, from 2018) per euro; the
+#: Serbian dinar (about 117.2 from 2020) and the denar (about 61.5) managed against the euro by
+#: their central banks; the Gibraltar, Falkland and Saint Helena pounds at par with sterling;
+#: the loti, the Namibian dollar and the lilangeni at par with the rand; the Brunei dollar at
+#: par with the Singapore dollar; the pataca at 1.03 per Hong Kong dollar; the ngultrum at par
+#: and the Nepalese rupee at 1.6 per Indian rupee.
 PEGGED_TO_FIXING: dict[str, tuple[str, float]] = {
     "XAF": ("EUR", 655.957), "XOF": ("EUR", 655.957), "XPF": ("EUR", 119.331742),
     "BAM": ("EUR", 1.95583), "CVE": ("EUR", 110.265), "KMF": ("EUR", 491.96775),
+    "STN": ("EUR", 24.5), "RSD": ("EUR", 117.2), "MKD": ("EUR", 61.5),
     "GIP": ("GBP", 1.0), "FKP": ("GBP", 1.0), "SHP": ("GBP", 1.0),
     "LSL": ("ZAR", 1.0), "NAD": ("ZAR", 1.0), "SZL": ("ZAR", 1.0),
     "BND": ("SGD", 1.0), "MOP": ("HKD", 1.03), "BTN": ("INR", 1.0), "NPR": ("INR", 1.6),
+}  # fmt: skip
+#: The first month of a peg of :data:`PEGGED_TO_FIXING` that did not hold from 2004.
+_FIXING_PEG_FROM: dict[str, tuple[int, int]] = {"STN": (2018, 1), "RSD": (2020, 1)}
+_M = tuple[int, int]
+#: Floating currencies' units per USD at month ends (see the module's text): ``code ->
+#: ((year, month), units per USD), ...``; the late-2025 level of :data:`CURRENCIES` is the
+#: last anchor of each.
+ANCHORS: dict[str, tuple[tuple[_M, float], ...]] = {
+    "AFN": (((2023, 12), 70.0), ((2024, 12), 70.5)),
+    "ALL": (((2023, 12), 94.5), ((2024, 12), 93.9)),
+    "AMD": (((2023, 12), 404.0), ((2024, 12), 397.0)),
+    "AOA": (((2023, 12), 829.0), ((2024, 12), 912.0)),
+    "ARS": (((2023, 11), 354.0), ((2023, 12), 808.0), ((2024, 12), 1032.0),
+            ((2025, 3), 1073.0), ((2025, 4), 1170.0)),
+    "BDT": (((2023, 12), 110.0), ((2024, 12), 120.0)),
+    "BIF": (((2023, 12), 2850.0),),
+    "BWP": (((2023, 12), 13.4), ((2024, 12), 13.9)),
+    "BYN": (((2023, 12), 3.17), ((2024, 12), 3.45)),
+    "CDF": (((2023, 12), 2680.0), ((2024, 12), 2840.0)),
+    "CLP": (((2023, 12), 877.0), ((2024, 12), 995.0)),
+    "COP": (((2023, 12), 3822.0), ((2024, 12), 4405.0)),
+    "CRC": (((2023, 12), 519.0), ((2024, 12), 507.0)),
+    "DOP": (((2023, 12), 58.0), ((2024, 12), 61.0)),
+    "DZD": (((2023, 12), 134.5), ((2024, 12), 135.5)),
+    "EGP": (((2023, 12), 30.9), ((2024, 2), 30.9), ((2024, 3), 47.4), ((2024, 12), 50.8)),
+    "ETB": (((2023, 12), 56.5), ((2024, 6), 57.6), ((2024, 7), 80.0), ((2024, 12), 125.0)),
+    "FJD": (((2023, 12), 2.23), ((2024, 12), 2.32)),
+    "GEL": (((2023, 12), 2.69), ((2024, 12), 2.81)),
+    "GHS": (((2023, 12), 11.9), ((2024, 12), 14.7), ((2025, 6), 10.3)),
+    "GMD": (((2023, 12), 67.3),),
+    "GNF": (((2023, 12), 8600.0),),
+    "GTQ": (((2023, 12), 7.83), ((2024, 12), 7.72)),
+    "GYD": (((2023, 12), 209.0),),
+    "HNL": (((2023, 12), 24.7), ((2024, 12), 25.4)),
+    "HTG": (((2023, 12), 132.0), ((2024, 12), 131.0)),
+    "IQD": (((2023, 12), 1310.0),),
+    "JMD": (((2023, 12), 155.0), ((2024, 12), 157.0)),
+    "KES": (((2023, 12), 156.5), ((2024, 2), 143.0), ((2024, 12), 129.2)),
+    "KGS": (((2023, 12), 89.3), ((2024, 12), 86.9)),
+    "KHR": (((2023, 12), 4100.0), ((2024, 12), 4020.0)),
+    "KWD": (((2023, 12), 0.307), ((2024, 12), 0.308)),
+    "KZT": (((2023, 12), 455.0), ((2024, 12), 525.0)),
+    "LAK": (((2023, 12), 20500.0), ((2024, 12), 21900.0)),
+    "LBP": (((2023, 12), 15000.0), ((2024, 1), 15000.0), ((2024, 2), 89500.0)),
+    "LKR": (((2023, 12), 324.0), ((2024, 12), 293.0)),
+    "LRD": (((2023, 12), 187.0),),
+    "LYD": (((2023, 12), 4.82), ((2024, 12), 4.92)),
+    "MAD": (((2023, 12), 9.9), ((2024, 12), 10.1)),
+    "MDL": (((2023, 12), 17.4), ((2024, 12), 18.4)),
+    "MGA": (((2023, 12), 4550.0), ((2024, 12), 4700.0)),
+    "MNT": (((2023, 12), 3440.0), ((2024, 12), 3400.0)),
+    "MRU": (((2023, 12), 39.6),),
+    "MUR": (((2023, 12), 44.3), ((2024, 12), 47.0)),
+    "MWK": (((2023, 11), 1700.0), ((2024, 12), 1750.0)),
+    "MZN": (((2023, 12), 63.9),),
+    "NGN": (((2023, 12), 907.0), ((2024, 1), 1455.0), ((2024, 2), 1600.0),
+            ((2024, 3), 1310.0), ((2024, 12), 1535.0)),
+    "PEN": (((2023, 12), 3.70), ((2024, 12), 3.76)),
+    "PGK": (((2023, 12), 3.73), ((2024, 12), 4.03)),
+    "PKR": (((2023, 12), 282.0), ((2024, 12), 278.5)),
+    "PYG": (((2023, 12), 7280.0), ((2024, 12), 7800.0)),
+    "RWF": (((2023, 12), 1265.0), ((2024, 12), 1390.0)),
+    "SBD": (((2023, 12), 8.4),),
+    "SCR": (((2023, 12), 13.5), ((2024, 12), 14.3)),
+    "SLE": (((2023, 12), 22.6),),
+    "SOS": (((2023, 12), 571.0),),
+    "SRD": (((2023, 12), 37.5), ((2024, 12), 35.1)),
+    "TJS": (((2023, 12), 10.9), ((2024, 12), 10.9)),
+    "TND": (((2023, 12), 3.07), ((2024, 12), 3.18)),
+    "TOP": (((2023, 12), 2.33),),
+    "TTD": (((2023, 12), 6.78),),
+    "TWD": (((2023, 12), 30.7), ((2024, 12), 32.8)),
+    "TZS": (((2023, 12), 2510.0), ((2024, 12), 2430.0)),
+    "UAH": (((2023, 12), 38.0), ((2024, 12), 42.0)),
+    "UGX": (((2023, 12), 3780.0), ((2024, 12), 3670.0)),
+    "UYU": (((2023, 12), 39.0), ((2024, 12), 44.1)),
+    "UZS": (((2023, 12), 12340.0), ((2024, 12), 12900.0)),
+    "VES": (((2023, 12), 35.95), ((2024, 12), 51.9)),
+    "VND": (((2023, 12), 24260.0), ((2024, 12), 25450.0)),
+    "VUV": (((2023, 12), 119.0),),
+    "WST": (((2023, 12), 2.72),),
+    "ZMW": (((2023, 12), 25.7), ((2024, 12), 27.9)),
 }  # fmt: skip
 _ZERO_FROM = {"VEF": (2019, 1), "ZWL": (2024, 5)}
 
@@ -221,6 +335,51 @@ def _months() -> list[tuple[int, int]]:
     return out
 
 
+def _anchors(code: str) -> list[tuple[int, float]]:
+    """``(month index, log units per USD)`` of a floating currency's anchors, the late-2025
+    level of :data:`CURRENCIES` last."""
+    index = {month: i for i, month in enumerate(_months())}
+    points = [(index[month], math.log(value)) for month, value in ANCHORS.get(code, ())]
+    points.append((len(index) - 1, math.log(_BY_CODE[code][5])))
+    return points
+
+
+@functools.lru_cache(maxsize=8)
+def units_per_usd(seed: int) -> dict[str, tuple[float, ...]]:
+    """``code -> units per USD`` of every month from :data:`START`, for the currencies not
+    pegged to a currency of the fixing (see the module's text)."""
+    months = _months()
+    out: dict[str, tuple[float, ...]] = {}
+    for code, *_rest in CURRENCIES:
+        rng = random.Random(f"{seed}:fxrates:{code}")
+        if code in PEGGED_TO_USD:
+            level, since = PEGGED_TO_USD[code]
+            points = [(months.index(since), math.log(level)), (len(months) - 1, math.log(level))]
+        else:
+            points = _anchors(code)
+        path = [0.0] * len(months)
+        for i0, v0 in points:
+            path[i0] = v0
+        for (i0, v0), (i1, v1) in itertools.pairwise(points):
+            walk, bridge = 0.0, []
+            for _ in range(i1 - i0):
+                walk += rng.gauss(0.0, 0.012)
+                bridge.append(walk)
+            for k in range(i0, i1 + 1):
+                share = (k - i0) / (i1 - i0) if i1 > i0 else 0.0
+                noise = bridge[k - i0 - 1] - share * bridge[-1] if k > i0 else 0.0
+                if code in PEGGED_TO_USD:
+                    noise = 0.0
+                path[k] = v0 + (v1 - v0) * share + noise
+        first, level = points[0]
+        recent = months.index((2024, 1))
+        for k in range(first - 1, -1, -1):  # synthetic before the first anchor
+            level += rng.gauss(0.0, 0.012 if k >= recent else 0.025)  # calmer in 2024-2025
+            path[k] = level
+        out[code] = tuple(math.exp(v) for v in path)
+    return out
+
+
 @functools.lru_cache(maxsize=8)
 def _table(seed: int) -> dict[tuple[int, int], tuple[FxRow, ...]]:
     months = _months()
@@ -231,14 +390,7 @@ def _table(seed: int) -> dict[tuple[int, int], tuple[FxRow, ...]]:
         day = load().last_valid(last_day)  # the month's last business day: the rates' day
         fixing[(year, month)] = {code: day.rates[code][1] / day.rates[code][0]
                                  for code in anchors if day and code in day.rates}
-    walks: dict[str, list[float]] = {}
-    for code, *_rest in CURRENCIES:
-        rng = random.Random(f"{seed}:fxrates:{code}")
-        level, path = rng.gauss(0.0, 0.01), []  # near the late-2025 level, not on it
-        for _ in months:
-            path.append(math.exp(level))
-            level += rng.gauss(0.0, 0.025)
-        walks[code] = path[::-1]  # anchored at 1 in the last month
+    per_usd_path = units_per_usd(seed)
     out: dict[tuple[int, int], tuple[FxRow, ...]] = {}
     for i, (year, month) in enumerate(months):
         valid_for = datetime.date(year, month, _calendar.monthrange(year, month)[1])
@@ -246,10 +398,10 @@ def _table(seed: int) -> dict[tuple[int, int], tuple[FxRow, ...]]:
         for code, _cc, _cu, _ec, _eu, per_usd in CURRENCIES:
             per_unit = 25.0 / per_usd
             amount = 1 if per_unit >= 1 else (100 if per_unit >= 0.01 else 1000)
-            walk = 1.0 if code in PEGGED_TO_USD else walks[code][i]
-            rate = fixing[(year, month)]["USD"] / per_usd * walk * amount
+            rate = fixing[(year, month)]["USD"] / per_usd_path[code][i] * amount
             anchor, units = PEGGED_TO_FIXING.get(code, ("", 1.0))
-            if anchor in fixing[(year, month)]:  # not before the anchor's first fixing
+            pegged = (year, month) >= _FIXING_PEG_FROM.get(code, START)
+            if anchor in fixing[(year, month)] and pegged:  # from the anchor's first fixing
                 rate = fixing[(year, month)][anchor] / units * amount
             if code in _ZERO_FROM and (year, month) >= _ZERO_FROM[code]:
                 rate = 0.0

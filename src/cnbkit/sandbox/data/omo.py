@@ -4,33 +4,31 @@ Per business day (Czech labels, as in the live API):
 
 * ``Depozitní facilita`` / ``Stažení``: every day, overnight (maturity the next business day),
   at the discount rate (:func:`cnbkit.sandbox.data.policy.corridor`), a few CZK bn (the CNB's
-  daily liquidity pages show 1.3-17 bn accepted on ordinary days of 2019-2025).
+  daily liquidity pages show 1.3-17 bn accepted on ordinary days of 2019-2025), plus what
+  banks move there over period ends (:func:`cnbkit.sandbox.data.period_ends.extra_deposits`:
+  about 140 bn on the last business day of a year and the first of the next, as CZEONIA's
+  volume shows since the index counts these deposits).
 * ``Repo`` / ``Stažení``: the 2-week repo tender on Mondays, Wednesdays and Fridays (the CNB
   withdraws the excess liquidity "three times a week": *Daily banking sector liquidity -
-  explanatory notes*), maturity 14 days later. Each tender absorbs what the repos still
-  outstanding leave of the banking sector's excess liquidity (:func:`excess_liquidity`, with
-  a 2 % forecast error), damped toward a sixth of it, so the repos outstanding follow the
-  excess and single tenders vary (427-658 bn a tender in December 2025); banks bid a few %
-  more than is allotted (allotment about 96 %, as on 5 June 2026 and 18
-  February 2026 in the CNB's OMO history). Rates as in an American auction with the 2W repo
+  explanatory notes*), maturity 14 days later (the next business day when that is a
+  holiday). Each tender absorbs what the repos still outstanding leave of the banking
+  sector's excess liquidity (:func:`excess_liquidity`, with a 2 % forecast error) less what
+  banks will hold in the deposit facility over a period end before the next tender, damped
+  toward a sixth of it, so the repos outstanding follow the excess, dip at the year end while
+  the deposit facility fills, and single tenders vary (427-658 bn a tender in December 2025).
+  Banks bid a few % more than is allotted (allotment about 96 %, as on 5 June 2026 and 18
+  February 2026 in the CNB's OMO history), more when a cut falls within the repo's two weeks
+  (the tender locks in the higher rate) and less when a hike does: bid-to-cover is 1.04 plus
+  0.3 times the limit rate less the mean rate expected over the two weeks (pp), plus a
+    little noise, at least 1.00 (the link is the sandbox's assumption, its size not measured).
+  Rates as in an American auction with the 2W repo
   rate as the limit: the highest allotted rate is the limit rate and the lowest one 1 bp
   below it (3.49 and 3.50 in December 2025); when a cut falls within the repo's two weeks banks
   bid lower (25 March 2020, the day before the cut to 1.00 %: 1.69 / 1.73 / 1.75 %).
 * ``Marginální zápůjční facilita`` / ``Dodání``: on about 1 % of days, at the Lombard rate, a
   small volume (the CNB's pages show 0.000 on ordinary days).
 
-**Excess liquidity** (CZK bn), interpolated linearly between dated levels
-(:data:`EXCESS_LIQUIDITY`). From September 2019 the levels are the CNB's *Daily banking sector
-liquidity* ("total liquidity absorption": 2,676 bn on 17 Sep 2019, 2,741 bn on 19 Feb 2020,
-2,761 bn on 27 Mar 2020, 2,716 bn on 13 Jul 2020, 2,708 bn on 24 Nov 2020, 2,826 bn on 18 Jul
-2024, 2,700 bn on 12 Dec 2025). Before that they follow the CNB's interventions: CZK 200 bn
-bought by 20 November 2013 (CNB press release) and EUR 75.9 bn, about CZK 2 trillion, over the
-exchange-rate commitment to April 2017, on top of an excess of the order of CZK 300-400 bn
-before it (an approximation: the yearly figures before 2013 are not reproduced here). The dip
-of 2022 is the CNB's sales of euros against the koruna (reserves fell from EUR 160.4 bn in
-April to 131.6 bn at the end of October 2022, about CZK 700 bn), approximated, and the path
-from there to the 2024 level is a straight line. So the path is approximate between the
-dated levels, not the CNB's daily series.
+**Excess liquidity**: :mod:`cnbkit.sandbox.data.liquidity` (its sources are there).
 
 Volumes in CZK bn with three decimals, rates in % p.a. with two decimals, ``allotmentPercentage``
 a whole percentage. Rows of a day are sorted by operation type (Czech collation).
@@ -50,39 +48,17 @@ import datetime
 import functools
 import math
 import random
-from bisect import bisect_right
 
 from cnbkit.sandbox.data.calendar import all_business_days
+from cnbkit.sandbox.data.liquidity import EXCESS_LIQUIDITY, excess_liquidity
+from cnbkit.sandbox.data.period_ends import extra_deposits
 from cnbkit.sandbox.data.policy import corridor, policy_rate
 
 __all__ = ["EXCESS_LIQUIDITY", "START", "excess_liquidity", "series"]
 
 START = datetime.date(2000, 1, 3)
 
-_D = datetime.date
-#: ``(date, CZK bn)``: the banking sector's excess liquidity that the CNB absorbs (see above).
-EXCESS_LIQUIDITY: tuple[tuple[datetime.date, float], ...] = (
-    (_D(2000, 1, 1), 300.0), (_D(2003, 1, 1), 400.0), (_D(2008, 1, 1), 350.0),
-    (_D(2013, 11, 6), 350.0), (_D(2013, 11, 20), 550.0), (_D(2014, 12, 31), 600.0),
-    (_D(2015, 12, 31), 900.0), (_D(2016, 12, 31), 1400.0), (_D(2017, 4, 6), 2350.0),
-    (_D(2019, 9, 17), 2676.0), (_D(2020, 2, 19), 2741.0), (_D(2020, 3, 27), 2761.0),
-    (_D(2020, 7, 13), 2716.0), (_D(2020, 11, 24), 2708.0), (_D(2022, 4, 30), 2750.0),
-    (_D(2022, 10, 31), 2050.0), (_D(2024, 7, 18), 2826.0), (_D(2025, 12, 12), 2700.0),
-)  # fmt: skip
-
 Record = dict[str, object]
-
-
-def excess_liquidity(day: datetime.date) -> float:
-    """The banking sector's excess liquidity on ``day`` (CZK bn), interpolated linearly."""
-    table = EXCESS_LIQUIDITY
-    i = bisect_right(table, (day, float("inf")))
-    if i == 0:
-        return table[0][1]
-    if i == len(table):
-        return table[-1][1]
-    (d0, v0), (d1, v1) = table[i - 1], table[i]
-    return v0 + (v1 - v0) * (day - d0).days / (d1 - d0).days
 
 
 def _term_mean(day: datetime.date, days: int) -> float:
@@ -125,6 +101,19 @@ def _record(
     }
 
 
+def _maturity(day: datetime.date) -> datetime.date:
+    """Two weeks after ``day``, on the next business day when that is a holiday."""
+    end = day + datetime.timedelta(days=14)
+    while end not in _business_days() and end <= datetime.date(2025, 12, 31):
+        end += datetime.timedelta(days=1)
+    return end
+
+
+@functools.lru_cache(maxsize=1)
+def _business_days() -> frozenset[datetime.date]:
+    return frozenset(all_business_days())
+
+
 def _repo(rng: random.Random, day: datetime.date, allotted: float) -> Record:
     """The 2-week repo tender of ``day`` that allots ``allotted`` CZK bn."""
     limit = round(policy_rate(day), 2)
@@ -133,9 +122,10 @@ def _repo(rng: random.Random, day: datetime.date, allotted: float) -> Record:
     low = round(max(limit - 0.01 + 0.10 * cut, 0.01), 2)
     average = round(limit + 0.03 * cut, 2)
     allotted = round(allotted, 3)
-    bid = round(allotted * (1.0 + abs(rng.gauss(0.04, 0.025))), 3)
+    cover = max(1.0, 1.04 + 0.3 * (limit - expected) + rng.gauss(0.0, 0.01))
+    bid = round(allotted * cover, 3)
     bids = rng.randint(18, 30)
-    return _record("Repo", "Stažení", day, day + datetime.timedelta(days=14), limit, bid, bids,
+    return _record("Repo", "Stažení", day, _maturity(day), limit, bid, bids,
                    allotted, max(bids - rng.randint(0, 2), 1), (low, average, limit))
 
 
@@ -143,6 +133,7 @@ def _repo(rng: random.Random, day: datetime.date, allotted: float) -> Record:
 def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
     """``trade day -> operations`` from :data:`START` (dates are ``datetime.date`` values)."""
     rng = random.Random(f"{seed}:omo")
+    turn = extra_deposits(seed)
     days = [d for d in all_business_days() if d >= START]
     out: dict[datetime.date, tuple[Record, ...]] = {}
     # the repos outstanding (maturity, CZK bn), started as six equal tenders before START
@@ -152,7 +143,7 @@ def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
         discount, lombard = corridor(day)
         following = days[i + 1] if i + 1 < len(days) else day + datetime.timedelta(days=1)
         rows: list[Record] = []
-        volume = round(5.0 * math.exp(rng.gauss(0.0, 0.6)), 3)
+        volume = round(5.0 * math.exp(rng.gauss(0.0, 0.6)) + turn[day], 3)
         bids = rng.randint(1, 8)
         rows.append(_record("Depozitní facilita", "Stažení", day, following,
                             round(max(discount, 0.0), 2), volume, bids, volume, bids))
@@ -162,10 +153,15 @@ def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
                                 round(lombard, 2), volume, 1, volume, 1))
         if day.weekday() in (0, 2, 4):
             book = [(maturity, amount) for maturity, amount in book if maturity > day]
-            target = excess_liquidity(day) * math.exp(rng.gauss(0.0, 0.02))
+            # the next tender; what the banks will park at the CNB until then; the repos that
+            # will still be outstanding on the eve of it
+            until = next((d for d in days[i + 1:i + 6] if d.weekday() in (0, 2, 4)), following)
+            parked = max([turn[d] for d in days[i:i + 6] if d < until], default=0.0)
+            target = excess_liquidity(day) * math.exp(rng.gauss(0.0, 0.02)) - parked
             share = target / 6.0
-            allotted = max(0.7 * (target - sum(a for _, a in book)) + 0.3 * share, 0.2 * share)
-            book.append((day + datetime.timedelta(days=14), allotted))
+            left = sum(a for maturity, a in book if maturity >= until)
+            allotted = max(0.8 * (target - left) + 0.2 * share, 0.2 * share)
+            book.append((_maturity(day), allotted))
             rows.append(_repo(rng, day, allotted))
         out[day] = tuple(rows)
     return out

@@ -43,7 +43,13 @@ bp, not the daily series.
 The market sees the path to the next policy meeting (six weeks) and half of any later move:
 the expected mean over ``[day, day + months)`` is the path's mean over the first six weeks
 and, after that, the mean of the path and its level six weeks ahead. Markets misjudge turns,
-so forwards built on these rates stray from the path that followed, as real ones do.
+so forwards built on these rates stray from the path that followed, as real ones do. Where
+the press reported what analysts expected of a CNB decision that then surprised them
+(:data:`CZK_SURPRISES`), the market expects that instead until the day the decision takes
+effect (the first fixing after the announcement at 14:30): on 30 September 2021 the CNB
+raised the repo rate by 75 bp where a rise of 25 bp was expected, and on 4 November 2021 by
+125 bp where 75 bp was (Reuters' polls of analysts, as reported on those days; 75-100 bp in
+other reports). Elsewhere the sandbox's term rates have priced a decision before it comes.
 
 Example:
     >>> import datetime
@@ -66,6 +72,7 @@ from collections.abc import Callable
 __all__ = [
     "CZK_CHANGES",
     "CZK_CORRIDOR",
+    "CZK_SURPRISES",
     "ECB_DEPOSIT_CHANGES",
     "ECB_MRO_CHANGES",
     "EFFR_LEVELS",
@@ -242,6 +249,12 @@ EFFR_LEVELS: Table = (
 )  # fmt: skip
 _EFFR_FROM = EFFR_LEVELS[0][0]
 
+#: ``effective date -> (change, the change analysts expected)`` of the CNB's 2W repo rate, pp:
+#: decisions that surprised the market (see the module's text).
+CZK_SURPRISES: dict[datetime.date, tuple[float, float]] = {
+    _D(2021, 10, 1): (0.75, 0.25), _D(2021, 11, 5): (1.25, 0.75),
+}
+
 #: How far ahead the sandbox's market sees a path exactly: the next policy meeting (days).
 FORESIGHT_DAYS = 42
 
@@ -322,17 +335,42 @@ def _mean(path: Callable[[datetime.date], float], lo: int, hi: int) -> float:
     return (sums[hi] - sums[lo]) / (hi - lo)
 
 
+def _seen_after(day: datetime.date, months: float, step: datetime.date) -> float:
+    """What :func:`expected_average` makes of a path that is 0 before ``step`` and 1 from it."""
+    length = max(int(months * 30.4), 1)
+    seen = min(length, FORESIGHT_DAYS)
+    first = (step - day).days  # the step's offset from day
+
+    def share(lo: int, hi: int) -> float:
+        return max(0, hi - max(lo, first)) / (hi - lo) if hi > lo else 0.0
+
+    exact = share(0, seen)
+    if length <= seen:
+        return exact
+    horizon = 1.0 if seen >= first else 0.0
+    beyond = share(seen, length)
+    return (exact * seen + (0.5 * beyond + 0.5 * horizon) * (length - seen)) / length
+
+
 def expected_average(day: datetime.date, months: float,
                      path: Callable[[datetime.date], float] = policy_rate) -> float:
     """The mean of ``path`` (default: the CNB 2W repo rate) over the next ``months`` as the
     sandbox's market expects it on ``day`` (% p.a.): exact for the first
-    :data:`FORESIGHT_DAYS` days, then half the path and half its level at that horizon."""
+    :data:`FORESIGHT_DAYS` days, then half the path and half its level at that horizon; for
+    the repo rate, a surprise of :data:`CZK_SURPRISES` is expected at its consensus size until
+    it takes effect."""
     start = (day - _FIRST).days
     length = max(int(months * 30.4), 1)
     seen = min(length, FORESIGHT_DAYS)
     exact = _mean(path, start, start + seen)
     if length <= seen:
-        return exact
-    beyond = _mean(path, start + seen, start + length)
-    horizon = path(day + datetime.timedelta(days=seen))
-    return (exact * seen + (0.5 * beyond + 0.5 * horizon) * (length - seen)) / length
+        expected = exact
+    else:
+        beyond = _mean(path, start + seen, start + length)
+        horizon = path(day + datetime.timedelta(days=seen))
+        expected = (exact * seen + (0.5 * beyond + 0.5 * horizon) * (length - seen)) / length
+    if path is policy_rate:
+        for effective, (change, consensus) in CZK_SURPRISES.items():
+            if day < effective:
+                expected -= (change - consensus) * _seen_after(day, months, effective)
+    return expected

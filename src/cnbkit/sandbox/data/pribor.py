@@ -2,7 +2,11 @@
 
 Level of a tenor on day D (% p.a., two decimals):
 ``the mean 2W repo rate the market expects over the tenor + term premium + 1990s interbank
-premium + AR(1) noise (+ the May 1997 currency-crisis spike)``. The expectation sees the next
+premium + AR(1) noise (+ the May 1997 currency-crisis spike)``. The noise moves the curve as
+a whole: a level shared by every tenor and a slope that grows with the tenor's length (two
+AR(1) factors), so a curve stays smooth and, in calm periods, rises with the tenor as the
+real fixing does (26 May 2026: 3.50 / 3.52 / 3.54 / 3.55 / 3.57 / 3.70 / 3.84 from O/N to 1Y);
+it has no tenor's own noise. The expectation sees the next
 six weeks exactly and half of any later move
 (:func:`cnbkit.sandbox.data.policy.expected_average`), so forwards from these rates miss turns
 of the policy path as real ones do. PRIBOR 1D peaks near 200 % on 1997-05-27; longer tenors
@@ -90,14 +94,15 @@ def _crisis(day: datetime.date) -> float:
 def series(seed: int) -> dict[datetime.date, tuple[Row, ...]]:
     """The whole PRIBOR history for ``seed``: ``day -> rows`` in tenor order."""
     rng = random.Random(f"{seed}:pribor")
-    noise = dict.fromkeys(PRIBOR_PERIODS, 0.0)
+    shift = tilt = 0.0  # the curve's common level and slope noise
     out: dict[datetime.date, tuple[Row, ...]] = {}
     for day in all_business_days():
         extra = 0.9 if day.year < 1999 else (0.15 if day.year < 2002 else 0.0)
         spike = _crisis(day)
         rows: list[Row] = []
+        shift = 0.9 * shift + rng.gauss(0.0, 0.012 + 0.02 * extra)
+        tilt = 0.95 * tilt + rng.gauss(0.0, 0.004 + 0.01 * extra)
         for period in PRIBOR_PERIODS:
-            noise[period] = 0.9 * noise[period] + rng.gauss(0.0, 0.015 + 0.002 * extra * 10)
             if period not in tenors_on(day):
                 continue
             months = TENOR_MONTHS[period]
@@ -105,7 +110,7 @@ def series(seed: int) -> dict[datetime.date, tuple[Row, ...]]:
                 expected_average(day, months)
                 + _PREMIUM[period]
                 + extra * min(months, 3.0) / 3.0
-                + noise[period]
+                + shift + tilt * math.sqrt(months / 12.0)
                 + spike * _CRISIS_SCALE[period]
             )
             pribor = round(max(level, 0.01), 2)

@@ -1,7 +1,7 @@
 """Files only their owner may read: the COBS token file and the temporary copy of a client key.
 
 One job, two ways, chosen by ``system`` (default: the system running,
-:data:`cnbkit.systems.SYSTEM`):
+:data:`cnbkit._os.systems.SYSTEM`):
 
 * ``"posix"`` (Linux, macOS): mode 0600. A new file is opened with ``O_CREAT | O_EXCL |
   O_NOFOLLOW`` and mode 0600, then ``fchmod``-ed to 0600 on its descriptor, so that no umask
@@ -9,11 +9,11 @@ One job, two ways, chosen by ``system`` (default: the system running,
   (``mode & 0o077 == 0``).
 * ``"windows"``: permission bits mean nothing there (``st_mode`` of every writable file is
   0o666). A new file is created with a protected ACL that grants the current user alone (from
-  the first byte: :func:`cnbkit.windows_acl.create_file`); a file is private when its ACL lets
+  the first byte: :func:`cnbkit._os.windows_acl.create_file`); a file is private when its ACL lets
   no account but the user, ``SYSTEM`` and ``Administrators`` open it and one of those owns it.
 
 Asking one system's way of another (a Windows ACL on Linux) raises
-:class:`~cnbkit.windows_acl.UnsupportedSystem`. The Windows way's three system calls (the
+:class:`~cnbkit._os.windows_acl.UnsupportedSystem`. The Windows way's three system calls (the
 user's SID, a file's ACL, creating a file with an ACL) come from a :class:`WindowsCalls`,
 :data:`NATIVE` by default, so that its decisions can be followed on any system with ACLs that
 Windows printed.
@@ -53,7 +53,7 @@ __all__ = ["NATIVE", "SYSTEM", "System", "WindowsCalls", "create", "fix", "probl
 
 @dataclass(frozen=True)
 class WindowsCalls:
-    """The system calls the Windows way makes (see :mod:`cnbkit.windows_acl`)."""
+    """The system calls the Windows way makes (see :mod:`cnbkit._os.windows_acl`)."""
 
     user_sid: Callable[[], str]
     file_sddl: Callable[[Path], str]

@@ -164,3 +164,7 @@ def make_clock(value: ClockLike) -> Clock:
 def today(clock: Clock) -> dt.date:
     """The clock's date in Prague, the API's time zone."""
     return clock.now().astimezone(PRAGUE).date()
+
+
+# public as cnbkit.Clock ..., whatever module holds them
+Clock.__module__ = SystemClock.__module__ = ManualClock.__module__ = "cnbkit"

@@ -3,7 +3,7 @@
 cnbkit supports Linux, macOS and Windows (Python 3.11 to 3.13). Where they differ (file
 permissions, paths in cache URLs, the signals that stop a command) the code takes a ``system``
 argument, :data:`SYSTEM` by default, so that every system's way can be followed and tested on
-any of them; only the calls into the system itself (:mod:`cnbkit.windows_acl`, ``os.fchmod``)
+any of them; only the calls into the system itself (:mod:`cnbkit._os.windows_acl`, ``os.fchmod``)
 are tied to the system running.
 
 Example:

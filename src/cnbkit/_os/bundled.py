@@ -37,7 +37,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from .errors import InvalidParameter
+from ..errors import InvalidParameter
 
 __all__ = ["MANIFEST", "NOTEBOOK_PATTERN", "CopyReport", "bundled_notebooks", "checkout_root",
            "copy_notebooks", "user_notebooks_dir"]
@@ -77,7 +77,7 @@ def _source() -> Traversable:
     packaged = files("cnbkit").joinpath("notebooks")
     if packaged.is_dir():
         return packaged
-    root = checkout_root(Path(__file__).resolve().parents[2])
+    root = checkout_root(Path(__file__).resolve().parents[3])
     if root is None:
         raise FileNotFoundError(
             "this cnbkit has no notebooks: neither cnbkit/notebooks/ in the package nor a "

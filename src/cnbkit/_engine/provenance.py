@@ -1,7 +1,7 @@
 """Where a frame's rows came from: the provenance record every frame carries.
 
 :func:`record` builds the one shape of ``df.attrs`` (in pandas; the metadata of a polars frame
-or an Arrow table, :mod:`cnbkit.backends`) for one answer and for a stitched history;
+or an Arrow table, ``frames.py``) for one answer and for a stitched history;
 :func:`of_answer` attaches it to the typed columns of one answer. The public
 :func:`cnbkit.provenance` reads it back from a frame of any backend.
 
