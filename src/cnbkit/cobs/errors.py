@@ -480,6 +480,17 @@ class TokenRateLimited(RateLimited, OAuthError):
     authorization's walk sends the step the refresh was for again after it, within its
     deadline (:mod:`cnbkit.cobs.pacing`). A refresh whose connection broke is another matter
     (the provider may have rotated the refresh token): it is never sent again on its own.
+
+    Example:
+        A web application's redirect handler, with a provider that is busy now and then::
+
+            try:
+                cobs.fetch_token(redirected_to)
+            except TokenRateLimited as busy:      # the code still stands: exchange it later
+                retry_in = busy.retry_after or 5.0
+
+        >>> issubclass(TokenRateLimited, RateLimited), issubclass(TokenRateLimited, OAuthError)
+        (True, True)
     """
 
     def __init__(self, message: str, *, retry_after: float | None = None,
