@@ -475,7 +475,7 @@ class TokenRateLimited(RateLimited, OAuthError):
 
     Both statuses say the provider did not process the request (RFC 6585 §4, RFC 9110
     §15.6.4): the authorization code or refresh token was not used and still stands, rotating
-    or not. So :meth:`~cnbkit.cobs.oauth.OAuthFlow.fetch_token` keeps the authorization
+    or not. So :meth:`~cnbkit.cobs.client.CobsClient.fetch_token` keeps the authorization
     pending (the same redirect can be exchanged again after ``retry_after``), and an
     authorization's walk sends the step the refresh was for again after it, within its
     deadline (:mod:`cnbkit.cobs.pacing`). A refresh whose connection broke is another matter

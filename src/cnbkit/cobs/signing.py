@@ -160,9 +160,9 @@ CODE_METHODS = frozenset({"SMS"})
 #: The kinds of order that can be signed (payments and standing orders), with their path
 #: prefixes.
 KINDS = {"payment": "/my/payments", "standing order": "/my/standingorders"}
-#: The statuses with which a bank says it has no such resource for that method: 501 NOT
-#: IMPLEMENTED (the optional steps, PDF §3.2.9, §3.2.11; the payment's resource, p. 143) and
-#: 405 (the 2.0 file has ``/my/payments/{paymentId}`` for ``DELETE`` only).
+#: HTTP statuses that say a bank has no such resource for that method (501 NOT IMPLEMENTED
+#: for the optional steps, PDF §3.2.9 and §3.2.11, and for the payment's resource, p. 143;
+#: 405, as the 2.0 file has ``/my/payments/{paymentId}`` for ``DELETE`` only).
 ABSENT = frozenset({501, 405})
 #: A payment's ``instructionStatus`` -> the state of its authorization, for a bank that
 #: answers neither Step I nor the authorization's ``signInfo`` (ISO 20022 status codes).

@@ -531,7 +531,7 @@ class Bank:
             if m.group(1) not in {a["id"] for a in self._accounts()}:
                 return self._err(404, "ID_NOT_FOUND", scope="id")
             if m.group(2) == "balance":
-                return self._json(200, json.loads((EXAMPLES / "AISP/GET_balances/200_response.json").read_text()))
+                return self._json(200, json.loads((EXAMPLES / "AISP/GET_balances/200_response.json").read_text(encoding="utf-8")))
             return self._paged(req, "transactions", self._transactions())
         return self._pisp(req, p)
 
@@ -584,7 +584,7 @@ class Bank:
         return tok, None
 
     def _accounts(self) -> list[dict[str, Any]]:
-        base = json.loads((EXAMPLES / "AISP/GET_accounts/200_response.json").read_text())["accounts"][0]
+        base = json.loads((EXAMPLES / "AISP/GET_accounts/200_response.json").read_text(encoding="utf-8"))["accounts"][0]
         out = []
         for i, iban in enumerate(["CZ0708000000001019382023", "CZ6508000000192000145399", "CZ7508000000002108589434"]):
             a = copy.deepcopy(base)
@@ -594,7 +594,7 @@ class Bank:
         return out
 
     def _transactions(self) -> list[dict[str, Any]]:
-        ex = json.loads((EXAMPLES / "AISP/GET_transactions/200_response.json").read_text())["transactions"]
+        ex = json.loads((EXAMPLES / "AISP/GET_transactions/200_response.json").read_text(encoding="utf-8"))["transactions"]
         return [copy.deepcopy(ex[i % len(ex)]) for i in range(5)]
 
     def _paged(self, req: Request, key: str, items: list[Any]) -> Response:
