@@ -1,5 +1,7 @@
 """The sandbox has eyes of its own: it imports nothing of the client, and the client reads
-PSD2 roles from a certificate whose QCStatement neither of cnbkit's encoders wrote."""
+PSD2 roles from a certificate whose QCStatement neither of cnbkit's encoders wrote. The
+stand-in bank (tests/cobs/standin_bank) imports nothing of cnbkit at all, and its drivers use
+the client's public names only."""
 
 from __future__ import annotations
 
@@ -116,3 +118,82 @@ def test_roles_from_an_independently_written_qc_statement(tmp_path):
                               capture_output=True, text=True, encoding="utf-8",
                               check=True).stdout
         assert "qcStatements" in text or "1.3.6.1.5.5.7.1.3" in text
+
+
+# The stand-in bank of tests/cobs/standin_bank: a bank written from the standard's texts only,
+# so it imports nothing of cnbkit, and its drivers reach the client by its public names only.
+STANDIN = Path(__file__).resolve().parent / "standin_bank"
+
+
+def _imports(path: Path) -> list[tuple[str, list[str]]]:
+    """Every import of ``path``, at any depth: (module, names); ``from . import`` as ``.``."""
+    import ast
+
+    found: list[tuple[str, list[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, []) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found.append(("." * node.level + (node.module or ""),
+                          [alias.name for alias in node.names]))
+    return found
+
+
+def test_the_standin_bank_imports_nothing_of_cnbkit():
+    for name in ("bank.py", "browser.py", "certs.py"):
+        modules = [module for module, _ in _imports(STANDIN / name)]
+        assert modules, name
+        assert [m for m in modules if m.split(".")[0] == "cnbkit"] == [], name
+        assert "cnbkit" not in (STANDIN / name).read_text(encoding="utf-8").replace(
+            "cnbkit's", ""), f"{name} names cnbkit (an import by a string?)"
+
+
+def test_the_standin_bank_serves_with_cnbkit_blocked(tmp_path):
+    """``cnbkit`` cannot be imported in the subprocess: the bank still makes its certificates,
+    serves, and refuses a token request without a client certificate (401
+    ``unauthorized_client``)."""
+    script = textwrap.dedent("""
+        import json, sys
+        from pathlib import Path
+        sys.modules["cnbkit"] = None              # any import of cnbkit now fails
+        sys.path.insert(0, sys.argv[1])
+        import requests
+        from standin_bank.bank import Bank, Variant
+        from standin_bank.certs import make_pki
+        pki = make_pki(Path(sys.argv[2]))
+        bank = Bank(Variant(name="blocked"), pki).start()
+        try:
+            answer = requests.post(bank.idp + "/oauth2/token", data={}, timeout=30,
+                                   verify=str(pki.ca_pem))
+        finally:
+            bank.stop()
+        loaded = sorted(m for m, module in sys.modules.items()
+                        if m.split(".")[0] == "cnbkit" and module is not None)
+        print(json.dumps({"status": answer.status_code, "error": answer.json()["error"],
+                          "loaded": loaded}))
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(STANDIN.parent), str(tmp_path)],
+                          capture_output=True, text=True, encoding="utf-8", timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    import json
+
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"status": 401, "error": "unauthorized_client", "loaded": []}
+
+
+def test_the_standin_drivers_use_only_public_names():
+    """``drive.py`` and ``variants.py`` import from public modules only (no ``_`` in the path)
+    and only names those modules list in ``__all__``."""
+    import importlib
+
+    seen = 0
+    for name in ("drive.py", "variants.py", "test_standin_bank.py", "conftest.py"):
+        for module, names in _imports(STANDIN / name):
+            if module.split(".")[0] != "cnbkit":
+                continue
+            assert not any(part.startswith("_") for part in module.split(".")), (name, module)
+            public = set(importlib.import_module(module).__all__)
+            assert set(names) <= public, (name, module, set(names) - public)
+            seen += len(names)
+    assert seen >= 5

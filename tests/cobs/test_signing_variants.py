@@ -25,7 +25,8 @@ from collections.abc import Iterator
 import pytest
 
 from cnbkit.cobs import AuthorizationFailed, AuthorizationTimeout, CobsClient, CobsError
-from cnbkit.cobs.signing import UserAgentRedirect
+from cnbkit.cobs.pacing import MIN_INTERVAL
+from cnbkit.cobs.signing import DEFAULT_POLL_INTERVAL, UserAgentRedirect
 from cnbkit.errors import InvalidParameter
 from cnbkit.sandbox.cobs import BankVariant
 
@@ -148,9 +149,12 @@ def test_the_banks_page_in_every_variant(bank, sandbox, browser, version, varian
             assert browser.stopped_at is not None and browser.stopped_at.startswith(REDIRECT)
         else:
             assert browser.visited[-1][1].startswith("http://127.0.0.1:")
-        # the bank's pollInterval (1 s) once Step III gave one, else the default 5 s
+        # the bank's pollInterval (1 s) once Step III gave one, else the default 5 s (also
+        # while the walk reads for the state to move, the user back at the web address); and
+        # what is left of a second between two reads that no such wait separated
         interval = 1.0 if played.step_three and played.poll_interval else 5.0
-        assert set(waits.seconds) <= {interval}
+        allowed = {interval, DEFAULT_POLL_INTERVAL} if back_to == "web" else {interval}
+        assert waits.seconds and all(s in allowed or s <= MIN_INTERVAL for s in waits.seconds)
         browser.visited.clear()
         browser.stopped_at = None
 
@@ -325,7 +329,10 @@ def test_defect_4_no_poll_interval_uses_the_documented_default(bank, sandbox, br
             waits = Waits()
             result = _authorize(bank, kind, order, open_url=browser.open, sleep=waits)
             assert result.state == "DONE"
-            assert waits.seconds == [5.0]  # DEFAULT_POLL_INTERVAL: the standard's example
+            # DEFAULT_POLL_INTERVAL, the standard's example, between reads of the state; the
+            # rest of a second before the status's
+            longer = [s for s in waits.seconds if s > MIN_INTERVAL]
+            assert longer and set(longer) == {DEFAULT_POLL_INTERVAL}
     finally:
         sandbox.app.state.sign_processing_reads = 1
 

@@ -133,9 +133,10 @@ class RedirectCatcher:
                 if catcher.require and not any(name in query for name in catcher.require):
                     self.send_error(400, f"no {' or '.join(catcher.require)} in the redirect")
                     return
-                _answer(self, _DONE_PAGE)
+                # caught before the answer: once the browser has its page, returned says so
                 catcher._catch(f"{catcher.origin}{target.path}"
                                + (f"?{query_text}" if query_text else ""))
+                _answer(self, _DONE_PAGE)
 
             def log_message(self, format: str, *args: object) -> None:
                 return  # the redirect carries the code: it is never logged
@@ -143,8 +144,9 @@ class RedirectCatcher:
         server_class = _V6Server if ":" in host else ExclusiveHTTPServer
         self._server = server_class((host, port), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True,
-                                        name="cnbkit-redirect-catcher")
+        # a short poll: closing the catcher waits for the loop to see it (0.5 s by default)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
+                                        daemon=True, name="cnbkit-redirect-catcher")
         self._thread.start()
 
     @classmethod

@@ -74,6 +74,7 @@ from cnbkit.cobs.consents import consents_frame
 from cnbkit.cobs.errors import (
     CobsError,
     OAuthError,
+    TokenRateLimited,
     Unauthorized,
     UnsupportedOperation,
     token_rejected,
@@ -95,6 +96,10 @@ log = logging.getLogger("cnbkit.cobs")
 redact.install()
 
 DEFAULT_PAGE_SIZE = 50
+#: How many same-origin 307/308 redirects one call follows.
+_MAX_REDIRECTS = 3
+#: How many permanent redirects (308) a client remembers.
+_MOVED_KEPT = 256
 #: The header that picks a canned certificate in the CNB's public sandbox.
 SANDBOX_CERTIFICATE_HEADER = "X-Client-Certificate"
 
@@ -190,6 +195,8 @@ class CobsClient:
             self.secrets.add(secret, pin=True)
         redact.attach(self.secrets)
         self._detach = weakref.finalize(self, redact.detach, self.secrets)
+        #: the addresses a provider moved for good (308), each to where it moved
+        self._moved: dict[str, str] = {}
         self.session = OAuth2Session(client_id=config.client_id,
                                      redirect_uri=config.redirect_uri,
                                      scope=list(config.scopes))
@@ -392,13 +399,17 @@ class CobsClient:
         clean = {k: v for k, v in (params or {}).items() if v is not None}
         involved = self._user_involved(user_involved)
         with_token = user == NEEDED or (user == IF_ANY and self.oauth.token is not None)
-        for attempt in (0, 1):
+        target = self._moved.get(url, url)
+        refreshed = False
+        hops = 0
+        while True:
             headers = self._headers(involved)
             if with_token:
                 headers["Authorization"] = f"Bearer {self._bearer(scope)}"
+            query = None if urlsplit(target).query else (clean or None)
             try:
                 response = self.session.request(
-                    method, url, params=clean or None, json=body, headers=headers,
+                    method, target, params=query, json=body, headers=headers,
                     timeout=self.timeout, withhold_token=True, allow_redirects=False,
                 )
             except requests.RequestException as exc:
@@ -407,17 +418,48 @@ class CobsClient:
             log.debug("%s %s -> %s [X-Request-ID %s]", method,
                       redact.mask_path(urlsplit(response.url).path), response.status_code,
                       request_id)
-            if attempt == 0 and with_token and self._refresh_helps(response):
+            moved = self._same_origin_redirect(target, response)
+            if moved is not None and hops < _MAX_REDIRECTS:
+                hops += 1
+                if response.status_code == 308:
+                    self._remember_move(url, moved)
+                target = moved
+                continue
+            if not refreshed and with_token and self._refresh_helps(response):
                 log.debug("%s on %s: the answer says the token is invalid or expired: "
                           "refreshing it once and retrying", response.status_code, path)
+                refreshed = True
                 try:
                     self.oauth.refresh()
+                except TokenRateLimited:
+                    raise  # the call was refused (401/403): sent again once the token is there
                 except OAuthError:
                     pass  # report the original answer below
                 else:
                     continue
             return self._result(response, request_id)
-        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _same_origin_redirect(sent: str, response: requests.Response) -> str | None:
+        """Where a 307 or 308 sends the request, when it stays on the same scheme, host and
+        port (the method and body go again, RFC 9110 §15.4.8-9); None for any other answer.
+        A redirect elsewhere is not followed: the token and the certificate stay with the
+        provider they were meant for."""
+        location = response.headers.get("Location")
+        if response.status_code not in (307, 308) or not location:
+            return None
+        moved = urljoin(sent, location)
+        before, after = urlsplit(sent), urlsplit(moved)
+        if (before.scheme, before.hostname, before.port) != \
+                (after.scheme, after.hostname, after.port):
+            return None
+        return moved
+
+    def _remember_move(self, url: str, moved: str) -> None:
+        """A permanent redirect (308): later calls to ``url`` go to ``moved`` at once."""
+        if len(self._moved) >= _MOVED_KEPT:
+            self._moved.pop(next(iter(self._moved)))
+        self._moved[url] = moved
 
     def _refresh_helps(self, response: requests.Response) -> bool:
         """Whether a 401/403 says the access token is invalid or expired
@@ -442,7 +484,15 @@ class CobsClient:
         except ValueError:
             data = None
         where = redact.mask_path(urlsplit(response.url)._replace(query="").geturl())
-        if response.status_code >= 400 or response.status_code in (301, 302, 303, 307, 308):
+        if response.status_code in (301, 302, 303, 307, 308):
+            to = urlsplit(urljoin(response.url, response.headers.get("Location") or ""))
+            raise CobsError(f"COBS API answered {response.status_code} on {where}: a redirect "
+                            f"to {to.scheme}://{to.netloc}{redact.mask_path(to.path)}, not "
+                            "followed (cnbkit follows 307 and 308 on the same host, at most "
+                            f"{_MAX_REDIRECTS} times; a provider's API root is where its "
+                            f"documents say) [X-Request-ID {request_id}]",
+                            status=response.status_code, url=where, request_id=request_id)
+        if response.status_code >= 400:
             wait = retry_after(response.headers.get("Retry-After"),
                                date=response.headers.get("Date"))
             raise CobsError.from_response(response.status_code, data, url=where,

@@ -94,6 +94,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from cnbkit.cobs.providers import (
     CNB,
@@ -105,8 +106,8 @@ from cnbkit.cobs.providers import (
 from cnbkit.errors import ConfigError
 
 __all__ = ["AREAS", "CNB_AUTHORIZE_URL", "CNB_BASE_URL", "CNB_PORTAL", "CNB_TOKEN_URL",
-           "OAUTH_PRESETS", "SANDBOX_CERTIFICATES", "SANDBOX_TPP_NAME", "CobsConfig",
-           "LocalSandbox"]
+           "OAUTH_PRESETS", "PAYMENT_SIGN_PATH", "SANDBOX_CERTIFICATES", "SANDBOX_TPP_NAME",
+           "CobsConfig", "LocalSandbox"]
 
 CNB_BASE_URL = CNB.base_url
 CNB_AUTHORIZE_URL = CNB.authorize_url
@@ -147,6 +148,9 @@ _SECRET_FIELDS = ("client_secret", "key_password", "p12_password", "api_key")
 _SECRET_MAPPINGS = ("extra_headers",)
 _PATH_FIELDS = ("cert_file", "key_file", "p12_file", "ca_bundle", "token_file")
 _ROOT_FIELDS = ("api_root", "aisp_root", "pisp_root", "cisp_root")
+#: Where a payment's authorization is in the standard's text (PDF §3.2.8-3.2.11).
+PAYMENT_SIGN_PATH = "/my/payments/{paymentId}/sign/{signId}"
+_SIGN_PATH_FIELDS = re.compile(r"\{[^}]*\}")
 #: The longest values the OpenAPI files allow for the optional user headers.
 _USER_HEADER_LENGTH = {"user_ip_address": 50, "user_ip_port": 40, "user_user_agent": 200,
                        "user_device_os": 100}
@@ -239,6 +243,13 @@ class CobsConfig:
             ``{"web-api-key": "…"}`` (Česká spořitelna). Secret: hidden in repr and logs.
         registration_url: the standard's registration endpoint (``…/oauth2/register``,
             PDF §1.4.1); None: the CNB's ``{api root}/applications``.
+        payment_sign_path: where a payment's authorization is, below the PISP root: a path
+            with ``{paymentId}`` and ``{signId}``. The standard's text has
+            :data:`PAYMENT_SIGN_PATH` (the default); its chapter 5 examples write
+            ``/payments/{paymentId}/sign/{signId}`` and the 2.0 file
+            ``/my/payments/{paymentId}/sign/{signId}/``, so a bank may serve either: give the
+            one its documents name. ``POST …/sign`` (a new signId) is the same path without
+            ``/{signId}``.
 
     Raises:
         ConfigError: a value has the wrong form, no API root is given, or the OAuth endpoints
@@ -281,6 +292,7 @@ class CobsConfig:
     user_device_os: str | None = None
     extra_headers: Mapping[str, str] = field(default_factory=dict, repr=False, hash=False)
     registration_url: str | None = None
+    payment_sign_path: str = PAYMENT_SIGN_PATH
 
     def __post_init__(self) -> None:  # checks the values; fills in only a preset's values
         self._check_tpp_name()
@@ -289,6 +301,7 @@ class CobsConfig:
         self._check_scopes()
         self._check_roots()
         self._check_extra_headers()
+        self._check_sign_path()
         for name in ("authorize_url", "token_url", "revoke_url", "registration_url"):
             url = getattr(self, name)
             if url is not None and not (isinstance(url, str) and url.startswith("https://")):
@@ -365,6 +378,32 @@ class CobsConfig:
                                   "(ISO-8859-1, no control characters)")
             checked[name] = value
         self._set("extra_headers", MappingProxyType(checked))
+
+    def _check_sign_path(self) -> None:
+        path = self.payment_sign_path
+        if (not isinstance(path, str) or not path.startswith("/") or not path.isascii()
+                or _SIGN_PATH_FIELDS.findall(path) != ["{paymentId}", "{signId}"]
+                or "/{signId}" not in path or any(c.isspace() or c in "?#" for c in path)):
+            raise ConfigError("payment_sign_path", path, "a path below the PISP root with "
+                              "{paymentId} and then {signId}, as the provider documents it, "
+                              f"e.g. {PAYMENT_SIGN_PATH!r} (the standard's text) or "
+                              "'/payments/{paymentId}/sign/{signId}'")
+
+    def sign_path(self, payment_id: str, sign_id: str | None = None) -> str:
+        """A payment's authorization path (:attr:`payment_sign_path`) with its ids, quoted;
+        without ``sign_id`` the path of ``POST …/sign`` (a new signId).
+
+        Example:
+            >>> cfg = CobsConfig.cnb(p12_file="q.p12", tpp_name="Star, a.s.",
+            ...                      payment_sign_path="/payments/{paymentId}/sign/{signId}")
+            >>> cfg.sign_path("P 1", "42"), cfg.sign_path("P 1")
+            ('/payments/P%201/sign/42', '/payments/P%201/sign')
+        """
+        template = self.payment_sign_path
+        if sign_id is None:
+            template = template[:template.index("/{signId}")]
+        return template.replace("{paymentId}", quote(payment_id, safe="")).replace(
+            "{signId}", quote(sign_id or "", safe=""))
 
     def _set(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)  # frozen: a preset's value is the value

@@ -7,7 +7,8 @@ entry in ``CobsError.errors``. Messages never contain secrets.
 
 They also derive from the middle classes that the market-data API shares (:mod:`cnbkit.errors`),
 so one handler serves both APIs: ``except cnbkit.ServerError`` catches a COBS 5xx
-(:class:`CobsServerError`) and a 429 (:class:`RateLimited`, with its ``retry_after``),
+(:class:`CobsServerError`) and a 429 (:class:`RateLimited`, with its ``retry_after``; the token
+endpoint's 429 and 503 are :class:`TokenRateLimited`, an :class:`OAuthError` too),
 ``cnbkit.NotFoundError`` a COBS 404 (:class:`NotFound`), ``cnbkit.ValidationError`` a COBS 400
 (:class:`BadRequest`), ``cnbkit.ApiError`` every error answer, ``cnbkit.ConnectionFailed`` a
 connection or TLS failure (:class:`CobsConnectionError`), and a bad setting is the shared
@@ -68,6 +69,7 @@ __all__ = [
     "ScopeChangedWarning",
     "StateMismatch",
     "TokenFileError",
+    "TokenRateLimited",
     "Unauthorized",
     "UnsupportedOperation",
     "WrongOneTimePassword",
@@ -282,8 +284,9 @@ class RateLimited(CobsServerError):
     (``Retry-After``). A :class:`cnbkit.ServerError`, as the market-data API's 429.
 
     The authorization walk reads again after it while its deadline allows
-    (:mod:`cnbkit.cobs.pacing`); a write (a payment, a step of an authorization) is never
-    sent again on its own: whether to repeat it is the caller's decision.
+    (:mod:`cnbkit.cobs.pacing`); a write (a payment, a step of an authorization) that the bank
+    refused is never sent again on its own: whether to repeat it is the caller's decision. The
+    token endpoint's are :class:`TokenRateLimited`.
 
     Attributes:
         retry_after: seconds to wait, or None when the provider named none.
@@ -462,6 +465,70 @@ _OAUTH_ADVICE = {
     "invalid_scope": "Request only scopes the certificate's PSD2 roles allow (aisp needs "
     "PSP_AI, pisp needs PSP_PI)",
 }
+
+
+class TokenRateLimited(RateLimited, OAuthError):
+    """The token endpoint answered 429 or 503 (PDF §1.4.4-1.4.7 list "500, 503 SERVER_ERROR"
+    for it): a :class:`RateLimited` (so a :class:`cnbkit.ServerError`, with ``retry_after``)
+    and an :class:`OAuthError` (``error``, lower case, ``server_error`` when the body names
+    none).
+
+    Both statuses say the provider did not process the request (RFC 6585 §4, RFC 9110
+    §15.6.4): the authorization code or refresh token was not used and still stands, rotating
+    or not. So :meth:`~cnbkit.cobs.client.CobsClient.fetch_token` keeps the authorization
+    pending (the same redirect can be exchanged again after ``retry_after``), and an
+    authorization's walk sends the step the refresh was for again after it, within its
+    deadline (:mod:`cnbkit.cobs.pacing`). A refresh whose connection broke is another matter
+    (the provider may have rotated the refresh token): it is never sent again on its own.
+
+    Example:
+        A web application's redirect handler, with a provider that is busy now and then::
+
+            try:
+                cobs.fetch_token(redirected_to)
+            except TokenRateLimited as busy:      # the code still stands: exchange it later
+                retry_in = busy.retry_after or 5.0
+
+        >>> issubclass(TokenRateLimited, RateLimited), issubclass(TokenRateLimited, OAuthError)
+        (True, True)
+    """
+
+    def __init__(self, message: str, *, retry_after: float | None = None,
+                 error: str = "server_error", description: str | None = None,
+                 status: int | None = None, url: str = "") -> None:
+        CobsError.__init__(self, message, status=status,
+                           errors=(ErrorEntry(error=error, message=description),), url=url)
+        self.retry_after = retry_after
+        self.error = error
+        self.description = description
+
+    @classmethod
+    def from_token_answer(cls, status: int, body: Any, *, url: str = "",
+                          retry_after: float | None = None) -> TokenRateLimited:
+        """The error for a token endpoint's 429 or 503 answer (``body``: its JSON, if any).
+
+        Example:
+            >>> err = TokenRateLimited.from_token_answer(
+            ...     503, {"error": "server_error", "error_description": "busy"},
+            ...     url="https://idp.bank.example/oauth2/token", retry_after=2.0)
+            >>> err.retry_after, err.error, isinstance(err, OAuthError)
+            (2.0, 'server_error', True)
+        """
+        error, description = "server_error", None
+        if isinstance(body, Mapping):
+            error = str(body.get("error") or error).lower()
+            desc = body.get("error_description")
+            description = None if desc is None else str(desc)
+        reason = "too many requests" if status == 429 else "the service is unavailable"
+        when = (f"try again in {retry_after:g} s (the code or refresh token still stands)"
+                if retry_after is not None
+                else "try again later (the provider named no time)")
+        where = f" {url}" if url else ""
+        message = f"the token endpoint{where} answered {status}: {reason}"
+        if description:
+            message += f" ({description})"
+        return cls(f"{message}; {when}", retry_after=retry_after, error=error,
+                   description=description, status=status, url=url)
 
 
 class CertificateError(CobsError):

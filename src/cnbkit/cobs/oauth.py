@@ -3,7 +3,9 @@
 The :class:`~requests_oauthlib.OAuth2Session` gets the mutual-TLS adapter mounted on itself,
 so every call it makes, token refreshes included, presents the client certificate (this also
 sidesteps requests-oauthlib not forwarding ``cert`` on refresh). Token endpoint errors
-``{error, error_description}`` become :class:`~cnbkit.cobs.errors.OAuthError` subclasses.
+``{error, error_description}`` become :class:`~cnbkit.cobs.errors.OAuthError` subclasses, and
+its 429 and 503 (the provider did not process the request) a
+:class:`~cnbkit.cobs.errors.TokenRateLimited` with ``retry_after``.
 Tokens live in a :class:`Token` (repr masks them) and optionally in a token file written
 atomically (a new private file in the same directory, then renamed over it); a token file that
 others could read, or one that is a symbolic link, is refused. Private means mode 0600 on Linux
@@ -54,7 +56,9 @@ from cnbkit.cobs.errors import (
     ScopeChangedWarning,
     StateMismatch,
     TokenFileError,
+    TokenRateLimited,
 )
+from cnbkit.cobs.pacing import retry_after
 from cnbkit.errors import NETWORK_PAGE
 
 __all__ = ["OAuthFlow", "Token", "TokenFile", "connection_error"]
@@ -209,7 +213,18 @@ class TokenFile:
 
 
 def _raise_on_error(response: requests.Response) -> requests.Response:
-    """Compliance hook: turn an OAuth error answer into a typed exception."""
+    """Compliance hook: turn an OAuth error answer into a typed exception (429 and 503:
+    :class:`~cnbkit.cobs.errors.TokenRateLimited`, with the ``Retry-After`` seconds)."""
+    if response.status_code in (429, 503):
+        try:
+            busy = response.json()
+        except ValueError:
+            busy = None
+        url = redact.mask_path(urlsplit(response.url)._replace(query="").geturl())
+        raise TokenRateLimited.from_token_answer(
+            response.status_code, busy, url=url,
+            retry_after=retry_after(response.headers.get("Retry-After"),
+                                    date=response.headers.get("Date")))
     if response.status_code >= 400:
         try:
             body = response.json()
@@ -350,7 +365,12 @@ class OAuthFlow:
         return url
 
     def fetch_token(self, redirect_url: str) -> Token:
-        """Exchange the code in ``redirect_url`` (after checking its ``state``) for tokens."""
+        """Exchange the code in ``redirect_url`` (after checking its ``state``) for tokens.
+
+        When the token endpoint answers 429 or 503
+        (:class:`~cnbkit.cobs.errors.TokenRateLimited`), the code was not used: the
+        authorization stays pending, and the same ``redirect_url`` can be exchanged again after
+        ``retry_after`` seconds. Any other outcome ends it."""
         client_id, client_secret = self._require()
         self.session.client_id = client_id
         self.session.redirect_uri = self._redirect_uri or self.config.redirect_uri
@@ -382,15 +402,26 @@ class OAuthFlow:
             raise OAuthError("the redirect carries no code; start again with "
                              "authorization_url()", error="invalid_request")
         self.secrets.add(code)
+        try:
+            data = self._token_request(lambda: self.session.fetch_token(
+                self.config.token_endpoint, code=code, client_secret=client_secret,
+                include_client_id=True, timeout=self.timeout, headers=self._token_headers(),
+            ))
+        except TokenRateLimited:
+            raise  # nothing was exchanged: the authorization stays pending
+        except BaseException:
+            self._state = None
+            raise
         self._state = None
-        data = self._token_request(lambda: self.session.fetch_token(
-            self.config.token_endpoint, code=code, client_secret=client_secret,
-            include_client_id=True, timeout=self.timeout, headers=self._token_headers(),
-        ))
         return self._store(Token.from_response(data, now=self.now()))
 
     def refresh(self) -> Token:
-        """Get a new access token with the refresh token (client certificate presented)."""
+        """Get a new access token with the refresh token (client certificate presented).
+
+        A 429 or 503 of the token endpoint is :class:`~cnbkit.cobs.errors.TokenRateLimited`
+        (the refresh token still stands: call again after ``retry_after``); a refresh whose
+        connection broke is not repeated here, as the provider may have rotated the refresh
+        token."""
         client_id, client_secret = self._require()
         if self.token is None or not self.token.refresh_token:
             raise OAuthError("no refresh token: authorize first", error="invalid_grant")

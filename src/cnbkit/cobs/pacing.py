@@ -1,16 +1,26 @@
-"""How an authorization waits: a second at least between reads, a deadline on the client's clock,
-and reads the bank refused for now (429, 503) read again after the time it names.
+"""How an authorization waits: a second at least between any two reads, a deadline on the
+client's clock, reads the bank refused for now (429, 503) read again after the time it names,
+and a step held up only by the token endpoint sent once the token is there.
 
 A bank names how often it may be asked (``pollInterval``, milliseconds); some name 5 ms, and a
 client that obeyed would make thousands of requests a minute. :class:`Pace` keeps
-:data:`MIN_INTERVAL` (one second) between reads whatever the bank asks, ends the walk at a
-deadline measured on the client's clock (a :class:`~cnbkit.Clock`, the real time by default),
-not by adding up the waits it meant to make, and makes at most one wait per second of the
-timeout however the clock moves. A read the bank refused with
-:class:`~cnbkit.cobs.errors.RateLimited` is read again after its ``retry_after`` (else the
-interval) when the deadline leaves time for it; otherwise the error is raised with its
-``retry_after``. Writes are never sent again here: a step that changes something at the bank is
-the caller's to repeat.
+:data:`MIN_INTERVAL` (one second) between any two reads it makes (of the authorization, of the
+order, of its status), whatever the bank asks and wherever in the walk they fall: a read that
+would come sooner waits for the rest of the second first. It ends the walk at a deadline
+measured on the client's clock (a :class:`~cnbkit.Clock`, the real time by default), not by
+adding up the waits it meant to make, and makes at most one wait per second of the timeout
+however the clock moves. A wait that also waits for something (the user back from the bank's
+page) asks ``check()`` every :data:`CHECK_INTERVAL` seconds and ends as soon as it says so:
+checking sends nothing.
+
+A read the bank refused with :class:`~cnbkit.cobs.errors.RateLimited` is read again after its
+``retry_after`` (else the interval) when the deadline leaves time for it; otherwise the error
+is raised with its ``retry_after``. Writes are never sent again here when the bank refused
+them: a step that changes something at the bank is the caller's to repeat. The one exception
+is :class:`~cnbkit.cobs.errors.TokenRateLimited`: the token endpoint refused the refresh that
+had to come before the step (or after the bank answered the step 401), so the step itself was
+never carried out, and 429 or 503 say the provider did not process the refresh either (the
+refresh token still stands, rotating or not): :meth:`Pace.step` waits and sends it again.
 
 :func:`retry_after` reads a ``Retry-After`` header (RFC 9110 §10.2.3): seconds, or an HTTP date
 (counted from the answer's own ``Date`` when it has one).
@@ -21,6 +31,9 @@ Example:
     >>> pace = Pace(timeout=3, interval=0.005, sleep=clock.advance, clock=clock)
     >>> pace.interval, [pace.pause() for _ in range(4)], pace.polls
     (1.0, [True, True, True, False], 3)
+    >>> reads = [pace.read(lambda: clock.now().second) for _ in range(2)]
+    >>> reads[1] - reads[0]   # a second between two reads, though nothing asked for a wait
+    1
     >>> retry_after("120"), retry_after("Mon, 05 Jan 2026 09:01:00 GMT",
     ...                                 date="Mon, 05 Jan 2026 09:00:00 GMT")
     (120.0, 60.0)
@@ -35,13 +48,16 @@ from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
 from cnbkit._shared.clock import Clock, SystemClock
-from cnbkit.cobs.errors import RateLimited
+from cnbkit.cobs.errors import RateLimited, TokenRateLimited
 
-__all__ = ["MIN_INTERVAL", "Pace", "retry_after"]
+__all__ = ["CHECK_INTERVAL", "MIN_INTERVAL", "Pace", "retry_after"]
 
-#: The least time between two reads of an authorization's state, in seconds, whatever the bank
-#: asks for.
+#: The least time between two reads of a walk (the authorization's state, the order, its
+#: status), in seconds, whatever the bank asks for.
 MIN_INTERVAL = 1.0
+#: How often a wait asks whether what it also waits for has come (the user back from the
+#: bank's page), in seconds; asking sends nothing.
+CHECK_INTERVAL = 0.25
 
 _T = TypeVar("_T")
 
@@ -84,9 +100,9 @@ class Pace:
         clock: what time it is (default: the real time).
 
     Attributes:
-        polls: how many waits were made.
-        waited: their seconds (as asked for; a wait for the user that ended early, as long as
-            it took on the clock).
+        polls: how many waits between reads were made (the interval, or a ``Retry-After``).
+        waited: the seconds slept, those waits' and the rest of a second kept between two
+            reads.
     """
 
     def __init__(self, timeout: float, interval: float, sleep: Callable[[float], object],
@@ -101,6 +117,9 @@ class Pace:
         self.waited = 0.0
         self._interval = MIN_INTERVAL
         self.interval = interval
+        #: the clock's time of the last read (None: none yet), and the seconds slept since
+        self._last_read: float | None = None
+        self._slept_since_read = 0.0
 
     @property
     def interval(self) -> float:
@@ -119,37 +138,71 @@ class Pace:
         """Seconds until the deadline (negative past it)."""
         return self.deadline - self.now()
 
-    def pause(self, until: Callable[[float], bool] | None = None,
+    def _nap(self, seconds: float) -> None:
+        self.sleep(seconds)
+        self.waited += seconds
+        self._slept_since_read += seconds
+
+    def pause(self, check: Callable[[], bool] | None = None,
               seconds: float | None = None) -> bool:
         """Wait one interval (or ``seconds``), never past the deadline; False, having waited
         nothing, when the deadline has passed or the waits are used up.
 
-        ``until(s)`` waits for something for at most ``s`` real seconds and says whether it
-        came (the user back at the redirect address); the wait then ends early, and what of the
-        interval the clock did not see pass is slept."""
+        ``check()`` says, without waiting, whether what the walk also waits for has come (the
+        user back at the redirect address); it is asked every :data:`CHECK_INTERVAL` seconds
+        and the wait ends as soon as it says so."""
         remaining = self.left()
         if remaining <= 0 or self.polls >= self.limit:
             return False
         step = min(self.interval if seconds is None else max(seconds, 0.0), remaining)
-        before = self.now()
-        if until is not None and until(step):
-            self.waited += max(self.now() - before, 0.0)
+        if check is None:
+            self._nap(step)
         else:
-            rest = step if until is None else step - max(self.now() - before, 0.0)
-            if rest > 0:
-                self.sleep(rest)
-            self.waited += step
+            slept = 0.0
+            while slept < step and not check():
+                piece = min(CHECK_INTERVAL, step - slept)
+                self._nap(piece)
+                slept += piece
         self.polls += 1
         return True
 
+    def _space(self) -> None:
+        """Wait what is left of :data:`MIN_INTERVAL` since the last read (on the clock, or
+        slept: whichever says more has passed)."""
+        if self._last_read is None:
+            return
+        gone = max(self.now() - self._last_read, self._slept_since_read)
+        if gone < MIN_INTERVAL:
+            self._nap(MIN_INTERVAL - gone)
+
     def read(self, fetch: Callable[[], _T]) -> _T:
-        """``fetch()``, read again after each :class:`RateLimited` (its ``retry_after``, else
-        the interval, at least :data:`MIN_INTERVAL`) while the deadline allows; then the error
-        is raised."""
+        """``fetch()``, a read: at least :data:`MIN_INTERVAL` after the one before, and read
+        again after each :class:`RateLimited` (its ``retry_after``, else the interval, at
+        least :data:`MIN_INTERVAL`) while the deadline allows; then the error is raised."""
         while True:
+            self._space()
             try:
                 return fetch()
             except RateLimited as exc:
-                wait = max(exc.retry_after or self.interval, MIN_INTERVAL)
-                if wait > self.left() or not self.pause(seconds=wait):
-                    raise
+                self._wait_out(exc)
+            finally:
+                self._last_read = self.now()
+                self._slept_since_read = 0.0
+
+    def step(self, send: Callable[[], _T]) -> _T:
+        """``send()``, a write: sent once, except when the token endpoint refused the refresh
+        it needed (:class:`TokenRateLimited`: the write was not carried out), after whose
+        ``retry_after`` it is sent again while the deadline allows. A write the bank itself
+        refused is raised as it came."""
+        while True:
+            try:
+                return send()
+            except TokenRateLimited as exc:
+                self._wait_out(exc)
+
+    def _wait_out(self, exc: RateLimited) -> None:
+        """Wait what ``exc`` asks (at least :data:`MIN_INTERVAL`); re-raise it when the
+        deadline does not leave that time."""
+        wait = max(exc.retry_after or self.interval, MIN_INTERVAL)
+        if wait > self.left() or not self.pause(seconds=wait):
+            raise exc

@@ -23,7 +23,13 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
-from cnbkit.cobs.errors import MalformedAnswer, NotFound, UnsupportedOperation, WrongState
+from cnbkit.cobs.errors import (
+    CobsError,
+    MalformedAnswer,
+    NotFound,
+    UnsupportedOperation,
+    WrongState,
+)
 from cnbkit.cobs.payments import BalanceCheck, Payment, balance_check_body, payment_body
 from cnbkit.cobs.sending import IF_ANY, NEEDED, NONE, Sender
 from cnbkit.cobs.signing import (
@@ -87,14 +93,23 @@ class PaymentCalls:
         return value
 
     def payment(self, payment: Payment | str, *, user_involved: bool | None = None) -> Payment:
-        """The payment order as the provider holds it (``GET /my/payments/{id}``): its
-        status and the state of its authorization.
+        """The payment order as the provider holds it (``GET /my/payments/{id}``, PDF §3.2.6):
+        its status and the state of its authorization. In COBS 2.0, where that resource
+        answers 405 (the 2.0 file has it for ``DELETE`` only), the 2.0 file's ``GET
+        /payments/{paymentId}``.
 
         Example: ``cobs.payment(payment.payment_id).status``.
         """
         payment_id = quote(self._payment_id(payment), safe="")
-        return Payment.from_json(self.sender.send("GET", f"/my/payments/{payment_id}",
-                                            user_involved=user_involved, scope="pisp"))
+        try:
+            data = self.sender.send("GET", f"/my/payments/{payment_id}",
+                                    user_involved=user_involved, scope="pisp")
+        except CobsError as exc:
+            if exc.status != 405 or self.sender.config.version != "2.0":
+                raise
+            data = self.sender.send("GET", f"/payments/{payment_id}",
+                                    user_involved=user_involved, scope="pisp")
+        return Payment.from_json(data)
 
     def payment_status(self, payment: Payment | str, *,
                        user_involved: bool | None = None) -> str:

@@ -84,6 +84,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import re
 import threading
@@ -111,6 +112,8 @@ from cnbkit.cobs.sending import IF_ANY, NEEDED, Sender
 from cnbkit.errors import ConfigError, InvalidParameter
 
 __all__ = [
+    "ABSENT",
+    "CODE_METHODS",
     "DEFAULT_POLL_INTERVAL",
     "DONE",
     "FAILED_STATES",
@@ -148,11 +151,19 @@ RAR = "RAR"
 #: standard's example of Step III's answer (examples/JSON/PISP/PUT_authorization, 5000 ms) and
 #: of the OpenAPI files' example of ``pollInterval``.
 DEFAULT_POLL_INTERVAL = 5.0
-#: How often a callable ``one_time_password`` is asked again after a wrong code.
+#: How many codes a callable ``one_time_password`` is asked for at most (the first, and again
+#: after a code the bank did not accept).
 OTP_TRIES = 3
+#: Method codes that the standard names as needing the code the user received (its example:
+#: an OTP sent by SMS, PDF §3.2.10); other codes are read from Step II's answer.
+CODE_METHODS = frozenset({"SMS"})
 #: The kinds of order that can be signed (payments and standing orders), with their path
 #: prefixes.
 KINDS = {"payment": "/my/payments", "standing order": "/my/standingorders"}
+#: HTTP statuses that say a bank has no such resource for that method (501 NOT IMPLEMENTED
+#: for the optional steps, PDF §3.2.9 and §3.2.11, and for the payment's resource, p. 143;
+#: 405, as the 2.0 file has ``/my/payments/{paymentId}`` for ``DELETE`` only).
+ABSENT = frozenset({501, 405})
 #: A payment's ``instructionStatus`` -> the state of its authorization, for a bank that
 #: answers neither Step I nor the authorization's ``signInfo`` (ISO 20022 status codes).
 _PAYMENT_STATUS = {"ACSP": DONE, "ACCP": DONE, "ACSC": DONE, "ACWC": DONE, "ACCC": DONE,
@@ -519,12 +530,17 @@ class Signing:
         return "unknown"
 
     # -- the steps ----------------------------------------------------------------------------
-    def _sign_path(self) -> str:
-        if not self.sign_id:
+    def _sign_path(self, with_id: bool = True) -> str:
+        """The authorization's path (a payment's as the config's ``payment_sign_path`` has
+        it); without ``with_id`` the path of ``POST …/sign``."""
+        if with_id and not self.sign_id:
             hint = ("call start() first (POST /my/payments/{id}/sign)" if self.kind == "payment"
                     else "read the standing order again: its signInfo names the signId")
             raise WrongState(f"the {self.kind} has no open authorization (no signId): {hint}")
-        return f"{self.base}/sign/{quote(self.sign_id, safe='')}"
+        sign_id = self.sign_id if with_id else None
+        if self.kind == "payment":
+            return self.client.config.sign_path(self.order_id, sign_id)
+        return f"{self.base}/sign" + ("" if sign_id is None else f"/{quote(sign_id, safe='')}")
 
     def _send(self, method: str, path: str, body: Any = None, user: str = NEEDED) -> Any:
         return self.client.send(method, path, body=body, user=user,
@@ -536,14 +552,15 @@ class Signing:
         if self.kind != "payment":
             raise UnsupportedOperation("only a payment has POST …/sign; a standing order's "
                                        "signId comes with the order (its signInfo)")
-        detail = SignDetail.from_json(self._send("POST", f"{self.base}/sign"))
+        detail = SignDetail.from_json(self._send("POST", self._sign_path(with_id=False)))
         if detail.info.sign_id:
             self.sign_id = detail.info.sign_id
         return detail
 
     def detail(self) -> SignDetail:
         """Step I, ``GET …/sign/{signId}``: the state and the scenarios (a
-        :class:`~cnbkit.cobs.errors.CobsError` with status 501 where the bank has no Step I)."""
+        :class:`~cnbkit.cobs.errors.CobsError` with status 501, or 405, where the bank has no
+        Step I)."""
         return SignDetail.from_json(self._send("GET", self._sign_path()))
 
     def status(self) -> str:
@@ -569,7 +586,8 @@ class Signing:
         /my/standingorders/{id}``): its ``signInfo`` when that is this authorization's, else
         for a payment the state its ``instructionStatus`` means (``ACSP``, ``ACCP``... DONE;
         ``RJCT`` REJECTED; ``CANC`` CANCELED; anything else OPEN); and where the payment's own
-        resource answers 501 as well (PDF p. 143), what its status (``GET …/status``) means.
+        resource answers 501 as well (PDF p. 143), or 405 (the 2.0 file has only ``DELETE``
+        there), what its status (``GET …/status``) means.
 
         Raises:
             UnsupportedOperation: neither Step I nor the standing order's answer says
@@ -580,14 +598,14 @@ class Signing:
             try:
                 return self.detail().info
             except CobsError as exc:
-                if exc.status != 501:
+                if exc.status not in ABSENT:
                     raise
                 self.without_detail = True
         if not self.without_order:
             try:
                 body = self._send("GET", self.base)
             except CobsError as exc:
-                if exc.status != 501 or self.kind != "payment":
+                if exc.status not in ABSENT or self.kind != "payment":
                     raise
                 self.without_order = True
             else:
@@ -621,6 +639,7 @@ class Signing:
             raise InvalidParameter("method", method, "a method code of the scenarios")
         if method.upper() == RAR:
             raise _refuse_rar("Step II asks for")
+        self._fresh_status = None
         body: dict[str, Any] = {"authorizationType": method}
         if redirect_url is not None:
             if not isinstance(redirect_url, str) or not redirect_url \
@@ -640,6 +659,7 @@ class Signing:
         the user is back. A wrong password raises
         :class:`~cnbkit.cobs.errors.WrongOneTimePassword`; a bank without Step III answers
         501 (a :class:`~cnbkit.cobs.errors.CobsError`)."""
+        self._fresh_status = None
         body: dict[str, Any] = {"authorizationType": method}
         if one_time_password is not None:
             if not isinstance(one_time_password, str) or not one_time_password.strip():
@@ -681,8 +701,11 @@ class Signing:
         meaning = _PAYMENT_STATUS.get(pace.read(self.status).upper(), "OPEN")
         return self.verdict(meaning)
 
-    def _until_final(self, pace: Pace) -> SignInfo:
-        info = pace.read(self.state)
+    def _until_final(self, pace: Pace, info: SignInfo | None = None) -> SignInfo:
+        """Read the state until it is final; ``info``, a state the bank has just answered
+        (Step II's or Step III's), stands for the first read."""
+        if info is None:
+            info = pace.read(self.state)
         while True:
             verdict = self._settled(info, pace)
             if verdict == "done":
@@ -708,10 +731,20 @@ class Signing:
                   read_status: bool = False,
                   wait_for_status: bool = False) -> AuthorizationResult:
         """Walk the whole authorization (see the module doc): find the signId and the
-        scenarios, pick a scenario (the one with ``method``; else a one-time-password scenario
-        when ``one_time_password`` is given; else ``USERAGENT_REDIRECT``; else the first; never
-        one with ``RAR``; a bank without Step I names none: ``USERAGENT_REDIRECT`` when a page
-        can be opened), run its methods in order, then wait for the final state.
+        scenarios, pick a scenario (the one with ``method``; else, when
+        ``one_time_password`` is given, one with a code method (``SMS``) or without
+        ``USERAGENT_REDIRECT``; else, when a page can be opened, one with
+        ``USERAGENT_REDIRECT``; else the first one the means given can carry out, else the
+        first; never one with ``RAR``; a bank without Step I names none:
+        ``USERAGENT_REDIRECT`` when a page can be opened), run its methods in order, then
+        wait for the final state.
+
+        Each method is carried out as Step II answers it, whatever its code is named (each
+        bank names its own, PDF §3.2.8): an answer with a page (``href``) is opened and Step
+        III follows once the user is back; an answer without one takes the code the user
+        received with Step III when ``one_time_password`` is given; otherwise the user
+        confirms where the bank asked (its mobile application: a push or decoupled method)
+        and the walk reads the state until it is final.
 
         Args:
             method: the method code to use (one of the scenarios').
@@ -722,13 +755,16 @@ class Signing:
             redirect_hook: instead of ``open_url``, receives the
                 :class:`UserAgentRedirect` (method, URL, form) and brings the browser there.
             one_time_password: the code of an SMS-like method: a string, or a callable asked
-                after the code was sent (``lambda: input("code: ")``), again after a wrong one.
+                after the code was sent (``lambda: input("code: ")``), and asked again (at
+                most :data:`OTP_TRIES` times in all) when the bank refuses it, or answers it
+                with the state it had before and still has a read later.
             redirect_url: where the bank sends the browser back (a registered redirect URI);
                 a loopback ``http://127.0.0.1/...`` is caught here, which tells the walk the
                 user is back.
             user_back: for a ``redirect_url`` of a web application: a
                 :class:`threading.Event` the application sets, or a callable that returns
-                True, once the user is back there; Step III follows.
+                True, once the user is back there (asked every
+                :data:`~cnbkit.cobs.pacing.CHECK_INTERVAL` seconds); Step III follows.
             timeout: seconds on the client's clock until the walk gives up
                 (:class:`AuthorizationTimeout`; the authorization stays open).
             poll_interval: seconds between reads until the bank names its ``pollInterval``
@@ -745,13 +781,18 @@ class Signing:
             AuthorizationFailed: the user refused, or too many wrong codes.
             AuthorizationTimeout: not finished within ``timeout`` seconds (it stays open).
             UnsupportedOperation: ``method`` is ``RAR``, or the bank offers nothing else.
+            WrongOneTimePassword: the bank did not accept the code (a string, or the last a
+                callable gave); the authorization stays open.
             RateLimited: the bank refused a step (429/503; never sent again on its own), or a
                 read for longer than the deadline allows.
             ConfigError: the scenario needs ``open_url`` (or ``redirect_hook``) or
-                ``one_time_password`` and none was given.
+                ``one_time_password`` and none was given (before anything is sent for it,
+                or, for a method of the bank's own name, once Step II has answered with a
+                page: the authorization stays open).
         """
         if method is not None and isinstance(method, str) and method.upper() == RAR:
             raise _refuse_rar("you asked for")
+        means = _Means(open_url, redirect_hook, one_time_password, redirect_url, user_back)
         pace = self._pace(timeout, poll_interval, sleep, clock)
         detail = self._current(pace)
         first = self.verdict(detail.info.state)
@@ -763,20 +804,16 @@ class Signing:
                 raise AuthorizationFailed(f"the authorization of the {self.kind} "
                                           f"{self.order_id} ended {detail.info.state}",
                                           state=detail.info.state)
-            detail = self.start()  # a payment gets a fresh authorization (a write: sent once)
-        can_open = open_url is not None or redirect_hook is not None
-        scenario = self._scenario(detail, method, one_time_password, can_open)
+            detail = pace.step(self.start)  # a payment gets a fresh authorization (a write)
+        scenario = self._scenario(detail, method, means)
+        info: SignInfo | None = None
         for code in scenario:
-            if code == REDIRECT:
-                info = self._redirect(code, open_url, redirect_hook, redirect_url, user_back,
-                                      pace)
-            else:
-                info = self._code(code, one_time_password, pace)
+            info = self._method(code, means, pace)
             if info is not None and self.verdict(info.state) == "failed":
                 raise AuthorizationFailed(f"the authorization of the {self.kind} "
                                           f"{self.order_id} ended {info.state}",
                                           state=info.state)
-        final = self._until_final(pace)
+        final = self._until_final(pace, info)
         status, status_final = None, None
         if read_status or wait_for_status:
             status = self._fresh_status or pace.read(self.status)
@@ -789,22 +826,21 @@ class Signing:
 
     def _current(self, pace: Pace) -> SignDetail:
         """The authorization as it stands: started for a payment without a signId (a write:
-        sent once); Step I otherwise (a bank without it, 501: no scenarios, the state from the
-        order); reads again after a 429 or 503 within the deadline."""
+        sent once); Step I otherwise (a bank without it, 501 or 405: no scenarios, the state
+        from the order); reads again after a 429 or 503 within the deadline."""
         if not self.sign_id and self.kind == "payment":
-            return self.start()
+            return pace.step(self.start)
         if not self.without_detail:
             try:
                 return pace.read(self.detail)
             except CobsError as exc:
-                if exc.status != 501:
+                if exc.status not in ABSENT:
                     raise
                 self.without_detail = True
         return SignDetail((), pace.read(self.state))
 
     @staticmethod
-    def _scenario(detail: SignDetail, method: str | None,
-                  one_time_password: OneTimePassword, can_open: bool) -> tuple[str, ...]:
+    def _scenario(detail: SignDetail, method: str | None, means: _Means) -> tuple[str, ...]:
         offered = detail.scenarios
         scenarios = tuple(s for s in offered if RAR not in (c.upper() for c in s))
         if method is not None:
@@ -817,55 +853,86 @@ class Signing:
         if offered and not scenarios:
             raise _refuse_rar("the bank offers only")
         if not scenarios:
-            if can_open:
+            if means.can_open:
                 return (REDIRECT,)
             raise ConfigError("method", None, "the provider named no scenarios: give the "
                               "method (its code from the provider's documentation), or "
                               "open_url for its page (USERAGENT_REDIRECT)")
-        if one_time_password is not None:
-            with_code = next((s for s in scenarios if REDIRECT not in s), None)
+        doable = [s for s in scenarios if all(means.can_do(code) for code in s)]
+        if means.one_time_password is not None:
+            with_code = next((s for s in doable if CODE_METHODS & set(s)), None) \
+                or next((s for s in scenarios if REDIRECT not in s), None)
             if with_code is not None:
                 return with_code
-        return next((s for s in scenarios if REDIRECT in s), scenarios[0])
+        if means.can_open:
+            page = next((s for s in doable if REDIRECT in s), None)
+            if page is not None:
+                return page
+        return doable[0] if doable else scenarios[0]
 
-    def _redirect(self, code: str, open_url: OpenUrl | None,
-                  redirect_hook: RedirectHook | None, redirect_url: str | None,
-                  user_back: UserBack, pace: Pace) -> SignInfo | None:
-        """A page the user opens: send the browser there, wait until the user is back, then
-        Step III (skipped where the bank has none, or the state is already final)."""
-        if open_url is None and redirect_hook is None:
+    def _method(self, code: str, means: _Means, pace: Pace) -> SignInfo | None:
+        """One method of the scenario: Step II, then what its answer asks for (see
+        :meth:`authorize`). The state the bank answered last, or None where the walk must
+        read it."""
+        if code == REDIRECT and not means.can_open:
             raise ConfigError("open_url", None, "the provider wants the user to open a page to "
                               "authorize: pass open_url (e.g. webbrowser.open) or "
                               "redirect_hook")
+        if code in CODE_METHODS and means.one_time_password is None:
+            raise ConfigError("one_time_password", None,
+                              f"the method {code} needs the code the user received: pass "
+                              "one_time_password (a string, or a callable such as "
+                              "lambda: input('code: '))")
+        may_open = code not in CODE_METHODS  # a method of the bank's own name may be a page
         with contextlib.ExitStack() as stack:
             catcher = None
-            if is_loopback_redirect(redirect_url):
+            redirect_url = means.redirect_url if may_open else None
+            if may_open and means.can_open and is_loopback_redirect(redirect_url):
                 catcher = stack.enter_context(RedirectCatcher.for_redirect(str(redirect_url)))
                 redirect_url = catcher.redirect_uri
-            step = self.choose(code, redirect_url)
+            step = pace.step(functools.partial(self.choose, code, redirect_url))
             target = step.redirect
-            if target is None:
-                raise MalformedAnswer(f"the bank started {code} without the address of its "
-                                      "page (href.url)")
-            if redirect_hook is not None:
-                redirect_hook(target)
-            elif open_url is not None and target.method == "GET":
-                open_url(target.address)
-            elif open_url is not None:  # a POST: a page of ours posts the form to the bank
-                pages = catcher or stack.enter_context(RedirectCatcher(require=()))
-                page = pages.serve_once(target.auto_post_page())
-                self.client.secrets.add(page)
-                open_url(page)
-            info = self._until_back(step.info.state, catcher, user_back, pace)
+            if target is not None:
+                return self._page(code, step, target, catcher, means, pace, stack)
+        if code == REDIRECT:
+            raise MalformedAnswer(f"the bank started {code} without the address of its "
+                                  "page (href.url)")
+        if means.one_time_password is not None:
+            return self._one_time_password(code, means.one_time_password, step.info, pace)
+        return step.info  # confirmed where the bank asked (its app): read until final
+
+    def _page(self, code: str, step: SignStep, target: UserAgentRedirect,
+              catcher: RedirectCatcher | None, means: _Means, pace: Pace,
+              stack: contextlib.ExitStack) -> SignInfo | None:
+        """A page the user opens: send the browser there, wait until the user is back, then
+        Step III (skipped where the bank has none, or the state is already final)."""
+        if means.redirect_hook is not None:
+            means.redirect_hook(target)
+        elif means.open_url is None:
+            raise ConfigError("open_url", None, f"the bank answered the method {code} with a "
+                              "page the user must open: pass open_url (e.g. webbrowser.open) "
+                              "or redirect_hook; the authorization stays open")
+        elif target.method == "GET":
+            means.open_url(target.address)
+        else:  # a POST: a page of ours posts the form to the bank
+            pages = catcher or stack.enter_context(RedirectCatcher(require=()))
+            page = pages.serve_once(target.auto_post_page())
+            self.client.secrets.add(page)
+            means.open_url(page)
+        info, fresh = self._until_back(step.info, catcher, means.user_back, pace)
         if self.verdict(info.state) in ("done", "failed"):
             return info
-        return self._finish_page(code, pace)
+        finished = self._finish_page(code, pace)
+        if finished is not None:
+            return finished
+        return info if fresh else None
 
-    def _until_back(self, before: str, catcher: RedirectCatcher | None, user_back: UserBack,
-                    pace: Pace) -> SignInfo:
-        """Read the state until the user is back: the catcher saw the browser return,
-        ``user_back`` says so, or the state moved from ``before`` (the state Step II
-        answered)."""
+    def _until_back(self, before: SignInfo, catcher: RedirectCatcher | None,
+                    user_back: UserBack, pace: Pace) -> tuple[SignInfo, bool]:
+        """Wait until the user is back: the catcher saw the browser return, ``user_back``
+        says so (both asked every :data:`~cnbkit.cobs.pacing.CHECK_INTERVAL` seconds, which
+        sends nothing), or the state read every interval has moved from ``before`` (Step
+        II's). The state last known, and whether it was read after Step II."""
         def back() -> bool:
             if catcher is not None and catcher.returned:
                 return True
@@ -873,36 +940,32 @@ class Signing:
                 return user_back.is_set()
             return bool(user_back()) if user_back is not None else False
 
-        def until(seconds: float) -> bool:  # a real wait that ends when the user is back
-            if catcher is not None:
-                return catcher.caught(seconds) or back()
-            if isinstance(user_back, threading.Event):
-                return user_back.wait(seconds)
-            return back()
-
+        signal = back if catcher is not None or user_back is not None else None
+        info, fresh = before, False
         while True:
-            info = pace.read(self.state)
-            if self.verdict(info.state) in ("done", "failed") or info.state != before \
-                    or back():
-                return info
-            if not pace.pause(until):
+            if self._moved(info, before) or back():
+                return info, fresh
+            if not pace.pause(signal):
                 raise AuthorizationTimeout(
                     f"the user did not finish at the bank's page within {pace.timeout:g} s "
                     f"(state {info.state}); the authorization stays open: once the user is "
                     "back, call finish() and wait(); a web application whose redirect URL "
                     "cnbkit cannot see passes user_back (a threading.Event it sets once the "
                     "user is back there)", state=info.state)
+            if back():
+                return info, fresh
+            info, fresh = pace.read(self.state), True
 
     def _finish_page(self, code: str, pace: Pace) -> SignInfo | None:
         """Step III after the user came back from the page; None when the bank has none."""
         if self.without_finish:
             return None
         try:
-            outcome = self.finish(code)
+            outcome = pace.step(functools.partial(self.finish, code))
         except WrongState:
             return None  # the bank closed the authorization meanwhile: its state tells
         except CobsError as exc:
-            if exc.status != 501:
+            if exc.status not in ABSENT:
                 raise
             self.without_finish = True
             return None
@@ -913,24 +976,67 @@ class Signing:
             pace.interval = outcome.poll_interval
         return SignInfo(outcome.state, self.sign_id)
 
-    def _code(self, code: str, one_time_password: OneTimePassword, pace: Pace) -> SignInfo:
-        """A code method: start it (the bank sends the code), then Step III with the code."""
-        if one_time_password is None:
-            raise ConfigError("one_time_password", None,
-                              f"the method {code} needs the code the user received: pass "
-                              "one_time_password (a string, or a callable such as "
-                              "lambda: input('code: '))")
-        self.choose(code)
+    def _one_time_password(self, code: str, one_time_password: str | Callable[[], str],
+                           before: SignInfo, pace: Pace) -> SignInfo | None:
+        """Step III with the code the user received, asked again (a callable, at most
+        :data:`OTP_TRIES` times) when the bank refuses it (``FIELD_INVALID``) or, as the
+        standard defines no error for a wrong code (PDF §3.2.11), answers it with the state it
+        had before (Step II's) and still has one interval later."""
         tries = OTP_TRIES if callable(one_time_password) else 1
         for attempt in range(1, tries + 1):
-            code_text = one_time_password() if callable(one_time_password) \
-                else one_time_password
+            text = one_time_password() if callable(one_time_password) else one_time_password
             try:
-                return self._outcome(self.finish(code, code_text), pace)
+                outcome = pace.step(functools.partial(self.finish, code, text))
             except WrongOneTimePassword:
                 if attempt == tries:
                     raise
-        raise AssertionError("unreachable")  # pragma: no cover
+                continue
+            except WrongState:
+                if attempt == 1:
+                    raise
+                return None  # closed since the last code: that one was taken; read the state
+            info = self._outcome(outcome, pace)
+            if self._moved(info, before) or not pace.pause():
+                return info
+            info = pace.read(self.state)
+            if self._moved(info, before):
+                return info
+        raise WrongOneTimePassword(
+            f"the bank did not accept the one-time password: it answered the code with the "
+            f"state the authorization had before ({before.state}), and the state was still "
+            f"{before.state} an interval later (the standard defines no error for a wrong "
+            "code); the authorization stays open: ask the user again and call "
+            "signing.finish(method, code), or start over")
+
+    def _moved(self, info: SignInfo, before: SignInfo) -> bool:
+        """Whether ``info`` is final or another state than ``before``."""
+        return self.verdict(info.state) in ("done", "failed") or info.state != before.state
+
+
+@dataclass(frozen=True)
+class _Means:
+    """What the caller of :meth:`Signing.authorize` gave the walk to carry out a method."""
+
+    open_url: OpenUrl | None
+    redirect_hook: RedirectHook | None
+    one_time_password: OneTimePassword
+    redirect_url: str | None
+    user_back: UserBack
+
+    @property
+    def can_open(self) -> bool:
+        """Whether a page can be brought to the user."""
+        return self.open_url is not None or self.redirect_hook is not None
+
+    def can_do(self, code: str) -> bool:
+        """Whether a method can be carried out, as far as its code tells (a page needs a way
+        to open it, a code method the code; a method of the bank's own name shows at Step
+        II)."""
+        if code == REDIRECT:
+            return self.can_open
+        if code in CODE_METHODS:
+            return self.one_time_password is not None
+        return True
 
 
 def _names(setting: str, names: Iterable[str] | None) -> frozenset[str]:
