@@ -104,6 +104,7 @@ def test_a_history_that_meets_an_untrusted_certificate_reads_its_issuer_once(
     # the proxy logs a connection when it closes, and a download logs its attempt once its
     # error is made: wait for both (a state, with a deadline)
     deadline = time.monotonic() + 60
-    while (connects := inspecting_proxy.log().count(line) - before) != attempts(caplog) + 1:
-        assert time.monotonic() < deadline, (connects, attempts(caplog))
+    sent = base_url(origin)
+    while (connects := inspecting_proxy.log().count(line) - before) != attempts(caplog, sent) + 1:
+        assert time.monotonic() < deadline, (connects, attempts(caplog, sent))
         time.sleep(0.05)  # a poll interval
