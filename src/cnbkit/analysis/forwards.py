@@ -187,6 +187,27 @@ def _czk_mid(pribor: pd.Series, pribid: pd.Series, czk_bid_offer_bp: float | Non
     return ((pribor + pribid) / 2.0).fillna(assumed)
 
 
+def _pair_quotes(points: pd.DataFrame, rates: pd.DataFrame, pair: str,
+                 maturity: str) -> pd.DataFrame:
+    """Spot, points, outright and dates of one pair and maturity by trade date (``valid_for``):
+    the columns :func:`forward_table` starts from and the hedging analysis uses."""
+    code = _check_pair(pair)
+    if maturity not in FORWARD_MATURITIES:
+        raise InvalidParameter("maturity", maturity, allowed=list(FORWARD_MATURITIES))
+    pts = _series(points, (points["currency_pair"] == pair) & (points["maturity"] == maturity),
+                  "forward_points", "points")
+    spot = _series(rates, rates["currency_code"] == code, "rate_per_unit", "rates")
+    table = pd.concat({"spot_czk": spot, "forward_points": pts}, axis=1,
+                      join="inner").dropna().sort_index()
+    table.index.name = "valid_for"
+    dates = pd.DatetimeIndex(table.index)
+    table.insert(0, "spot_date", spot_date(dates, pair=pair))
+    table.insert(1, "value_date", value_date(dates, maturity, pair=pair))
+    table.insert(2, "days", (table["value_date"] - table["spot_date"]).dt.days.astype("int64"))
+    table["outright_czk"] = implied_forward(table["spot_czk"], table["forward_points"])
+    return table
+
+
 def forward_table(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFrame,
                   pair: str, maturity: str, *,
                   czk_bid_offer_bp: float | None = None) -> pd.DataFrame:
@@ -212,24 +233,12 @@ def forward_table(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFram
     Example:
         >>> forward_table(points, rates, pribor, "EUR_TO_CZK", "THREE_MONTH")  # doctest: +SKIP
     """
+    table = _pair_quotes(points, rates, pair, maturity)
     code = _check_pair(pair)
-    if maturity not in FORWARD_MATURITIES:
-        raise InvalidParameter("maturity", maturity, allowed=list(FORWARD_MATURITIES))
-    pts = _series(points, (points["currency_pair"] == pair) & (points["maturity"] == maturity),
-                  "forward_points", "points")
-    spot = _series(rates, rates["currency_code"] == code, "rate_per_unit", "rates")
     fixed = pribor["period"] == maturity
     czk = _series(pribor, fixed, "pribor", "pribor")
     bid = (_series(pribor, fixed, "pribid", "pribor") if "pribid" in pribor.columns
            else pd.Series(np.nan, index=czk.index))
-    table = pd.concat({"spot_czk": spot, "forward_points": pts}, axis=1, join="inner").dropna()
-    table = table.sort_index()
-    table.index.name = "valid_for"
-    dates = pd.DatetimeIndex(table.index)
-    table.insert(0, "spot_date", spot_date(dates, pair=pair))
-    table.insert(1, "value_date", value_date(dates, maturity, pair=pair))
-    table.insert(2, "days", (table["value_date"] - table["spot_date"]).dt.days.astype("int64"))
-    table["outright_czk"] = implied_forward(table["spot_czk"], table["forward_points"])
     table["pribor_pct"] = czk.reindex(table.index)
     table["pribid_pct"] = bid.reindex(table.index)
     basis = money_market_basis(code)

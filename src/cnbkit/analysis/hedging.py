@@ -49,15 +49,13 @@ from .conventions import (
     add_business_days,
     fx_calendar,
     spot_date,
-    value_date,
 )
 from .forwards import (
     FORWARD_MATURITIES,
     PAIRS,
-    _check_pair,
+    _pair_quotes,
     _series,
     implied_differential_approx,
-    implied_forward,
 )
 
 __all__ = ["PIPS", "cross_forward", "forward_forward", "forward_premium", "rolling_hedge",
@@ -65,26 +63,6 @@ __all__ = ["PIPS", "cross_forward", "forward_forward", "forward_premium", "rolli
 
 #: Pips per unit of a cross rate quoted with four decimals (EUR/USD).
 PIPS = 10_000.0
-
-
-def _quotes_of(points: pd.DataFrame, rates: pd.DataFrame, pair: str,
-               maturity: str) -> pd.DataFrame:
-    """Spot, points, outright and dates of one pair and maturity by trade date."""
-    code = _check_pair(pair)
-    if maturity not in FORWARD_MATURITIES:
-        raise InvalidParameter("maturity", maturity, allowed=list(FORWARD_MATURITIES))
-    pts = _series(points, (points["currency_pair"] == pair) & (points["maturity"] == maturity),
-                  "forward_points", "points")
-    spot = _series(rates, rates["currency_code"] == code, "rate_per_unit", "rates")
-    table = pd.concat({"spot_czk": spot, "forward_points": pts}, axis=1,
-                      join="inner").dropna().sort_index()
-    table.index.name = "valid_for"
-    dates = pd.DatetimeIndex(table.index)
-    table.insert(0, "spot_date", spot_date(dates, pair=pair))
-    table.insert(1, "value_date", value_date(dates, maturity, pair=pair))
-    table.insert(2, "days", (table["value_date"] - table["spot_date"]).dt.days.astype("int64"))
-    table["outright_czk"] = implied_forward(table["spot_czk"], table["forward_points"])
-    return table
 
 
 def forward_premium(points: pd.DataFrame, rates: pd.DataFrame,
@@ -115,7 +93,7 @@ def forward_premium(points: pd.DataFrame, rates: pd.DataFrame,
     pieces = []
     for pair in pairs:
         for maturity in maturities:
-            table = _quotes_of(points, rates, pair, maturity)
+            table = _pair_quotes(points, rates, pair, maturity)
             table["premium_pct"] = implied_differential_approx(
                 table["spot_czk"], table["outright_czk"], table["days"])
             pieces.append(table.reset_index().assign(pair=pair, maturity=maturity))
@@ -141,8 +119,8 @@ def forward_forward(points: pd.DataFrame, rates: pd.DataFrame,
     Example:
         >>> forward_forward(points, rates, "USD_TO_CZK")  # doctest: +SKIP
     """
-    near = _quotes_of(points, rates, pair, "THREE_MONTH")
-    far = _quotes_of(points, rates, pair, "SIX_MONTH")
+    near = _pair_quotes(points, rates, pair, "THREE_MONTH")
+    far = _pair_quotes(points, rates, pair, "SIX_MONTH")
     both = near.add_suffix("_near").join(far.add_suffix("_far"), how="inner")
     table = pd.DataFrame({
         "near_date": both["value_date_near"], "far_date": both["value_date_far"],
@@ -169,8 +147,8 @@ def cross_forward(points: pd.DataFrame, rates: pd.DataFrame,
     Example:
         >>> cross_forward(points, rates, "SIX_MONTH")  # doctest: +SKIP
     """
-    eur = _quotes_of(points, rates, "EUR_TO_CZK", maturity)
-    usd = _quotes_of(points, rates, "USD_TO_CZK", maturity)
+    eur = _pair_quotes(points, rates, "EUR_TO_CZK", maturity)
+    usd = _pair_quotes(points, rates, "USD_TO_CZK", maturity)
     both = eur.add_suffix("_eur").join(usd.add_suffix("_usd"), how="inner")
     same = ((both["spot_date_eur"] == both["spot_date_usd"])
             & (both["value_date_eur"] == both["value_date_usd"]))
@@ -231,7 +209,7 @@ def rolling_hedge(points: pd.DataFrame, rates: pd.DataFrame, pair: str = "EUR_TO
     """
     if side not in ("sell", "buy"):
         raise InvalidParameter("side", side, allowed=["sell", "buy"])
-    quotes = _quotes_of(points, rates, pair, maturity)
+    quotes = _pair_quotes(points, rates, pair, maturity)
     code = PAIRS[pair]
     fixing = _series(rates, rates["currency_code"] == code, "rate_per_unit", "rates")
     first = pd.Timestamp(f"{start}-01-01" if isinstance(start, int) else

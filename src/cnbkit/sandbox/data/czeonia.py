@@ -45,6 +45,7 @@ import random
 from bisect import bisect_right
 
 from cnbkit.sandbox.data.calendar import all_business_days
+from cnbkit.sandbox.data.liquidity import interpolated
 from cnbkit.sandbox.data.period_ends import CZEONIA_COUNTS_DEPOSITS_FROM, extra_deposits
 from cnbkit.sandbox.data.policy import corridor, policy_rate
 
@@ -66,16 +67,6 @@ VOLUME_LEVELS: tuple[tuple[datetime.date, float], ...] = (
 )  # fmt: skip
 
 
-def _interpolated(table: tuple[tuple[datetime.date, float], ...], day: datetime.date) -> float:
-    i = bisect_right(table, (day, float("inf")))
-    if i == 0:
-        return table[0][1]
-    if i == len(table):
-        return table[-1][1]
-    (d0, v0), (d1, v1) = table[i - 1], table[i]
-    return v0 + (v1 - v0) * (day - d0).days / (d1 - d0).days
-
-
 @functools.lru_cache(maxsize=8)
 def series(seed: int) -> dict[datetime.date, tuple[float, int]]:
     """``day -> (rate % p.a., volume CZK millions)`` for every business day from :data:`START`."""
@@ -85,7 +76,7 @@ def series(seed: int) -> dict[datetime.date, tuple[float, int]]:
     turn = extra_deposits(seed)
     days = [d for d in all_business_days() if d >= START]
     for day in days:
-        spread = _interpolated(SPREAD, day)
+        spread = interpolated(SPREAD, day)
         noise = 0.5 * noise + rng.gauss(0.0, 0.02 + 0.25 * spread)
         discount, lombard = corridor(day)
         floor = max(discount - 0.02, 0.01)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime
 from bisect import bisect_right
 
-__all__ = ["EXCESS_LIQUIDITY", "excess_liquidity"]
+__all__ = ["EXCESS_LIQUIDITY", "excess_liquidity", "interpolated"]
 
 _D = datetime.date
 #: ``(date, CZK bn)``: the banking sector's excess liquidity that the CNB absorbs (see above).
@@ -41,7 +41,18 @@ EXCESS_LIQUIDITY: tuple[tuple[datetime.date, float], ...] = (
 
 def excess_liquidity(day: datetime.date) -> float:
     """The banking sector's excess liquidity on ``day`` (CZK bn), interpolated linearly."""
-    table = EXCESS_LIQUIDITY
+    return interpolated(EXCESS_LIQUIDITY, day)
+
+
+def interpolated(table: tuple[tuple[datetime.date, float], ...], day: datetime.date) -> float:
+    """The level of ``table`` (dated levels in date order) on ``day``: linear between two
+    dates, the first level before them, the last after.
+
+    Example:
+        >>> d = datetime.date
+        >>> interpolated(((d(2024, 1, 1), 1.0), (d(2024, 1, 11), 2.0)), d(2024, 1, 6))
+        1.5
+    """
     i = bisect_right(table, (day, float("inf")))
     if i == 0:
         return table[0][1]
