@@ -22,7 +22,6 @@ from mcp_types import INVALID_PARAMS, LoggingMessageNotificationParams
 
 import cnbkit
 from cnbkit import analysis
-from cnbkit._engine.planners import PLANNERS
 from cnbkit.mcp_server.server import CnbkitServer
 
 
@@ -168,7 +167,7 @@ def test_errors_speak_of_the_tools_and_say_what_is_allowed(served):
     assert _error(answers["no filters"]).startswith(
         "invalid filters.currency='EUR': the czeonia history takes no filters")
     other = _error(answers["other filters"])
-    allowed = [option.name for option in PLANNERS["fxrates"].options]
+    allowed = [option.name for option in cnbkit.GROUPS["fxrates"].options]
     assert other.endswith(f"allowed values: {', '.join(allowed)}"), other
     after_today = _error(answers["start after today"])
     assert f"today ({today})" in after_today and "after the end" not in after_today

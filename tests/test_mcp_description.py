@@ -16,7 +16,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
-from cnbkit._engine.planners import PLANNERS
+from cnbkit import GROUPS
 from cnbkit.catalog import OPERATIONS
 
 from .mcp_support import TOOLS, stdio, talk
@@ -80,7 +80,7 @@ def test_tools_and_arguments_describe_themselves(tmp_path):
     assert call["operation"]["enum"] == list(OPERATIONS)
     assert tools["call_operation"].input_schema["required"] == ["operation"]
     history = _arguments(tools["history"].input_schema)
-    assert history["group"]["enum"] == list(PLANNERS)
+    assert history["group"]["enum"] == list(GROUPS)
     assert sorted(tools["history"].input_schema["required"]) == ["group", "start"]
     for path in ("params.date", "params.date_from", "params.date_to"):
         assert call[path]["format"] == "date" and "yyyy-MM-dd" in call[path]["description"]
@@ -99,7 +99,7 @@ def test_the_catalog_is_compact_with_one_operations_detail_on_request(tmp_path):
     catalog = found["catalog"]
     listed = catalog.structured_content
     assert [op["name"] for op in listed["operations"]] == list(OPERATIONS)
-    assert [group["group"] for group in listed["groups"]] == list(PLANNERS)
+    assert [group["group"] for group in listed["groups"]] == list(GROUPS)
     text = catalog.content[0].text
     assert "{" not in text  # a listing, not the structured content a second time
     assert len(text.encode()) + len(json.dumps(listed)) < 12_000  # was 53 kB

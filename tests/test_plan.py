@@ -106,6 +106,48 @@ def test_cnbkit_history_takes_the_group_by_its_name(client):
         cnbkit.history("bonds", 2024, client=client)
 
 
+def test_a_plan_of_one_call_is_checked_first_and_runs_into_the_rows_of_get(sandbox, make_client):
+    """``client.plan_call`` is what ``client.get`` runs: checked at once (nothing sent), then
+    run later (under a ``Watch`` here), the same rows; plans of one call are equal, so a
+    program can keep finished answers by their plan."""
+    client = make_client(sandbox)
+    plan = client.plan_call("exrates.daily_currency_month", currency="usd",
+                            year_month="2019-05")
+    assert isinstance(plan, cnbkit.Plan) and len(plan) == 1 and not sandbox.log
+    assert dict(plan[0].query) == {"currency": "USD", "yearMonth": "2019-05"}
+    assert plan == client.plan_call("exrates.daily_currency_month", year_month="2019-05",
+                                    currency="USD")
+    assert hash(plan) == hash(client.plan_call("exrates.daily_currency_month",
+                                               currency="USD", year_month="2019-05"))
+    assert plan != client.plan_call("exrates.daily_currency_month", currency="EUR",
+                                    year_month="2019-05")
+    watch = cnbkit.Watch()
+    collected = client.collect(plan, watch=watch)
+    assert watch.answers == 1 and watch.fresh_until is None  # a closed month: final
+    _same_rows(collected, client.get("exrates.daily_currency_month", currency="USD",
+                                     year_month="2019-05"))
+    assert sandbox.count("/exrates/daily-currency-month") == 1  # get read the cache
+    with pytest.raises(cnbkit.InvalidParameter, match="takes no such argument"):
+        client.plan_call("exrates.daily", client=client)  # a keyword of its own is refused
+    with pytest.raises(cnbkit.InvalidParameter, match=r"exrates\.daily"):
+        client.plan_call("exrates.dayly")
+    assert not [e for e in sandbox.log if "daily?" in e.target]
+
+
+def test_a_groups_options_say_their_defaults():
+    """What a history uses for an option left out, as its function's signature says it."""
+    defaults = {(name, option.name): option.default for name, group in cnbkit.GROUPS.items()
+                for option in group.options}
+    assert defaults == {
+        ("exrates", "currency"): None, ("forward", "currency_pair"): "ALL",
+        ("forward", "maturity"): "ALL", ("fxrates", "currency"): None,
+        ("fxrates", "lang"): "CZ", ("pribor", "period"): None,
+        ("averages", "kind"): "monthly", ("averages", "currency"): None}
+    for group in cnbkit.GROUPS.values():
+        for option in group.options:
+            assert option.default is None or option.default in option.choices
+
+
 # -- the thread that sends a request ------------------------------------------------------------
 def _senders(caplog: pytest.LogCaptureFixture) -> list[str]:
     """The threads that sent the requests logged so far."""

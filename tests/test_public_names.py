@@ -50,7 +50,7 @@ def test_an_unknown_name_is_an_attribute_error():
 
 
 PUBLIC_CLASSES = ["Client", "Settings", "Clock", "ManualClock", "SystemClock", "CacheInfo",
-                  "Plan", "Group", "HistoryOption"]
+                  "Plan", "Group", "HistoryOption", "Watch"]
 
 
 @pytest.mark.parametrize("name", PUBLIC_CLASSES)

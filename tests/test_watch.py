@@ -1,7 +1,8 @@
-"""The engine's hooks for a shell that runs calls for someone else (``cnbkit mcp``): a
-:class:`~cnbkit._engine.watch.Watch` follows a run from another thread (progress per call, the
-answers' freshness) and stops it; :func:`~cnbkit._shared.warnings_at_caller.collecting` gives one
-call's warnings, those of its download threads too, without a process-wide filter."""
+"""What a program that runs calls for someone else (``cnbkit mcp``) has of the library: a
+:class:`cnbkit.Watch` follows a run from another thread (progress per call, the answers'
+freshness) and stops it (:class:`cnbkit.errors.Cancelled`); and the shared leaf's
+:func:`~cnbkit._shared.warnings_at_caller.collecting` gives one call's warnings, those of its
+download threads too, without a process-wide filter."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ import warnings
 import pytest
 
 import cnbkit
-from cnbkit._engine.watch import Cancelled, Watch
+from cnbkit import Watch
 from cnbkit._shared.warnings_at_caller import collecting
-from cnbkit.errors import CnbkitWarning, StaleDataWarning
+from cnbkit.errors import Cancelled, CnbkitWarning, StaleDataWarning
 
 from .mcp_support import Gate
 

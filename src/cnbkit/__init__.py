@@ -9,6 +9,7 @@ Market data, one function per API operation, in seven groups: ``cnbkit.czeonia``
     cnbkit.history("exrates", 2015, 2019, currency="EUR")  # the same, the group by its name
     cnbkit.plan("exrates", 2010, 2019, currency="EUR")     # the calls, to look at, then .collect()
     cnbkit.GROUPS["exrates"].options                       # what each group's history takes
+    client.collect(plan, watch=cnbkit.Watch())             # followed, stopped from another thread
     cnbkit.to_wide(frame)                                  # date x currency (or tenor...)
     cnbkit.exrates.daily_year(2024, backend="polars")      # or "pyarrow"; cnbkit.provenance()
 
@@ -48,6 +49,7 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     from ._engine.planners import HistoryOption as HistoryOption
     from ._engine.settings import LIVE_URL as LIVE_URL
     from ._engine.settings import Settings as Settings
+    from ._engine.watch import Watch as Watch
     from ._shared.clock import Clock as Clock
     from ._shared.clock import ManualClock as ManualClock
     from ._shared.clock import SystemClock as SystemClock
@@ -139,6 +141,7 @@ _LAZY = {
     "Group": "._engine.planners",
     "HistoryOption": "._engine.planners",
     "LIVE_URL": "._engine.settings",
+    "Watch": "._engine.watch",
     "to_wide": ".wide",
 }
 

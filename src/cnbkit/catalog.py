@@ -31,6 +31,7 @@ from .errors import InvalidParameter
 __all__ = [
     "AVERAGE_MONTH_CODES",
     "CURRENCY_PAIRS",
+    "FIRST_YEAR",
     "LANGS",
     "MATURITIES",
     "OPERATIONS",
@@ -47,6 +48,10 @@ __all__ = [
 
 ParamKind = Literal["date", "year", "year_month", "currency", "enum"]
 Dtype = Literal["date", "float", "int", "str"]
+
+#: The first year of any CNB series, 1991 (the exchange-rate fixing history starts then).
+#: Years and dates before it are refused, and a range without a start begins here.
+FIRST_YEAR = 1991
 
 LANGS: tuple[str, ...] = ("CZ", "EN")
 PRIBOR_PERIODS: tuple[str, ...] = (

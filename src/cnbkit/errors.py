@@ -21,7 +21,8 @@ subclass them, so ``except cnbkit.ServerError`` catches a 5xx of either API::
     ├── InvalidResponse                 a 200 whose body is not the documented JSON
     ├── MissingDependency (ImportError) an optional extra is not installed
     ├── OfflineCacheMiss                offline, and the cache has no answer
-    └── ChunkError                      some chunks of a history failed
+    ├── ChunkError                      some chunks of a history failed
+    └── Cancelled                       a run stopped by its cnbkit.Watch
 
 Warnings derive from :class:`CnbkitWarning`: :class:`StaleDataWarning` (an expired answer
 served), :class:`CacheUnavailableWarning` (the cache stopped answering; calls go on without it).
@@ -47,6 +48,7 @@ from typing import Any
 __all__ = [
     "ApiError",
     "CacheUnavailableWarning",
+    "Cancelled",
     "CertificateNotTrusted",
     "ChunkError",
     "CnbError",
@@ -408,3 +410,18 @@ class ChunkError(CnbError):
             f"{len(self.failed)} chunk(s) failed after retries ({succeeded} succeeded and are "
             f"cached; run the same call again to fetch only the failed ones):\n{lines}"
         )
+
+
+class Cancelled(CnbError):
+    """The run of a plan was stopped by :meth:`cnbkit.Watch.cancel` before it finished: the
+    calls not yet sent were never sent (those already in flight finished, and are cached).
+
+    Example:
+        >>> import threading, cnbkit
+        >>> watch = cnbkit.Watch()
+        >>> threading.Timer(1.0, watch.cancel).start()  # doctest: +SKIP
+        >>> try:  # doctest: +SKIP
+        ...     cnbkit.Client().collect(cnbkit.plan("exrates", 1991, 2024), watch=watch)
+        ... except cnbkit.errors.Cancelled:
+        ...     print("stopped")
+    """

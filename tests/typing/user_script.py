@@ -74,6 +74,18 @@ def main() -> None:
     assert_type(one, pd.DataFrame)
     assert len(plan) == len(labels) == 2 and plan[0].label == labels[0]
     assert len(rows) == len(same) and by_name.equals(eur_usd) and len(one) > 200
+
+    # one call as a plan, run under a Watch (docs/history.md)
+    checked = client.plan_call("exrates.daily", date="2024-05-17")
+    assert_type(checked, cnbkit.Plan)
+    settled: list[tuple[int, int]] = []
+    watch = cnbkit.Watch(on_progress=lambda done, total: settled.append((done, total)))
+    fixing = client.collect(checked, watch=watch)
+    assert_type(fixing, pd.DataFrame)
+    fresh = watch.fresh_until
+    assert settled == [(1, 1)] and watch.answers == 1 and not watch.cancelled
+    assert fresh is None or fresh.year >= 2025
+    assert fixing.equals(client.get("exrates.daily", date="2024-05-17"))
     url.stop()
 
 

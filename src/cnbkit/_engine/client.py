@@ -183,8 +183,8 @@ class Client:
     def get(self, op: Operation | str, *, backend: Backend | None = None,
             **params: Any) -> Frame:
         """Check the arguments, fetch (or read from the cache) and convert to a typed frame:
-        the plan of one call (:meth:`cnbkit.Plan.one`), run by :meth:`collect` from the
-        calling thread.
+        the plan of one call (:meth:`plan_call`), run by :meth:`collect` from the calling
+        thread.
 
         Warns (:class:`~cnbkit.errors.CnbkitWarning`) when a currency has no data (the API
         answers an unknown code with no error) and when a date after today was asked for (the
@@ -199,9 +199,37 @@ class Client:
         Example:
             >>> client.get("pribor.daily_year", year=2019)  # doctest: +SKIP
         """
+        return self.collect(self.plan_call(op, **params), backend=backend)
+
+    def plan_call(self, op: Operation | str, /, **params: Any) -> Plan:
+        """The plan of one call of ``op`` with ``params``, checked but not sent: what
+        :meth:`get` runs (``client.get(op, **params)`` is
+        ``client.collect(client.plan_call(op, **params))``), for a program that checks a call
+        first and runs it later, in another thread or under a :class:`cnbkit.Watch`.
+
+        The arguments are checked as :meth:`get` checks them, and "today" is this client's.
+        The plan's one call (``plan[0]``) holds the query as it will be sent
+        (``plan[0].query``); plans of the same call are equal, so a plan can key a store of
+        finished answers.
+
+        Raises:
+            InvalidParameter: an unknown operation (the closest names are suggested), a
+                parameter not allowed; nothing is sent.
+
+        Example:
+            >>> import cnbkit
+            >>> client = cnbkit.Client(base_url="http://127.0.0.1:8000/cnbapi", cache=False)
+            >>> plan = client.plan_call("exrates.daily_currency_month", currency="usd",
+            ...                         year_month="2019-05")
+            >>> plan[0].label
+            '/exrates/daily-currency-month currency=USD&yearMonth=2019-05'
+            >>> dict(plan[0].query)
+            {'currency': 'USD', 'yearMonth': '2019-05'}
+            >>> client.collect(plan, watch=cnbkit.Watch())  # doctest: +SKIP
+            >>> client.close()
+        """
         op = operation(op) if isinstance(op, str) else op
-        plan = Plan.one(op, build_query(op, params, self.today()), client=self)
-        return self.collect(plan, backend=backend)
+        return Plan.one(op, build_query(op, params, self.today()), client=self)
 
     @overload
     def collect(self, plan: Plan, *, backend: Literal["pandas"] | None = ...,
@@ -225,15 +253,14 @@ class Client:
         cache is converted at once; one call that needs the network is sent from the calling
         thread; more go to the client's pool, up to ``workers`` in flight. ``progress`` draws
         a bar (None: only where someone watches, and only for more than four calls).
-        ``watch`` lets another thread follow the run and stop it
-        (:class:`~cnbkit._engine.watch.Watch`).
+        ``watch`` lets another thread follow the run and stop it (:class:`cnbkit.Watch`).
 
         Raises:
             InvalidParameter: ``backend`` or ``workers`` not allowed (before any request).
             ChunkError: (a history's plan) naming every call that failed after retries; the
                 others are cached, so running the same plan again fetches only the failed
                 ones. A plan of one call raises that call's own error.
-            Cancelled: ``watch`` was cancelled before the run finished.
+            cnbkit.errors.Cancelled: ``watch`` was cancelled before the run finished.
 
         Example:
             >>> plan = cnbkit.plan("czeonia", 2023, 2024, client=client)  # doctest: +SKIP

@@ -116,10 +116,10 @@ def run(
             failed.append(FailedChunk(calls[index].label, exc))
         else:
             if watch is not None:
-                watch.answered(answer.expires)
+                watch._answered(answer.expires)
         done += 1
         if watch is not None:
-            watch.advanced(done, len(calls))
+            watch._advanced(done, len(calls))
         if bar is not None:
             bar.update(1)
 
@@ -127,7 +127,7 @@ def run(
 
     def fetch(call: Call, found: Lookup) -> Answer:
         if watch is not None:
-            watch.check()  # cancelled: not sent
+            watch._check()  # cancelled: not sent
         if stop.is_set():
             raise _Skipped()
         try:
@@ -146,7 +146,7 @@ def run(
     try:
         for index, call in enumerate(calls):
             if watch is not None:
-                watch.check()
+                watch._check()
             found = transport.lookup(call)  # the one cache read of this call
             if waiting is not None:  # other work follows: the held-back call overlaps it
                 send(*waiting)
@@ -161,10 +161,10 @@ def run(
             index, call, found = waiting
             settle(index, partial(fetch, call, found))
         if watch is not None:
-            watch.track(futures)
+            watch._track(futures)
         for future in as_completed(futures):
             if watch is not None:
-                watch.check()
+                watch._check()
             index = futures[future]
             if future.cancelled() or isinstance(future.exception(), _Skipped):
                 continue  # the unreachable host's error is raised by the call that met it

@@ -20,8 +20,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .._shared.currencies import check_currency
 from .._shared.dates import to_date
-from ..catalog import Operation, Param
+from ..catalog import FIRST_YEAR, Operation, Param
 from ..errors import InvalidParameter
 
 __all__ = [
@@ -34,11 +35,7 @@ __all__ = [
     "to_month",
 ]
 
-#: The first year of any CNB series (the exchange-rate fixing history starts in 1991).
-FIRST_YEAR = 1991
-
 _ISO_MONTH = re.compile(r"(\d{4})-(\d{2})")
-_CURRENCY = re.compile(r"[A-Za-z]{3}")
 
 
 def to_month(value: object, arg: str, today: dt.date) -> tuple[int, int]:
@@ -79,20 +76,6 @@ def check_year(value: object, arg: str, today: dt.date) -> int:
     if not FIRST_YEAR <= value <= last:
         raise InvalidParameter(arg, value, f"years run from {FIRST_YEAR} to {last}")
     return value
-
-
-def check_currency(value: object, arg: str = "currency") -> str:
-    """Check a currency code (three letters, any case) and return it upper-cased.
-
-    Example:
-        >>> check_currency(" usd ")
-        'USD'
-    """
-    if not isinstance(value, str) or not _CURRENCY.fullmatch(value.strip()):
-        raise InvalidParameter(
-            arg, value, "expected a three-letter ISO 4217 code such as 'EUR' or 'usd'"
-        )
-    return value.strip().upper()
 
 
 def check_choice(param: Param, value: object) -> str:

@@ -1,9 +1,10 @@
 """A plan: the calls one frame is made of, and what becomes of their rows.
 
 :func:`cnbkit.plan` returns one (:class:`cnbkit.Plan`), :meth:`cnbkit.Client.collect` and
-:meth:`Plan.collect` run it, and :meth:`cnbkit.Client.get` makes one of a single call
-(:meth:`Plan.one`). A plan is also the sequence of its calls (``len(plan)``, ``plan[0]``,
-``for call in plan``), as :func:`cnbkit.plan`'s list of calls was in 0.1.0.
+:meth:`Plan.collect` run it, and :meth:`cnbkit.Client.plan_call` makes one of a single call
+(:meth:`Plan.one`), which :meth:`cnbkit.Client.get` runs. A plan is also the sequence of its
+calls (``len(plan)``, ``plan[0]``, ``for call in plan``), as :func:`cnbkit.plan`'s list of
+calls was in 0.1.0.
 
 A single call and a history differ in three ways, written here once as the policies each plan
 carries; the modules that run a plan read the policies and never ask which kind it is:
@@ -93,8 +94,9 @@ class Plan(Sequence[Call]):
     returns, :meth:`cnbkit.Client.collect` and :meth:`collect` run.
 
     A plan is a sequence of its calls: ``len(plan)``, ``plan[0].label``, ``for call in plan``.
-    It is made by :func:`cnbkit.plan` (or, inside cnbkit, :meth:`one` and :meth:`history`),
-    not built by hand, and never changes once made.
+    It is made by :func:`cnbkit.plan` (a history) or :meth:`cnbkit.Client.plan_call` (one
+    call), not built by hand, and never changes once made; plans of the same calls are equal
+    (and hash alike), whichever client they were made for.
 
     Attributes:
         group: the group it belongs to (``exrates``, ``averages``...).

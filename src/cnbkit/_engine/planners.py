@@ -29,8 +29,9 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -253,12 +254,22 @@ class HistoryOption:
         many: it takes several values (a list in Python, a repeatable flag on the CLI).
         choices: the allowed values, when there is a fixed set (else empty; currency codes
             are checked as three letters).
+        default: the value the history uses when the option is left out, where that is one
+            value (``"ALL"``, ``"monthly"``); None where leaving it out means every value
+            (every currency, every tenor).
+
+    Example:
+        >>> import cnbkit
+        >>> kind = cnbkit.GROUPS["averages"].options[0]
+        >>> kind.name, kind.choices, kind.default
+        ('kind', ('monthly', 'cumulative', 'quarterly'), 'monthly')
     """
 
     name: str
     help: str
     many: bool = False
     choices: tuple[str, ...] = ()
+    default: str | None = None
 
 
 @dataclass(frozen=True)
@@ -298,22 +309,16 @@ class Planner:
     about: Group
     function: Callable[..., Plan]
 
-    # the description's fields as cnbkit.mcp_server reads them, until it reads cnbkit.GROUPS
-    @property
-    def group(self) -> str:
-        return self.about.name
-
-    @property
-    def options(self) -> tuple[HistoryOption, ...]:
-        return self.about.options
-
-    @property
-    def ranges(self) -> Literal["dates", "years"]:
-        return self.about.ranges
-
-    @property
-    def summary(self) -> str:
-        return self.about.summary
+    @classmethod
+    def of(cls, about: Group, function: Callable[..., Plan]) -> Planner:
+        """``about``'s planner, each option's :attr:`~HistoryOption.default` read from
+        ``function``'s signature (the one place it is written)."""
+        parameters = inspect.signature(function).parameters
+        options = tuple(
+            replace(option, default=default if isinstance(
+                default := parameters[option.name].default, str) else None)
+            for option in about.options)
+        return cls(replace(about, options=options), function)
 
     def plan(self, start: DateArg, end: DateArg, *, today: dt.date,
              options: Mapping[str, Any]) -> Plan:
@@ -336,23 +341,23 @@ _CURRENCY = HistoryOption("currency", "a currency code (repeatable; default: eve
                           many=True)
 #: Every group's planner, by group name.
 PLANNERS: Mapping[str, Planner] = MappingProxyType({p.about.name: p for p in (
-    Planner(Group("czeonia", "CZEONIA, the overnight rate"), plan_czeonia),
-    Planner(Group("exrates", "the CNB exchange-rate fixing", (_CURRENCY,)), plan_exrates),
-    Planner(Group("forward", "forward points of EUR/CZK and USD/CZK", (
+    Planner.of(Group("czeonia", "CZEONIA, the overnight rate"), plan_czeonia),
+    Planner.of(Group("exrates", "the CNB exchange-rate fixing", (_CURRENCY,)), plan_exrates),
+    Planner.of(Group("forward", "forward points of EUR/CZK and USD/CZK", (
         HistoryOption("currency_pair", "EUR_TO_CZK, USD_TO_CZK or ALL", choices=_PAIR.enum),
         HistoryOption("maturity", "THREE_MONTH, SIX_MONTH or ALL", choices=_MATURITY.enum),
     )), plan_forward),
-    Planner(Group("fxrates", "monthly rates of other currencies", (
+    Planner.of(Group("fxrates", "monthly rates of other currencies", (
         _CURRENCY, HistoryOption("lang", "CZ or EN (country names)", choices=_LANG.enum),
     )), plan_fxrates),
-    Planner(Group("omo", "open market operations"), plan_omo),
-    Planner(Group("pribor", "PRIBOR and PRIBID", (
+    Planner.of(Group("omo", "open market operations"), plan_omo),
+    Planner.of(Group("pribor", "PRIBOR and PRIBID", (
         HistoryOption("period", "a PRIBOR tenor (repeatable; default: every tenor)", many=True,
                       choices=_PERIOD.enum),
     )), plan_pribor),
-    Planner(Group("skd", "average prices of short-term bonds (SKD)",
-                  first_day=dt.date(2000, 1, 1)), plan_skd),
-    Planner(Group("averages", "averages of the fixing (start/end are years)", (
+    Planner.of(Group("skd", "average prices of short-term bonds (SKD)",
+                     first_day=dt.date(2000, 1, 1)), plan_skd),
+    Planner.of(Group("averages", "averages of the fixing (start/end are years)", (
         HistoryOption("kind", "monthly, cumulative or quarterly", choices=tuple(AVERAGE_KINDS)),
         _CURRENCY,
     ), ranges="years"), plan_averages),

@@ -1,8 +1,8 @@
-"""Following one run of a plan from another thread, and stopping it.
+"""Following one run of a plan from another thread, and stopping it: :class:`cnbkit.Watch`.
 
-A shell that runs calls for someone else (``cnbkit mcp`` for an assistant) hands a
-:class:`Watch` to :meth:`cnbkit.Client.collect` (or ``history(..., watch=...)``). While the
-plan runs in a worker thread, the shell learns
+A program that runs calls for someone else (a server such as ``cnbkit mcp``, a notebook's
+panel with a stop button) hands a :class:`Watch` to :meth:`cnbkit.Client.collect`. While the
+plan runs in a worker thread, the program learns
 
 * how far it is: ``on_progress(done, total)`` is called in the thread running the plan as
   each call settles (its answer converted, or its failure recorded);
@@ -13,11 +13,11 @@ plan runs in a worker thread, the shell learns
 
 and it can stop the run from any thread with :meth:`Watch.cancel`: the calls not yet sent are
 never sent (their queued downloads are cancelled, freeing the pool), the requests already in
-flight finish, and the run raises :class:`Cancelled`.
+flight finish, and the run raises :class:`cnbkit.errors.Cancelled`.
 
 Example:
     >>> import cnbkit
-    >>> watch = Watch(on_progress=lambda done, total: print(f"{done}/{total}"))
+    >>> watch = cnbkit.Watch(on_progress=lambda done, total: print(f"{done}/{total}"))
     >>> frame = cnbkit.Client(base_url=url).collect(plan, watch=watch)  # doctest: +SKIP
     1/3
     2/3
@@ -35,21 +35,36 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from typing import Any
 
-from ..errors import CnbError
+from ..errors import Cancelled
 
 __all__ = ["Cancelled", "Watch"]
 
 
-class Cancelled(CnbError):
-    """The run was cancelled (:meth:`Watch.cancel`) before it finished."""
-
-
 class Watch:
-    """Progress, freshness and cancellation of one run (see the module docstring).
+    """Progress, freshness and cancellation of one run of a plan, followed from another
+    thread: give it to :meth:`cnbkit.Client.collect` (``watch=``), one watch per run.
 
     Args:
         on_progress: called with (calls settled, calls in the plan) as each call settles, in
-            the thread that runs the plan.
+            the thread that runs the plan (keep it short: the run waits for it).
+
+    Example:
+        >>> import threading
+        >>> import cnbkit
+        >>> watch = cnbkit.Watch(on_progress=lambda done, total: print(f"{done}/{total}"))
+        >>> client = cnbkit.Client()  # doctest: +SKIP
+        >>> plan = cnbkit.plan("pribor", 2021, 2023, client=client)  # doctest: +SKIP
+        >>> worker = threading.Thread(target=client.collect, args=(plan,),
+        ...                           kwargs={"watch": watch})  # doctest: +SKIP
+        >>> worker.start(); worker.join()  # doctest: +SKIP
+        1/3
+        2/3
+        3/3
+        >>> watch.answers, watch.fresh_until  # doctest: +SKIP
+        (3, None)
+
+    ``watch.cancel()`` from any thread stops the run: the calls not yet sent are never sent,
+    and :meth:`~cnbkit.Client.collect` raises :class:`cnbkit.errors.Cancelled`.
     """
 
     def __init__(self, on_progress: Callable[[int, int], None] | None = None) -> None:
@@ -71,6 +86,7 @@ class Watch:
 
     @property
     def cancelled(self) -> bool:
+        """Whether :meth:`cancel` was called."""
         return self._cancelled.is_set()
 
     @property
@@ -86,20 +102,20 @@ class Watch:
         with self._lock:
             return self._answers
 
-    # -- the engine's side ---------------------------------------------------------------------
-    def check(self) -> None:
+    # -- the engine's side: called by Client.collect as the plan runs (private) ------------------
+    def _check(self) -> None:
         """Raise :class:`Cancelled` if the run was cancelled."""
         if self._cancelled.is_set():
             raise Cancelled("the call was cancelled")
 
-    def track(self, futures: Iterable[Future[Any]]) -> None:
+    def _track(self, futures: Iterable[Future[Any]]) -> None:
         """Downloads queued for the run: cancelled by :meth:`cancel` (at once, if it was)."""
         with self._lock:
             self._futures.extend(futures)
         if self._cancelled.is_set():
             self.cancel()
 
-    def answered(self, expires: dt.datetime | None) -> None:
+    def _answered(self, expires: dt.datetime | None) -> None:
         """One more answer used (``expires``: when it stops being fresh; None: never)."""
         with self._lock:
             self._answers += 1
@@ -107,7 +123,10 @@ class Watch:
                                         expires < self._fresh_until):
                 self._fresh_until = expires
 
-    def advanced(self, done: int, total: int) -> None:
+    def _advanced(self, done: int, total: int) -> None:
         """``done`` of the plan's ``total`` calls are settled (answered, or failed)."""
         if self.on_progress is not None:
             self.on_progress(done, total)
+
+
+Watch.__module__ = "cnbkit"  # public as cnbkit.Watch, whatever module holds it

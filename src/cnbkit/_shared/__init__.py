@@ -7,6 +7,7 @@
 
     clock               what time it is: Prague, the Clock protocol, the system, shifted and
                         manual clocks, a clock from a setting
+    currencies          currency codes as users write them ("EUR", "usd")
     dates               dates as users write them ("2019-05-17", date, datetime, Timestamp)
     deprecation         names that moved keep working for a release, with a FutureWarning
     proxies             the proxy requests picks, and how messages show it (no credentials)

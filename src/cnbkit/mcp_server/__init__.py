@@ -37,8 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._engine.client import Client
-from .._engine.settings import LIVE_URL
+from .. import LIVE_URL, Client
 from ..errors import InvalidParameter, MissingDependency
 
 if TYPE_CHECKING:

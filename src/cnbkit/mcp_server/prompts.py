@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .._engine.params import check_currency
+from .._shared.currencies import check_currency
 from .._shared.dates import to_date
 
 __all__ = ["PROMPTS", "Prompt", "PromptArgument"]

@@ -1,4 +1,5 @@
-"""The tools' arguments and answers as JSON Schema, written from the catalog and the planners.
+"""The tools' arguments and answers as JSON Schema, written from the catalog and the groups
+(:data:`cnbkit.GROUPS`).
 
 A model reads these schemas to call the tools, so every argument is described in plain text
 with its format (dates ``yyyy-MM-dd``, months ``yyyy-MM``, years as numbers) and, where the set
@@ -25,7 +26,6 @@ Example:
 
 from __future__ import annotations
 
-import inspect
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -33,10 +33,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .._engine.params import FIRST_YEAR
-from .._engine.planners import PLANNERS, HistoryOption, Planner
+from .. import GROUPS, HistoryOption
 from ..analysis.conventions import CURRENCY_CALENDARS, TENORS
-from ..catalog import OPERATIONS, Param
+from ..catalog import FIRST_YEAR, OPERATIONS, Param
 from ..errors import InvalidParameter
 
 __all__ = [
@@ -121,18 +120,17 @@ def _params() -> dict[str, Any]:
                            for name, param in declared.items()}}
 
 
-def filter_text(planner: Planner, option: HistoryOption) -> str:
+def filter_text(option: HistoryOption) -> str:
     """What a history option (a filter) is, as a model reads it: its help without the command
     line's wording, with its default and whether it takes a list.
 
     Example:
-        >>> filter_text(PLANNERS["averages"], PLANNERS["averages"].options[0])
+        >>> filter_text(GROUPS["averages"].options[0])
         'monthly, cumulative or quarterly; default monthly'
     """
     text = option.help.replace("repeatable; ", "").replace(" (repeatable)", "")
-    default = inspect.signature(planner.function).parameters[option.name].default
-    if isinstance(default, str) and "default" not in text:
-        text += f"; default {default}"
+    if option.default is not None and "default" not in text:
+        text += f"; default {option.default}"
     return text + ("; one value or a list" if option.many else "")
 
 
@@ -141,13 +139,13 @@ def _filters() -> dict[str, Any]:
     groups: dict[str, list[str]] = {}
     options: dict[str, Any] = {}
     texts: dict[str, str] = {}
-    for planner in PLANNERS.values():
-        for option in planner.options:
+    for group in GROUPS.values():
+        for option in group.options:
             options.setdefault(option.name, option)
-            text = texts.setdefault(option.name, filter_text(planner, option))
-            if text != filter_text(planner, option):  # pragma: no cover - the planners
+            text = texts.setdefault(option.name, filter_text(option))
+            if text != filter_text(option):  # pragma: no cover - the groups' descriptions
                 raise RuntimeError(f"the filter {option.name} means two things")
-            groups.setdefault(option.name, []).append(planner.group)
+            groups.setdefault(option.name, []).append(group.name)
     properties: dict[str, Any] = {}
     for name, option in options.items():
         text = f"{texts[name]} (groups {', '.join(groups[name])})"
@@ -197,9 +195,9 @@ ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
         Argument("max_rows", _MAX_ROWS),
     ),
     "history": (
-        Argument("group", {"type": "string", "enum": list(PLANNERS),
+        Argument("group", {"type": "string", "enum": list(GROUPS),
                            "description": "the series: " + "; ".join(
-                               f"{p.group}: {p.summary}" for p in PLANNERS.values())},
+                               f"{g.name}: {g.summary}" for g in GROUPS.values())},
                  required=True),
         Argument("start", {"anyOf": [{"type": "string", "format": "date"},
                                      {"type": "integer", "minimum": FIRST_YEAR}],
@@ -320,10 +318,10 @@ def check_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
 
 def _check_filters(group: object, filters: Mapping[str, Any]) -> None:
     """Refuse a filter ``group``'s history does not take, naming the ones it does."""
-    planner = PLANNERS.get(group) if isinstance(group, str) else None
-    if planner is None:
+    about = GROUPS.get(group) if isinstance(group, str) else None
+    if about is None:
         return  # the library names the groups
-    known = [option.name for option in planner.options]
+    known = [option.name for option in about.options]
     for name, value in filters.items():
         if name in known:
             continue

@@ -4,14 +4,14 @@ server, every call in its own worker thread.
 * **Tools** (:mod:`~cnbkit.mcp_server.tools`): a call's arguments are checked first
   (:func:`~cnbkit.mcp_server.schemas.check_arguments`, then the library's own checks), so a bad
   one is a tool error with cnbkit's message at once; the work then runs in a worker thread
-  under a :class:`~cnbkit._engine.watch.Watch`. A fast call never waits behind a slow one;
+  under a :class:`cnbkit.Watch`. A fast call never waits behind a slow one;
   cancelling a call (``notifications/cancelled``) stops its remaining requests and frees its
   workers; ``history`` reports progress per chunk when the client sent a progress token;
   anything unexpected is still a tool error naming the tool, its arguments and the exception.
-* **Finished answers are reused**: a table is kept by its operation, checked parameters (or
-  planned calls) and ``max_rows`` for as long as the cache entries it came from stay fresh,
-  so a repeated call costs no more than the protocol itself and an open period still
-  expires with its cache entry.
+* **Finished answers are reused**: a table is kept by its plan (:class:`cnbkit.Plan`: the
+  operation and its checked parameters, or the planned calls) and ``max_rows`` for as long as
+  the cache entries it came from stay fresh, so a repeated call costs no more than the
+  protocol itself and an open period still expires with its cache entry.
 * **Logging**: cnbkit's log records of a call (the requests it makes, what it refuses) go to
   the client as ``notifications/message`` at the level it chose: ``logging/setLevel`` on
   handshake-era connections (nothing until it is set), the request's ``_meta`` log level on
@@ -50,8 +50,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .._engine.client import Client
-from .._engine.watch import Watch
+from .. import Client, Watch
 from ..errors import LEAVE_OFFLINE, USE_CACHED, USE_SANDBOX, CnbError, InvalidParameter
 from .prompts import PROMPTS
 from .schemas import ARGUMENTS, OUTPUTS, check_arguments, input_schema

@@ -5,8 +5,12 @@ checks (dates by its parser, named by their argument; parameters by the catalog;
 options by the group's planner) and plans the work, at once and without a request; it gives a
 :class:`Prepared`: the work to run in a worker thread, and the key under which its finished
 answer may be reused (the operation and its checked query, or the planned calls, and
-``max_rows``). The work then runs under a :class:`~cnbkit._engine.watch.Watch` that reports its
-progress, tells how long its answers stay fresh, and stops it when the call is cancelled.
+``max_rows``). The work then runs under a :class:`cnbkit.Watch` that reports its progress,
+tells how long its answers stay fresh, and stops it when the call is cancelled. Everything it
+uses of the library is public (:class:`cnbkit.Client`, :func:`cnbkit.plan`,
+:meth:`cnbkit.Client.plan_call`, :data:`cnbkit.GROUPS`, :mod:`cnbkit.catalog`) but for the
+shared leaf's readers of dates and currency codes and its per-call warnings
+(``cnbkit._shared``).
 
 Every answer is structured content that validates against the tool's output schema
 (:mod:`cnbkit.mcp_server.schemas`) and a short text; what cannot be computed (a period past the
@@ -32,16 +36,13 @@ from typing import Any
 
 import pandas as pd
 
-from .. import analysis
-from .._engine.client import Client
-from .._engine.params import FIRST_YEAR, build_query, check_currency
-from .._engine.plan import Plan
-from .._engine.planners import PLANNERS, make_plan
-from .._engine.watch import Watch
+from .. import GROUPS, Client, Plan, Watch, analysis
+from .. import plan as plan_history
+from .._shared.currencies import check_currency
 from .._shared.dates import to_date
 from .._shared.warnings_at_caller import collecting
 from ..backends import as_pandas
-from ..catalog import OPERATIONS, Operation, Param, operation
+from ..catalog import FIRST_YEAR, OPERATIONS, Operation, Param, operation
 from ..errors import CnbError, CnbkitWarning, InvalidParameter
 from .schemas import MAX_ROWS, filter_text
 from .tables import ResultStore, render, to_table
@@ -128,51 +129,49 @@ class Tools:
                              warnings=said, title=title, owner=owner)
             return table, render(table)
 
-        calls = tuple((call.op.name, call.query, call.keep) for call in plan.calls)
-        key = (calls, plan.span, tuple(sorted(plan.filters.items())), plan.sort, max_rows)
-        return Prepared(work, key)
+        return Prepared(work, (plan, max_rows))
 
     def _call_operation(self, operation: str, params: dict[str, Any], max_rows: int,
                         owner: str | None) -> Prepared:
         op = _operation(operation)
-        query = build_query(op, params, self.client.today())
-        return self._table(Plan.one(op, query), max_rows=max_rows, narrow=_NARROW_CALL,
+        one = self.client.plan_call(op, **params)
+        query = one[0].query
+        return self._table(one, max_rows=max_rows, narrow=_NARROW_CALL,
                            title=f"{op.name} {' '.join(f'{k}={v}' for k, v in query.items())}"
                            .strip(), notes=[], owner=owner)
 
     def _history(self, group: str, start: Any, end: Any, filters: dict[str, Any],
                  max_rows: int, owner: str | None) -> Prepared:
         today = self.client.today()
-        if end is None and isinstance(start, str) and group in PLANNERS and \
-                PLANNERS[group].ranges == "dates" and to_date(start, "start") > today:
+        if end is None and isinstance(start, str) and group in GROUPS and \
+                GROUPS[group].ranges == "dates" and to_date(start, "start") > today:
             raise InvalidParameter("start", start, f"after today ({today}), the last day "
                                    f"with data: give a start on or before {today}")
         with collecting() as collected:  # a range trimmed to today, moved to the series' start
             try:
-                plan = make_plan(group, start, end, today=self.client.today(), options=filters)
+                chosen = plan_history(group, start, end, client=self.client, **filters)
             except InvalidParameter as exc:
                 if exc.parameter != "year":
                     raise
                 # averages take years, which the planner calls year: name start or end
                 named = "start" if exc.value in (start, (start, end)) else "end"
                 raise _named(exc, named, exc.value) from None
-        span = f" {plan.span.start} to {plan.span.end}" if plan.span else ""
-        years = plan.filters.get("year")
-        if plan.span is None and years:
+        span = f" {chosen.span.start} to {chosen.span.end}" if chosen.span else ""
+        years = chosen.filters.get("year")
+        if chosen.span is None and years:
             span = f" {years[0]}" + (f" to {years[-1]}" if len(years) > 1 else "")
         given = "".join(f" {name}={_listed(value)}" for name, value in filters.items()
                         if value is not None)
-        return self._table(plan, max_rows=max_rows, narrow=_NARROW_HISTORY,
+        return self._table(chosen, max_rows=max_rows, narrow=_NARROW_HISTORY,
                            title=f"{group} history{span}{given}", notes=_warnings(collected),
                            owner=owner)
 
     def _pribor_curve(self, date: Any, owner: str | None) -> Prepared:
-        op = OPERATIONS["pribor.daily"]
-        query = build_query(op, {"date": date}, self.client.today())
-        day = query.get("date")
+        one = self.client.plan_call("pribor.daily", date=date)
+        day = one[0].query.get("date")
         empty = InvalidParameter("date", day, "no PRIBOR fixing was published on or before "
                                  "this day: give a later date")
-        return self._table(Plan.one(op, query), max_rows=MAX_ROWS, narrow=_NARROW_CALL,
+        return self._table(one, max_rows=MAX_ROWS, narrow=_NARROW_CALL,
                            title=f"pribor.daily date={day}" if day else "pribor.daily",
                            notes=[], owner=owner, empty=empty)
 
@@ -251,12 +250,12 @@ class Tools:
                                        f"{_day(after)} (the next one) or {_day(before)} (the "
                                        "one before)")
         with collecting():  # a range moved to the series' start: the index says where it is
-            plan = make_plan("czeonia", first - dt.timedelta(days=10), min(last, today),
-                             today=today, options={})
+            chosen = plan_history("czeonia", first - dt.timedelta(days=10), min(last, today),
+                                  client=self.client)
 
         def work(watch: Watch) -> Answer:
             with collecting() as collected:
-                frame = as_pandas(self.client.collect(plan, backend="pandas", progress=False,
+                frame = as_pandas(self.client.collect(chosen, backend="pandas", progress=False,
                                                       watch=watch))
             if frame.empty:
                 raise InvalidParameter("start", first.isoformat(), "no CZEONIA is published "
@@ -286,13 +285,11 @@ class Tools:
     def _cross_rate(self, date: Any, base: Any, quote: Any) -> Prepared:
         day = to_date(date, "date")
         codes = [check_currency(base, "base"), check_currency(quote, "quote")]
-        plan = Plan.one(OPERATIONS["exrates.daily"],
-                        build_query(OPERATIONS["exrates.daily"], {"date": day},
-                                    self.client.today()))
+        one = self.client.plan_call("exrates.daily", date=day)
 
         def work(watch: Watch) -> Answer:
             with collecting() as collected:
-                fixing = as_pandas(self.client.collect(plan, backend="pandas", progress=False,
+                fixing = as_pandas(self.client.collect(one, backend="pandas", progress=False,
                                                        watch=watch))
             if fixing.empty:
                 raise InvalidParameter("date", day.isoformat(), "no CNB fixing was published "
@@ -382,10 +379,10 @@ def _catalog() -> dict[str, Any]:
     operations = [{"name": op.name, "summary": op.summary,
                    "parameters": [_parameter(p) for p in op.params]}
                   for op in OPERATIONS.values()]
-    groups = [{"group": p.group, "summary": p.summary, "start_end": p.ranges,
-               "filters": [{"name": o.name, "help": filter_text(p, o), "many": o.many,
-                            "allowed": list(o.choices) or None} for o in p.options]}
-              for p in PLANNERS.values()]
+    groups = [{"group": g.name, "summary": g.summary, "start_end": g.ranges,
+               "filters": [{"name": o.name, "help": filter_text(o), "many": o.many,
+                            "allowed": list(o.choices) or None} for o in g.options]}
+              for g in GROUPS.values()]
     return {"operations": operations, "groups": groups}
 
 
