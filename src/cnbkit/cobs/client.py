@@ -202,7 +202,9 @@ class CobsClient:
                                      scope=list(config.scopes))
         ca_bundle = config.path("ca_bundle")
         self.session.mount("https://", MutualTlsAdapter(self.identity, ca_bundle))
-        self.session.verify = str(ca_bundle) if ca_bundle else True
+        # verification stays on; the adapter's context alone says against which CAs (no
+        # REQUESTS_CA_BUNDLE added to ca_bundle: cnbkit._shared.tls)
+        self.session.verify = True
         file = token_file if token_file is not None else config.path("token_file")
         if file is not None and not isinstance(file, TokenFile):
             file = TokenFile(file)
