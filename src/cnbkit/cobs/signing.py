@@ -96,7 +96,6 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from cnbkit._shared.clock import Clock
-from cnbkit.cobs.browser import RedirectCatcher, is_loopback_redirect
 from cnbkit.cobs.errors import (
     AuthorizationFailed,
     AuthorizationTimeout,
@@ -107,6 +106,7 @@ from cnbkit.cobs.errors import (
     WrongOneTimePassword,
     WrongState,
 )
+from cnbkit.cobs.loopback import RedirectCatcher, is_loopback_redirect
 from cnbkit.cobs.pacing import MIN_INTERVAL, Pace
 from cnbkit.cobs.sending import IF_ANY, NEEDED, Sender
 from cnbkit.errors import ConfigError, InvalidParameter
