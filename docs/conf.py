@@ -119,8 +119,7 @@ cnbkit_api_modules = [
     "cnbkit.backends", "cnbkit.catalog", "cnbkit.analysis",
     "cnbkit.widgets", "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs",
     "cnbkit.cobs.config", "cnbkit.cobs.providers",
-    "cnbkit.cobs.signing", "cnbkit.cobs.pacing", "cnbkit.cobs.payment_calls",
-    "cnbkit.cobs.standing_order_calls",
+    "cnbkit.cobs.signing", "cnbkit.cobs.pacing",
     "cnbkit.cobs.orders", "cnbkit.cobs.browser", "cnbkit.cobs.notebook", "cnbkit.cobs.awaiting",
     "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.identity", "cnbkit",
 ]
