@@ -63,10 +63,6 @@ nitpick_ignore_regex = [
                   r"cache\.CacheLocation|ranges\.Span|plan\.Notices|watch\.Watch)"),
     (r"py:class", r"(Plan|Span|Notices|_Frame|Watch)"),
     (r"py:exc", r"Cancelled"),
-    # what cnbkit needs of the operating system is private (cnbkit._os); the COBS token file
-    # takes its Windows calls for tests, and its docstring still names their 0.1.0-era module
-    # (corrected with the COBS modules' own changes, issue 36 part B2)
-    (r"py:class", r"cnbkit\.(_os\.)?(private_files\.(WindowsCalls|System)|systems\.System)"),
     (r"py:class", r"cnbkit\.("
                   r"sandbox\.httpserver\.(Request|Reply)|"
                   r"sandbox\.cobs\.(CobsApp|data\.SandboxBank)|cobs\.sending\.Sender)"),
@@ -123,8 +119,7 @@ cnbkit_api_modules = [
     "cnbkit.backends", "cnbkit.catalog", "cnbkit.analysis",
     "cnbkit.widgets", "cnbkit.widgets.figures", "cnbkit.sandbox", "cnbkit.cobs",
     "cnbkit.cobs.config", "cnbkit.cobs.providers",
-    "cnbkit.cobs.signing", "cnbkit.cobs.pacing", "cnbkit.cobs.payment_calls",
-    "cnbkit.cobs.standing_order_calls",
+    "cnbkit.cobs.signing", "cnbkit.cobs.pacing",
     "cnbkit.cobs.orders", "cnbkit.cobs.browser", "cnbkit.cobs.notebook", "cnbkit.cobs.awaiting",
     "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.identity", "cnbkit",
 ]

@@ -27,6 +27,7 @@ from cnbkit._os.windows_acl import UnsupportedSystem
 from cnbkit.cobs import CertificateError, Token, TokenFile, TokenFileError
 from cnbkit.cobs.identity import ClientIdentity
 from cnbkit.cobs.tls import client_ssl_context
+from cnbkit.errors import ConfigError
 from cnbkit.sandbox.cobs.pki import issue_client_cert, new_ca
 
 POSIX_ONLY = pytest.mark.only_on("linux", "darwin", reason="POSIX file modes")
@@ -296,3 +297,19 @@ def test_posix_create_never_follows_a_link(tmp_path):
     with pytest.raises(FileExistsError):
         private_files.create(link, system="posix")
     assert not (tmp_path / "elsewhere.json").exists()
+
+
+def test_the_token_files_signature_names_public_types_only(tmp_path):
+    """What a user reads in the API reference and an editor's hint: the private Windows calls
+    are a hook the signature does not name; a wrong value is a ConfigError, not a late crash."""
+    import inspect
+    import typing
+
+    hints = typing.get_type_hints(TokenFile.__init__)
+    shown = " ".join(str(hint) for hint in hints.values())
+    assert "_os" not in shown and "private_files" not in shown and "WindowsCalls" not in shown
+    assert inspect.signature(TokenFile).parameters["system"].default is None
+    with pytest.raises(ConfigError, match="'posix' or 'windows'"):
+        TokenFile(tmp_path / "t.json", system="dos")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="windows"):
+        TokenFile(tmp_path / "t.json", windows=object())

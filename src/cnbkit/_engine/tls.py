@@ -38,8 +38,8 @@ import ssl
 from typing import Any
 
 import certifi
-from requests.adapters import HTTPAdapter
 
+from .._shared.tls import PinnedTlsAdapter
 from ..errors import ConfigError
 from .settings import missing_bundle
 
@@ -95,44 +95,14 @@ def ssl_context(trust: str, source: str | None = None) -> ssl.SSLContext:
     return context
 
 
-class TrustAdapter(HTTPAdapter):
-    """An adapter whose every HTTPS connection, direct or through a proxy, is verified against
-    one context, and never against what requests would pick (its ``verify`` argument, certifi,
-    or ``REQUESTS_CA_BUNDLE`` read again at each request: the settings already read it).
-
-    requests hands a CA path to urllib3 in two places, ``build_connection_pool_key_attributes``
-    (the pool's key) and ``cert_verify`` (set on the pool before each request), and urllib3
-    loads such a path into whatever context the pool has; both are overridden so that only
-    ``ssl_context`` decides. (cnbkit never turns verification off, so requests never asks
-    this adapter for that.)
+class TrustAdapter(PinnedTlsAdapter):
+    """An adapter whose every HTTPS connection, direct or through a proxy (its own certificate
+    and the origin's inside the tunnel), is verified against one context from
+    :func:`ssl_context`, and never against what requests would pick (its ``verify`` argument,
+    certifi, or ``REQUESTS_CA_BUNDLE`` read again at each request: the settings already read
+    it). The pinning is :class:`cnbkit._shared.tls.PinnedTlsAdapter`'s, which the COBS client's
+    adapter shares.
     """
 
     def __init__(self, context: ssl.SSLContext, **options: Any) -> None:
-        self.ssl_context = context  # set first: HTTPAdapter.__init__ builds the pool manager
-        super().__init__(**options)
-
-    def init_poolmanager(self, connections: int, maxsize: int, block: bool = False,
-                         **pool_kwargs: Any) -> None:
-        super().init_poolmanager(connections, maxsize, block=block,
-                                 ssl_context=self.ssl_context, **pool_kwargs)
-
-    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
-        if not proxy.lower().startswith("socks"):  # an https:// proxy's own certificate
-            proxy_kwargs.setdefault("proxy_ssl_context", self.ssl_context)
-        return super().proxy_manager_for(proxy, **proxy_kwargs)
-
-    def build_connection_pool_key_attributes(self, request: Any, verify: Any,
-                                             cert: Any = None) -> Any:
-        # (Any: the types of requests' stubs for these dicts are private)
-        host, pool = super().build_connection_pool_key_attributes(request, True, cert)
-        pool.pop("ca_certs", None)
-        pool.pop("ca_cert_dir", None)
-        pool["cert_reqs"] = "CERT_REQUIRED"
-        pool["ssl_context"] = self.ssl_context
-        return host, pool
-
-    def cert_verify(self, conn: Any, url: str, verify: Any, cert: Any) -> None:
-        if url.lower().startswith("https"):
-            conn.cert_reqs = "CERT_REQUIRED"
-            conn.ca_certs = None
-            conn.ca_cert_dir = None
+        super().__init__(context, **options)

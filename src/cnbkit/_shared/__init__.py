@@ -11,5 +11,6 @@
     dates               dates as users write them ("2019-05-17", date, datetime, Timestamp)
     deprecation         names that moved keep working for a release, with a FutureWarning
     proxies             the proxy requests picks, and how messages show it (no credentials)
+    tls                 a requests adapter whose trust is one SSLContext, never the environment's
     warnings_at_caller  a warning shown at the user's own line, however deep it is raised
 """

@@ -133,8 +133,8 @@ _Part = TypeVar("_Part")
 def _offered(part: str, method: Callable[Concatenate[_Part, _P], _R]
              ) -> Callable[Concatenate[CobsClient, _P], _R]:
     """``method`` of the client's part ``part``, offered on the client itself with the same
-    signature and documentation (``cobs.initiate_payment(...)`` is
-    ``cobs.payment_calls.initiate_payment(...)``)."""
+    signature and documentation: the one way users call it (``cobs.initiate_payment(...)``);
+    the part is how the client is built, not a second way in."""
 
     @functools.wraps(method)
     def on_client(self: CobsClient, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
@@ -147,12 +147,11 @@ class CobsClient:
     """A COBS (PSD2) client for one configuration.
 
     Registration, OAuth and the AISP frames are here, with :meth:`send`, the one way a call
-    goes out. Payments and the balance checks are a part of their own,
-    :attr:`payment_calls` (:class:`~cnbkit.cobs.payment_calls.PaymentCalls`), and so are
-    standing orders, :attr:`standing_order_calls`
-    (:class:`~cnbkit.cobs.standing_order_calls.StandingOrderCalls`); the client offers each of
-    their methods itself (``cobs.initiate_payment(...)``). Each part needs only the client's
-    :class:`~cnbkit.cobs.sending.Sender` side.
+    goes out. Payments and the balance checks, and standing orders, are each a part of their
+    own inside the client (``PaymentCalls`` and ``StandingOrderCalls``, each needing only the
+    client's :class:`~cnbkit.cobs.sending.Sender` side), and every call of theirs is a method of
+    the client, the one way to call it: ``cobs.initiate_payment(...)``,
+    ``cobs.create_standing_order(...)``.
 
     Args:
         config: a :class:`CobsConfig`.
@@ -202,7 +201,9 @@ class CobsClient:
                                      scope=list(config.scopes))
         ca_bundle = config.path("ca_bundle")
         self.session.mount("https://", MutualTlsAdapter(self.identity, ca_bundle))
-        self.session.verify = str(ca_bundle) if ca_bundle else True
+        # verification stays on; the adapter's context alone says against which CAs (no
+        # REQUESTS_CA_BUNDLE added to ca_bundle: cnbkit._shared.tls)
+        self.session.verify = True
         file = token_file if token_file is not None else config.path("token_file")
         if file is not None and not isinstance(file, TokenFile):
             file = TokenFile(file)
@@ -213,31 +214,31 @@ class CobsClient:
                                      expires_at=self._now() + 365 * 86400,
                                      scopes=config.scopes)
         #: payments and the balance checks (PISP, CISP), sent through this client
-        self.payment_calls = PaymentCalls(self)
+        self._payment_calls = PaymentCalls(self)
         #: standing orders (COBS 5.0), sent through this client
-        self.standing_order_calls = StandingOrderCalls(self)
+        self._standing_order_calls = StandingOrderCalls(self)
 
     # -- the parts' methods, offered on the client ----------------------------------------------
-    initiate_payment = _offered("payment_calls", PaymentCalls.initiate_payment)
-    payment = _offered("payment_calls", PaymentCalls.payment)
-    payment_status = _offered("payment_calls", PaymentCalls.payment_status)
-    cancel_payment = _offered("payment_calls", PaymentCalls.cancel_payment)
-    signing = _offered("payment_calls", PaymentCalls.signing)
-    authorize_payment = _offered("payment_calls", PaymentCalls.authorize_payment)
-    check_balance = _offered("payment_calls", PaymentCalls.check_balance)
-    confirm_funds = _offered("payment_calls", PaymentCalls.confirm_funds)
-    create_standing_order = _offered("standing_order_calls",
+    initiate_payment = _offered("_payment_calls", PaymentCalls.initiate_payment)
+    payment = _offered("_payment_calls", PaymentCalls.payment)
+    payment_status = _offered("_payment_calls", PaymentCalls.payment_status)
+    cancel_payment = _offered("_payment_calls", PaymentCalls.cancel_payment)
+    signing = _offered("_payment_calls", PaymentCalls.signing)
+    authorize_payment = _offered("_payment_calls", PaymentCalls.authorize_payment)
+    check_balance = _offered("_payment_calls", PaymentCalls.check_balance)
+    confirm_funds = _offered("_payment_calls", PaymentCalls.confirm_funds)
+    create_standing_order = _offered("_standing_order_calls",
                                      StandingOrderCalls.create_standing_order)
-    standing_order = _offered("standing_order_calls", StandingOrderCalls.standing_order)
-    standing_order_status = _offered("standing_order_calls",
+    standing_order = _offered("_standing_order_calls", StandingOrderCalls.standing_order)
+    standing_order_status = _offered("_standing_order_calls",
                                      StandingOrderCalls.standing_order_status)
-    change_standing_order = _offered("standing_order_calls",
+    change_standing_order = _offered("_standing_order_calls",
                                      StandingOrderCalls.change_standing_order)
-    cancel_standing_order = _offered("standing_order_calls",
+    cancel_standing_order = _offered("_standing_order_calls",
                                      StandingOrderCalls.cancel_standing_order)
-    standing_order_signing = _offered("standing_order_calls",
+    standing_order_signing = _offered("_standing_order_calls",
                                       StandingOrderCalls.standing_order_signing)
-    authorize_standing_order = _offered("standing_order_calls",
+    authorize_standing_order = _offered("_standing_order_calls",
                                         StandingOrderCalls.authorize_standing_order)
 
     # -- plumbing -------------------------------------------------------------------------------

@@ -96,6 +96,14 @@ from types import MappingProxyType
 from typing import Any, Protocol
 from urllib.parse import quote
 
+from cnbkit.cobs.config_groups import (
+    GROUPS,
+    Endpoints,
+    Headers,
+    OAuthSettings,
+    TlsSettings,
+    given,
+)
 from cnbkit.cobs.providers import (
     CNB,
     PRESETS,
@@ -107,7 +115,7 @@ from cnbkit.errors import ConfigError
 
 __all__ = ["AREAS", "CNB_AUTHORIZE_URL", "CNB_BASE_URL", "CNB_PORTAL", "CNB_TOKEN_URL",
            "OAUTH_PRESETS", "PAYMENT_SIGN_PATH", "SANDBOX_CERTIFICATES", "SANDBOX_TPP_NAME",
-           "CobsConfig", "LocalSandbox"]
+           "CobsConfig", "Endpoints", "Headers", "LocalSandbox", "OAuthSettings", "TlsSettings"]
 
 CNB_BASE_URL = CNB.base_url
 CNB_AUTHORIZE_URL = CNB.authorize_url
@@ -496,6 +504,69 @@ class CobsConfig:
                 f"serves {CNB_AUTHORIZE_URL}); CobsConfig.cnb() presets the CNB's")
 
     # -- derived --------------------------------------------------------------------------------
+    @classmethod
+    def grouped(cls, *, tls: TlsSettings | None = None, endpoints: Endpoints | None = None,
+                oauth: OAuthSettings | None = None, headers: Headers | None = None,
+                **flat: Any) -> CobsConfig:
+        """A config from its settings grouped by concern (:class:`TlsSettings`, :class:`Endpoints`,
+        :class:`OAuthSettings`, :class:`Headers`),
+        with any flat keyword beside them; the same config as the flat keywords give.
+
+        Raises:
+            ConfigError: a setting given twice (in a group and flat, or in two groups), a
+                group of the wrong type, or any check of the config itself.
+
+        Example:
+            >>> cfg = CobsConfig.grouped(
+            ...     tls=TlsSettings(p12_file="qwac.p12", p12_password="secret"),
+            ...     endpoints=Endpoints(preset="cnb", version="5.0"),
+            ...     oauth=OAuthSettings(client_id="app-1", scopes=("aisp", "pisp")),
+            ...     headers=Headers(tpp_name="Star Corporation, a.s."))
+            >>> cfg == CobsConfig(p12_file="qwac.p12", p12_password="secret", preset="cnb",
+            ...                   version="5.0", client_id="app-1", scopes=("aisp", "pisp"),
+            ...                   tpp_name="Star Corporation, a.s.")
+            True
+            >>> cfg.oauth.client_id, cfg.endpoints.version
+            ('app-1', '5.0')
+        """
+        values: dict[str, Any] = {}
+        for name, group in (("tls", tls), ("endpoints", endpoints), ("oauth", oauth),
+                            ("headers", headers)):
+            if group is None:
+                continue
+            if not isinstance(group, GROUPS[name]):
+                raise ConfigError(name, type(group).__name__,
+                                  f"a {GROUPS[name].__name__} (cnbkit.cobs.config)")
+            values.update(given(group))
+        twice = sorted(values.keys() & flat.keys())
+        if twice:
+            raise ConfigError(twice[0], "<given twice>", "give each setting once: in its "
+                              "group or as a keyword, not both")
+        return cls(**values, **flat)
+
+    def _group(self, kind: type[Any]) -> Any:
+        return kind(**{f.name: getattr(self, f.name) for f in dataclasses.fields(kind)})
+
+    @property
+    def tls(self) -> TlsSettings:
+        """The client certificate and the CAs trusted (:class:`TlsSettings`)."""
+        return self._group(TlsSettings)  # type: ignore[no-any-return]
+
+    @property
+    def endpoints(self) -> Endpoints:
+        """Where the provider's API is (:class:`Endpoints`)."""
+        return self._group(Endpoints)  # type: ignore[no-any-return]
+
+    @property
+    def oauth(self) -> OAuthSettings:
+        """The OAuth settings (:class:`OAuthSettings`)."""
+        return self._group(OAuthSettings)  # type: ignore[no-any-return]
+
+    @property
+    def headers(self) -> Headers:
+        """What every call says of who calls (:class:`Headers`)."""
+        return self._group(Headers)  # type: ignore[no-any-return]
+
     @property
     def provider(self) -> ProviderPreset | None:
         """The provider preset in use (:mod:`cnbkit.cobs.providers`), or None."""

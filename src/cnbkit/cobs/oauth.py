@@ -36,7 +36,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 import requests
@@ -146,17 +146,29 @@ class TokenFile:
     Args:
         path: the file (``~`` is expanded).
         system: how privacy is set and checked: ``"posix"`` (file modes) or ``"windows"``
-            (access-control lists); default the running system's.
-        windows: the system calls of the Windows way (default: Windows' own, see
-            :class:`~cnbkit._os.private_files.WindowsCalls`).
+            (access-control lists); None (the default): the running system's.
+        windows: the Windows system calls the Windows way makes; None (the default):
+            Windows' own. A hook for cnbkit's tests (what it takes is private), so that the
+            Windows way can be followed on any system; leave it out.
+
+    Example:
+        >>> import tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> TokenFile(f"{folder}/cobs-tokens.json").load() is None  # no file yet: no token
+        True
     """
 
     def __init__(self, path: str | os.PathLike[str], *,
-                 system: private_files.System = private_files.SYSTEM,
-                 windows: private_files.WindowsCalls = private_files.NATIVE) -> None:
+                 system: Literal["posix", "windows"] | None = None,
+                 windows: object = None) -> None:
+        if system not in (None, "posix", "windows"):
+            raise ConfigError("system", system, "'posix' or 'windows' (None: this system's)")
+        if windows is not None and not isinstance(windows, private_files.WindowsCalls):
+            raise ConfigError("windows", type(windows).__name__,
+                              "leave it out (None: Windows' own system calls)")
         self.path = Path(path).expanduser()
-        self.system = system
-        self.windows = windows
+        self.system: private_files.System = private_files.SYSTEM if system is None else system
+        self.windows = private_files.NATIVE if windows is None else windows
 
     def __repr__(self) -> str:
         return f"TokenFile({str(self.path)!r})"

@@ -61,22 +61,22 @@ from typing import Any
 
 from cnbkit.cobs.accounts import field_at, whole_number
 from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer
-from cnbkit.cobs.payments import (
-    _account,
-    _date,
-    _instruction_id,
-    _number,
-    _remittance,
+from cnbkit.cobs.order_fields import (
+    account_reference,
+    amount_number,
+    instructed_amount,
+    instruction_identification,
+    iso_date,
     read_symbols,
+    remittance_information,
 )
-from cnbkit.cobs.payments import _amount as _payment_amount
 from cnbkit.cobs.providers import (
     CNB_STANDING_ORDERS,
     MODE_DUE_VALUES,
     STANDARD_STANDING_ORDERS,
     StandingOrderLimits,
 )
-from cnbkit.cobs.signing import SignInfo
+from cnbkit.cobs.signing_models import SignInfo
 
 __all__ = [
     "INTERVALS",
@@ -300,7 +300,7 @@ def check_standing_order(
     if max_iterations is not None and max_iterations != "":
         _whole(max_iterations, "max_iterations")
     if max_amount is not None and max_amount != "":
-        _number(max_amount)
+        amount_number(max_amount)
     return due
 
 
@@ -372,25 +372,25 @@ def standing_order_body(
     due = check_standing_order(interval, interval_due, mode, mode_due, last_execution_date,
                                max_iterations=max_iterations, max_amount=max_amount,
                                limits=limits)
-    first = _date(first_date, "first_date")
-    last = None if not last_execution_date else _date(last_execution_date,
+    first = iso_date(first_date, "first_date")
+    last = None if not last_execution_date else iso_date(last_execution_date,
                                                       "last_execution_date")
     if last is not None and last < first:
         raise InvalidPaymentOrder(f"last_execution_date {last} is before first_date {first}")
-    identification = {"instructionIdentification": _instruction_id(instruction_id)}
+    identification = {"instructionIdentification": instruction_identification(instruction_id)}
     if order_id is not None:
         identification["transactionIdentification"] = order_id
     body: dict[str, Any] = {
         "standingOrderIdentification": identification,
-        "amount": _payment_amount(amount, currency),
+        "amount": instructed_amount(amount, currency),
         "requestedExecutionDate": first,
         "standingOrder": {
             "alias": alias or "",
             "execution": {"interval": interval, "intervalDue": due, "mode": mode,
                           "modeDue": wire_mode_due(mode_due)},
         },
-        "debtorAccount": _account(debtor_iban, currency),
-        "creditorAccount": _account(creditor_iban),
+        "debtorAccount": account_reference(debtor_iban, currency),
+        "creditorAccount": account_reference(creditor_iban),
     }
     validity: dict[str, Any] = {}
     if last is not None:
@@ -398,10 +398,10 @@ def standing_order_body(
     if max_iterations is not None and max_iterations != "":
         validity["maxIterations"] = _whole(max_iterations, "max_iterations")
     if max_amount is not None and max_amount != "":
-        validity["maxAmount"] = _payment_amount(max_amount, currency)["instructedAmount"]
+        validity["maxAmount"] = instructed_amount(max_amount, currency)["instructedAmount"]
     if validity:
         body["standingOrder"]["validity"] = validity
-    remittance = _remittance(message, vs, ks, ss)
+    remittance = remittance_information(message, vs, ks, ss)
     if remittance:
         body["remittanceInformation"] = remittance
     return body

@@ -30,16 +30,24 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
-import re
 import uuid
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from cnbkit._shared.dates import to_date
 from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer, UnsupportedOperation
-from cnbkit.cobs.signing import SignInfo
-from cnbkit.errors import InvalidParameter
+from cnbkit.cobs.order_fields import (
+    SYMBOL_ORDER,
+    account_reference,
+    amount_number,
+    currency_code,
+    instructed_amount,
+    instruction_identification,
+    iso_date,
+    read_symbols,
+    remittance_information,
+)
+from cnbkit.cobs.signing_models import SignInfo
 
 __all__ = [
     "SYMBOL_ORDER",
@@ -51,14 +59,8 @@ __all__ = [
     "refuse_direct_debit",
 ]
 
-#: Lengths the OpenAPI files allow.
-INSTRUCTION_ID_LENGTH = 35
+#: The length the OpenAPI files allow a balance check's ``exchangeIdentification``.
 EXCHANGE_ID_LENGTH = 18
-_CURRENCY = re.compile(r"^[A-Z]{3}$")
-_SYMBOL_LIMIT = {"vs": 10, "ks": 10, "ss": 10}
-#: The order of the symbols in the unstructured message (PDF §4.27.1: VS, SS, KS) and in the
-#: structured reference (the order of §4.27.2's example: VS, KS, SS).
-SYMBOL_ORDER = {"unstructured": ("vs", "ss", "ks"), "structured": ("vs", "ks", "ss")}
 
 
 @dataclass(frozen=True, repr=False)
@@ -144,127 +146,6 @@ class BalanceCheck:
     exchange_id: str
 
 
-def _number(value: float | str | Decimal) -> Decimal:
-    """A positive amount with at most two decimal places."""
-    if isinstance(value, bool):
-        raise InvalidPaymentOrder(f"amount {value!r} is not a number")
-    try:
-        number = Decimal(str(value).strip())
-    except (InvalidOperation, ValueError):
-        raise InvalidPaymentOrder(f"amount {str(value)[:40]!r} is not a number") from None
-    if not number.is_finite() or number <= 0:
-        raise InvalidPaymentOrder(f"amount must be positive (got {str(value)[:40]!r})")
-    if number != number.quantize(Decimal("0.01")):
-        raise InvalidPaymentOrder(f"amount {value!r} has more than two decimal places")
-    return number
-
-
-def _currency(currency: str | None) -> str:
-    if not isinstance(currency, str) or not _CURRENCY.match(currency):
-        raise InvalidPaymentOrder(f"currency must be an ISO 4217 code such as CZK "
-                                  f"(got {currency!r})")
-    return currency
-
-
-def _amount(value: float | str | Decimal, currency: str) -> dict[str, Any]:
-    number = _number(value)
-    return {"instructedAmount": {"value": float(number), "currency": _currency(currency)}}
-
-
-def _date(value: dt.date | str, arg: str) -> str:
-    """``value`` as yyyy-MM-dd; :class:`InvalidPaymentOrder` naming ``arg`` otherwise."""
-    try:
-        return to_date(value, arg).isoformat()
-    except InvalidParameter as exc:
-        raise InvalidPaymentOrder(str(exc)) from None
-
-
-def _remittance(message: str | None, vs: str | int | None, ks: str | int | None,
-                ss: str | int | None) -> dict[str, Any] | None:
-    """The remittance information: the symbols at the start of the unstructured message and as
-    the structured reference (see the module doc)."""
-    symbols: dict[str, str] = {}
-    for name, value in (("vs", vs), ("ss", ss), ("ks", ks)):
-        if value is None:
-            continue
-        text = str(value)
-        if not text.isdigit() or len(text) > _SYMBOL_LIMIT[name]:
-            raise InvalidPaymentOrder(f"{name.upper()} must be 1-10 digits (got {value!r})")
-        symbols[name] = text
-    prefix = "".join(f"/{n.upper()}/{symbols[n]}" for n in SYMBOL_ORDER["unstructured"]
-                     if n in symbols)
-    text = prefix + (f" {message}" if message and prefix else message or "")
-    if len(text) > 140:
-        raise InvalidPaymentOrder("the message with the symbols exceeds 140 characters")
-    out: dict[str, Any] = {"unstructured": text} if text else {}
-    if symbols:
-        reference = ",".join(f"{n.upper()}:{symbols[n]}" for n in SYMBOL_ORDER["structured"]
-                             if n in symbols)
-        out["structured"] = {"creditorReferenceInformation": {"reference": reference}}
-    return out or None
-
-
-_UNSTRUCTURED_SYMBOL = re.compile(r"^/(VS|SS|KS)/(\d{1,10})")
-_STRUCTURED_SYMBOL = re.compile(r"\b(VS|SS|KS):(\d{1,10})\b")
-
-
-def read_symbols(remittance: Any) -> tuple[str | None, dict[str, str]]:
-    """The message and the symbols (``{"vs": …, "ks": …, "ss": …}``) of a
-    ``remittanceInformation``: the symbols of the structured reference, else those at the start
-    of the unstructured text, which the message follows (what :func:`payment_body` and
-    :func:`standing_order_body` take back).
-
-    Example:
-        >>> read_symbols({"unstructured": "/VS/2026001/KS/0308 rent",
-        ...               "structured": {"creditorReferenceInformation":
-        ...                              {"reference": "VS:2026001,KS:0308"}}})
-        ('rent', {'vs': '2026001', 'ks': '0308'})
-    """
-    if not isinstance(remittance, dict):
-        return None, {}
-    text = remittance.get("unstructured")
-    text = text if isinstance(text, str) else ""
-    found: dict[str, str] = {}
-    while (match := _UNSTRUCTURED_SYMBOL.match(text)) is not None:
-        found.setdefault(match.group(1).lower(), match.group(2))
-        text = text[match.end():]
-    structured = remittance.get("structured")
-    reference = structured.get("creditorReferenceInformation", {}).get("reference") \
-        if isinstance(structured, dict) and isinstance(
-            structured.get("creditorReferenceInformation"), dict) else None
-    if isinstance(reference, str | list):
-        items = reference if isinstance(reference, list) else [reference]
-        pairs = {m.group(1).lower(): m.group(2) for item in items if isinstance(item, str)
-                 for m in _STRUCTURED_SYMBOL.finditer(item)}
-        if pairs:
-            found = pairs
-    if found and text.startswith(" "):
-        text = text[1:]
-    return text or None, found
-
-
-def _instruction_id(value: str | None) -> str:
-    """The given instruction id (checked: 1-35 characters), or a fresh one."""
-    if value is None:
-        return uuid.uuid4().hex[:INSTRUCTION_ID_LENGTH]
-    if not isinstance(value, str) or not 1 <= len(value) <= INSTRUCTION_ID_LENGTH:
-        got = f"{len(value)} characters" if isinstance(value, str) else repr(value)[:40]
-        raise InvalidPaymentOrder(f"instruction_id must be a string of 1-"
-                                  f"{INSTRUCTION_ID_LENGTH} characters (the standard's "
-                                  f"instructionIdentification), got {got}")
-    return value
-
-
-def _account(iban: str, currency: str | None = None) -> dict[str, Any]:
-    compact = (iban if isinstance(iban, str) else "").replace(" ", "").upper()
-    if not re.match(r"^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$", compact):
-        raise InvalidPaymentOrder(f"{iban!r} is not an IBAN")
-    account: dict[str, Any] = {"identification": {"iban": compact}}
-    if currency:
-        account["currency"] = currency
-    return account
-
-
 def payment_body(
     *,
     debtor_iban: str,
@@ -285,18 +166,18 @@ def payment_body(
         raise InvalidPaymentOrder("priority must be NORM or HIGH")
     body: dict[str, Any] = {
         "paymentIdentification": {
-            "instructionIdentification": _instruction_id(instruction_id),
+            "instructionIdentification": instruction_identification(instruction_id),
         },
         "paymentTypeInformation": {"instructionPriority": priority},
-        "amount": _amount(amount, currency),
-        "debtorAccount": _account(debtor_iban),
-        "creditorAccount": _account(creditor_iban),
+        "amount": instructed_amount(amount, currency),
+        "debtorAccount": account_reference(debtor_iban),
+        "creditorAccount": account_reference(creditor_iban),
     }
     if execution_date is not None and execution_date != "":
-        body["requestedExecutionDate"] = _date(execution_date, "execution_date")
+        body["requestedExecutionDate"] = iso_date(execution_date, "execution_date")
     if creditor_name:
         body["creditor"] = {"name": creditor_name}
-    remittance = _remittance(message, vs, ks, ss)
+    remittance = remittance_information(message, vs, ks, ss)
     if remittance:
         body["remittanceInformation"] = remittance
     return body
@@ -318,8 +199,8 @@ def balance_check_body(iban: str, amount: float | str | Decimal, currency: str,
         >>> body["debtorAccount"]  # no currency: PDF §3.3.1
         {'identification': {'iban': 'CZ6508000000192000145399'}}
     """
-    number = _number(amount)
-    _currency(currency)
+    number = amount_number(amount)
+    currency_code(currency)
     if exchange_id is None:
         exchange_id = uuid.uuid4().hex[:EXCHANGE_ID_LENGTH]
     if not isinstance(exchange_id, str) or not 1 <= len(exchange_id) <= EXCHANGE_ID_LENGTH:
@@ -328,7 +209,7 @@ def balance_check_body(iban: str, amount: float | str | Decimal, currency: str,
                                   f"{str(exchange_id)[:40]!r}")
     return {
         "exchangeIdentification": exchange_id,
-        "debtorAccount": _account(iban),
+        "debtorAccount": account_reference(iban),
         "transactionDetails": {"currency": currency, "totalAmount": float(number)},
     }
 

@@ -2,13 +2,13 @@
 each part is built with.
 
 The client is put together from parts with one job each: payments and the balance checks
-(:class:`~cnbkit.cobs.payment_calls.PaymentCalls`), standing orders
-(:class:`~cnbkit.cobs.standing_order_calls.StandingOrderCalls`), one authorization step by
+(``PaymentCalls``), standing orders
+(``StandingOrderCalls``), one authorization step by
 step (:class:`~cnbkit.cobs.signing.Signing`). Each part builds its requests and reads its
 answers, and needs of the client only what :class:`Sender` names: its configuration, its
 certificate, its secrets and :meth:`Sender.send`, which sends one call with the headers, the
 token, the refresh and the typed errors of COBS. The client is the sender of its own parts,
-and a part can be built alone on any client: ``PaymentCalls(cobs).payment(payment_id)``.
+which it builds itself and whose calls users make as its methods (``cobs.payment(...)``).
 
 Example:
     >>> NEEDED, NONE, IF_ANY

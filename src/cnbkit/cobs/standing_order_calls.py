@@ -200,7 +200,7 @@ class StandingOrderCalls:
                                  ) -> AuthorizationResult:
         """Have the user authorize what ``order.sign`` names (the order, its change or its
         cancellation), the whole way, then read the order's status (see
-        :meth:`~cnbkit.cobs.payment_calls.PaymentCalls.authorize_payment` for the arguments).
+        :meth:`~cnbkit.cobs.client.CobsClient.authorize_payment` for the arguments).
         A standing order's state of a name this walk does not know is not checked against its
         status (a change leaves the status as it was): give the bank's names in
         ``done_states``.

@@ -8,7 +8,8 @@ certificate chain to a temporary file only the current user may read (mode 0600 
 macOS, an ACL granting the user alone on Windows: :mod:`cnbkit._os.private_files`), loaded, and the
 file is deleted at once, also when loading fails or is interrupted.
 Verification is always on: the provider is checked against ``ca_bundle`` or, when none is
-given, the system's trust store, with host-name checking.
+given, the system's trust store, with host-name checking, and against nothing else (the
+environment's ``REQUESTS_CA_BUNDLE`` adds no CA: :mod:`cnbkit._shared.tls`).
 
 Example:
     >>> import requests
@@ -25,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives import serialization
-from requests.adapters import HTTPAdapter
 
 from cnbkit._os import private_files
+from cnbkit._shared.tls import PinnedTlsAdapter
 from cnbkit.cobs.errors import CertificateError
 from cnbkit.cobs.identity import ClientIdentity
 
@@ -69,30 +70,25 @@ def client_ssl_context(identity: ClientIdentity, ca_bundle: Path | None = None) 
     return context
 
 
-class MutualTlsAdapter(HTTPAdapter):
+class MutualTlsAdapter(PinnedTlsAdapter):
     """A requests adapter whose every connection presents the client certificate (or, with
     ``identity`` None, only verifies the provider: the CNB's public sandbox applies a
     certificate itself).
 
     Mount it on any session (including an OAuth2 session, so token refreshes carry the
     certificate too): ``session.mount("https://", MutualTlsAdapter(identity, ca_bundle))``.
-    The provider is verified against ``ca_bundle`` whatever ``REQUESTS_CA_BUNDLE`` says.
+    The provider is verified against ``ca_bundle`` (or, when None, the system's store) and
+    nothing else: ``REQUESTS_CA_BUNDLE``, ``CURL_CA_BUNDLE`` and a session's ``verify`` add no
+    CA to it (the pinning of :class:`cnbkit._shared.tls.PinnedTlsAdapter`). An ``https://``
+    proxy's own certificate is verified against the same CAs, without the client certificate.
     """
 
     def __init__(
         self, identity: ClientIdentity | None, ca_bundle: Path | None = None, **kwargs: Any
     ) -> None:
-        self.ssl_context = (verifying_context(ca_bundle) if identity is None
-                            else client_ssl_context(identity, ca_bundle))
-        super().__init__(**kwargs)
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["ssl_context"] = self.ssl_context
-        super().init_poolmanager(*args, **kwargs)
-
-    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
-        proxy_kwargs["ssl_context"] = self.ssl_context
-        return super().proxy_manager_for(proxy, **proxy_kwargs)
+        context = (verifying_context(ca_bundle) if identity is None
+                   else client_ssl_context(identity, ca_bundle))
+        super().__init__(context, proxy_context=verifying_context(ca_bundle), **kwargs)
 
     def __getstate__(self) -> dict[str, Any]:  # the context (and key) is never pickled
         raise TypeError("MutualTlsAdapter cannot be pickled")

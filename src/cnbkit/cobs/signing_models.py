@@ -1,0 +1,349 @@
+"""The values of a payment's or standing order's authorization, as the bank's answers give
+them: the states and constants the standard names, ``signInfo`` (:class:`SignInfo`), Step I's
+scenarios (:class:`SignDetail`), Step II's method (:class:`SignStep`, with the
+:class:`UserAgentRedirect` to the bank's page), Step III's outcome (:class:`SignOutcome`) and how
+an authorization ended (:class:`AuthorizationResult`).
+
+Plain values read from JSON, below everything that sends or walks: the bodies of payments and
+standing orders (:mod:`cnbkit.cobs.payments`, :mod:`cnbkit.cobs.orders`) read a ``signInfo``
+with them, and the walk (:mod:`cnbkit.cobs.signing`, where they are documented) drives an
+authorization with them.
+
+Example:
+    >>> info = SignInfo.from_json({"state": "DONE", "signId": "s-1"})
+    >>> info.done, info
+    (True, SignInfo(state='DONE', sign_id=<hidden>))
+    >>> SignDetail.from_json({"scenarios": [["SMS"], ["USERAGENT_REDIRECT"]],
+    ...                       "signInfo": {"state": "OPEN"}}).methods
+    ('SMS', 'USERAGENT_REDIRECT')
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from cnbkit.cobs.errors import MalformedAnswer, PollIntervalWarning, UnsupportedOperation
+
+__all__ = [
+    "ABSENT",
+    "CODE_METHODS",
+    "DEFAULT_POLL_INTERVAL",
+    "DONE",
+    "FAILED_STATES",
+    "FINAL_STATUSES",
+    "KINDS",
+    "OPEN_STATES",
+    "OTP_TRIES",
+    "RAR",
+    "REDIRECT",
+    "AuthorizationResult",
+    "SignDetail",
+    "SignInfo",
+    "SignOutcome",
+    "SignStep",
+    "UserAgentRedirect",
+    "parse_scenarios",
+]
+
+#: The state of an authorized order.
+DONE = "DONE"
+#: States that end an authorization without success (the standard leaves names to banks).
+FAILED_STATES = frozenset({"FAILED", "REJECTED", "DECLINED", "CANCELED", "CANCELLED",
+                           "EXPIRED", "ERROR"})
+#: States of an authorization that is not finished yet (the standard's example ``OPEN``, and
+#: the names banks give the time after the user confirmed).
+OPEN_STATES = frozenset({"OPEN", "PROCESSING", "PENDING", "IN_PROGRESS", "WAITING"})
+#: The method that sends the user to a page of the bank.
+REDIRECT = "USERAGENT_REDIRECT"
+#: The 7.0 file's rich authorization request (refused, see the module doc).
+RAR = "RAR"
+#: Seconds between reads of the state when the bank names no ``pollInterval``: the value of the
+#: standard's example of Step III's answer (examples/JSON/PISP/PUT_authorization, 5000 ms) and
+#: of the OpenAPI files' example of ``pollInterval``.
+DEFAULT_POLL_INTERVAL = 5.0
+#: How many codes a callable ``one_time_password`` is asked for at most (the first, and again
+#: after a code the bank did not accept).
+OTP_TRIES = 3
+#: Method codes that the standard names as needing the code the user received (its example:
+#: an OTP sent by SMS, PDF §3.2.10); other codes are read from Step II's answer.
+CODE_METHODS = frozenset({"SMS"})
+#: The kinds of order that can be signed (payments and standing orders), with their path
+#: prefixes.
+KINDS = {"payment": "/my/payments", "standing order": "/my/standingorders"}
+#: HTTP statuses that say a bank has no such resource for that method (501 NOT IMPLEMENTED
+#: for the optional steps, PDF §3.2.9 and §3.2.11, and for the payment's resource, p. 143;
+#: 405, as the 2.0 file has ``/my/payments/{paymentId}`` for ``DELETE`` only).
+ABSENT = frozenset({501, 405})
+#: A payment's ``instructionStatus`` -> the state of its authorization, for a bank that
+#: answers neither Step I nor the authorization's ``signInfo`` (ISO 20022 status codes).
+_PAYMENT_STATUS = {"ACSP": DONE, "ACCP": DONE, "ACSC": DONE, "ACWC": DONE, "ACCC": DONE,
+                   "RJCT": "REJECTED", "CANC": "CANCELED"}
+#: The statuses after which the bank's decision on an order stands. Accepted for execution or
+#: settled (``ACSP``, ``ACSC``, ``ACCC``, ``ACWC``), or refused (``RJCT``, ``CANC``); ``ACTC``
+#: (technically valid) and ``ACCP`` (accepted and waiting, as a payment dated ahead does until
+#: its day) are not.
+FINAL_STATUSES = frozenset({"ACSP", "ACSC", "ACCC", "ACWC", "RJCT", "CANC"})
+_SEPARATORS = re.compile(r"[,;\s]+")
+
+
+def parse_scenarios(value: Any) -> tuple[tuple[str, ...], ...]:
+    """The scenarios of an authorization answer, each a tuple of method codes (see the module
+    doc for the forms read); :class:`MalformedAnswer` for anything else."""
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        return tuple((code,) for code in _SEPARATORS.split(value.strip()) if code)
+    if isinstance(value, list):
+        out = []
+        for item in value:
+            if isinstance(item, str) and item:
+                out.append((item,))
+            elif isinstance(item, list) and item and all(isinstance(c, str) for c in item):
+                out.append(tuple(item))
+            else:
+                raise MalformedAnswer("the authorization's scenarios are not lists of method "
+                                      "codes")
+        return tuple(out)
+    raise MalformedAnswer("the authorization's scenarios are neither a list nor a string")
+
+
+@dataclass(frozen=True, repr=False)
+class SignInfo:
+    """The state of an authorization and its ``signId`` (hidden in repr)."""
+
+    state: str
+    sign_id: str | None = None
+
+    @classmethod
+    def from_json(cls, body: Any) -> SignInfo:
+        """Read a ``signInfo`` object; :class:`MalformedAnswer` without a state."""
+        state = body.get("state") if isinstance(body, dict) else None
+        if not isinstance(state, str) or not state:
+            raise MalformedAnswer("the answer's signInfo carries no state")
+        sign_id = body.get("signId")
+        return cls(state=state, sign_id=None if sign_id in (None, "") else str(sign_id))
+
+    @property
+    def done(self) -> bool:
+        """Whether the order is authorized."""
+        return self.state.upper() == DONE
+
+    @property
+    def failed(self) -> bool:
+        """Whether the authorization ended without success."""
+        return self.state.upper() in FAILED_STATES
+
+    @property
+    def final(self) -> bool:
+        """Whether nothing will change any more."""
+        return self.done or self.failed
+
+    def __repr__(self) -> str:
+        shown = "<hidden>" if self.sign_id else None
+        return f"SignInfo(state={self.state!r}, sign_id={shown})"
+
+    __str__ = __repr__
+
+
+@dataclass(frozen=True)
+class SignDetail:
+    """Step I: the scenarios (each a tuple of method codes) and the state."""
+
+    scenarios: tuple[tuple[str, ...], ...]
+    info: SignInfo
+
+    @classmethod
+    def from_json(cls, body: Any) -> SignDetail:
+        if not isinstance(body, dict):
+            raise MalformedAnswer("the authorization answer is not a JSON object")
+        return cls(parse_scenarios(body.get("scenarios")), SignInfo.from_json(body.get("signInfo")))
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """Every method code of every scenario, in order, once."""
+        return tuple(dict.fromkeys(code for scenario in self.scenarios for code in scenario))
+
+
+@dataclass(frozen=True, repr=False)
+class UserAgentRedirect:
+    """Where Step II sends the user's browser: ``method`` (``GET`` or ``POST``), ``url`` and
+    the ``form`` fields the bank gave (a federated login's ``SAMLRequest`` and ``relayState``).
+    Hidden in repr: they open the user's authorization.
+
+    A ``redirect_hook`` receives one and must bring the browser there: for a GET, open
+    :attr:`address` (the fields in the query); for a POST, post ``form`` to ``url`` from the
+    browser, e.g. by showing :meth:`auto_post_page`.
+
+    Example:
+        >>> page = UserAgentRedirect("POST", "https://bank.example/sso",
+        ...                          {"SAMLRequest": "PHNhbWw+"}).auto_post_page()
+        >>> 'method="post" action="https://bank.example/sso"' in page
+        True
+        >>> UserAgentRedirect("GET", "https://bank.example/sso?lang=cs",
+        ...                   {"relayState": "r1"}).address
+        'https://bank.example/sso?lang=cs&relayState=r1'
+    """
+
+    method: str
+    url: str
+    form: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def address(self) -> str:
+        """The address a browser opens. For a GET, ``url`` with the form's fields added to
+        its query (its own query kept), as a browser sends a GET form; for a POST, ``url``."""
+        if self.method != "GET" or not self.form:
+            return self.url
+        parts = urlsplit(self.url)
+        query = "&".join(q for q in (parts.query, urlencode(dict(self.form))) if q)
+        return parts._replace(query=query).geturl()
+
+    def auto_post_page(self) -> str:
+        """An HTML page that sends ``form`` to ``url`` with the bank's method as soon as a
+        browser loads it (a button does it where scripts are off). A GET form replaces the
+        query of its action, so the URL's own query goes in as fields of the form."""
+        action, fields = self.url, dict(self.form)
+        if self.method == "GET":
+            parts = urlsplit(self.url)
+            action = parts._replace(query="").geturl()
+            fields = {**dict(parse_qsl(parts.query, keep_blank_values=True)), **fields}
+        inputs = "".join(f'<input type="hidden" name="{html.escape(name)}" '
+                         f'value="{html.escape(str(value))}">'
+                         for name, value in fields.items())
+        return ('<!doctype html><html><head><meta charset="utf-8"><title>cnbkit</title>'
+                '<meta name="referrer" content="no-referrer"></head>'
+                '<body onload="document.forms[0].submit()">'
+                f'<form method="{self.method.lower()}" action="{html.escape(action)}">{inputs}'
+                "<p>Taking you to your bank to authorize... "
+                '<button type="submit">Continue</button></p></form></body></html>')
+
+    def __repr__(self) -> str:
+        fields = ", ".join(self.form) if self.form else ""
+        return (f"UserAgentRedirect(method={self.method!r}, url=<hidden>, form="
+                f"{'<hidden: ' + fields + '>' if fields else '{}'})")
+
+    __str__ = __repr__
+
+
+@dataclass(frozen=True, repr=False)
+class SignStep:
+    """Step II: what the chosen method needs; ``url`` is the page the user must open
+    (``USERAGENT_REDIRECT``), with ``method`` and ``form_data`` when the bank gives them.
+    The URL and form data are hidden in repr (they open the user's authorization)."""
+
+    authorization_type: str
+    info: SignInfo
+    url: str | None = None
+    method: str | None = None
+    form_data: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, body: Any) -> SignStep:
+        if not isinstance(body, dict):
+            raise MalformedAnswer("the authorization answer is not a JSON object")
+        kind = body.get("authorizationType")
+        if not isinstance(kind, str) or not kind:
+            raise MalformedAnswer("the authorization answer carries no authorizationType")
+        href = body.get("href") if isinstance(body.get("href"), dict) else {}
+        form = body.get("formData") if isinstance(body.get("formData"), dict) else {}
+        url = href.get("url") if isinstance(href, dict) else None
+        return cls(authorization_type=kind, info=SignInfo.from_json(body.get("signInfo")),
+                   url=url if isinstance(url, str) and url else None,
+                   method=body.get("method") if isinstance(body.get("method"), str) else None,
+                   form_data=dict(form or {}))
+
+    @property
+    def redirect(self) -> UserAgentRedirect | None:
+        """The :class:`UserAgentRedirect` of this step, or None when the method opens no
+        page. Its ``method`` is the bank's (``GET`` when it names none and sends no form,
+        ``POST`` with a form), its ``form`` the bank's ``formData`` whatever the method.
+
+        Raises:
+            UnsupportedOperation: the bank asks for another HTTP method than GET or POST.
+        """
+        if self.url is None:
+            return None
+        method = (self.method or ("POST" if self.form_data else "GET")).upper()
+        if method not in ("GET", "POST"):
+            raise UnsupportedOperation(f"the bank sends the user to its page with {method}, "
+                                       "which a browser cannot be sent to (GET or POST only)")
+        form = {str(k): "" if v is None else str(v) for k, v in self.form_data.items()}
+        return UserAgentRedirect(method, self.url, form)
+
+    def __repr__(self) -> str:
+        return (f"SignStep(authorization_type={self.authorization_type!r}, info={self.info!r}, "
+                f"url={'<hidden>' if self.url else None}, method={self.method!r})")
+
+    __str__ = __repr__
+
+
+def _milliseconds(value: Any) -> float | None:
+    """A ``pollInterval`` as milliseconds: a number, or a text of digits (the 7.0 file's
+    example ``'5000'``); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str) and re.fullmatch(r"\s*\d+(\.\d+)?\s*", value):
+        number = float(value)
+    else:
+        return None
+    return number if number >= 0 and number == number and number != float("inf") else None
+
+
+@dataclass(frozen=True)
+class SignOutcome:
+    """Step III: the state after finishing a method, and how long to wait before reading it
+    again (``poll_interval`` in seconds; the bank gives milliseconds, as a number or a text of
+    digits; None: the bank gave none, as the 2.0 text's answer has only ``state``, or one that
+    is no number of milliseconds, with a :class:`PollIntervalWarning`)."""
+
+    state: str
+    poll_interval: float | None = None
+
+    @classmethod
+    def from_json(cls, body: Any) -> SignOutcome:
+        state = body.get("state") if isinstance(body, dict) else None
+        interval = body.get("pollInterval") if isinstance(body, dict) else None
+        if not isinstance(state, str) or not state:
+            raise MalformedAnswer("the authorization answer carries no state")
+        if interval is None:
+            return cls(state=state)
+        milliseconds = _milliseconds(interval)
+        if milliseconds is None:
+            shown = interval if isinstance(interval, str | int | float) \
+                else type(interval).__name__
+            warnings.warn(PollIntervalWarning(
+                f"the bank's pollInterval {str(shown)[:40]!r} is not a number of "
+                "milliseconds: reading the state at the default interval"), stacklevel=3)
+            return cls(state=state)
+        return cls(state=state, poll_interval=milliseconds / 1000.0)
+
+
+@dataclass(frozen=True)
+class AuthorizationResult:
+    """How an authorization ended.
+
+    Attributes:
+        state: the authorization's final state (``DONE``, or the bank's own name of it).
+        method: the method codes used, in order.
+        polls: how many times the walk waited before reading again.
+        waited: seconds of those waits.
+        status: the order's ``instructionStatus`` afterwards (``ACSP``, ``ACCP``...), when read.
+        status_final: whether that status is one of :data:`FINAL_STATUSES` (the bank has
+            accepted or refused the order; ``ACTC`` and ``ACCP`` are not); None when no status
+            was read.
+    """
+
+    state: str
+    method: tuple[str, ...]
+    polls: int
+    waited: float
+    status: str | None = None
+    status_final: bool | None = None
