@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import os
 import ssl
-from typing import Any
 
 import certifi
 
@@ -103,6 +102,3 @@ class TrustAdapter(PinnedTlsAdapter):
     it). The pinning is :class:`cnbkit._shared.tls.PinnedTlsAdapter`'s, which the COBS client's
     adapter shares.
     """
-
-    def __init__(self, context: ssl.SSLContext, **options: Any) -> None:
-        super().__init__(context, **options)

@@ -234,7 +234,7 @@ def forward_table(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.DataFram
         >>> forward_table(points, rates, pribor, "EUR_TO_CZK", "THREE_MONTH")  # doctest: +SKIP
     """
     table = _pair_quotes(points, rates, pair, maturity)
-    code = _check_pair(pair)
+    code = PAIRS[pair]  # (checked by _pair_quotes)
     fixed = pribor["period"] == maturity
     czk = _series(pribor, fixed, "pribor", "pribor")
     bid = (_series(pribor, fixed, "pribid", "pribor") if "pribid" in pribor.columns

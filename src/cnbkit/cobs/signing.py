@@ -107,7 +107,6 @@ from cnbkit.cobs.loopback import RedirectCatcher, is_loopback_redirect
 from cnbkit.cobs.pacing import MIN_INTERVAL, Pace
 from cnbkit.cobs.sending import IF_ANY, NEEDED, Sender
 from cnbkit.cobs.signing_models import (
-    _PAYMENT_STATUS,
     ABSENT,
     CODE_METHODS,
     DEFAULT_POLL_INTERVAL,
@@ -126,6 +125,7 @@ from cnbkit.cobs.signing_models import (
     SignStep,
     UserAgentRedirect,
     parse_scenarios,
+    payment_state,
 )
 from cnbkit.errors import ConfigError, InvalidParameter
 
@@ -330,7 +330,7 @@ class Signing:
                 self.without_order = True
             else:
                 return self._state_in(body)
-        return SignInfo(_PAYMENT_STATUS.get(self.status().upper(), "OPEN"), self.sign_id)
+        return SignInfo(payment_state(self.status()), self.sign_id)
 
     def _state_in(self, body: Any) -> SignInfo:
         """The authorization's state in the order's own answer."""
@@ -340,7 +340,7 @@ class Signing:
             return SignInfo(str(info["state"]), self.sign_id)
         status = body.get("instructionStatus") if isinstance(body, dict) else None
         if self.kind == "payment" and isinstance(status, str) and status:
-            return SignInfo(_PAYMENT_STATUS.get(status.upper(), "OPEN"), self.sign_id)
+            return SignInfo(payment_state(status), self.sign_id)
         raise UnsupportedOperation(f"the bank offers no Step I (501) and its answer about the "
                                    f"{self.kind} {self.order_id} names no state of this "
                                    "authorization: ask the bank how to follow it")
@@ -418,7 +418,7 @@ class Signing:
             return verdict
         if self.kind != "payment":
             return "open"  # a standing order's status says nothing of a change's authorization
-        meaning = _PAYMENT_STATUS.get(pace.read(self.status).upper(), "OPEN")
+        meaning = payment_state(pace.read(self.status))
         return self.verdict(meaning)
 
     def _until_final(self, pace: Pace, info: SignInfo | None = None) -> SignInfo:

@@ -49,6 +49,7 @@ __all__ = [
     "SignStep",
     "UserAgentRedirect",
     "parse_scenarios",
+    "payment_state",
 ]
 
 #: The state of an authorized order.
@@ -84,6 +85,18 @@ ABSENT = frozenset({501, 405})
 #: answers neither Step I nor the authorization's ``signInfo`` (ISO 20022 status codes).
 _PAYMENT_STATUS = {"ACSP": DONE, "ACCP": DONE, "ACSC": DONE, "ACWC": DONE, "ACCC": DONE,
                    "RJCT": "REJECTED", "CANC": "CANCELED"}
+
+
+def payment_state(status: str) -> str:
+    """The state of an authorization that a payment's ``instructionStatus`` tells, for a bank
+    that answers neither Step I nor ``signInfo``: ``OPEN`` while the bank has not decided.
+
+    Example:
+        >>> payment_state("acsp"), payment_state("ACTC")
+        ('DONE', 'OPEN')
+    """
+    return _PAYMENT_STATUS.get(status.upper(), "OPEN")
+
 #: The statuses after which the bank's decision on an order stands. Accepted for execution or
 #: settled (``ACSP``, ``ACSC``, ``ACCC``, ``ACWC``), or refused (``RJCT``, ``CANC``); ``ACTC``
 #: (technically valid) and ``ACCP`` (accepted and waiting, as a payment dated ahead does until

@@ -86,9 +86,9 @@ class MutualTlsAdapter(PinnedTlsAdapter):
     def __init__(
         self, identity: ClientIdentity | None, ca_bundle: Path | None = None, **kwargs: Any
     ) -> None:
-        context = (verifying_context(ca_bundle) if identity is None
-                   else client_ssl_context(identity, ca_bundle))
-        super().__init__(context, proxy_context=verifying_context(ca_bundle), **kwargs)
+        verify = verifying_context(ca_bundle)  # (the provider's CAs: one load of the bundle)
+        context = verify if identity is None else client_ssl_context(identity, ca_bundle)
+        super().__init__(context, proxy_context=verify, **kwargs)
 
     def __getstate__(self) -> dict[str, Any]:  # the context (and key) is never pickled
         raise TypeError("MutualTlsAdapter cannot be pickled")

@@ -94,7 +94,7 @@ def _param_schema(param: Param, used_by: Sequence[str]) -> dict[str, Any]:
     if param.kind == "date":
         return {"type": "string", "format": "date", "description": text}
     if param.kind == "year":
-        return {"type": "integer", "minimum": FIRST_YEAR, "description": text}
+        return _year(text)
     if param.kind == "year_month":
         return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$", "description": text}
     if param.kind == "currency":

@@ -52,7 +52,9 @@ class PolicyPathPanel(Panel):
                                        progress=False))
         self.pribor_frame, self.omo = pribor, omo
         self.rates = analysis.policy_rates(omo)
-        years = sorted(set(pd.DatetimeIndex(pribor["valid_for"]).year))
+        years = self._years = sorted(set(pd.DatetimeIndex(pribor["valid_for"]).year))
+        self._paths: dict[int, pd.DataFrame] = {}  # by the premia's last year: a redraw that
+        # only moves the date reuses the path
         self.premia = w.Dropdown(options=[(f"{years[0]}-{y}", y) for y in years],
                                  value=years[min(1, len(years) - 1)],
                                  description="Premia over")
@@ -64,10 +66,13 @@ class PolicyPathPanel(Panel):
 
     def path(self) -> pd.DataFrame:
         """:func:`cnbkit.analysis.implied_policy_path` with the premia of the chosen years."""
-        years = sorted(set(pd.DatetimeIndex(self.pribor_frame["valid_for"]).year))
-        premia = analysis.deposit_term_premia(self.pribor_frame, self.rates, start=years[0],
-                                              end=int(self.premia.value))
-        return analysis.implied_policy_path(self.pribor_frame, self.rates, premia)
+        last = int(self.premia.value)
+        if last not in self._paths:
+            premia = analysis.deposit_term_premia(self.pribor_frame, self.rates,
+                                                  start=self._years[0], end=last)
+            self._paths[last] = analysis.implied_policy_path(self.pribor_frame, self.rates,
+                                                             premia)
+        return self._paths[last].copy()  # (the caller may change it; the panel keeps its own)
 
     def draw(self) -> None:
         ax = self.figure.subplots()

@@ -42,12 +42,11 @@ import datetime
 import functools
 import math
 import random
-from bisect import bisect_right
 
 from cnbkit.sandbox.data.calendar import all_business_days
 from cnbkit.sandbox.data.liquidity import interpolated
 from cnbkit.sandbox.data.period_ends import CZEONIA_COUNTS_DEPOSITS_FROM, extra_deposits
-from cnbkit.sandbox.data.policy import corridor, policy_rate
+from cnbkit.sandbox.data.policy import corridor, level_on, policy_rate
 
 __all__ = ["SPREAD", "START", "VOLUME_LEVELS", "series"]
 
@@ -81,15 +80,10 @@ def series(seed: int) -> dict[datetime.date, tuple[float, int]]:
         discount, lombard = corridor(day)
         floor = max(discount - 0.02, 0.01)
         rate = min(max(policy_rate(day) - spread + noise, floor), lombard)
-        volume = _interpolated_level(day) * math.exp(rng.gauss(0.0, 0.5))
+        volume = level_on(VOLUME_LEVELS, day) * math.exp(rng.gauss(0.0, 0.5))
         extra = turn[day] * 1000.0 if day >= CZEONIA_COUNTS_DEPOSITS_FROM else 0.0
         if extra:  # deposits at the CNB's facility, at the discount rate
             rate = (rate * volume + max(discount, 0.0) * extra) / (volume + extra)
             volume += extra
         out[day] = (round(max(rate, 0.01), 2), max(round(volume), 1))
     return out
-
-
-def _interpolated_level(day: datetime.date) -> float:
-    i = bisect_right(VOLUME_LEVELS, (day, float("inf")))
-    return VOLUME_LEVELS[max(i - 1, 0)][1]

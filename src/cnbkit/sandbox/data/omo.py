@@ -49,7 +49,7 @@ import functools
 import math
 import random
 
-from cnbkit.sandbox.data.calendar import all_business_days
+from cnbkit.sandbox.data.calendar import LAST_DAY, all_business_days
 from cnbkit.sandbox.data.liquidity import EXCESS_LIQUIDITY, excess_liquidity
 from cnbkit.sandbox.data.period_ends import extra_deposits
 from cnbkit.sandbox.data.policy import corridor, policy_rate
@@ -104,7 +104,7 @@ def _record(
 def _maturity(day: datetime.date) -> datetime.date:
     """Two weeks after ``day``, on the next business day when that is a holiday."""
     end = day + datetime.timedelta(days=14)
-    while end not in _business_days() and end <= datetime.date(2025, 12, 31):
+    while end not in _business_days() and end <= LAST_DAY:
         end += datetime.timedelta(days=1)
     return end
 
@@ -114,7 +114,8 @@ def _business_days() -> frozenset[datetime.date]:
     return frozenset(all_business_days())
 
 
-def _repo(rng: random.Random, day: datetime.date, allotted: float) -> Record:
+def _repo(rng: random.Random, day: datetime.date, allotted: float,
+          maturity: datetime.date) -> Record:
     """The 2-week repo tender of ``day`` that allots ``allotted`` CZK bn."""
     limit = round(policy_rate(day), 2)
     expected = _term_mean(day, 14)
@@ -125,7 +126,7 @@ def _repo(rng: random.Random, day: datetime.date, allotted: float) -> Record:
     cover = max(1.0, 1.04 + 0.3 * (limit - expected) + rng.gauss(0.0, 0.01))
     bid = round(allotted * cover, 3)
     bids = rng.randint(18, 30)
-    return _record("Repo", "Stažení", day, _maturity(day), limit, bid, bids,
+    return _record("Repo", "Stažení", day, maturity, limit, bid, bids,
                    allotted, max(bids - rng.randint(0, 2), 1), (low, average, limit))
 
 
@@ -161,7 +162,8 @@ def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
             share = target / 6.0
             left = sum(a for maturity, a in book if maturity >= until)
             allotted = max(0.8 * (target - left) + 0.2 * share, 0.2 * share)
-            book.append((_maturity(day), allotted))
-            rows.append(_repo(rng, day, allotted))
+            ends = _maturity(day)
+            book.append((ends, allotted))
+            rows.append(_repo(rng, day, allotted, ends))
         out[day] = tuple(rows)
     return out

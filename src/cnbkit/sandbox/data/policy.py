@@ -85,6 +85,7 @@ __all__ = [
     "eur_overnight",
     "expected_average",
     "fed_target",
+    "level_on",
     "policy_rate",
     "usd_overnight",
 ]
@@ -259,14 +260,16 @@ CZK_SURPRISES: dict[datetime.date, tuple[float, float]] = {
 FORESIGHT_DAYS = 42
 
 
-def _lookup(table: Table, day: datetime.date) -> float:
+def level_on(table: Table, day: datetime.date) -> float:
+    """The level of ``table`` (dated levels in date order) in force on ``day``: a step
+    function, the first level before its first date."""
     i = bisect_right(table, (day, float("inf")))
     return table[max(i - 1, 0)][1]
 
 
 def policy_rate(day: datetime.date) -> float:
     """The CNB 2W repo rate in force on ``day`` (% p.a.)."""
-    return _lookup(CZK_CHANGES, day)
+    return level_on(CZK_CHANGES, day)
 
 
 def corridor(day: datetime.date) -> tuple[float, float]:
@@ -282,12 +285,12 @@ def corridor(day: datetime.date) -> tuple[float, float]:
 
 def ecb_deposit_rate(day: datetime.date) -> float:
     """The ECB's deposit facility rate on ``day`` (% p.a.; its first value before 1999)."""
-    return _lookup(ECB_DEPOSIT_CHANGES, day)
+    return level_on(ECB_DEPOSIT_CHANGES, day)
 
 
 def ecb_mro_rate(day: datetime.date) -> float:
     """The ECB's main refinancing operations rate on ``day`` (% p.a.)."""
-    return _lookup(ECB_MRO_CHANGES, day)
+    return level_on(ECB_MRO_CHANGES, day)
 
 
 def eur_overnight(day: datetime.date) -> float:
@@ -295,12 +298,12 @@ def eur_overnight(day: datetime.date) -> float:
     builds it on the ECB's rates."""
     if day < _FULL_ALLOTMENT:
         return ecb_mro_rate(day) + 0.07
-    return ecb_deposit_rate(day) + _lookup(_EUR_OVERNIGHT_SPREAD, day)
+    return ecb_deposit_rate(day) + level_on(_EUR_OVERNIGHT_SPREAD, day)
 
 
 def fed_target(day: datetime.date) -> float:
     """The FOMC's federal funds target (the range's upper bound) on ``day`` (% p.a.)."""
-    return _lookup(FED_TARGET_CHANGES, day)
+    return level_on(FED_TARGET_CHANGES, day)
 
 
 def effective_fed_funds(day: datetime.date) -> float:
@@ -308,7 +311,7 @@ def effective_fed_funds(day: datetime.date) -> float:
     2008, then its typical level within each range."""
     if day < _EFFR_FROM:
         return fed_target(day)
-    return _lookup(EFFR_LEVELS, day)
+    return level_on(EFFR_LEVELS, day)
 
 
 #: The US dollar overnight rate of the sandbox: the effective federal funds rate.
