@@ -97,6 +97,13 @@ def test_the_client_keeps_which_answers_were_replayed(recorded):
         assert [u.rsplit("=", 1)[1] for u in about["generated"]] == ["2023"]
         one = client.get("czeonia.daily_year", year=2024, backend="polars")
         assert cnbkit.provenance(one)["replayed"] == cnbkit.provenance(one)["source"]
+    with serve(seed=1, snapshot=snapshot.directory) as replay, \
+            cnbkit.Client(base_url=replay, cache_url="memory://", clock="2025-12-31") as client:
+        first = client.get("czeonia.daily_year", year=2024)
+        cached = client.get("czeonia.daily_year", year=2024)  # the headers are cached too
+        assert cached.attrs["from_cache"] == 1
+        assert cached.attrs["replayed"] == first.attrs["replayed"] == first.attrs["source"]
+        assert cached.attrs["snapshot"] == snapshot.sha256
     with serve() as plain, cnbkit.Client(base_url=plain, cache=False) as client:
         attrs = client.get("czeonia.daily_year", year=2024).attrs
         assert attrs["snapshot"] is None and attrs["replayed"] == []
