@@ -16,7 +16,6 @@ import pytest
 import requests
 
 from cnbkit.sandbox import serve
-from cnbkit.sandbox.publication import Schedule
 
 from .conftest import DATA, capture, get
 
@@ -45,7 +44,6 @@ def test_with_the_clock_at_2025_12_31_czeonia_for_that_day_is_not_served(sandbox
     """CZEONIA for day D is published on D+1 (FACTS.md): on 31 December 2025 (the default
     clock, the end of that day) the sandbox serves CZEONIA to 30 December, whichever way it is
     asked. (On main, dc661d2, it served 31 December: the clock was a date.)"""
-    assert sandbox.moment.date() == dt.date(2025, 12, 31)
     daily = get(http, sandbox, "/czeonia/daily", "date=2025-12-31").json()
     assert daily["czeoniaDaily"]["validFor"] == "2025-12-30"
     default = get(http, sandbox, "/czeonia/daily").json()
@@ -53,6 +51,7 @@ def test_with_the_clock_at_2025_12_31_czeonia_for_that_day_is_not_served(sandbox
     year = get(http, sandbox, "/czeonia/daily-year", "year=2025").json()["rates"]
     assert year[-1]["validFor"] == "2025-12-30"
     assert "2025-12-31" not in {row["validFor"] for row in year}
+    assert get(http, sandbox, "/exrates/daily").json()["rates"][0]["validFor"] == "2025-12-31"
 
 
 def test_czeonia_for_the_last_day_of_2025_comes_on_the_next_business_day():
@@ -116,6 +115,8 @@ def test_the_2026_year_capture_holds_what_the_rules_say_was_published_when_it_wa
     """The daily-year capture of 2026 was recorded on 2 April 2026 at 20:53 GMT (SOURCES.md):
     it holds every business day from 2 January to 2 April, and by the rules the last fixing
     published then is 2 April's (after 14:30), and at 14:00 that day it was 1 April's."""
+    from cnbkit.sandbox.publication import Schedule
+
     rows = capture("exrates_daily-year_2026_EN_recorded-2026-04-02.json")["rates"]
     days = sorted({row["validFor"] for row in rows})
     recorded = dt.datetime(2026, 4, 2, 20, 53, tzinfo=dt.UTC)
@@ -129,6 +130,8 @@ def test_the_default_date_captures_of_28_may_2026_agree_with_the_rules():
     date: the fixing of 28 May (so after 14:30) and PRIBOR of 26 May. By the rules that holds
     from 14:30 to the day's end: PRIBOR on D + 2 at 11:00 (a week's delay would have given
     21 May)."""
+    from cnbkit.sandbox.publication import Schedule
+
     fixing = capture("exrates_daily_2026-05-28_EN_from-rds.json")["rates"][0]["validFor"]
     pribor = capture("pribor_daily_2026-05-26_from-rds.json")["pribs"][0]["validFor"]
     for hour in ("14:30", "16:00", "23:59"):
@@ -140,6 +143,8 @@ def test_the_default_date_captures_of_28_may_2026_agree_with_the_rules():
 def test_the_june_2026_captures_agree_with_the_rules_at_some_moment():
     """PRIBOR of 3 June and the open market operations of 5 June came from one file (committed
     on 16 June): some moment before that commit serves exactly those two."""
+    from cnbkit.sandbox.publication import Schedule
+
     pribor = capture("pribor_daily_2026-06-03_reconstructed-wrapper.json")["pribs"][0]
     omo = capture("omo_daily_2026-06-05_reconstructed-wrapper.json")["operations"][0]
     moment = _at("2026-06-05T00:00")
@@ -182,3 +187,25 @@ def test_the_clock_takes_an_aware_datetime_or_prague_time():
     with pytest.raises(ValueError, match="timezone"):
         serve(clock=dt.datetime(2025, 12, 31, 9)).__enter__()  # naive: which zone?
 
+
+
+def test_the_client_takes_the_same_moments(monkeypatch):
+    """``Client(clock=)`` and ``CNBKIT_TODAY`` take a moment as the sandbox does: the client's
+    "now" starts there (and runs on, so TTLs still run out)."""
+    import cnbkit
+
+    expected = _at("2025-12-31T10:00")
+    elsewhere = "http://127.0.0.1:9/cnbapi"
+    for clock in ("2025-12-31T10:00", expected, expected.astimezone(dt.UTC)):
+        with cnbkit.Client(base_url=elsewhere, cache=False, clock=clock) as client:
+            assert dt.timedelta(0) <= client.clock.now() - expected < dt.timedelta(hours=1)
+            assert client.today() == dt.date(2025, 12, 31)
+    monkeypatch.setenv("CNBKIT_TODAY", "2025-12-31T10:00")
+    with cnbkit.Client(base_url=elsewhere, cache=False) as client:
+        assert dt.timedelta(0) <= client.clock.now() - expected < dt.timedelta(hours=1)
+    monkeypatch.setenv("CNBKIT_TODAY", "2025-12-31 10:00")
+    with pytest.raises(cnbkit.ConfigError, match="CNBKIT_TODAY"):
+        cnbkit.Client(base_url=elsewhere, cache=False)
+    monkeypatch.delenv("CNBKIT_TODAY")
+    with pytest.raises(cnbkit.ConfigError, match="timezone"):
+        cnbkit.Client(base_url=elsewhere, cache=False, clock=dt.datetime(2025, 12, 31, 10))
