@@ -275,3 +275,17 @@ def test_the_sandbox_on_2025_12_31_sees_no_capture_of_2026():
         new = requests.get(f"{url}/exrates/daily?date=2026-03-16&lang=EN", timeout=30)
         assert new.headers["X-Cnbkit-Source"] == "generated"
         assert new.json()["rates"][0]["validFor"] == "2025-12-31"
+
+
+def test_the_notebooks_banner_names_the_snapshot_it_replays():
+    """A paper pins a snapshot: the banner at the top of every notebook names the sha256 of
+    the snapshot its sandbox replays, asked of the sandbox itself."""
+    from cnbkit.widgets import source_banner
+
+    snapshot = Snapshot.load(REFERENCE)
+    with serve(snapshot=REFERENCE) as url, cnbkit.Client(base_url=url, cache=False) as client:
+        banner = source_banner(client)
+        assert f"replaying snapshot sha256 {snapshot.sha256}" in repr(banner)
+        assert snapshot.sha256 in banner._repr_html_()
+    with serve() as url, cnbkit.Client(base_url=url, cache=False) as client:
+        assert "snapshot" not in repr(source_banner(client))
