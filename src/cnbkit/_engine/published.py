@@ -105,7 +105,8 @@ def known_at(frame: Any, moment: dt.datetime | dt.date | str, *,
     Example:
         What a desk knew at 10:00 on 16 March 2020, the morning of the emergency cut: the
         fixing to 13 March (Friday) and CZEONIA for 13 March (published that Monday at
-        09:30), PRIBOR to 12 March (two business days later at 11:00)::
+        09:30), PRIBOR to 11 March (two business days later at 11:00: 12 March's comes at
+        11:00 on the 16th)::
 
             >>> import cnbkit
             >>> czeonia = cnbkit.czeonia.history(2020)                       # doctest: +SKIP
@@ -113,7 +114,7 @@ def known_at(frame: Any, moment: dt.datetime | dt.date | str, *,
             Timestamp('2020-03-13 00:00:00')
             >>> pribor = cnbkit.pribor.history(2020, backend="polars")       # doctest: +SKIP
             >>> cnbkit.known_at(pribor, "2020-03-16T10:00")["valid_for"].max()  # doctest: +SKIP
-            datetime.date(2020, 3, 12)
+            datetime.date(2020, 3, 11)
     """
     when = _moment(moment)
     op = _operation(frame, operation)
