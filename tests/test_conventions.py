@@ -488,7 +488,7 @@ def test_forward_table_is_exact_cip_on_quantlib_joint_calendar_value_dates(forwa
         spot = market_spot(PAIR_NAMES[pair], _q(day))
         end = judge.advance(spot, ql.Period(months, ql.Months), ql.ModifiedFollowing, True)
         assert (row["spot_date"], row["value_date"]) == (_p(spot), _p(end)), day
-        if np.isnan(row["pribor_pct"]):  # the last days: PRIBOR is published a week late
+        if np.isnan(row["pribor_pct"]):  # the last days: PRIBOR is published two business days late
             assert np.isnan(row["foreign_implied_pct"]) and day >= pd.Timestamp("2025-12-23")
             continue
         foreign = _quantlib_implied(spot, end, row["pribor_pct"], row["spot_czk"],
@@ -517,7 +517,7 @@ def compare_fx_conventions(forwards: dict[str, pd.DataFrame], pair: str, maturit
         counts["value_date"] += _p(end) != row["value_date"]
         counts["days"] += int(end - spot) != row["days"]
         counts["end_end_only"] += _p(no_eom) != row["value_date"]
-        if np.isnan(row["pribor_pct"]):  # PRIBOR is published a week late
+        if np.isnan(row["pribor_pct"]):  # PRIBOR is published two business days late
             continue
         prague = _quantlib_implied(spot, end, row["pribor_pct"], row["spot_czk"],
                                    row["outright_czk"])
@@ -639,7 +639,7 @@ def test_the_mid_rate_takes_the_bid_offer_out_of_the_implied_rate(forwards):
         assert row["foreign_implied_mid_pct"] == pytest.approx(_quantlib_implied(
             spot, _q(row["value_date"]), mid, row["spot_czk"], row["outright_czk"]), abs=1e-10)
     gap = (table["foreign_implied_pct"] - table["foreign_implied_mid_pct"])[~published] * 100
-    assert gap.isna().sum() <= 5  # the last days: PRIBOR is published a week late
+    assert gap.isna().sum() <= 5  # the last days: PRIBOR is published two business days late
     # half of 10 bp, times (1 + r_f d/360)/(1 + r_czk d/360)
     assert gap.dropna().between(4.9, 5.1).all()
     bare = analysis.forward_table(*args)
@@ -665,7 +665,7 @@ def test_the_sandbox_s_forward_points_are_cip_on_the_forwards_actual_days(forwar
             pts = points[(points["currency_pair"] == pair) & (points["maturity"] == maturity)]
             czk = pribor[pribor["period"] == maturity].set_index("valid_for")["pribor"]
             residual, days = [], []
-            published = pts[pts["valid_for"].isin(czk.index)]  # PRIBOR comes a week late
+            published = pts[pts["valid_for"].isin(czk.index)]  # PRIBOR comes two business days late
             assert len(pts) == len(fixing_days(FIRST, LAST))
             assert len(pts) - len(published) <= 5
             for day, value in published.set_index("valid_for")["forward_points"].items():
