@@ -123,7 +123,13 @@ _NOTHING = dt.date.min
 
 class Schedule:
     """What the sandbox serves at ``moment`` (an aware datetime): per series, the last day
-    whose rows are published."""
+    whose rows are published.
+
+    Example:
+        >>> at = dt.datetime(2020, 3, 16, 10, tzinfo=_PRAGUE)
+        >>> Schedule(at).through("pribor")  # doctest: +SKIP
+        datetime.date(2020, 3, 11)
+    """
 
     def __init__(self, moment: dt.datetime) -> None:
         self.moment = moment

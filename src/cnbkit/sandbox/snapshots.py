@@ -191,6 +191,14 @@ class Snapshot:
         source: the base URL the answers came from.
         recorded: the moment the snapshot stands for (its newest answer's).
         manifest: the manifest as read.
+
+    Example:
+        >>> snap = Snapshot.load("tests/data/snapshots/reference")  # doctest: +SKIP
+        >>> len(snap), snap.sha256[:12]  # doctest: +SKIP
+        (28, 'a94dfd627d7e')
+        >>> snap.lookup("/exrates/daily", [("date", "2019-05-17"), ("lang", "EN")],
+        ...             snap.recorded)[0].status  # doctest: +SKIP
+        200
     """
 
     def __init__(self, directory: Path, manifest: dict[str, Any],
@@ -302,6 +310,14 @@ def write(directory: str | os.PathLike[str], answers: Iterable[Recorded], *, sou
     Raises:
         SnapshotError: ``directory`` holds something and ``replace`` is False; two answers to
             the same request.
+
+    Example:
+        >>> import datetime as dt
+        >>> now = dt.datetime(2025, 12, 31, 23, 0, tzinfo=dt.UTC)
+        >>> answer = Recorded("/czeonia/daily-year", [("year", "2024")], 200, b'{"rates":[]}')
+        >>> write("snap", [answer], source="https://api.cnb.cz/cnbapi", recorded=now,
+        ...       version="0.2.0")  # doctest: +SKIP
+        Snapshot('snap', answers=1, recorded='2025-12-31T23:00:00+00:00', sha256='...'...)
     """
     target = Path(directory)
     if target.exists() and any(target.iterdir()) and not replace:
