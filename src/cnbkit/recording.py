@@ -5,7 +5,7 @@ period, byte for byte, into a folder the sandbox replays (``cnbkit snapshot reco
 (:func:`cnbkit.plan`: the calls ``history()`` would make, with each group's default options;
 the averages in all three kinds), sends every call through the client's own transport (its
 trust store, proxies and retry budget; never its cache) and writes the answers with their
-statuses (a 400 or 404 is an answer too) and a manifest (:mod:`cnbkit.sandbox.snapshots`).
+statuses (a 400 or 404 is an answer too) and a manifest (:class:`cnbkit.sandbox.Snapshot`).
 Nothing half-written is left: the snapshot is written into a temporary folder and renamed into
 place once whole, and a request that still fails after its retries raises
 :class:`~cnbkit.errors.RecordingFailed` naming it (with the others that failed), and nothing is

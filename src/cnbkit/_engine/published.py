@@ -81,7 +81,8 @@ def known_at(frame: Any, moment: dt.datetime | dt.date | str, *,
 
     ``frame`` is any frame cnbkit returned (pandas, polars or a pyarrow Table; one call or a
     history). Each row's publication moment comes from the catalog
-    (:attr:`cnbkit.catalog.Operation.publication`, the docs' table of publication moments) and
+    (each operation's :class:`~cnbkit.catalog.Publication`, the docs' table of publication
+    moments) and
     the row's date (its schema's date column); a row is kept when that moment is at or before
     ``moment``. The provenance is kept, with ``known_at`` added (the moment, ISO 8601).
 

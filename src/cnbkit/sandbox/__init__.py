@@ -6,9 +6,9 @@ orders, "no data" answers and error bodies. Exchange rates are the real CNB fixi
 (from the ``cnb-rates`` package, the ``sandbox`` extra); the other series are deterministic
 synthetic data (same ``seed``, same bytes). The clock is a fixed moment (default the end of
 2025-12-31), so answers are reproducible, and each series is served from its publication moment
-(:mod:`cnbkit.sandbox.publication`: CZEONIA for 31 December only on 2 January). With
-``snapshot=DIR`` the sandbox replays a snapshot of recorded answers
-(:mod:`cnbkit.sandbox.snapshots`) where it holds the request, and generates the rest; every
+(``cnbkit/sandbox/publication.py``: CZEONIA for 31 December only on 2 January). With
+``snapshot=DIR`` the sandbox replays a snapshot of recorded answers (:class:`Snapshot`,
+``cnbkit/sandbox/snapshots.py``) where it holds the request, and generates the rest; every
 answer says which (``X-Cnbkit-Source``). Faults (latency, 500/503, dropped connections,
 truncated bodies) are deterministic for the seed inside :class:`Faults`. With ``cobs=True``
 the COBS sandbox (HTTPS on loopback that requires a client certificate from its own test CA)

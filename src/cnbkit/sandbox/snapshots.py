@@ -111,7 +111,7 @@ class Entry:
 
     Attributes:
         path: the operation's path below the base URL (``/exrates/daily``).
-        query: its canonical query (:func:`canonical_query`).
+        query: its canonical query (``canonical_query`` of this module).
         status: the HTTP status it came with.
         content_type: its ``Content-Type`` (None: none was sent).
         file: the body's file, relative to the snapshot's folder.
