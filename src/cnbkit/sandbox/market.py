@@ -484,8 +484,6 @@ class MarketApp:
 
     def _month_ok(self, year: int, month: int) -> bool:
         """A month's rates are published on its last business day (with its fixing)."""
-        if year < 1 or year > 9998:
-            return False
         return self.schedule.period_published(
             datetime.date(year, month, _calendar.monthrange(year, month)[1]))
 
