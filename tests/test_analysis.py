@@ -490,8 +490,8 @@ def test_the_tbill_curve_takes_each_isin_s_last_trade_and_leaves_out_short_bills
 def test_the_tbill_figure_puts_bills_and_pribor_on_one_time_axis(client) -> None:
     """Every point of the T-bill figure is at the days from the curve's date to its maturity:
     the PRIBOR deposits too, which start on spot (two business days later); the last PRIBOR
-    published is a week old, and a deposit of it that matured before the curve's date is not
-    drawn."""
+    published is two business days old, and a deposit of it that matured before the curve's
+    date is not drawn."""
     pytest.importorskip("matplotlib")
     from cnbkit.widgets import figures
 

@@ -18,7 +18,8 @@ from . import processes
 
 def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_path):
     process = processes.start(
-        [sys.executable, "-m", "cnbkit.cli", "sandbox", "--port", "0", "--clock", "2024-06-28"],
+        [sys.executable, "-m", "cnbkit.cli", "sandbox", "--port", "0", "--clock",
+         "2024-06-28T10:00"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     try:
@@ -30,7 +31,10 @@ def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_pa
         text = "".join(lines)
         url = re.search(r"market-data API: (\S+)", text)[1]
         body = requests.get(f"{url}/pribor/daily", timeout=10).json()
-        assert body["pribs"][0]["validFor"] == "2024-06-21"  # PRIBOR: published a week late
+        assert body["pribs"][0]["validFor"] == "2024-06-25"  # PRIBOR: on D+2 at 11:00
+        fixing = requests.get(f"{url}/exrates/daily", timeout=10).json()  # 14:30 is to come
+        assert fixing["rates"][0]["validFor"] == "2024-06-27"
+        assert "clock 2024-06-28T10:00+02:00" in text
         ca = re.search(r"ca\s+(\S+ca\.crt)", text)[1]
         assert Path(ca).read_text(encoding="utf-8").startswith("-----BEGIN CERTIFICATE-----")
         assert "https://127.0.0.1:" in text and "/cobs/2.0" in text and "/cobs/5.0" in text

@@ -214,7 +214,8 @@ def test_every_frame_has_the_same_attrs(client):
     history = cnbkit.exrates.history(2023, 2024, client=client)
     for frame in (single, again, history):
         assert set(frame.attrs) == {"operation", "source", "calls", "from_cache",
-                                    "retrieved_at", "start", "end", "units"}
+                                    "retrieved_at", "start", "end", "units", "replayed",
+                                    "generated", "snapshot"}
         assert isinstance(frame.attrs["from_cache"], int)
         assert isinstance(frame.attrs["calls"], int) and isinstance(frame.attrs["source"], list)
     assert (single.attrs["calls"], single.attrs["from_cache"]) == (1, 0)

@@ -129,8 +129,8 @@ def test_row_counts_of_known_years(client):
     assert len(cnbkit.exrates.daily_year(2024, client=client)) == 7812
     assert len(cnbkit.pribor.daily_year(2024, client=client)) == 2268
     assert len(cnbkit.czeonia.daily_year(2024, client=client)) == 252
-    last = cnbkit.pribor.daily("2025-12-31", client=client)  # published a week late
-    assert set(last["valid_for"]) == {pd.Timestamp("2025-12-23")} and len(last) == 9
+    last = cnbkit.pribor.daily("2025-12-31", client=client)  # published on D + 2 at 11:00
+    assert set(last["valid_for"]) == {pd.Timestamp("2025-12-29")} and len(last) == 9
 
 
 def test_weekend_gives_the_last_valid_fixing(client):

@@ -12,6 +12,7 @@ Market data, one function per API operation, in seven groups: ``cnbkit.czeonia``
     client.collect(plan, watch=cnbkit.Watch())             # followed, stopped from another thread
     cnbkit.to_wide(frame)                                  # date x currency (or tenor...)
     cnbkit.exrates.daily_year(2024, backend="polars")      # or "pyarrow"; cnbkit.provenance()
+    cnbkit.known_at(frame, "2020-03-16T10:00")             # what was published by a moment
 
 Settings: ``cnbkit.configure(base_url=..., cache_url=..., offline=..., clock=...)`` or the
 environment (``CNBKIT_BASE_URL``, ``CNBKIT_CACHE_URL``, ``CNBKIT_OFFLINE``; see
@@ -47,6 +48,7 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     from ._engine.planners import GROUPS as GROUPS
     from ._engine.planners import Group as Group
     from ._engine.planners import HistoryOption as HistoryOption
+    from ._engine.published import known_at as known_at
     from ._engine.settings import LIVE_URL as LIVE_URL
     from ._engine.settings import Settings as Settings
     from ._engine.watch import Watch as Watch
@@ -137,6 +139,7 @@ _LAZY = {
     "history": "._engine.history",
     "plan": "._engine.history",
     "Plan": "._engine.plan",
+    "known_at": "._engine.published",
     "GROUPS": "._engine.planners",
     "Group": "._engine.planners",
     "HistoryOption": "._engine.planners",

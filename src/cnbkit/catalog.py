@@ -16,16 +16,21 @@ Example:
     ['valid_for', 'currency_code', 'amount', 'rate', 'rate_per_unit']
     >>> op.schema.units["rate_per_unit"]
     'CZK per 1 unit'
+    >>> op.publication.moment(dt.date(2019, 5, 17)).isoformat()   # the fixing, after 14:30
+    '2019-05-17T14:30:00+02:00'
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from ._shared.business_days import add_business_days, last_business_day
+from ._shared.clock import PRAGUE
 from .errors import InvalidParameter
 
 __all__ = [
@@ -41,6 +46,7 @@ __all__ = [
     "Param",
     "PerUnit",
     "PeriodBound",
+    "Publication",
     "Schema",
     "operation",
     "table",
@@ -182,6 +188,89 @@ class Schema:
 
 
 @dataclass(frozen=True)
+class Publication:
+    """When the API publishes the rows of one date: the moment a row becomes known.
+
+    A row dated D (its schema's ``date_column``: ``valid_for``, ``trade_date``,
+    ``period_end``...) is published ``lag`` Prague business days after the last business day
+    on or before D, at ``time`` in Prague. So the fixing of D is published on D at 14:30
+    (``lag=0``), CZEONIA for D on the next business day at 09:30 (``lag=1``), a month's
+    other-currency rates (dated the month's last calendar day) on its last business day.
+
+    Attributes:
+        lag: Prague business days from the row's date to its publication.
+        time: the time of day of the publication, Prague time.
+        rule: the rule in words, for the documentation.
+        source: where the rule comes from (the CNB's page, a capture of the live API), or why
+            it is assumed.
+        assumed: no source states it: an assumption, documented as one.
+
+    Example:
+        >>> import datetime as dt
+        >>> op = operation("czeonia.daily_year")
+        >>> op.publication.moment(dt.date(2025, 12, 31)).isoformat()   # a holiday follows
+        '2026-01-02T09:30:00+01:00'
+    """
+
+    lag: int
+    time: dt.time
+    rule: str
+    source: str
+    assumed: bool = False
+
+    def moment(self, day: dt.date) -> dt.datetime:
+        """When the rows dated ``day`` are published (an aware datetime in Prague)."""
+        published = add_business_days(last_business_day(day), self.lag)
+        return dt.datetime.combine(published, self.time, tzinfo=PRAGUE)
+
+
+_FIXING_PAGE = ("the CNB's fixing page: rates 'are declared every working day after 2.30 p.m.' "
+                "(cnb.cz, Central bank exchange rate fixing); FACTS.md")
+#: The exchange-rate fixing of day D: on D after 14:30.
+FIXING_PUBLISHED = Publication(0, dt.time(14, 30), "day D after 14:30", _FIXING_PAGE)
+#: An average of the fixing: with the period's last fixing.
+AVERAGES_PUBLISHED = Publication(
+    0, dt.time(14, 30), "the period's last business day after 14:30, with its last fixing",
+    "the CNB's FAQ 'How are average exchange rates calculated?': an average 'is published "
+    "simultaneously with the last daily rate falling within that period'")
+#: CZEONIA for day D: the next business day at about 09:30.
+CZEONIA_PUBLISHED = Publication(
+    1, dt.time(9, 30), "the next business day (D + 1) at 09:30",
+    "the CNB's CZEONIA methodology: the rate and volume of day D 'are published on the "
+    "immediately following business day D+1, usually by 9:30 local time'; FACTS.md")
+#: PRIBOR of day D on this API: two business days later at 11:00.
+PRIBOR_PUBLISHED = Publication(
+    2, dt.time(11), "two business days later (D + 2) at 11:00",
+    "CFBF fixes PRIBOR at 11:00 and the CNB shows it 'delayed 24 hours from publication' "
+    "(cnb.cz, PRIBOR); the API a business day later still: the captures of 28 May 2026 "
+    "(PRIBOR of 26 May beside the fixing of 28 May) and of June 2026 (PRIBOR of 3 June beside "
+    "the open market operations of 5 June). FACTS.md saw a week's delay once (PRIBOR to "
+    "14 August beside the fixing of 21 August 2026): a late day is possible")
+#: Forward points of day D: with the fixing (an assumption).
+FORWARD_PUBLISHED = Publication(
+    0, dt.time(14, 30), "day D after 14:30, with the fixing",
+    "an assumption: no CNB page states the time; the points are the market's at the fixing",
+    assumed=True)
+#: A month's rates of other currencies: on its last business day (the time assumed).
+FXRATES_PUBLISHED = Publication(
+    0, dt.time(14, 30), "the month's last business day after 14:30",
+    "the CNB's methodology: the rates of other currencies 'are set every last working day in "
+    "a month' (cnb.cz, Methodology - rates of other currencies); the time is an assumption "
+    "(after that day's fixing)", assumed=True)
+#: Open market operations of trade day D: the next business day (an assumption).
+OMO_PUBLISHED = Publication(
+    1, dt.time(9), "the next business day (D + 1) at 09:00",
+    "an assumption: a repo tender's results are known after its 10:00 deadline (cnb.cz, "
+    "Repo tenders), but a day's record also holds the deposit and lending facilities, used "
+    "until the day's close", assumed=True)
+#: SKD prices of settlement day D: the next business day (an assumption).
+SKD_PUBLISHED = Publication(
+    1, dt.time(9), "the next business day (D + 1) at 09:00",
+    "an assumption: the prices are weighted averages of the day's settlements (cnb.cz, SKD "
+    "statistics), known once the day is settled", assumed=True)
+
+
+@dataclass(frozen=True)
 class Operation:
     """One GET operation of the market-data API.
 
@@ -192,6 +281,8 @@ class Operation:
         result_key: the key of the answer's payload (``rates``, ``pribs``...).
         schema: the shape of its records.
         summary: one line for the documentation and :func:`table`.
+        publication: when the API publishes the rows of a date (:class:`Publication`): the
+            moment :func:`cnbkit.known_at` keeps rows by.
         single: the payload is one object, not a list (only ``czeonia/daily``).
         period_end: the parameter whose value bounds the end of the period the answer covers;
             ``None`` for answers that always include the present (never final).
@@ -206,6 +297,7 @@ class Operation:
     result_key: str
     schema: Schema
     summary: str
+    publication: Publication
     single: bool = False
     period_end: str | None = None
     settle_days: int = 7
@@ -386,6 +478,7 @@ def _averages(kind: str, label: str) -> tuple[Operation, Operation]:
             result_key="averages",
             schema=AVERAGE,
             summary=f"{label} of the CNB fixing for one currency, every year",
+            publication=AVERAGES_PUBLISHED,
         ),
         Operation(
             name=f"exrates.{kind}_year",
@@ -395,6 +488,7 @@ def _averages(kind: str, label: str) -> tuple[Operation, Operation]:
             schema=AVERAGE,
             period_end="year",
             summary=f"{label} of the CNB fixing for one year, every currency",
+            publication=AVERAGES_PUBLISHED,
         ),
     )
 
@@ -409,6 +503,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=CZEONIA,
         period_end="date",
         summary="CZEONIA overnight rate and volume, last valid data for a day",
+        publication=CZEONIA_PUBLISHED,
     ),
     Operation(
         name="czeonia.daily_year",
@@ -418,6 +513,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=CZEONIA,
         period_end="year",
         summary="CZEONIA overnight rate and volume, every business day of a year",
+        publication=CZEONIA_PUBLISHED,
     ),
     Operation(
         name="exrates.daily",
@@ -427,6 +523,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=EXRATE_DAILY,
         period_end="date",
         summary="CNB exchange-rate fixing, last valid data for a day",
+        publication=FIXING_PUBLISHED,
     ),
     Operation(
         name="exrates.daily_currency_month",
@@ -436,6 +533,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=EXRATE_SHORT,
         period_end="yearMonth",
         summary="CNB fixing of one currency, every business day of a month",
+        publication=FIXING_PUBLISHED,
     ),
     Operation(
         name="exrates.daily_year",
@@ -445,6 +543,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=EXRATE_SHORT,
         period_end="year",
         summary="CNB fixing of every currency, every business day of a year",
+        publication=FIXING_PUBLISHED,
     ),
     *_averages("monthly_averages", "Monthly averages"),
     *_averages("monthly_cumulative_averages", "Cumulative monthly averages"),
@@ -457,6 +556,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=FORWARD,
         period_end="date",
         summary="Forward points of EUR/CZK and USD/CZK, last valid data for a day",
+        publication=FORWARD_PUBLISHED,
     ),
     Operation(
         name="forward.daily_range_currency_pair_maturity",
@@ -472,6 +572,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         period_end="dateTo",
         date_range=("dateFrom", "dateTo"),
         summary="Forward points over a date range for a currency pair and maturity",
+        publication=FORWARD_PUBLISHED,
     ),
     Operation(
         name="fxrates.daily_month",
@@ -481,6 +582,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=FXRATE,
         period_end="yearMonth",
         summary="Rates of other currencies (monthly), one month",
+        publication=FXRATES_PUBLISHED,
     ),
     Operation(
         name="fxrates.daily_range_currency",
@@ -496,6 +598,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         period_end="yearMonthTo",
         date_range=("yearMonthFrom", "yearMonthTo"),
         summary="Rates of one other currency over a range of months",
+        publication=FXRATES_PUBLISHED,
     ),
     Operation(
         name="fxrates.daily_year",
@@ -505,6 +608,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=FXRATE,
         period_end="year",
         summary="Rates of other currencies (monthly), one year",
+        publication=FXRATES_PUBLISHED,
     ),
     Operation(
         name="omo.daily",
@@ -514,6 +618,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=OMO,
         period_end="date",
         summary="CNB open market operations, last valid data for a day",
+        publication=OMO_PUBLISHED,
     ),
     Operation(
         name="omo.daily_year",
@@ -523,6 +628,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=OMO,
         period_end="year",
         summary="CNB open market operations, one year",
+        publication=OMO_PUBLISHED,
     ),
     Operation(
         name="pribor.daily",
@@ -533,6 +639,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         period_end="date",
         settle_days=21,
         summary="PRIBOR and PRIBID fixing of every tenor, last valid data for a day",
+        publication=PRIBOR_PUBLISHED,
     ),
     Operation(
         name="pribor.daily_year",
@@ -543,6 +650,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         period_end="year",
         settle_days=21,
         summary="PRIBOR and PRIBID of every tenor, every business day of a year",
+        publication=PRIBOR_PUBLISHED,
     ),
     Operation(
         name="pribor.daily_year_term",
@@ -553,6 +661,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         period_end="year",
         settle_days=21,
         summary="PRIBOR and PRIBID of one tenor, every business day of a year",
+        publication=PRIBOR_PUBLISHED,
     ),
     Operation(
         name="skd.daily",
@@ -562,6 +671,7 @@ _OPERATIONS: tuple[Operation, ...] = (
         schema=SKD,
         period_end="date",
         summary="Average prices of short-term bonds (SKD), last valid data for a day",
+        publication=SKD_PUBLISHED,
     ),
 )
 
@@ -597,7 +707,8 @@ def operation(name: str) -> Operation:
 
 
 def table() -> list[dict[str, str]]:
-    """The 22 operations as rows: path, function, parameters, columns with units, summary.
+    """The 22 operations as rows: path, function, parameters, columns with units, summary,
+    and when a row is published (its date column and :class:`Publication` rule).
 
     The documentation's operations table is generated from it, so it cannot drift from the
     code.
@@ -608,6 +719,8 @@ def table() -> list[dict[str, str]]:
         ('cnbkit.czeonia.daily', '/czeonia/daily', 'date=None')
         >>> row["columns"]
         'valid_for, rate (% p.a.), volume_czk_mio (CZK millions)'
+        >>> row["published"]
+        'valid_for D: the next business day (D + 1) at 09:30'
     """
     rows = []
     for op in _OPERATIONS:
@@ -621,5 +734,7 @@ def table() -> list[dict[str, str]]:
             "columns": ", ".join(f"{n} ({units[n]})" if n in units else n
                                  for n in op.column_names),
             "summary": op.summary,
+            "published": f"{op.schema.date_column} D: {op.publication.rule}"
+                         + (" (assumed)" if op.publication.assumed else ""),
         })
     return rows

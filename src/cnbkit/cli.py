@@ -1,8 +1,11 @@
-"""The ``cnbkit`` command: ``sandbox``, ``cache``, ``fetch``, ``lab`` and ``notebooks``.
+"""The ``cnbkit`` command: ``sandbox``, ``snapshot``, ``cache``, ``fetch``, ``lab`` and
+``notebooks``.
 
 Examples::
 
-    cnbkit sandbox --port 8000 --clock 2025-12-31
+    cnbkit sandbox --port 8000 --clock 2025-12-31T10:00
+    cnbkit snapshot record snap/ --start 2024-01-01 --end 2024-12-31 --groups pribor czeonia
+    cnbkit sandbox --snapshot snap/
     cnbkit cache info
     cnbkit fetch exrates --start 2020-01-01 --end 2024-12-31 --currency EUR -o eur.csv
     cnbkit lab --source auto
@@ -23,11 +26,17 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 
-def _date(text: str) -> dt.date:
+def _moment(text: str) -> dt.datetime:
+    """A clock: ``yyyy-MM-dd`` (the end of that day) or ``yyyy-MM-ddTHH:MM`` (Prague time)."""
+    from ._shared.clock import read_moment
+    from .errors import ConfigError
+
     try:
-        return dt.date.fromisoformat(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date: write yyyy-MM-dd") from exc
+        return read_moment(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a clock: write yyyy-MM-dd (the end of that day) or "
+            "yyyy-MM-ddTHH:MM (Prague time)") from exc
 
 
 def _rate(text: str) -> float:
@@ -57,11 +66,15 @@ def _serve_sandbox(args: argparse.Namespace, stop: StopRequest) -> None:
         seed=args.fault_seed,
     )
     url = sandbox.start(
-        port=args.port, clock=args.clock or sandbox.SANDBOX_CLOCK, faults=faults, seed=args.seed,
-        cobs=not args.no_cobs,
+        port=args.port, clock=args.clock, faults=faults, seed=args.seed, cobs=not args.no_cobs,
+        snapshot=args.snapshot,
     )
-    print(f"cnbkit sandbox (clock {url.clock}, data seed {args.seed})")
+    moment = url.moment.isoformat(timespec="minutes")
+    print(f"cnbkit sandbox (clock {moment}, data seed {args.seed})")
     print(f"  market-data API: {url}")
+    if url.snapshot is not None:
+        print(f"  replaying:       {url.snapshot.directory} ({len(url.snapshot)} answers, "
+              f"sha256 {url.snapshot.sha256}); the rest is generated")
     print(f"  use it:          CNBKIT_BASE_URL={url}  or  cnbkit.configure(base_url={str(url)!r})")
     if url.cobs is not None:
         cobs = url.cobs
@@ -76,6 +89,33 @@ def _serve_sandbox(args: argparse.Namespace, stop: StopRequest) -> None:
         stop.wait()
     finally:
         url.stop()
+
+
+def _cmd_snapshot(args: argparse.Namespace) -> int:
+    if args.action == "verify":
+        from .sandbox.snapshots import Snapshot
+
+        snap = Snapshot.load(args.directory)
+        print(f"{snap.directory}: {len(snap)} answers from {snap.source}, recorded "
+              f"{snap.recorded.isoformat()}, sha256 {snap.sha256}")
+        return 0
+    from . import Client
+    from .recording import record_snapshot
+
+    if args.start is None:
+        raise SystemExit("cnbkit snapshot record: give the period's start (--start yyyy-MM-dd)")
+    client = Client(base_url=args.base_url, cache=False, clock=args.clock)
+    try:
+        snap = record_snapshot(args.directory, _year_or_date(args.start),
+                               _year_or_date(args.end), groups=args.groups, client=client,
+                               workers=args.workers, replace=args.force)
+    finally:
+        client.close()
+    statuses = sorted({entry.status for entry in snap.entries})
+    print(f"recorded {len(snap)} answers (statuses {', '.join(map(str, statuses))}) from "
+          f"{snap.source} into {snap.directory}\n  as of {snap.recorded.isoformat()}\n"
+          f"  sha256 {snap.sha256}")
+    return 0
 
 
 def _cmd_cache(args: argparse.Namespace) -> int:
@@ -211,12 +251,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=_version_line())
     commands = parser.add_subparsers(dest="command", required=True)
+    from . import GROUPS
 
     sb = commands.add_parser("sandbox", help="serve the local emulators of the CNB APIs")
     sb.add_argument("--port", type=int, default=8000, help="port of the market-data API (0: any)")
-    sb.add_argument("--clock", type=_date, default=None,
-                    help="the sandbox's 'today' (default: the last day of the real fixing it "
-                         "serves, 2025-12-31)")
+    sb.add_argument("--clock", type=_moment, default=None,
+                    help="the moment the sandbox lives at: yyyy-MM-dd (the end of that day) or "
+                         "yyyy-MM-ddTHH:MM (Prague time); each series is served from its "
+                         "publication moment (default: the snapshot's moment, else the end of "
+                         "2025-12-31, the last day of the real fixing it serves)")
+    sb.add_argument("--snapshot", default=None, metavar="DIR",
+                    help="replay this snapshot (cnbkit snapshot record) where it holds the "
+                         "request; generate the rest")
     sb.add_argument("--seed", type=int, default=0, help="seed of the synthetic series")
     sb.add_argument("--latency-ms", type=float, default=0.0, help="added to every answer")
     sb.add_argument("--error-rate", type=_rate, default=0.0, help="share of 500/503 answers")
@@ -225,6 +271,29 @@ def build_parser() -> argparse.ArgumentParser:
     sb.add_argument("--fault-seed", type=int, default=0, help="seed of the fault draws")
     sb.add_argument("--no-cobs", action="store_true", help="serve the market-data API only")
     sb.set_defaults(func=_cmd_sandbox)
+
+    sn = commands.add_parser(
+        "snapshot", help="record answers of the market-data API into a snapshot, or check one",
+        epilog="record: every request the history planner makes for the period (each group's "
+               "default options; the averages in every kind), each answer byte for byte with "
+               "its status, and a manifest (source, moment, cnbkit version, a sha256 per answer "
+               "and one for the whole). Sent through cnbkit's own transport (CNBKIT_TRUST, the "
+               "proxy variables, retries), never through the cache. Written whole or not at "
+               "all. verify: check every file against its sha256 and print the snapshot's.")
+    sn.add_argument("action", choices=["record", "verify"])
+    sn.add_argument("directory", help="the snapshot's folder")
+    sn.add_argument("--base-url", default=None,
+                    help="the API to record (default: $CNBKIT_BASE_URL or the live API)")
+    sn.add_argument("--start", default=None, help="yyyy-MM-dd or a year (record)")
+    sn.add_argument("--end", default=None, help="yyyy-MM-dd or a year (default: today)")
+    sn.add_argument("--groups", nargs="+", default=None, choices=list(GROUPS),
+                    help="the groups to record (default: all)")
+    sn.add_argument("--clock", default=None,
+                    help="what 'now' is for the client (yyyy-MM-dd or yyyy-MM-ddTHH:MM; "
+                         "default: $CNBKIT_TODAY or the real time)")
+    sn.add_argument("--workers", type=int, default=4, help="requests in flight at once")
+    sn.add_argument("--force", action="store_true", help="replace a snapshot in DIRECTORY")
+    sn.set_defaults(func=_cmd_snapshot)
 
     mc = commands.add_parser(
         "mcp", help="serve the market data to AI assistants (Model Context Protocol)")
@@ -235,8 +304,6 @@ def build_parser() -> argparse.ArgumentParser:
                     help="serve streamable HTTP on 127.0.0.1 instead of stdio")
     mc.add_argument("--port", type=int, default=8765, help="port of --http (0: any free one)")
     mc.set_defaults(func=_cmd_mcp)
-
-    from . import GROUPS
 
     fetch = commands.add_parser(
         "fetch", help="write a history to CSV or Parquet",

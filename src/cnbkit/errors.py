@@ -22,6 +22,8 @@ subclass them, so ``except cnbkit.ServerError`` catches a 5xx of either API::
     ├── MissingDependency (ImportError) an optional extra is not installed
     ├── OfflineCacheMiss                offline, and the cache has no answer
     ├── ChunkError                      some chunks of a history failed
+    ├── SnapshotError                   a snapshot that cannot be read or does not match its hash
+    │   └── RecordingFailed             requests failed while recording one (nothing written)
     └── Cancelled                       a run stopped by its cnbkit.Watch
 
 Warnings derive from :class:`CnbkitWarning`: :class:`StaleDataWarning` (an expired answer
@@ -63,8 +65,10 @@ __all__ = [
     "OfflineCacheMiss",
     "ProxyAuthenticationRequired",
     "ProxyRefused",
+    "RecordingFailed",
     "RequestError",
     "ServerError",
+    "SnapshotError",
     "StaleDataWarning",
     "ValidationError",
     "parse_validation_description",
@@ -410,6 +414,32 @@ class ChunkError(CnbError):
             f"{len(self.failed)} chunk(s) failed after retries ({succeeded} succeeded and are "
             f"cached; run the same call again to fetch only the failed ones):\n{lines}"
         )
+
+
+class SnapshotError(CnbError):
+    """A snapshot of recorded answers cannot be used: no manifest, a file missing, a file or
+    the manifest that does not match its sha256 (changed after it was recorded), or a folder
+    that would be overwritten. The message names the file."""
+
+
+class RecordingFailed(SnapshotError):
+    """Requests failed while a snapshot was recorded (after their retries); no snapshot was
+    written.
+
+    Attributes:
+        failed: each failed request, with its label (``/pribor/daily-year year=2024``) and its
+            typed cause.
+        succeeded: how many requests were answered.
+    """
+
+    def __init__(self, failed: Iterable[FailedChunk], succeeded: int) -> None:
+        self.failed = tuple(failed)
+        self.succeeded = succeeded
+        lines = "\n".join(f"  - {chunk.label}: {chunk.cause}" for chunk in self.failed)
+        super().__init__(
+            f"{len(self.failed)} request(s) failed after retries while recording "
+            f"({succeeded} were answered); no snapshot was written: record it again when the "
+            f"API answers:\n{lines}")
 
 
 class Cancelled(CnbError):

@@ -2,8 +2,8 @@
 
 Rates in % p.a. Nine tenors (ONE_DAY .. ONE_YEAR) in 2024, seven in 2026 (no TWO_MONTH,
 NINE_MONTH; the day of the change is not known here). ``pribid`` is missing (NaN) in recent
-years. PRIBOR reaches this API about a week late, so recent answers stay open in the cache
-longer than other series.
+years. PRIBOR reaches this API late (two business days after its date, at 11:00, as a rule;
+once seen a week late), so recent answers stay open in the cache longer than other series.
 
 Example:
     >>> import cnbkit

@@ -36,18 +36,18 @@ def test_synthetic_year_sizes(sandbox, http) -> None:
 
 def test_pribor_tenors_publication_delay_and_1997_spike(sandbox, http) -> None:
     """docs/cnb-data.md: 9 tenors through 2024 and 7 from 2026 (no 2M, 9M; the day of the
-    change is unknown, so the sandbox's 2025 keeps 9), published about a week late: on the
-    clock's day (2025-12-31) the last fixing served is that of 23 December (24-26 are
-    holidays)."""
+    change is unknown, so the sandbox's 2025 keeps 9), on this API two business days after
+    its date at 11:00 (docs/sandbox.md): at the end of the clock's day (2025-12-31) the last
+    fixing served is that of 29 December (published on the 31st; 24-26 are holidays)."""
     from cnbkit.sandbox.data import pribor
 
     last = _rows(http, sandbox, "/pribor/daily", "date=2025-12-31")
-    assert {r["validFor"] for r in last} == {"2025-12-23"} and len(last) == 9
+    assert {r["validFor"] for r in last} == {"2025-12-29"} and len(last) == 9
     assert len(_rows(http, sandbox, "/pribor/daily", "date=2025-07-01")) == 9
     year = _rows(http, sandbox, "/pribor/daily-year", "year=2025")
-    assert max(r["validFor"] for r in year) == "2025-12-23"
+    assert max(r["validFor"] for r in year) == "2025-12-29"
     term = _rows(http, sandbox, "/pribor/daily-year-term", "period=TWO_MONTH&year=2025")
-    assert term[-1]["validFor"] == "2025-12-23"
+    assert term[-1]["validFor"] == "2025-12-29"
     assert len(pribor.tenors_on(datetime.date(2026, 1, 2))) == 7
     assert "NINE_MONTH" not in pribor.tenors_on(datetime.date(2026, 1, 2))
     assert len(pribor.tenors_on(datetime.date(2025, 12, 31))) == 9
@@ -88,7 +88,7 @@ def test_the_clock_sets_defaults_and_ends_the_data() -> None:
         future = requests.get(f"{url}/exrates/daily?date=2024-01-02", timeout=10).json()
         assert future["rates"][0]["validFor"] == "2020-06-30"
         year = requests.get(f"{url}/pribor/daily-year", timeout=10).json()["pribs"]
-        assert year[-1]["validFor"] == "2020-06-23"  # PRIBOR: a week late
+        assert year[-1]["validFor"] == "2020-06-26"  # PRIBOR: two business days late
         months = requests.get(f"{url}/exrates/monthly-averages-year", timeout=10).json()
         assert {a["month"] for a in months["averages"]} == {
             "JAN", "FEB", "MAR", "APR", "MAY", "JUN"

@@ -79,8 +79,10 @@ class Client:
             ``backend=`` return (``$CNBKIT_BACKEND``). Give ``backend="polars"`` or
             ``"pyarrow"`` on each call instead: the types of cnbkit's functions follow that
             argument and assume pandas without it (see the backends page).
-        clock: what "today" is: None (the real date, or ``$CNBKIT_TODAY``), a date or
-            ``'yyyy-MM-dd'`` (the real time on that day), or a :class:`~cnbkit.Clock`
+        clock: what "now" is: None (the real time, or ``$CNBKIT_TODAY``), a date or
+            ``'yyyy-MM-dd'`` (the real time on that day), an aware datetime or
+            ``'yyyy-MM-ddTHH:MM'`` in Prague time (the real time, started at that moment,
+            as the sandbox's ``clock=`` takes it), or a :class:`~cnbkit.Clock`
             such as :class:`~cnbkit.ManualClock`. It decides the default end of a
             range, the last year accepted, which periods are closed and when TTLs run out.
         trust: which certificates HTTPS answers are verified against: ``"system"`` (default:

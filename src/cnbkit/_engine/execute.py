@@ -63,7 +63,8 @@ def columns_of(call: Call, answer: Answer) -> Columns:
     """The typed columns of an answer of ``call`` (its records were checked when decoded),
     with the answer's provenance and the call's row filter applied."""
     columns = of_answer(from_decoded(call.op, answer.decoded), [answer.url],
-                        from_cache=answer.from_cache, retrieved_at=answer.retrieved_at)
+                        from_cache=answer.from_cache, retrieved_at=answer.retrieved_at,
+                        served=answer.served, snapshot=answer.snapshot)
     return columns if call.keep is None else call.keep.apply(columns)
 
 

@@ -10,8 +10,9 @@ CNBKIT_CACHE_URL    ``cache_url``: where the HTTP cache lives: ``sqlite:///path`
 CNBKIT_CACHE_DIR    ``cache_dir``: a directory for the SQLite cache (a shorthand for
                     ``sqlite:///<dir>/cnbkit-http.sqlite``)
 CNBKIT_OFFLINE      ``offline``: ``1``/``true`` answers from the cache only
-CNBKIT_TODAY        ``today``: the day the client takes for today (``cnbkit lab`` sets the
-                    sandbox's clock here); default the real date
+CNBKIT_TODAY        ``today``: the day (``yyyy-MM-dd``) or the moment (``yyyy-MM-ddTHH:MM``,
+                    Prague time) the client takes for now (``cnbkit lab`` sets the
+                    sandbox's clock here); default the real time
 CNBKIT_BACKEND      ``backend``: ``pandas`` (default); ``polars`` or ``pyarrow`` deprecated
 CNBKIT_TRUST        ``trust``: which certificates the market-data transport trusts:
                     ``system`` (default: the system's store and certifi's bundle),
@@ -59,6 +60,7 @@ from urllib.parse import urlsplit
 
 import platformdirs
 
+from .._shared.clock import read_moment
 from ..errors import ConfigError
 from .cache import CacheLocation
 
@@ -112,7 +114,8 @@ class Settings:
         workers: threads that download a ``history()``.
         progress: draw a progress bar on long histories (None: only on a terminal or in a
             Jupyter kernel).
-        today: the day the client takes for today (None: the real date).
+        today: the day the client takes for today, or an aware datetime: the moment it takes
+            for now (None: the real time).
         backend: what calls without ``backend=`` return: ``pandas`` (anything else is
             deprecated: the client warns).
         trust: which certificates HTTPS answers are verified against: ``system`` (the
@@ -209,7 +212,7 @@ class Settings:
             values["cache_url"] = "memory://"  # a local sandbox: not in the user's cache
         values["offline"] = _flag("CNBKIT_OFFLINE", env.get("CNBKIT_OFFLINE", ""))
         if env.get("CNBKIT_TODAY"):
-            values["today"] = _day("CNBKIT_TODAY", env["CNBKIT_TODAY"])
+            values["today"] = _day_or_moment("CNBKIT_TODAY", env["CNBKIT_TODAY"])
         if env.get("CNBKIT_BACKEND"):
             values["backend"] = env["CNBKIT_BACKEND"].strip().lower()
         for name in ("CNBKIT_TRUST", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
@@ -297,11 +300,16 @@ def missing_bundle(source: str | None) -> str:
             "system or certifi")
 
 
-def _day(name: str, text: str) -> dt.date:
+def _day_or_moment(name: str, text: str) -> dt.date:
+    """``yyyy-MM-dd`` (a day) or ``yyyy-MM-ddTHH:MM`` (a moment in Prague time, an aware
+    datetime)."""
+    if "T" in text:
+        return read_moment(text, name=name)
     try:
         return dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise ConfigError(name, text, "write the day as yyyy-MM-dd") from None
+        raise ConfigError(name, text, "write the day as yyyy-MM-dd, or the moment as "
+                          "yyyy-MM-ddTHH:MM (Prague time)") from None
 
 
 Settings.__module__ = "cnbkit"  # public as cnbkit.Settings, whatever module holds it

@@ -66,10 +66,14 @@ def stitch(parts: Sequence[Columns], plan: Plan) -> Columns:
     sources = [s for p in parts for s in p.provenance.get("source", [])]
     retrieved = [str(p.provenance["retrieved_at"]) for p in parts
                  if p.provenance.get("retrieved_at")]
+    snapshots = [str(p.provenance["snapshot"]) for p in parts if p.provenance.get("snapshot")]
     return table.with_provenance(record(
         plan.op, sources, calls=len(parts),
         from_cache=sum(int(p.provenance.get("from_cache") or 0) for p in parts),
         retrieved_at=min(retrieved) if retrieved else None,
         start=span.start.isoformat() if span else None,
         end=span.end.isoformat() if span else None,
+        replayed=[s for p in parts for s in p.provenance.get("replayed", [])],
+        generated=[s for p in parts for s in p.provenance.get("generated", [])],
+        snapshot=", ".join(dict.fromkeys(snapshots)) or None,
     ))

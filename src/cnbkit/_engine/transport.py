@@ -91,7 +91,7 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import requests
@@ -135,12 +135,17 @@ from .failures import (
 from .settings import TRUST_STORES, Settings
 from .tls import TrustAdapter, ssl_context
 
-__all__ = ["RETRY_STATUSES", "Answer", "Transport", "error_for"]
+__all__ = ["RECORDED_STATUSES", "RETRY_STATUSES", "Answer", "Transport", "error_for"]
 
 log = logging.getLogger("cnbkit")
 
 #: Statuses that are failures worth another attempt (the rest are answers).
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+#: The answers a snapshot records besides 200 (:meth:`Transport.record`): the API's own
+#: refusals of a request, which are answers too.
+RECORDED_STATUSES = frozenset({400, 404})
+#: The headers of a sandbox's answer: where it came from, and the snapshot it replays.
+SOURCE_HEADER, SNAPSHOT_HEADER = "X-Cnbkit-Source", "X-Cnbkit-Snapshot"
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,10 @@ class Answer:
         key: its cache key (None when caching is off).
         expires: when it stops being fresh, by the client's clock: its cache entry's expiry
             (None: never, a closed period).
+        served: what a sandbox said of it (``X-Cnbkit-Source``): ``replayed`` from a snapshot
+            or ``generated``; None from the API.
+        snapshot: the sha256 of the snapshot the sandbox replays (``X-Cnbkit-Snapshot``).
+        response: the HTTP response itself, kept only for :meth:`Transport.record`.
     """
 
     decoded: Decoded
@@ -165,6 +174,9 @@ class Answer:
     retrieved_at: dt.datetime
     key: str | None = None
     expires: dt.datetime | None = None
+    served: str | None = None
+    snapshot: str | None = None
+    response: requests.Response | None = None
 
 
 @dataclass(frozen=True)
@@ -233,6 +245,13 @@ def _body_or_none(response: requests.Response) -> dict[str, Any] | None:
     except ValueError:
         return None
     return body if isinstance(body, dict) else None
+
+
+def _served(headers: Any) -> dict[str, Any]:
+    """What a sandbox's answer says of itself (its ``X-Cnbkit-*`` headers; none from the
+    API), as :class:`Answer`'s ``served`` and ``snapshot``."""
+    headers = headers or {}
+    return {"served": headers.get(SOURCE_HEADER), "snapshot": headers.get(SNAPSHOT_HEADER)}
 
 
 def error_for(response: requests.Response, url: str, proxy: str | None = None) -> ApiError:
@@ -396,7 +415,8 @@ class Transport:
             return Lookup(key=key)
         fresh = cached.expires is None or cached.expires > self.clock.now()
         answer = Answer(decoded, url, from_cache=True, stale=not fresh,
-                        retrieved_at=cached.created_at, key=key, expires=cached.expires)
+                        retrieved_at=cached.created_at, key=key, expires=cached.expires,
+                        **_served(cached.headers))
         return Lookup(fresh=answer, key=key) if fresh else Lookup(stale=answer, key=key)
 
     def _delete(self, storage: BaseCache, key: str) -> None:
@@ -467,7 +487,21 @@ class Transport:
             unreadable = proxy  # requests could not read it: its text may hold the password
         raise unreadable_proxy(unreadable, url)  # outside the handler: no context keeps it
 
-    def _download(self, call: Call, url: str, key: str | None) -> Answer:
+    def record(self, call: Call) -> requests.Response:
+        """The answer to ``call`` as it came, for a snapshot: sent with this transport's trust,
+        proxies and one retry budget, as every call is, but never read from or stored in the
+        cache. A 200 is returned once its body decodes (a body cut off is retried); a 400 or
+        404 is returned as the API's answer.
+
+        Raises:
+            ServerError, ConnectionFailed, InvalidResponse ...: the request failed after its
+                retries (the error names the URL), as :meth:`fetch` raises them.
+        """
+        answer = self._download(call, call.url(self.settings.base_url), None, keep=True)
+        return cast(requests.Response, answer.response)  # keep=True always keeps it
+
+    def _download(self, call: Call, url: str, key: str | None, *,
+                  keep: bool = False) -> Answer:
         settings = self.settings
         last: CnbError | None = None
         wait: float | None = None
@@ -512,6 +546,9 @@ class Transport:
                 last, wait = error_for(response, url, proxy), _retry_after(response)
                 continue
             if status != 200:
+                if keep and status in RECORDED_STATUSES:
+                    return Answer(decode(call.op, b"{}"), url, from_cache=False, stale=False,
+                                  retrieved_at=dt.datetime.now(dt.UTC), response=response)
                 raise error_for(response, url, proxy)
             try:
                 decoded = decode(call.op, response.content)
@@ -528,7 +565,8 @@ class Transport:
                 except self._cache_errors as exc:
                     self._unavailable(exc)
             return Answer(decoded, url, from_cache=False, stale=False,
-                          retrieved_at=dt.datetime.now(dt.UTC), key=key, expires=expires)
+                          retrieved_at=dt.datetime.now(dt.UTC), key=key, expires=expires,
+                          response=response if keep else None, **_served(response.headers))
         if last is None:  # pragma: no cover - every attempt returns, raises or sets it
             raise ConnectionFailed(f"no attempt was made to get {url}")
         raise last

@@ -5,9 +5,10 @@ check accepts, which periods are closed (cached for good) and when an open answe
 out. The API's own time zone is Europe/Prague, so "today" is the Prague date of ``now()``.
 
 * :class:`SystemClock`: the real time (the default).
-* :class:`ShiftedClock`: the real time moved to another day, so that seconds still pass (TTLs
-  run out) but "today" is that day; a client of the sandbox uses the sandbox's day
-  (``Client(clock="2025-12-31")``, or ``CNBKIT_TODAY`` which ``cnbkit lab`` sets).
+* :class:`ShiftedClock`: the real time moved to another day (or to a moment), so that seconds
+  still pass (TTLs run out) but "today" is that day; a client of the sandbox uses the
+  sandbox's day or moment (``Client(clock="2025-12-31")``, ``Client(clock="2025-12-31T10:00")``
+  in Prague time, or ``CNBKIT_TODAY`` which ``cnbkit lab`` sets).
 * :class:`ManualClock`: a clock that moves only when told to (tests move it instead of
   sleeping).
 
@@ -31,7 +32,7 @@ from zoneinfo import ZoneInfo
 from ..errors import ConfigError
 
 __all__ = ["PRAGUE", "Clock", "ClockLike", "ManualClock", "ShiftedClock", "SystemClock",
-           "make_clock", "today"]
+           "end_of_day", "make_clock", "read_moment", "today"]
 
 #: The API's time zone.
 PRAGUE = ZoneInfo("Europe/Prague")
@@ -62,24 +63,37 @@ class SystemClock:
 
 
 class ShiftedClock:
-    """The real time moved by whole days so that today (in Prague) is ``day``.
+    """The real time moved by whole days so that today (in Prague) is ``day``; or, given an
+    aware datetime, moved so that it is that moment now.
 
-    Time passes as usual (a TTL of an hour runs out after an hour); only the date differs.
+    Time passes as usual (a TTL of an hour runs out after an hour); only the date (or the
+    moment it started from) differs.
 
     Example:
         >>> today(ShiftedClock(dt.date(2025, 12, 31)))
         datetime.date(2025, 12, 31)
+        >>> clock = ShiftedClock(read_moment("2025-12-31T10:00"))
+        >>> clock.now() - read_moment("2025-12-31T10:00") < dt.timedelta(minutes=1)
+        True
     """
 
     def __init__(self, day: dt.date) -> None:
-        self.day = day
-        real = dt.datetime.now(PRAGUE).date()
-        self._offset = dt.timedelta(days=(day - real).days)
+        real = dt.datetime.now(dt.UTC)
+        if isinstance(day, dt.datetime):
+            self.day = day.astimezone(PRAGUE).date()
+            self._start: dt.datetime | None = day.astimezone(PRAGUE)
+            self._offset = day - real
+        else:
+            self.day = day
+            self._start = None
+            self._offset = dt.timedelta(days=(day - real.astimezone(PRAGUE).date()).days)
 
     def now(self) -> dt.datetime:
         return dt.datetime.now(dt.UTC) + self._offset
 
     def __repr__(self) -> str:
+        if self._start is not None:
+            return f"ShiftedClock({self._start.isoformat(timespec='minutes')})"
         return f"ShiftedClock({self.day.isoformat()})"
 
 
@@ -136,29 +150,83 @@ def _moment(value: dt.datetime | dt.date | str) -> dt.datetime:
 
 ClockLike = Clock | dt.date | str | None
 
+_MOMENT_FORMS = "write yyyy-MM-dd (a day) or yyyy-MM-ddTHH:MM (a moment in Prague time)"
+
+
+def read_moment(value: dt.datetime | dt.date | str, *, name: str = "clock") -> dt.datetime:
+    """A moment from a clock setting, as an aware datetime in Prague time: an aware datetime;
+    ``'yyyy-MM-ddTHH:MM'`` (or with seconds) in Prague time, or an ISO text with its offset
+    (``'2025-12-31T09:30+01:00'``, ``'...Z'``); a date or ``'yyyy-MM-dd'`` is the end of that
+    day in Prague (:func:`end_of_day`).
+
+    Raises:
+        ConfigError: a naive datetime, a text in another form, another type (naming ``name``).
+
+    Example:
+        >>> read_moment("2025-12-31T09:30").isoformat()
+        '2025-12-31T09:30:00+01:00'
+        >>> read_moment("2025-12-31").isoformat()
+        '2025-12-31T23:59:59.999999+01:00'
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            parsed: dt.date = (dt.datetime.fromisoformat(text) if "T" in text
+                               else dt.date.fromisoformat(text))
+        except ValueError:
+            raise ConfigError(name, value, _MOMENT_FORMS) from None
+        if isinstance(parsed, dt.datetime) and parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=PRAGUE)  # written in Prague time
+        value = parsed
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            raise ConfigError(name, value, "give a timezone-aware datetime, or "
+                              "'yyyy-MM-ddTHH:MM' in Prague time")
+        return value.astimezone(PRAGUE)
+    if isinstance(value, dt.date):
+        return end_of_day(value)
+    raise ConfigError(name, value, _MOMENT_FORMS)
+
+
+def end_of_day(day: dt.date) -> dt.datetime:
+    """The last moment of ``day`` in Prague (23:59:59.999999): what a clock given as a plain
+    day means to the sandbox, which serves everything published that day.
+
+    Example:
+        >>> end_of_day(dt.date(2025, 12, 31)).isoformat()
+        '2025-12-31T23:59:59.999999+01:00'
+    """
+    return dt.datetime.combine(day, dt.time.max, tzinfo=PRAGUE)
+
 
 def make_clock(value: ClockLike) -> Clock:
     """A clock from a setting: None (the real time), a date or ``'yyyy-MM-dd'`` (the real time
-    on that day, :class:`ShiftedClock`) or a :class:`Clock`.
+    on that day, :class:`ShiftedClock`), an aware datetime or ``'yyyy-MM-ddTHH:MM'`` in Prague
+    time (the real time moved to start at that moment), or a :class:`Clock`.
 
     Example:
         >>> make_clock("2025-12-31")
         ShiftedClock(2025-12-31)
+        >>> make_clock("2025-12-31T10:00")
+        ShiftedClock(2025-12-31T10:00+01:00)
     """
     if value is None:
         return SystemClock()
     if isinstance(value, str):
+        if "T" in value:
+            return ShiftedClock(read_moment(value))
         try:
             return ShiftedClock(dt.date.fromisoformat(value.strip()))
         except ValueError:
-            raise ConfigError("clock", value, "write the day as yyyy-MM-dd") from None
+            raise ConfigError("clock", value, _MOMENT_FORMS) from None
     if isinstance(value, dt.datetime):
-        raise ConfigError("clock", value, "give a date, or a Clock such as ManualClock(...)")
+        return ShiftedClock(read_moment(value))
     if isinstance(value, dt.date):
         return ShiftedClock(value)
     if isinstance(value, Clock):
         return value
-    raise ConfigError("clock", value, "give None, a date, 'yyyy-MM-dd' or a Clock")
+    raise ConfigError("clock", value, "give None, a date, 'yyyy-MM-dd', an aware datetime, "
+                      "'yyyy-MM-ddTHH:MM' or a Clock")
 
 
 def today(clock: Clock) -> dt.date:

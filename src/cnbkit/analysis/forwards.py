@@ -338,7 +338,7 @@ def implied_yield_curve(points: pd.DataFrame, rates: pd.DataFrame, pribor: pd.Da
                         date: DateLike, *,
                         czk_bid_offer_bp: float | None = None) -> pd.DataFrame:
     """The implied-yield term structure on the last trade date on or before ``date`` that has
-    PRIBOR (the API publishes PRIBOR about a week late, the points daily): for each
+    PRIBOR (the API publishes PRIBOR two business days late, the points daily): for each
     pair, one row per PRIBOR tenor from one week to the longest published forward maturity
     (6 months), the forward on that tenor's value date (published at 3 and 6 months,
     interpolated by :func:`broken_date_forwards` in between) and the foreign rate it implies

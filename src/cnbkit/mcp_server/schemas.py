@@ -384,6 +384,14 @@ _PROVENANCE = _object({
                      "description": "the oldest answer's download time (UTC, ISO 8601)"},
     "start": _TEXT_OR_NULL,
     "end": _TEXT_OR_NULL,
+    "replayed": {"type": "integer", "description": "how many of the calls a sandbox answered "
+                                                   "with a snapshot's recorded answers of the "
+                                                   "real API"},
+    "generated": {"type": "integer", "description": "how many of the calls a sandbox "
+                                                    "generated (see its page: real fixing, "
+                                                    "synthetic money-market series)"},
+    "snapshot": {**_TEXT_OR_NULL, "description": "the sha256 of the snapshot the sandbox "
+                                                 "replays (null: none)"},
 })
 TABLE = _object({
     "columns": {"type": "array", "description": "the table by columns, in order", "items": _object({

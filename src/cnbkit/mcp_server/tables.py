@@ -239,7 +239,10 @@ def to_table(frame: pd.DataFrame, *, max_rows: int, data_source: str, base_url: 
             "calls": int(attrs.get("calls") or 0),
             "from_cache": int(attrs.get("from_cache") or 0),
             "retrieved_at": attrs.get("retrieved_at"),
-            "start": attrs.get("start"), "end": attrs.get("end")},
+            "start": attrs.get("start"), "end": attrs.get("end"),
+            "replayed": len(attrs.get("replayed") or []),
+            "generated": len(attrs.get("generated") or []),
+            "snapshot": attrs.get("snapshot")},
         "warnings": list(warnings or []),
     }
 
@@ -262,6 +265,10 @@ def render(table: dict[str, Any]) -> str:
              f"{where['data_source']} data from {where['base_url']}"
              + (f" ({where['from_cache']} of {where['calls']} calls from the cache)"
                 if where["calls"] else "")]
+    if where.get("snapshot"):
+        lines.append(f"{where['replayed']} of {where['calls']} calls replayed real answers "
+                     f"from snapshot sha256 {where['snapshot']}; {where['generated']} generated "
+                     "by the sandbox")
     if table["truncated"]:
         whole = (f"the whole table as CSV: {table['resource']}; " if table["resource"] else "")
         lines.append(f"showing the first {table['returned_rows']} in the structured content; "

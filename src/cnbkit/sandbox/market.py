@@ -1,18 +1,22 @@
 """The market-data sandbox app: routing, validation, defaults and error bodies of the live API.
 
-``MarketApp(clock, seed)`` is an ``app(Request) -> Reply`` for
+``MarketApp(clock, seed, snapshot=None)`` is an ``app(Request) -> Reply`` for
 :class:`~cnbkit.sandbox.httpserver.LoopbackServer`. Routing and parameter checks are driven by
-:data:`cnbkit.catalog.BY_PATH`; the data come from :mod:`cnbkit.sandbox.data`.
+:data:`cnbkit.catalog.BY_PATH`; the data come from :mod:`cnbkit.sandbox.data`, or, for a
+request a snapshot holds, from the snapshot (:mod:`cnbkit.sandbox.snapshots`).
 
 Behaviour (as the live service; the captures it is checked against, with the facts they
 establish, are in the repository's ``tests/data/cnbapi/`` and its ``FACTS.md``):
 
 * paths under ``/cnbapi``; an unknown path gives 404 and a method other than GET/HEAD 405,
   both without a body;
-* missing ``date``/``year``/``yearMonth``/``yearMonthFrom``/``yearMonthTo``/``dateTo`` mean the
-  sandbox clock, ``lang`` means ``CZ``; an empty optional parameter counts as missing;
-* dates after the clock behave as the clock; daily operations give the last valid data on or
-  before the day; PRIBOR is published a week late (a fixing of day D from D + 7 days on);
+* the clock is a moment (an aware datetime in Prague): missing
+  ``date``/``year``/``yearMonth``/``yearMonthFrom``/``yearMonthTo``/``dateTo`` mean its day,
+  ``lang`` means ``CZ``; an empty optional parameter counts as missing;
+* each series is served from its publication moment (:mod:`cnbkit.sandbox.publication`: the
+  fixing of D after 14:30 on D, CZEONIA for D on D + 1 at 09:30, PRIBOR on D + 2 at
+  11:00 ...): daily operations give the last valid *published* data on or before the day
+  asked; a year or a month lists only its published days;
   periods without data give the result key with ``[]``; an unknown currency
   gives ``{}``; ``/czeonia/daily`` before the series starts gives ``{}`` as well;
 * 400 ``VALIDATION_ERROR`` bodies with the rules ``typeMismatch`` (unparseable or impossible
@@ -21,12 +25,15 @@ establish, are in the repository's ``tests/data/cnbapi/`` and its ``FACTS.md``):
   capture shows it) and ``Range`` (a year outside 1..9999: ``year=0`` is ``Range`` in the
   capture; the upper bound is an assumption). The first failing parameter in Swagger order wins.
 * every error reply carries its ``messageId`` in an ``X-Message-Id`` header, which the server
-  logs and strips from the wire.
+  logs and strips from the wire;
+* every answer of an operation says where it came from: ``X-Cnbkit-Source: replayed`` (the
+  recorded bytes of a snapshot) or ``generated``, ``X-Cnbkit-Snapshot`` the snapshot's sha256
+  when one is loaded, and ``X-Cnbkit-Clock`` the sandbox's moment (ISO 8601).
 
 Example:
     >>> import datetime
     >>> from cnbkit.sandbox.httpserver import LoopbackServer
-    >>> app = MarketApp(datetime.date(2025, 12, 31), seed=0)
+    >>> app = MarketApp("2025-12-31T16:00", seed=0)
     >>> with LoopbackServer(app, fault_reply=fault_reply) as server:  # doctest: +SKIP
     ...     urllib.request.urlopen(server.origin + "/cnbapi/exrates/daily?date=2019-05-17")
 """
@@ -47,19 +54,28 @@ from dataclasses import dataclass
 from typing import ClassVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from cnbkit._shared.clock import read_moment
 from cnbkit.catalog import BY_PATH, Operation, Param
 from cnbkit.sandbox.data import averages, czeonia, forward, fxrates, omo, pribor, skd
-from cnbkit.sandbox.data.calendar import last_business_day
 from cnbkit.sandbox.data.collation import sort_key
 from cnbkit.sandbox.data.fixing import load
 from cnbkit.sandbox.data.names import names
 from cnbkit.sandbox.httpserver import Reply, Request
+from cnbkit.sandbox.publication import Schedule, Series, last_business_day
+from cnbkit.sandbox.snapshots import Snapshot
 
-__all__ = ["PREFIX", "YEAR_RANGE", "Fixed", "MarketApp", "dumps", "fault_reply"]
+__all__ = ["CLOCK_HEADER", "PREFIX", "SNAPSHOT_HEADER", "SOURCE_HEADER", "YEAR_RANGE", "Fixed",
+           "MarketApp", "dumps", "fault_reply"]
 
 log = logging.getLogger("cnbkit.sandbox")
 
 PREFIX = "/cnbapi"
+#: Where an answer came from: ``replayed`` (a snapshot's recorded bytes) or ``generated``.
+SOURCE_HEADER = "X-Cnbkit-Source"
+#: The sha256 of the snapshot the sandbox replays (on every answer, replayed or generated).
+SNAPSHOT_HEADER = "X-Cnbkit-Snapshot"
+#: The sandbox's clock, the moment its answers stand for (ISO 8601).
+CLOCK_HEADER = "X-Cnbkit-Clock"
 #: Years accepted by the ``Range`` rule (inclusive).
 YEAR_RANGE = (1, 9999)
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
@@ -212,11 +228,21 @@ Handler = Callable[[dict[str, object]], object]
 
 
 class MarketApp:
-    """The market-data API for a fixed ``clock`` and synthetic-data ``seed``."""
+    """The market-data API at a fixed ``clock`` (a moment: an aware datetime,
+    ``'yyyy-MM-ddTHH:MM'`` in Prague time, or a day: its end), with synthetic-data ``seed``,
+    replaying ``snapshot`` where it holds the answer."""
 
-    def __init__(self, clock: datetime.date, seed: int = 0) -> None:
-        self.clock = clock
+    def __init__(self, clock: datetime.date | str, seed: int = 0,
+                 snapshot: Snapshot | None = None) -> None:
+        self.moment = read_moment(clock)
+        #: The clock's day in Prague: the default of every date, year and month parameter.
+        self.clock = self.moment.date()
+        self.schedule = Schedule(self.moment)
         self.seed = seed
+        self.snapshot = snapshot
+        self._headers = {CLOCK_HEADER: self.moment.isoformat()}
+        if snapshot is not None:
+            self._headers[SNAPSHOT_HEADER] = snapshot.sha256
         # Answers are fixed for a clock and seed: keep the recent bodies (LRU) so that serving
         # a year of data costs the sandbox microseconds, not a fresh serialization.
         self._bodies: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
@@ -254,10 +280,19 @@ class MarketApp:
         op = BY_PATH.get(request.path[len(PREFIX) :])
         if op is None:
             return Reply(404, b"", content_type=None)
+        if self.snapshot is not None:
+            found = self.snapshot.lookup(op.path, request.query, self.moment)
+            if found is not None:
+                entry, recorded = found
+                return Reply(entry.status, recorded,
+                             {**self._headers, SOURCE_HEADER: "replayed"},
+                             content_type=entry.content_type)
+        generated = {**self._headers, SOURCE_HEADER: "generated"}
         try:
             args = _arguments(op, request, self.clock)
         except _Invalid as exc:
             reply = _error(400, "VALIDATION_ERROR", str(exc), request)
+            reply.headers.update(generated)
             log.info("400 %s: %s", request.target, exc)
             return reply
         key = (op.name, tuple(sorted(args.items())))
@@ -271,19 +306,20 @@ class MarketApp:
                 self._bodies[key] = body
                 while len(self._bodies) > _BODY_CACHE_SIZE:
                     self._bodies.popitem(last=False)
-        return Reply(200, body)
+        return Reply(200, body, generated)
 
     # -- helpers -------------------------------------------------------------------------------
-    def _day(self, value: object) -> datetime.date | None:
-        """The last business day on or before ``value`` (capped at the clock)."""
-        return last_business_day(min(cast(datetime.date, value), self.clock))
+    def _day(self, value: object, series: Series = "fixing") -> datetime.date | None:
+        """The last business day on or before ``value`` whose ``series`` is published."""
+        return last_business_day(min(cast(datetime.date, value), self.schedule.through(series)))
 
-    def _year_end(self, year: object) -> tuple[datetime.date, datetime.date]:
+    def _year_end(self, year: object, series: Series = "fixing"
+                  ) -> tuple[datetime.date, datetime.date]:
         first = datetime.date(cast(int, year), 1, 1)
-        return first, min(datetime.date(cast(int, year), 12, 31), self.clock)
+        return first, min(datetime.date(cast(int, year), 12, 31), self.schedule.through(series))
 
-    def _in_year(self, year: object, dates: object) -> list[datetime.date]:
-        start, end = self._year_end(year)
+    def _in_year(self, year: object, dates: object, series: Series) -> list[datetime.date]:
+        start, end = self._year_end(year, series)
         return [d for d in dates if start <= d <= end]  # type: ignore[attr-defined]
 
     # -- exrates -------------------------------------------------------------------------------
@@ -323,7 +359,8 @@ class MarketApp:
             return {}
         year, month = _year_month(args["yearMonth"])
         start = datetime.date(year, month, 1)
-        end = min(datetime.date(year, month, _calendar.monthrange(year, month)[1]), self.clock)
+        end = min(datetime.date(year, month, _calendar.monthrange(year, month)[1]),
+                  self.schedule.through("fixing"))
         rows = [
             self._short(day.date, code, *day.rates[code])
             for day in load().between(start, end)
@@ -342,7 +379,8 @@ class MarketApp:
         def handler(args: dict[str, object]) -> object:
             year = cast(int, args["year"])
             rows = averages.averages_year(kind, year) if year <= self.clock.year else ()
-            return {"averages": [self._average(r) for r in rows if r.end <= self.clock]}
+            published = self.schedule.period_published
+            return {"averages": [self._average(r) for r in rows if published(r.end)]}
 
         return handler
 
@@ -352,7 +390,8 @@ class MarketApp:
             if code not in load().codes:
                 return {}
             rows = averages.averages_currency(kind, code)
-            return {"averages": [self._average(r) for r in rows if r.end <= self.clock]}
+            published = self.schedule.period_published
+            return {"averages": [self._average(r) for r in rows if published(r.end)]}
 
         return handler
 
@@ -363,14 +402,15 @@ class MarketApp:
 
     def _czeonia_daily(self, args: dict[str, object]) -> object:
         data = czeonia.series(self.seed)
-        day = self._day(args["date"])
+        day = self._day(args["date"], "czeonia")
         if day is None or day not in data:
             return {}
         return {"czeoniaDaily": self._czeonia(day, data[day])}
 
     def _czeonia_year(self, args: dict[str, object]) -> object:
         data = czeonia.series(self.seed)
-        return {"rates": [self._czeonia(d, data[d]) for d in self._in_year(args["year"], data)]}
+        days = self._in_year(args["year"], data, "czeonia")
+        return {"rates": [self._czeonia(d, data[d]) for d in days]}
 
     # -- pribor --------------------------------------------------------------------------------
     @staticmethod
@@ -382,25 +422,19 @@ class MarketApp:
             if not only or period == only
         ]  # fmt: skip
 
-    def _pribor_published(self, days: list[datetime.date]) -> list[datetime.date]:
-        """``days`` whose fixing the API has published by the clock (a week's delay)."""
-        last = pribor.last_published(self.clock)
-        return [d for d in days if d <= last]
-
     def _pribor_daily(self, args: dict[str, object]) -> object:
         data = pribor.series(self.seed)
-        asked = cast(datetime.date, args["date"])
-        day = last_business_day(min(asked, pribor.last_published(self.clock)))
+        day = self._day(args["date"], "pribor")
         return {"pribs": self._pribs(day, data[day]) if day in data else []}
 
     def _pribor_year(self, args: dict[str, object]) -> object:
         data = pribor.series(self.seed)
-        days = self._pribor_published(self._in_year(args["year"], data))
+        days = self._in_year(args["year"], data, "pribor")
         return {"pribs": [r for d in days for r in self._pribs(d, data[d])]}
 
     def _pribor_term(self, args: dict[str, object]) -> object:
         data = pribor.series(self.seed)
-        days = self._pribor_published(self._in_year(args["year"], data))
+        days = self._in_year(args["year"], data, "pribor")
         period = str(args["period"])
         return {"pribs": [r for d in days for r in self._pribs(d, data[d], period)]}
 
@@ -417,14 +451,14 @@ class MarketApp:
 
     def _forward_daily(self, args: dict[str, object]) -> object:
         data = forward.series(self.seed)
-        day = self._day(args["date"])
+        day = self._day(args["date"], "forward")
         rows = self._points(day, data[day], "ALL", "ALL") if day in data else []
         return {"forwardPoints": rows}
 
     def _forward_range(self, args: dict[str, object]) -> object:
         data = forward.series(self.seed)
         start = cast(datetime.date, args["dateFrom"])
-        end = min(cast(datetime.date, args["dateTo"]), self.clock)
+        end = min(cast(datetime.date, args["dateTo"]), self.schedule.through("forward"))
         pair, maturity = str(args["currencyPair"]), str(args["maturity"])
         rows = [
             row
@@ -449,7 +483,9 @@ class MarketApp:
         return out
 
     def _month_ok(self, year: int, month: int) -> bool:
-        return (year, month) <= (self.clock.year, self.clock.month)
+        """A month's rates are published on its last business day (with its fixing)."""
+        return self.schedule.period_published(
+            datetime.date(year, month, _calendar.monthrange(year, month)[1]))
 
     def _fx_month(self, args: dict[str, object]) -> object:
         year, month = _year_month(args["yearMonth"])
@@ -476,7 +512,7 @@ class MarketApp:
         end = min(cast(tuple[int, int], args["yearMonthTo"]), (self.clock.year, self.clock.month))
         rows: list[fxrates.FxRow] = []
         year, month = start
-        while (year, month) <= end:
+        while (year, month) <= end and self._month_ok(year, month):
             rows += [r for r in fxrates.month_rows(self.seed, year, month) if r.code == code]
             year, month = (year + 1, 1) if month == 12 else (year, month + 1)
         return {"rates": self._fx_rows(tuple(rows), str(args["lang"]))}
@@ -495,18 +531,18 @@ class MarketApp:
 
     def _omo_daily(self, args: dict[str, object]) -> object:
         data = omo.series(self.seed)
-        day = self._day(args["date"])
+        day = self._day(args["date"], "omo")
         rows = data.get(day, ()) if day else ()
         return {"operations": [self._omo_record(r) for r in rows]}
 
     def _omo_year(self, args: dict[str, object]) -> object:
         data = omo.series(self.seed)
-        days = self._in_year(args["year"], data)
+        days = self._in_year(args["year"], data, "omo")
         return {"operations": [self._omo_record(r) for d in days for r in data[d]]}
 
     def _skd_daily(self, args: dict[str, object]) -> object:
         data = skd.series(self.seed)
-        day = self._day(args["date"])
+        day = self._day(args["date"], "skd")
         rows = data.get(day, ()) if day else ()
         return {"skds": [
             {**r, "averagePriceToValue": Fixed(float(r["averagePriceToValue"]), 4)}  # type: ignore[arg-type]

@@ -2,7 +2,9 @@
 
 The banner describes the client the notebook actually uses (the default client, or the one
 given): its base URL decides live, sandbox (a loopback host) or another server, and its clock
-gives the sandbox's day. ``cnbkit lab`` starts the sandbox, sets ``CNBKIT_BASE_URL`` and
+gives the sandbox's day. A sandbox that replays a snapshot says so in its answers' headers
+(``X-Cnbkit-Snapshot``): the banner asks it once and names the snapshot by its sha256, the
+identity a paper pins. ``cnbkit lab`` starts the sandbox, sets ``CNBKIT_BASE_URL`` and
 ``CNBKIT_TODAY`` (the sandbox's clock), and says in ``CNBKIT_SOURCE`` whether the live API was
 tried first, and in ``CNBKIT_SOURCE_REASON`` what its probe met (a timeout, a certificate that
 is not trusted, a proxy that refused...). After ``cnbkit.configure(base_url=<a sandbox>)`` the
@@ -43,12 +45,15 @@ class DataSource:
     clock: str | None = None
     fallback: bool = False
     reason: str | None = None
+    snapshot: str | None = None
 
     def describe(self) -> str:
         if self.kind == "live":
             return "live data from api.cnb.cz"
         if self.kind == "sandbox":
             text = "sandbox data" + (f" (clock {self.clock})" if self.clock else "")
+            if self.snapshot:
+                text += f", replaying snapshot sha256 {self.snapshot}"
             if self.fallback:
                 text += (f" - the live API {self.reason or 'did not answer'}, so cnbkit lab "
                          "started the sandbox")
@@ -65,10 +70,26 @@ def data_source(client: Client | None = None) -> DataSource:
         fallback = lab_source() == "sandbox-fallback"
         reason = lab_fallback_reason() if fallback else None
         return DataSource("sandbox", client.base_url, clock, fallback=fallback,
-                          reason=printable(reason, 400) if reason else None)
+                          reason=printable(reason, 400) if reason else None,
+                          snapshot=_replayed_snapshot(client.base_url))
     if client.base_url == LIVE_URL:
         return DataSource("live", client.base_url)
     return DataSource("custom", client.base_url)
+
+
+def _replayed_snapshot(base_url: str) -> str | None:
+    """The sha256 of the snapshot a sandbox on loopback replays (its ``X-Cnbkit-Snapshot``
+    header), or None: no snapshot, or no answer within a second."""
+    import requests
+
+    try:
+        with requests.Session() as session:
+            session.trust_env = False  # loopback: never through a proxy
+            answer = session.head(f"{base_url}/exrates/daily", timeout=1)
+    except requests.RequestException:
+        return None
+    value = answer.headers.get("X-Cnbkit-Snapshot", "")
+    return value if len(value) == 64 and value.isalnum() else None
 
 
 class Banner:

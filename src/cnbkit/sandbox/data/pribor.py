@@ -18,8 +18,8 @@ Quirks of the live series reproduced here:
   (2026-01-01), without TWO_MONTH and NINE_MONTH: the live data have 9 tenors in 2024 and 7 in
   2026; the day of the change is not known here, so the sandbox, whose data end on
   2025-12-31, has 9 tenors on every day.
-* The API publishes a fixing about a week after its date (:data:`PUBLICATION_DELAY_DAYS`):
-  the sandbox serves the fixing of day D once its clock reaches D + 7 days.
+* The API publishes a fixing after its date: when the sandbox serves it is
+  :mod:`cnbkit.sandbox.publication`'s business (D + 2 business days at 11:00).
 * ``pribid`` is a little (0.10 pp) below ``pribor`` until 2018 and ``null`` from
   :data:`PRIBID_NULL_FROM` (2019-01-01) on.
 * Rows of a day are in tenor order ONE_DAY .. ONE_YEAR.
@@ -42,14 +42,11 @@ from cnbkit.catalog import PRIBOR_PERIODS
 from cnbkit.sandbox.data.calendar import all_business_days
 from cnbkit.sandbox.data.policy import expected_average
 
-__all__ = ["PRIBID_NULL_FROM", "PUBLICATION_DELAY_DAYS", "SEVEN_TENORS_FROM", "TENOR_MONTHS",
-           "Row", "last_published", "series", "tenors_on"]
+__all__ = ["PRIBID_NULL_FROM", "SEVEN_TENORS_FROM", "TENOR_MONTHS", "Row", "series",
+           "tenors_on"]
 
 #: From this day on the fixing has 7 tenors (no TWO_MONTH, NINE_MONTH).
 SEVEN_TENORS_FROM = datetime.date(2026, 1, 1)
-#: Calendar days from a fixing's date to the day the API publishes it ("about a week":
-#: a public snapshot showed PRIBOR up to 2026-08-14 while the fixing was at 2026-08-21).
-PUBLICATION_DELAY_DAYS = 7
 #: From this day on ``pribid`` is ``null``.
 PRIBID_NULL_FROM = datetime.date(2019, 1, 1)
 #: Tenor length in months.
@@ -69,11 +66,6 @@ _CRISIS_SCALE = {
 
 #: ``(period, pribid or None, pribor)``
 Row = tuple[str, float | None, float]
-
-
-def last_published(today: datetime.date) -> datetime.date:
-    """The last day whose fixing the API publishes by ``today`` (its fixings may be earlier)."""
-    return today - datetime.timedelta(days=PUBLICATION_DELAY_DAYS)
 
 
 def tenors_on(day: datetime.date) -> tuple[str, ...]:

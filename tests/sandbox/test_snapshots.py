@@ -1,0 +1,291 @@
+"""Snapshots: recorded through the client's transport, replayed byte for byte by the sandbox,
+checked by their sha256; the reference captures as the first snapshot.
+
+Judges: the recording sandbox's own bytes (another seed cannot produce them), the files of
+tests/data/cnbapi (what the live API sent), and sha256 (hashlib).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import requests
+
+import cnbkit
+from cnbkit.errors import RecordingFailed, SnapshotError
+from cnbkit.recording import record_snapshot
+from cnbkit.sandbox import Faults, Snapshot, serve
+
+from .conftest import DATA
+
+REFERENCE = DATA.parent / "snapshots" / "reference"
+GROUPS = ["czeonia", "pribor", "omo", "averages"]
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """A snapshot of four groups over 2024-2025, recorded from a sandbox with seed 0 (the
+    clock 2025-12-31) by the public recorder; the recording sandbox stays up to compare."""
+    folder = tmp_path_factory.mktemp("snapshots") / "seed0"
+    with serve(seed=0) as source:
+        with cnbkit.Client(base_url=source, cache=False, clock="2025-12-31") as client:
+            snapshot = record_snapshot(folder, 2024, 2025, groups=GROUPS, client=client)
+        yield source, snapshot
+
+
+def test_a_snapshot_holds_every_request_of_the_planner(recorded):
+    source, snapshot = recorded
+    expected = {(c.op.path, c.query.encode())
+                for group in GROUPS
+                for kind in (("monthly", "cumulative", "quarterly") if group == "averages"
+                             else (None,))
+                for c in cnbkit.plan(group, 2024, 2025, client=cnbkit.Client(
+                    base_url=source, cache=False, clock="2025-12-31"),
+                    **({"kind": kind} if kind else {}))}
+    assert {(e.path, e.query) for e in snapshot.entries} == expected
+    assert len(snapshot) == len(expected) == 2 + 2 + 2 + 3 * 2
+    manifest = json.loads((snapshot.directory / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["source"] == str(source) and manifest["cnbkit"] == cnbkit.__version__
+    assert manifest["recorded"] == "2025-12-31T23:59:59.999999+01:00"  # the sandbox's clock
+    for entry in manifest["answers"]:  # a sha256 per answer, of its bytes
+        body = (snapshot.directory / entry["file"]).read_bytes()
+        assert hashlib.sha256(body).hexdigest() == entry["sha256"]
+        assert body == requests.get(f"{source}{entry['path']}?{entry['query']}",
+                                    timeout=30).content  # byte for byte, as served
+    whole = {k: v for k, v in manifest.items() if k != "sha256"}
+    assert manifest["sha256"] == hashlib.sha256(json.dumps(
+        whole, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+
+
+def test_another_seed_replays_it_byte_for_byte_and_generates_what_it_lacks(recorded):
+    source, snapshot = recorded
+    with serve(seed=1, snapshot=snapshot.directory) as replay:
+        assert replay.moment == snapshot.recorded  # no clock given: the snapshot's
+        for entry in snapshot.entries:
+            target = f"{entry.path}?{entry.query}"
+            ours = requests.get(f"{replay}{target}", timeout=30)
+            assert ours.content == requests.get(f"{source}{target}", timeout=30).content
+            assert ours.status_code == entry.status
+            assert ours.headers["X-Cnbkit-Source"] == "replayed"
+            assert ours.headers["X-Cnbkit-Snapshot"] == snapshot.sha256
+        for target in ("/czeonia/daily-year?year=2023", "/omo/daily?date=2025-06-02",
+                       "/forward/daily?date=2024-05-02"):  # not recorded: seed 1's own
+            ours = requests.get(f"{replay}{target}", timeout=30)
+            theirs = requests.get(f"{source}{target}", timeout=30)
+            assert ours.headers["X-Cnbkit-Source"] == "generated"
+            assert ours.headers["X-Cnbkit-Snapshot"] == snapshot.sha256
+            assert ours.status_code == theirs.status_code == 200
+            assert ours.content != theirs.content  # synthetic, another seed
+
+
+def test_the_client_keeps_which_answers_were_replayed(recorded):
+    _, snapshot = recorded
+    with serve(seed=1, snapshot=snapshot.directory) as replay, \
+            cnbkit.Client(base_url=replay, cache=False, clock="2025-12-31") as client:
+        frame = cnbkit.czeonia.history(2023, 2025, client=client)
+        about = frame.attrs
+        assert about["snapshot"] == snapshot.sha256
+        assert [u.rsplit("=", 1)[1] for u in about["replayed"]] == ["2024", "2025"]
+        assert [u.rsplit("=", 1)[1] for u in about["generated"]] == ["2023"]
+        one = client.get("czeonia.daily_year", year=2024, backend="polars")
+        assert cnbkit.provenance(one)["replayed"] == cnbkit.provenance(one)["source"]
+    with serve(seed=1, snapshot=snapshot.directory) as replay, \
+            cnbkit.Client(base_url=replay, cache_url="memory://", clock="2025-12-31") as client:
+        first = client.get("czeonia.daily_year", year=2024)
+        cached = client.get("czeonia.daily_year", year=2024)  # the headers are cached too
+        assert cached.attrs["from_cache"] == 1
+        assert cached.attrs["replayed"] == first.attrs["replayed"] == first.attrs["source"]
+        assert cached.attrs["snapshot"] == snapshot.sha256
+    with serve() as plain, cnbkit.Client(base_url=plain, cache=False) as client:
+        attrs = client.get("czeonia.daily_year", year=2024).attrs
+        assert attrs["snapshot"] is None and attrs["replayed"] == []
+        assert attrs["generated"] == attrs["source"]
+
+
+def test_an_answer_recorded_after_the_clock_is_not_replayed(recorded):
+    """A snapshot stands for its moment: a sandbox living before it does not see its answers
+    (no look-ahead through a snapshot)."""
+    _, snapshot = recorded
+    with serve(seed=1, snapshot=snapshot.directory, clock="2025-12-31T12:00") as early:
+        answer = requests.get(f"{early}/czeonia/daily-year?year=2024", timeout=30)
+        assert answer.headers["X-Cnbkit-Source"] == "generated"
+
+
+# -- snapshots that cannot be trusted ----------------------------------------------------------
+def _copy(snapshot: Snapshot, tmp_path: Path) -> Path:
+    folder = tmp_path / "copy"
+    shutil.copytree(snapshot.directory, folder)
+    return folder
+
+
+def test_a_changed_answer_is_refused(recorded, tmp_path):
+    _, snapshot = recorded
+    folder = _copy(snapshot, tmp_path)
+    body = folder / snapshot.entries[0].file
+    body.write_bytes(body.read_bytes().replace(b"2024", b"2023", 1))
+    with pytest.raises(SnapshotError, match="does not match its sha256"):
+        Snapshot.load(folder)
+    with pytest.raises(SnapshotError, match=body.name):
+        serve(snapshot=folder).__enter__()
+
+
+def test_a_changed_manifest_is_refused(recorded, tmp_path):
+    _, snapshot = recorded
+    folder = _copy(snapshot, tmp_path)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest["answers"][0]["status"] = 404  # a consistent-looking edit, without the hash
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(SnapshotError, match=r"manifest\.json does not match its sha256"):
+        Snapshot.load(folder)
+
+
+def test_a_missing_answer_or_manifest_is_refused(recorded, tmp_path):
+    _, snapshot = recorded
+    folder = _copy(snapshot, tmp_path)
+    (folder / snapshot.entries[-1].file).unlink()
+    with pytest.raises(SnapshotError, match="is missing"):
+        Snapshot.load(folder)
+    (folder / "manifest.json").unlink()
+    with pytest.raises(SnapshotError, match=r"has no manifest\.json"):
+        Snapshot.load(folder)
+
+
+def test_a_failed_request_is_named_and_nothing_is_written(tmp_path):
+    folder = tmp_path / "never"
+    with serve(faults=Faults(fail_paths=("/pribor/daily-year?year=2024",))) as source, \
+            cnbkit.Client(base_url=source, cache=False, retries=1, backoff_factor=0.01,
+                          clock="2025-12-31") as client:
+        with pytest.raises(RecordingFailed, match=r"/pribor/daily-year year=2024") as caught:
+            record_snapshot(folder, 2024, 2025, groups=["czeonia", "pribor"], client=client)
+    assert caught.value.succeeded == 3 and len(caught.value.failed) == 1
+    assert isinstance(caught.value.failed[0].cause, cnbkit.ServerError)
+    assert not folder.exists() and list(tmp_path.iterdir()) == []  # no half-written folder
+
+
+def test_recording_refuses_to_overwrite_unless_told(recorded, tmp_path):
+    source, _ = recorded
+    folder = tmp_path / "taken"
+    folder.mkdir()
+    (folder / "mine.txt").write_text("keep me", encoding="utf-8")
+    with cnbkit.Client(base_url=source, cache=False, clock="2025-12-31") as client:
+        with pytest.raises(SnapshotError, match="not empty"):
+            record_snapshot(folder, 2024, 2024, groups=["czeonia"], client=client)
+        assert (folder / "mine.txt").exists()
+        again = record_snapshot(folder, 2024, 2024, groups=["czeonia"], client=client,
+                                replace=True)
+    assert not (folder / "mine.txt").exists() and len(again) == 1
+
+
+def test_the_command_line_records_verifies_and_replays(tmp_path):
+    folder = tmp_path / "cli"
+    with serve() as source:
+        done = subprocess.run(
+            [sys.executable, "-m", "cnbkit.cli", "snapshot", "record", str(folder),
+             "--base-url", str(source), "--start", "2024-01-01", "--end", "2024-12-31",
+             "--groups", "czeonia", "pribor"],
+            capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    snapshot = Snapshot.load(folder)
+    assert f"sha256 {snapshot.sha256}" in done.stdout and len(snapshot) == 2
+    checked = subprocess.run([sys.executable, "-m", "cnbkit.cli", "snapshot", "verify",
+                              str(folder)], capture_output=True, text=True, timeout=120,
+                             check=False)
+    assert checked.returncode == 0 and snapshot.sha256 in checked.stdout
+    (folder / snapshot.entries[0].file).write_bytes(b"{}")
+    refused = subprocess.run([sys.executable, "-m", "cnbkit.cli", "snapshot", "verify",
+                              str(folder)], capture_output=True, text=True, timeout=120,
+                             check=False)
+    assert refused.returncode == 2 and "does not match its sha256" in refused.stderr
+
+
+# -- the reference captures, the first snapshot ------------------------------------------------
+def _build_script():
+    spec = importlib.util.spec_from_file_location(
+        "build_reference_snapshot", DATA.parent / "build_reference_snapshot.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_reference_snapshot_is_what_its_script_builds(tmp_path):
+    built = _build_script().build(tmp_path / "reference")
+    committed = Snapshot.load(REFERENCE)
+    assert built.sha256 == committed.sha256
+    assert sorted(p.name for p in (REFERENCE / "answers").iterdir()) == sorted(
+        p.name for p in (tmp_path / "reference" / "answers").iterdir())
+
+
+def test_the_reference_snapshot_holds_each_capture_byte_for_byte_with_its_fidelity():
+    snapshot = Snapshot.load(REFERENCE)
+    captures = {p.name for p in (DATA).glob("*.json")} - {"openapi_swagger2_cnbapi_22ops.json"}
+    assert {e.about["capture"] for e in snapshot.entries} == captures
+    for entry in snapshot.entries:
+        body = (REFERENCE / entry.file).read_bytes()
+        assert body == (DATA / entry.about["capture"]).read_bytes()
+        assert entry.about["fidelity"] and entry.about["origin"]
+        assert entry.status == (400 if entry.about["capture"].startswith("error_") else 200)
+
+
+def test_the_sandbox_replays_the_captures_at_a_clock_after_them():
+    """Living on 30 June 2026, the sandbox answers each capture's request with the capture's
+    bytes; what no capture holds (CZEONIA of 2026) it generates."""
+    snapshot = Snapshot.load(REFERENCE)
+    with serve(snapshot=REFERENCE, clock="2026-06-30T12:00") as url:
+        for entry in snapshot.entries:
+            answer = requests.get(f"{url}{entry.path}?{entry.query}", timeout=30)
+            assert answer.content == (DATA / entry.about["capture"]).read_bytes()
+            assert answer.status_code == entry.status
+            assert answer.headers["X-Cnbkit-Source"] == "replayed"
+        year = requests.get(f"{url}/exrates/daily-year?year=2026&lang=EN", timeout=30)
+        assert year.headers["X-Cnbkit-Source"] == "replayed"  # lang is not this operation's
+        assert len(year.json()["rates"]) == 1950
+        other = requests.get(f"{url}/czeonia/daily-year?year=2026", timeout=30)
+        assert other.headers["X-Cnbkit-Source"] == "generated"
+
+
+def test_a_request_without_a_date_means_the_clock_day():
+    """The default-date captures of 28 May 2026 answer a request without a date from a
+    sandbox living on that day, and no longer the day after (the API's "now" moved on)."""
+    with serve(snapshot=REFERENCE, clock="2026-05-28T23:59") as url:
+        fixing = requests.get(f"{url}/exrates/daily?lang=EN", timeout=30)
+        assert fixing.headers["X-Cnbkit-Source"] == "replayed"
+        assert fixing.json()["rates"][0]["validFor"] == "2026-05-28"
+        pribor = requests.get(f"{url}/pribor/daily", timeout=30)
+        assert pribor.headers["X-Cnbkit-Source"] == "replayed"
+        assert pribor.json()["pribs"][0]["validFor"] == "2026-05-26"
+    with serve(snapshot=REFERENCE, clock="2026-05-29T23:59") as url:
+        later = requests.get(f"{url}/pribor/daily", timeout=30)
+        assert later.headers["X-Cnbkit-Source"] == "generated"
+
+
+def test_the_sandbox_on_2025_12_31_sees_no_capture_of_2026():
+    with serve(snapshot=REFERENCE) as url:
+        assert url.moment == dt.datetime.fromisoformat("2026-06-16T23:59:00+02:00")
+    with serve(snapshot=REFERENCE, clock="2025-12-31") as url:
+        old = requests.get(f"{url}/exrates/daily?date=2019-05-17&lang=EN", timeout=30)
+        assert old.headers["X-Cnbkit-Source"] == "replayed"
+        new = requests.get(f"{url}/exrates/daily?date=2026-03-16&lang=EN", timeout=30)
+        assert new.headers["X-Cnbkit-Source"] == "generated"
+        assert new.json()["rates"][0]["validFor"] == "2025-12-31"
+
+
+def test_the_notebooks_banner_names_the_snapshot_it_replays():
+    """A paper pins a snapshot: the banner at the top of every notebook names the sha256 of
+    the snapshot its sandbox replays, asked of the sandbox itself."""
+    from cnbkit.widgets import source_banner
+
+    snapshot = Snapshot.load(REFERENCE)
+    with serve(snapshot=REFERENCE) as url, cnbkit.Client(base_url=url, cache=False) as client:
+        banner = source_banner(client)
+        assert f"replaying snapshot sha256 {snapshot.sha256}" in repr(banner)
+        assert snapshot.sha256 in banner._repr_html_()
+    with serve() as url, cnbkit.Client(base_url=url, cache=False) as client:
+        assert "snapshot" not in repr(source_banner(client))
