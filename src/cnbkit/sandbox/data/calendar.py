@@ -1,8 +1,10 @@
 """The sandbox's business-day calendar: the days of the real CNB fixing (1993-01-04 .. 2025-12-31).
 
 Every synthetic series (PRIBOR, CZEONIA, forward points, OMO, SKD) uses these days, so a year
-has as many rows as the real series (252 business days in 2024). Days after 2025-12-31 do not
-exist in the sandbox.
+has as many rows as the real series (252 business days in 2024). Days after 2025-12-31 have no
+data, but the calendar still knows them (the ``holidays`` package's Czech calendar), so the
+series' last day is judged like any other: 31 December 2025 ends its year
+(:func:`next_business_day`).
 
 Example:
     >>> import datetime
@@ -16,10 +18,13 @@ from __future__ import annotations
 
 import datetime
 import functools
+from bisect import bisect_right
 
+from cnbkit.sandbox.data.facts import prague_business_day
 from cnbkit.sandbox.data.fixing import load
 
-__all__ = ["FIRST_DAY", "LAST_DAY", "all_business_days", "business_days", "last_business_day"]
+__all__ = ["FIRST_DAY", "LAST_DAY", "all_business_days", "business_days", "last_business_day",
+           "next_business_day"]
 
 FIRST_DAY = datetime.date(1993, 1, 4)
 LAST_DAY = datetime.date(2025, 12, 31)
@@ -40,3 +45,21 @@ def last_business_day(day: datetime.date) -> datetime.date | None:
     """The last business day on or before ``day`` (``None`` before 1993-01-04)."""
     found = load().last_valid(day)
     return found.date if found else None
+
+
+def next_business_day(day: datetime.date) -> datetime.date:
+    """The first business day after ``day``: the next fixing day, and after the data's last
+    day the next Prague business day.
+
+    Example:
+        >>> next_business_day(datetime.date(2025, 12, 31))
+        datetime.date(2026, 1, 2)
+    """
+    dates = load().dates
+    i = bisect_right(dates, day)
+    if i < len(dates):
+        return dates[i]
+    day += datetime.timedelta(days=1)
+    while not prague_business_day(day):
+        day += datetime.timedelta(days=1)
+    return day

@@ -1,0 +1,141 @@
+"""What the sandbox's market expects of a policy rate on a day, from what it knew that day.
+
+On day D (the values of D: PRIBOR fixed at 11:00, T-bill trades, the morning's repo tender,
+forward points) the market knows the facts of :mod:`cnbkit.sandbox.data.facts` announced
+**before** D, and nothing after. Its expected path of a rate over the days from D:
+
+1. **Announced decisions**: the rate in force, and any change announced but not yet in effect.
+2. **The next scheduled CNB meeting**, from :data:`~cnbkit.sandbox.data.facts.POLL_DAYS`
+   (7) days before it: the analysts' consensus for it, from the day after the meeting
+   (:data:`~cnbkit.sandbox.data.facts.CNB_CONSENSUS` where the press reported a surprise,
+   elsewhere the decision taken, elsewhere no change). An extraordinary decision is unknown
+   until it is announced. The ECB and the Fed get no consensus: only rules 1 and 3.
+3. **The trend**: half the sum of the changes announced in the last :data:`TREND_DAYS` (182)
+   days, arriving gradually: ``0.5 * S * (1 - exp(-t / 182 days))`` after the last known
+   step; it never takes the path below zero (nor below the current rate when that is already
+   negative).
+
+So markets misjudge turns, as real ones do, and never know a surprise before it happens.
+:func:`expected_mean` is the mean of that path over a term; PRIBOR, T-bills, the repo
+tenders' bids and the foreign legs of forward points are built on it.
+
+Example:
+    >>> import datetime
+    >>> round(expected_mean(datetime.date(2020, 1, 31), 365), 2)  # hike of 6 Feb unexpected
+    2.0
+    >>> round(expected_mean(datetime.date(2021, 10, 29), 91), 2)   # consensus: +50 bp on 4 Nov
+    1.95
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import math
+from bisect import bisect_left
+from typing import Literal, NamedTuple
+
+from cnbkit.sandbox.data.facts import FACTS, POLL_DAYS, Facts, prague_business_day
+from cnbkit.sandbox.data.policy import effective_fed_funds, eur_overnight
+
+__all__ = ["TREND_DAYS", "TREND_SHARE", "Currency", "View", "expected_mean", "view"]
+
+Currency = Literal["CZK", "EUR", "USD"]
+#: The trend's window and its time constant, calendar days.
+TREND_DAYS = 182
+#: The share of the last half-year's changes that the market expects again.
+TREND_SHARE = 0.5
+
+
+class View(NamedTuple):
+    """The market's expected path of a rate from a day: ``steps`` ``(offset in days, level)``
+    (the first at offset 0), then ``drift`` arriving as ``1 - exp(-(t - start) / TREND_DAYS)``
+    from offset ``start`` on."""
+
+    steps: tuple[tuple[int, float], ...]
+    start: int
+    drift: float
+
+
+def _next_business_day(day: datetime.date) -> datetime.date:
+    day += datetime.timedelta(days=1)
+    while not prague_business_day(day):
+        day += datetime.timedelta(days=1)
+    return day
+
+
+def _path(day: datetime.date, changes: list[tuple[datetime.date, datetime.date, float]],
+          first: float) -> tuple[list[tuple[int, float]], float]:
+    """Steps of the known path from ``day`` and the trend's sum, from ``(announced,
+    effective, level)`` changes announced before ``day``."""
+    level, total = first, 0.0
+    steps: list[tuple[int, float]] = [(0, first)]
+    for announced, effective, new in changes:
+        if announced >= day:
+            break
+        if day - announced <= datetime.timedelta(days=TREND_DAYS):
+            total += new - level
+        if effective <= day:
+            steps = [(0, new)]
+        else:
+            steps.append(((effective - day).days, new))
+        level = new
+    return steps, total
+
+
+@functools.lru_cache(maxsize=16)
+def _consensus(facts: Facts) -> dict[datetime.date, float]:
+    return dict(facts.consensus)
+
+
+def _cnb(day: datetime.date, facts: Facts) -> tuple[list[tuple[int, float]], float]:
+    changes = [(d.meeting, d.effective, d.repo) for d in facts.cnb]
+    steps, total = _path(day, changes, facts.cnb[0].repo)
+    i = bisect_left(facts.meetings, day)
+    if i < len(facts.meetings):
+        meeting = facts.meetings[i]
+        consensus = _consensus(facts).get(meeting)
+        if consensus is not None and (meeting - day).days <= POLL_DAYS:
+            steps.append(((_next_business_day(meeting) - day).days, consensus))
+    return steps, total
+
+
+def _foreign(day: datetime.date, currency: Currency,
+             facts: Facts) -> tuple[list[tuple[int, float]], float]:
+    table = facts.ecb_deposit if currency == "EUR" else facts.fed_target
+    changes = [(c.announced, c.effective, c.level) for c in table]
+    steps, total = _path(day, changes, table[0].level)
+    # the overnight rate's spread over the policy rate in force (known on the day) holds on
+    realised = eur_overnight(day, facts) if currency == "EUR" else effective_fed_funds(day, facts)
+    shift = realised - steps[0][1]
+    return [(offset, level + shift) for offset, level in steps], total
+
+
+@functools.lru_cache(maxsize=65536)
+def view(day: datetime.date, currency: Currency = "CZK", facts: Facts = FACTS) -> View:
+    """The market's expected path of ``currency``'s overnight policy rate from ``day`` (the
+    CNB 2W repo rate, the euro overnight rate, the effective federal funds rate)."""
+    steps, total = _cnb(day, facts) if currency == "CZK" else _foreign(day, currency, facts)
+    steps.sort()
+    start, level = steps[-1]
+    drift = TREND_SHARE * total
+    if drift < 0:
+        drift = max(drift, min(level, 0.0) - level)
+    return View(tuple(steps), start, drift)
+
+
+def expected_mean(day: datetime.date, days: float, currency: Currency = "CZK",
+                  facts: Facts = FACTS) -> float:
+    """The mean of ``currency``'s overnight policy rate over the ``days`` calendar days from
+    ``day`` as the market expects it on ``day`` (% p.a.; see the module's text)."""
+    path = view(day, currency, facts)
+    end = max(days, 1.0)
+    total = 0.0
+    for i, (offset, level) in enumerate(path.steps):
+        upto = path.steps[i + 1][0] if i + 1 < len(path.steps) else end
+        total += level * max(0.0, min(upto, end) - min(offset, end))
+    if end > path.start and path.drift:
+        tau = float(TREND_DAYS)
+        total += path.drift * ((end - path.start) - tau * (1.0 - math.exp(-(end - path.start)
+                                                                          / tau)))
+    return total / end
