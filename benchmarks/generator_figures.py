@@ -204,16 +204,20 @@ def figures(seed: int) -> dict[str, object]:
     return out
 
 
-def economics_lines(root: Path) -> dict[str, tuple[int, int]]:
-    """``file -> (lines, code lines)`` of the synthetic economics: every line, and lines with
-    code (not blank, not a comment, not part of a docstring)."""
+def economics_lines(root: Path) -> dict[str, tuple[int, int, int]]:
+    """``file -> (lines, code lines, table lines)`` of the synthetic economics: every line;
+    lines with code (not blank, not a comment, not part of a docstring); and of those, the
+    lines of module-level tables (a constant whose value is a tuple, list, dict or set literal
+    over three lines or more: dated facts, calendars, currencies). Code less tables is the
+    hand-written rules."""
     out = {}
     for path in sorted((root / "src/cnbkit/sandbox/data").glob("*.py")):
         if path.name in NOT_ECONOMICS:
             continue
         text = path.read_text(encoding="utf-8")
-        docstrings = set()
-        for node in ast.walk(ast.parse(text)):
+        tree = ast.parse(text)
+        docstrings, tables = set(), set()
+        for node in ast.walk(tree):
             if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
                           | ast.AsyncFunctionDef):
                 body = node.body
@@ -221,6 +225,12 @@ def economics_lines(root: Path) -> dict[str, tuple[int, int]]:
                         getattr(body[0], "value", None), ast.Constant) and isinstance(
                         body[0].value.value, str):
                     docstrings.update(range(body[0].lineno, body[0].end_lineno + 1))
+        for node in tree.body:
+            value = getattr(node, "value", None)
+            if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(
+                    value, ast.Tuple | ast.List | ast.Dict | ast.Set):
+                if value.end_lineno - value.lineno >= 2:
+                    tables.update(range(value.lineno, value.end_lineno + 1))
         code = set()
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
@@ -229,7 +239,7 @@ def economics_lines(root: Path) -> dict[str, tuple[int, int]]:
             for line in range(token.start[0], token.end[0] + 1):
                 if line not in docstrings:
                     code.add(line)
-        out[path.name] = (len(text.splitlines()), len(code))
+        out[path.name] = (len(text.splitlines()), len(code), len(code & tables))
     return out
 
 
@@ -246,11 +256,12 @@ def main() -> int:
         print(f"{name}: {value}")
     lines = economics_lines(root)
     if args.lines:
-        for name, (total, code) in lines.items():
-            print(f"  {name}: {total} lines, {code} code lines")
-    print("synthetic economics (src/cnbkit/sandbox/data/ without "
-          f"{', '.join(sorted(NOT_ECONOMICS))}): {sum(t for t, _ in lines.values())} lines, "
-          f"{sum(c for _, c in lines.values())} code lines in {len(lines)} files")
+        for name, (total, code, table) in lines.items():
+            print(f"  {name}: {total} lines, {code} code lines, of them {table} in tables")
+    total, code, table = (sum(v[i] for v in lines.values()) for i in range(3))
+    print(f"synthetic economics (src/cnbkit/sandbox/data/ without "
+          f"{', '.join(sorted(NOT_ECONOMICS))}): {total} lines, {code} code lines in "
+          f"{len(lines)} files; {table} of them tables, {code - table} rules")
     return 0
 
 

@@ -24,7 +24,7 @@ Example:
     >>> round(expected_mean(datetime.date(2020, 1, 31), 365), 2)  # hike of 6 Feb unexpected
     2.0
     >>> round(expected_mean(datetime.date(2021, 10, 29), 91), 2)   # consensus: +50 bp on 4 Nov
-    1.95
+    2.08
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ import math
 from bisect import bisect_left
 from typing import Literal, NamedTuple
 
-from cnbkit.sandbox.data.facts import FACTS, POLL_DAYS, Facts, prague_business_day
+from cnbkit.sandbox.data.calendar import next_business_day
+from cnbkit.sandbox.data.facts import FACTS, POLL_DAYS, Facts
 from cnbkit.sandbox.data.policy import effective_fed_funds, eur_overnight
 
 __all__ = ["TREND_DAYS", "TREND_SHARE", "Currency", "View", "expected_mean", "view"]
@@ -55,13 +56,6 @@ class View(NamedTuple):
     steps: tuple[tuple[int, float], ...]
     start: int
     drift: float
-
-
-def _next_business_day(day: datetime.date) -> datetime.date:
-    day += datetime.timedelta(days=1)
-    while not prague_business_day(day):
-        day += datetime.timedelta(days=1)
-    return day
 
 
 def _path(day: datetime.date, changes: list[tuple[datetime.date, datetime.date, float]],
@@ -96,7 +90,7 @@ def _cnb(day: datetime.date, facts: Facts) -> tuple[list[tuple[int, float]], flo
         meeting = facts.meetings[i]
         consensus = _consensus(facts).get(meeting)
         if consensus is not None and (meeting - day).days <= POLL_DAYS:
-            steps.append(((_next_business_day(meeting) - day).days, consensus))
+            steps.append(((next_business_day(meeting) - day).days, consensus))
     return steps, total
 
 

@@ -25,10 +25,10 @@ treated as unannounced (no calendar is known for them).
 calendars list (2018, 2023-2025); :data:`CNB_CONSENSUS` the analysts' consensus where the press
 reported a decision as a surprise (elsewhere the consensus is the decision taken).
 
-**ECB** (:data:`ECB_DEPOSIT`, :data:`ECB_MRO`): the deposit facility and main refinancing
-rates "with effect from" (ECB, *Key ECB interest rates*); the deposit rate was negative from
-11 June 2014 to 26 July 2022. A change is announced at the Governing Council's meeting, the
-Thursday before it takes effect, except the moves announced on 17 September 2001 and
+**ECB** (:data:`ECB_DEPOSIT`): the deposit facility rate "with effect from" (ECB, *Key ECB
+interest rates*); it was negative from
+11 June 2014 to 26 July 2022. An ECB change is announced at the Governing Council's meeting,
+the Thursday before it takes effect, except the moves announced on 17 September 2001 and
 8 October 2008 (:data:`ECB_ANNOUNCED`). **Federal Reserve** (:data:`FED_TARGET`): the FOMC's
 target (the upper bound of the range from 16 December 2008), dated on the day the FOMC
 announced it (after the Prague fixings).
@@ -48,14 +48,15 @@ Example:
 from __future__ import annotations
 
 import datetime
-import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
+from cnbkit.sandbox.data.calendar import next_business_day
+
 __all__ = [
-    "CNB_CALENDAR", "CNB_CONSENSUS", "CNB_DECISIONS", "ECB_ANNOUNCED", "ECB_DEPOSIT", "ECB_MRO",
+    "CNB_CALENDAR", "CNB_CONSENSUS", "CNB_DECISIONS", "ECB_ANNOUNCED", "ECB_DEPOSIT",
     "EFFR_LEVELS", "EUR_OVERNIGHT_SPREAD", "EXCESS_LIQUIDITY", "FACTS", "FED_TARGET",
-    "POLL_DAYS", "Change", "Decision", "Facts", "negative_deposit_rate", "prague_business_day",
+    "POLL_DAYS", "Change", "Decision", "Facts", "negative_deposit_rate",
 ]  # fmt: skip
 
 _D = datetime.date
@@ -64,26 +65,6 @@ Table = tuple[tuple[datetime.date, float], ...]
 #: A CNB decision is priced at the analysts' consensus from this many days before its meeting
 #: (the press publishes its polls in the week before a meeting: Reuters, ČTK, Bloomberg).
 POLL_DAYS = 7
-
-
-@functools.lru_cache(maxsize=1)
-def _prague_holidays() -> frozenset[datetime.date]:
-    import holidays
-
-    return frozenset(holidays.country_holidays("CZ", years=range(1992, 2031)))
-
-
-def prague_business_day(day: datetime.date) -> bool:
-    """Whether ``day`` is a business day in Prague (the ``holidays`` package's Czech calendar,
-    which the sandbox's fixing days follow from 2000 on)."""
-    return day.weekday() < 5 and day not in _prague_holidays()
-
-
-def _previous_business_day(day: datetime.date) -> datetime.date:
-    day -= datetime.timedelta(days=1)
-    while not prague_business_day(day):
-        day -= datetime.timedelta(days=1)
-    return day
 
 
 class Decision(NamedTuple):
@@ -114,7 +95,7 @@ def _cnb(effective: datetime.date, repo: float, kind: str = "S",
     2001; the corridor is the repo rate -/+ 1 pp unless given; the meeting the business day
     before the effective day unless given."""
     discount, lombard = corridor or (round(repo - 1.0, 2), round(repo + 1.0, 2))
-    return Decision(meeting or _previous_business_day(effective), effective, repo, discount,
+    return Decision(meeting or next_business_day(effective, -1), effective, repo, discount,
                     lombard, kind == "S")
 
 
@@ -215,30 +196,6 @@ ECB_DEPOSIT: Table = (
     (_D(2025, 4, 23), 2.25), (_D(2025, 6, 11), 2.0),
 )  # fmt: skip
 
-#: ``(effective day, % p.a.)``: the ECB's main refinancing operations rate.
-ECB_MRO: Table = (
-    (_D(1999, 1, 1), 3.0), (_D(1999, 4, 9), 2.5), (_D(1999, 11, 5), 3.0),
-    (_D(2000, 2, 4), 3.25), (_D(2000, 3, 17), 3.5), (_D(2000, 4, 28), 3.75),
-    (_D(2000, 6, 9), 4.25), (_D(2000, 9, 1), 4.5), (_D(2000, 10, 6), 4.75),
-    (_D(2001, 5, 11), 4.5), (_D(2001, 8, 31), 4.25), (_D(2001, 9, 18), 3.75),
-    (_D(2001, 11, 9), 3.25), (_D(2002, 12, 6), 2.75), (_D(2003, 3, 7), 2.5),
-    (_D(2003, 6, 6), 2.0), (_D(2005, 12, 6), 2.25), (_D(2006, 3, 8), 2.5),
-    (_D(2006, 6, 15), 2.75), (_D(2006, 8, 9), 3.0), (_D(2006, 10, 11), 3.25),
-    (_D(2006, 12, 13), 3.5), (_D(2007, 3, 14), 3.75), (_D(2007, 6, 13), 4.0),
-    (_D(2008, 7, 9), 4.25), (_D(2008, 10, 15), 3.75), (_D(2008, 11, 12), 3.25),
-    (_D(2008, 12, 10), 2.5), (_D(2009, 1, 21), 2.0), (_D(2009, 3, 11), 1.5),
-    (_D(2009, 4, 8), 1.25), (_D(2009, 5, 13), 1.0), (_D(2011, 4, 13), 1.25),
-    (_D(2011, 7, 13), 1.5), (_D(2011, 11, 9), 1.25), (_D(2011, 12, 14), 1.0),
-    (_D(2012, 7, 11), 0.75), (_D(2013, 5, 8), 0.5), (_D(2013, 11, 13), 0.25),
-    (_D(2014, 6, 11), 0.15), (_D(2014, 9, 10), 0.05), (_D(2016, 3, 16), 0.0),
-    (_D(2022, 7, 27), 0.5), (_D(2022, 9, 14), 1.25), (_D(2022, 11, 2), 2.0),
-    (_D(2022, 12, 21), 2.5), (_D(2023, 2, 8), 3.0), (_D(2023, 3, 22), 3.5),
-    (_D(2023, 5, 10), 3.75), (_D(2023, 6, 21), 4.0), (_D(2023, 8, 2), 4.25),
-    (_D(2023, 9, 20), 4.5), (_D(2024, 6, 12), 4.25), (_D(2024, 9, 18), 3.65),
-    (_D(2024, 10, 23), 3.4), (_D(2024, 12, 18), 3.15), (_D(2025, 2, 5), 2.9),
-    (_D(2025, 3, 12), 2.65), (_D(2025, 4, 23), 2.4), (_D(2025, 6, 11), 2.15),
-)  # fmt: skip
-
 #: ``effective day -> day announced`` of the ECB's changes not announced on the Thursday
 #: before they took effect: the euro's start (the decisions of 22 December 1998), the cut
 #: after 11 September 2001 and the coordinated cut of 8 October 2008.
@@ -284,11 +241,11 @@ FED_TARGET: Table = (
 #: 0.28 pp over it 2008-2011, 0.10 pp 2012-2015 and 0.04 pp 2016 to September 2019 (EONIA's
 #: yearly averages against the deposit rate, approximated); €STR 8 bp under it from October
 #: 2019 (-0.583 .. -0.511 % with the deposit rate at -0.50 %: ECB, euro-area-statistics.org),
-#: 10 bp under it from July 2022 (3.90 % at 4.00 %) and 8 bp in 2025. Before the fixed-rate
-#: full allotment of 15 October 2008 EONIA was about 7 bp over the main refinancing rate.
+#: 10 bp under it from July 2022 (3.90 % at 4.00 %) and 8 bp in 2025.
 EUR_OVERNIGHT_SPREAD: Table = (
-    (_D(2008, 10, 15), 0.28), (_D(2012, 1, 1), 0.10), (_D(2016, 1, 1), 0.04),
-    (_D(2019, 10, 1), -0.08), (_D(2022, 7, 27), -0.10), (_D(2025, 1, 1), -0.08),
+    (_D(1999, 1, 1), 1.07), (_D(2008, 10, 15), 0.28), (_D(2012, 1, 1), 0.10),
+    (_D(2016, 1, 1), 0.04), (_D(2019, 10, 1), -0.08), (_D(2022, 7, 27), -0.10),
+    (_D(2025, 1, 1), -0.08),
 )  # fmt: skip
 
 #: ``(date, % p.a.)``: the effective federal funds rate's typical level from that date, from
@@ -351,8 +308,9 @@ def _ecb(table: Table) -> tuple[Change, ...]:
 
 @dataclass(frozen=True, eq=False)
 class Facts:
-    """The announced facts the synthetic series are built from: what a market can know (two
-    instances are equal only when they are the same object, so that caches key on them cheaply).
+    """The announced facts the synthetic series are built from: what a market can know. A
+    series built from other facts (``dataclasses.replace(FACTS, ...)``) is built anew: two
+    instances are equal only when they are the same object, so caches key on them cheaply.
 
     Attributes:
         cnb: :data:`CNB_DECISIONS`.
@@ -361,28 +319,14 @@ class Facts:
         consensus: ``(meeting, repo %)``: what the analysts expected of a scheduled meeting
             (:data:`CNB_CONSENSUS`, else the decision taken, else no change), published
             :data:`POLL_DAYS` before it.
-        ecb_deposit, ecb_mro, fed_target: the foreign changes with their announcement days.
+        ecb_deposit, fed_target: the foreign changes with their announcement days.
     """
 
     cnb: tuple[Decision, ...]
     meetings: tuple[datetime.date, ...]
     consensus: Table
     ecb_deposit: tuple[Change, ...]
-    ecb_mro: tuple[Change, ...]
     fed_target: tuple[Change, ...]
-
-    def until(self, day: datetime.date) -> Facts:
-        """These facts without any announced (or, for a consensus, published) after ``day``:
-        the series up to ``day`` are the same with either."""
-        poll = datetime.timedelta(days=POLL_DAYS)
-        return replace(
-            self,
-            cnb=tuple(d for d in self.cnb if d.meeting <= day),
-            consensus=tuple((m, v) for m, v in self.consensus if m - poll <= day),
-            ecb_deposit=tuple(c for c in self.ecb_deposit if c.announced <= day),
-            ecb_mro=tuple(c for c in self.ecb_mro if c.announced <= day),
-            fed_target=tuple(c for c in self.fed_target if c.announced <= day),
-        )
 
 
 def _facts() -> Facts:
@@ -393,7 +337,7 @@ def _facts() -> Facts:
                       if m in surprises or m in scheduled)
     return Facts(
         cnb=CNB_DECISIONS, meetings=meetings, consensus=consensus,
-        ecb_deposit=_ecb(ECB_DEPOSIT), ecb_mro=_ecb(ECB_MRO),
+        ecb_deposit=_ecb(ECB_DEPOSIT),
         fed_target=tuple(Change(day, day, level) for day, level in FED_TARGET),
     )
 

@@ -52,9 +52,14 @@ import functools
 import math
 import random
 
-from cnbkit.sandbox.data.calendar import LAST_DAY, all_business_days, next_business_day
+from cnbkit.sandbox.data.calendar import (
+    LAST_DAY,
+    all_business_days,
+    is_business_day,
+    next_business_day,
+)
 from cnbkit.sandbox.data.expectations import expected_mean
-from cnbkit.sandbox.data.facts import FACTS, Facts, prague_business_day
+from cnbkit.sandbox.data.facts import FACTS, Facts
 from cnbkit.sandbox.data.liquidity import excess_liquidity
 from cnbkit.sandbox.data.period_ends import deposit_facility, extra_deposits
 from cnbkit.sandbox.data.policy import corridor, policy_rate
@@ -67,47 +72,26 @@ _DAY = datetime.timedelta(days=1)
 Record = dict[str, object]
 
 
-def _record(
-    kind: str,
-    impact: str,
-    trade: datetime.date,
-    maturity: datetime.date,
-    limit: float,
-    bid: float,
-    bids: int,
-    allotted: float,
-    allotted_bids: int,
-    rates: tuple[float, float, float] | None = None,
-) -> Record:
+#: The API's fields of an operation, in its order.
+_FIELDS = (
+    "operationType", "liquidityImpact", "tradeDate", "settlementDate", "maturityDate",
+    "marginalRateInPercent", "totalBidVolumeInCZKbln", "totalNumberOfBids",
+    "minimumBidRateInPercent", "averageBidRateInPercent", "maximumBidRateInPercent",
+    "totalAllotedVolumeInCZKbln", "totalNumberOfAllotedBids", "minimumAllotedRateInPercent",
+    "averageAllotedRateInPercent", "maximumAllotedRateInPercent", "allotmentPercentage",
+)  # fmt: skip
+
+
+def _record(kind: str, impact: str, trade: datetime.date, maturity: datetime.date,
+            limit: float, bid: float, bids: int, allotted: float, allotted_bids: int,
+            rates: tuple[float, float, float] | None = None) -> Record:
+    """One operation: bids and allotment at ``rates`` (lowest, average, highest; all the
+    limit rate unless given), settled on the trade day."""
     low, average, high = rates or (limit, limit, limit)
-    return {
-        "operationType": kind,
-        "liquidityImpact": impact,
-        "tradeDate": trade,
-        "settlementDate": trade,
-        "maturityDate": maturity,
-        "marginalRateInPercent": limit,
-        "totalBidVolumeInCZKbln": bid,
-        "totalNumberOfBids": bids,
-        "minimumBidRateInPercent": low,
-        "averageBidRateInPercent": average,
-        "maximumBidRateInPercent": high,
-        "totalAllotedVolumeInCZKbln": allotted,
-        "totalNumberOfAllotedBids": allotted_bids,
-        "minimumAllotedRateInPercent": low,
-        "averageAllotedRateInPercent": average,
-        "maximumAllotedRateInPercent": high,
-        "allotmentPercentage": round(allotted / bid * 100) if bid else 0,
-    }
-
-
-@functools.lru_cache(maxsize=1)
-def _open_days() -> frozenset[datetime.date]:
-    return frozenset(all_business_days())
-
-
-def _open(day: datetime.date) -> bool:
-    return day in _open_days() if day <= LAST_DAY else prague_business_day(day)
+    percentage = round(allotted / bid * 100) if bid else 0
+    return dict(zip(_FIELDS, (kind, impact, trade, trade, maturity, limit, bid, bids, low,
+                              average, high, allotted, allotted_bids, low, average, high,
+                              percentage), strict=True))
 
 
 @functools.lru_cache(maxsize=1)
@@ -119,11 +103,11 @@ def tender_days() -> dict[datetime.date, datetime.date]:
     while slot <= LAST_DAY + datetime.timedelta(days=21):
         if slot.weekday() in (0, 2, 4):
             day = slot
-            while not _open(day):
+            while not is_business_day(day):
                 day += _DAY
             if (day - slot).days > 3:
                 day = slot - _DAY
-                while not _open(day):
+                while not is_business_day(day):
                     day -= _DAY
             held[slot] = day
         slot += _DAY

@@ -3,8 +3,7 @@
 first date its first rate applies).
 
 * the CNB's 2W repo rate and its corridor (discount and Lombard rates);
-* the euro overnight rate: EONIA about 7 bp over the ECB's main refinancing rate until the
-  fixed-rate full allotment of 15 October 2008, then the ECB's deposit rate plus
+* the euro overnight rate: the ECB's deposit rate plus
   :data:`~cnbkit.sandbox.data.facts.EUR_OVERNIGHT_SPREAD` (EONIA, then €STR);
 * the US dollar overnight rate: the effective federal funds rate, the FOMC's target until
   15 December 2008 and :data:`~cnbkit.sandbox.data.facts.EFFR_LEVELS` from then.
@@ -38,10 +37,8 @@ from cnbkit.sandbox.data.facts import (
     Table,
 )
 
-__all__ = ["corridor", "ecb_deposit_rate", "ecb_mro_rate", "effective_fed_funds",
-           "eur_overnight", "fed_target", "level_on", "policy_rate", "usd_overnight"]
-
-_FULL_ALLOTMENT = datetime.date(2008, 10, 15)
+__all__ = ["corridor", "ecb_deposit_rate", "effective_fed_funds", "eur_overnight",
+           "fed_target", "level_on", "policy_rate", "usd_overnight"]
 
 
 def level_on(table: Table, day: datetime.date) -> float:
@@ -84,16 +81,9 @@ def ecb_deposit_rate(day: datetime.date, facts: Facts = FACTS) -> float:
     return level_on(_steps(facts, "ecb_deposit"), day)
 
 
-def ecb_mro_rate(day: datetime.date, facts: Facts = FACTS) -> float:
-    """The ECB's main refinancing operations rate on ``day`` (% p.a.)."""
-    return level_on(_steps(facts, "ecb_mro"), day)
-
-
 def eur_overnight(day: datetime.date, facts: Facts = FACTS) -> float:
-    """The euro overnight rate on ``day`` (% p.a.): EONIA, then €STR, as the module's text
-    builds it on the ECB's rates."""
-    if day < _FULL_ALLOTMENT:
-        return ecb_mro_rate(day, facts) + 0.07
+    """The euro overnight rate on ``day`` (% p.a.): EONIA, then €STR, on the ECB's deposit
+    rate."""
     return ecb_deposit_rate(day, facts) + level_on(EUR_OVERNIGHT_SPREAD, day)
 
 
