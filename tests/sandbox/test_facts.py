@@ -16,10 +16,9 @@ import ast
 import datetime
 import re
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-
-from cnbkit.sandbox.data import facts
 
 D = datetime.date
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +61,14 @@ def _iso(text: str) -> datetime.date:
     return datetime.date.fromisoformat(text)
 
 
-def test_cnb_decisions_agree_with_the_cnb_s_history() -> None:
+@pytest.fixture(scope="module")
+def facts() -> ModuleType:
+    from cnbkit.sandbox.data import facts
+
+    return facts
+
+
+def test_cnb_decisions_agree_with_the_cnb_s_history(facts) -> None:
     effective = [d.effective for d in facts.CNB_DECISIONS]
     history = [datetime.datetime.strptime(t, "%d.%m.%Y").date()
                for t in CNB_HISTORY_2005_2021.split()]
@@ -78,7 +84,7 @@ def test_cnb_decisions_agree_with_the_cnb_s_history() -> None:
     assert extraordinary == {D(2002, 1, 21), D(2020, 3, 16)}
 
 
-def test_the_calendar_holds_every_published_meeting_and_every_scheduled_decision() -> None:
+def test_the_calendar_holds_every_published_meeting_and_every_scheduled_decision(facts) -> None:
     for year, days in CNB_MEETINGS.items():
         assert [m for m in facts.FACTS.meetings if m.year == year] == [_iso(t) for t in days]
     scheduled = {d.meeting for d in facts.CNB_DECISIONS if d.scheduled}
@@ -91,7 +97,7 @@ def test_the_calendar_holds_every_published_meeting_and_every_scheduled_decision
     assert consensus[D(2022, 2, 3)] == 4.5
 
 
-def test_the_ecb_s_deposit_rate_was_negative_from_11_june_2014_to_26_july_2022() -> None:
+def test_the_ecb_s_deposit_rate_was_negative_from_11_june_2014_to_26_july_2022(facts) -> None:
     assert facts.negative_deposit_rate() == (D(2014, 6, 11), D(2022, 7, 26))
     announced = {c.effective: c.announced for c in facts.FACTS.ecb_deposit}
     assert announced[D(2014, 6, 11)] == D(2014, 6, 5)  # the Governing Council's Thursday
@@ -176,7 +182,7 @@ def _institution(sentence: str, at: int) -> str:
     return min(after, key=after.__getitem__) if min(after.values()) < len(sentence) else "CNB"
 
 
-def _known_days() -> dict[str, dict[str, set[datetime.date]]]:
+def _known_days(facts: ModuleType) -> dict[str, dict[str, set[datetime.date]]]:
     one = datetime.timedelta(days=1)
     cnb_meetings = {d.meeting for d in facts.CNB_DECISIONS} | set(facts.FACTS.meetings)
     return {
@@ -201,9 +207,8 @@ def test_the_scanner_reads_the_claims_it_is_meant_to() -> None:
     assert [g for g in _DECIDED.search("the decisions of 30 September 2021").groups() if g]
 
 
-def test_every_stated_decision_date_agrees_with_the_table() -> None:
-    known = _known_days()
-    first, last = facts.negative_deposit_rate()
+def test_every_stated_decision_date_agrees_with_the_table(facts) -> None:
+    known = _known_days(facts)
     wrong = []
     for where, sentence in _sentences():
         for match in [*_EFFECTIVE.finditer(sentence), *_FROM.finditer(sentence)]:
@@ -215,6 +220,16 @@ def test_every_stated_decision_date_agrees_with_the_table() -> None:
             if _date(next(g for g in match.groups() if g)) not in (days["decided"]
                                                                   | days["effective"]):
                 wrong.append((where, match.group(0)))
+    assert wrong == []
+
+
+def test_the_euro_deposit_rate_turns_negative_on_one_date_everywhere() -> None:
+    """The ECB's deposit rate was negative from 11 June 2014 (-0.10 %) to 26 July 2022 (0.00 %
+    from 27 July): ECB, *Key ECB interest rates*. Every page and docstring that says when the
+    euro rates were negative says so (they named three different dates)."""
+    first, last = D(2014, 6, 11), D(2022, 7, 26)
+    wrong = []
+    for where, sentence in _sentences():
         for match in _NEGATIVE.finditer(sentence):
             if _institution(sentence, match.start()) != "ECB":
                 continue

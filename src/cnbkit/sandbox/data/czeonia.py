@@ -55,9 +55,13 @@ INTERBANK_SPREAD = (0.03, 0.10)
 INTERBANK_VOLUME = (1.5, 8.0)
 
 
-@functools.lru_cache(maxsize=8)
 def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[float, int]]:
     """``day -> (rate % p.a., volume CZK millions)`` for every business day from :data:`START`."""
+    return _series(seed, facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[float, int]]:
     rng = random.Random(f"{seed}:czeonia")
     deposits = deposit_facility(seed)
     noise = 0.0

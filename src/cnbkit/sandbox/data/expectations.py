@@ -58,22 +58,36 @@ class View(NamedTuple):
     drift: float
 
 
-def _path(day: datetime.date, changes: list[tuple[datetime.date, datetime.date, float]],
-          first: float) -> tuple[list[tuple[int, float]], float]:
-    """Steps of the known path from ``day`` and the trend's sum, from ``(announced,
-    effective, level)`` changes announced before ``day``."""
-    level, total = first, 0.0
-    steps: list[tuple[int, float]] = [(0, first)]
-    for announced, effective, new in changes:
-        if announced >= day:
-            break
-        if day - announced <= datetime.timedelta(days=TREND_DAYS):
-            total += new - level
-        if effective <= day:
-            steps = [(0, new)]
-        else:
-            steps.append(((effective - day).days, new))
-        level = new
+Changes = tuple[tuple[datetime.date, ...], tuple[datetime.date, ...], tuple[float, ...]]
+
+
+@functools.lru_cache(maxsize=16)
+def _changes(facts: Facts, currency: Currency) -> Changes:
+    """``(announced, effective, level)`` of a currency's changes, as three columns."""
+    if currency == "CZK":
+        rows = [(d.meeting, d.effective, d.repo) for d in facts.cnb]
+    else:
+        table = facts.ecb_deposit if currency == "EUR" else facts.fed_target
+        rows = [(c.announced, c.effective, c.level) for c in table]
+    announced, effective, levels = zip(*rows, strict=True)
+    return announced, effective, levels
+
+
+def _path(day: datetime.date, currency: Currency,
+          facts: Facts) -> tuple[list[tuple[int, float]], float]:
+    """Steps of the path known on ``day`` (changes announced before it) and the trend's sum
+    (the changes announced in the last :data:`TREND_DAYS` days)."""
+    announced, effective, levels = _changes(facts, currency)
+    known = bisect_left(announced, day)
+    if not known:
+        return [(0, levels[0])], 0.0
+    since = bisect_left(announced, day - datetime.timedelta(days=TREND_DAYS))
+    total = levels[known - 1] - (levels[since - 1] if since else levels[0])
+    pending = known
+    while pending > 0 and effective[pending - 1] > day:
+        pending -= 1
+    now = levels[pending - 1] if pending else levels[0]
+    steps = [(0, now)] + [((effective[k] - day).days, levels[k]) for k in range(pending, known)]
     return steps, total
 
 
@@ -83,8 +97,7 @@ def _consensus(facts: Facts) -> dict[datetime.date, float]:
 
 
 def _cnb(day: datetime.date, facts: Facts) -> tuple[list[tuple[int, float]], float]:
-    changes = [(d.meeting, d.effective, d.repo) for d in facts.cnb]
-    steps, total = _path(day, changes, facts.cnb[0].repo)
+    steps, total = _path(day, "CZK", facts)
     i = bisect_left(facts.meetings, day)
     if i < len(facts.meetings):
         meeting = facts.meetings[i]
@@ -96,9 +109,7 @@ def _cnb(day: datetime.date, facts: Facts) -> tuple[list[tuple[int, float]], flo
 
 def _foreign(day: datetime.date, currency: Currency,
              facts: Facts) -> tuple[list[tuple[int, float]], float]:
-    table = facts.ecb_deposit if currency == "EUR" else facts.fed_target
-    changes = [(c.announced, c.effective, c.level) for c in table]
-    steps, total = _path(day, changes, table[0].level)
+    steps, total = _path(day, currency, facts)
     # the overnight rate's spread over the policy rate in force (known on the day) holds on
     realised = eur_overnight(day, facts) if currency == "EUR" else effective_fed_funds(day, facts)
     shift = realised - steps[0][1]

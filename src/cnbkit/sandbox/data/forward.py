@@ -148,9 +148,13 @@ def foreign_rate(code: str, day: datetime.date, months: int, facts: Facts = FACT
             + TERM_PREMIUM[(code, months)])
 
 
-@functools.lru_cache(maxsize=8)
 def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Row, ...]]:
     """``day -> rows`` (pairs in order EUR, USD; maturities 3M then 6M) from :data:`START`."""
+    return _series(seed, facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Row, ...]]:
     rng = random.Random(f"{seed}:forward")
     prib = pribor.series(seed, facts)
     noise = {(code, months): 0.0 for _, code in PAIRS for months, _ in MATURITY_MONTHS.values()}

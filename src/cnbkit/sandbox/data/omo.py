@@ -135,9 +135,13 @@ def _repo(rng: random.Random, day: datetime.date, allotted: float,
                    allotted, max(bids - rng.randint(0, 2), 1), (low, average, limit))
 
 
-@functools.lru_cache(maxsize=8)
 def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Record, ...]]:
     """``trade day -> operations`` from :data:`START` (dates are ``datetime.date`` values)."""
+    return _series(seed, facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Record, ...]]:
     rng = random.Random(f"{seed}:omo")
     turn = extra_deposits(seed)
     deposits = deposit_facility(seed)

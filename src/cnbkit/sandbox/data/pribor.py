@@ -101,9 +101,13 @@ def _crisis(day: datetime.date) -> float:
     return 180.0 * math.exp(-abs((day - _CRISIS_PEAK).days) / 5.0)
 
 
-@functools.lru_cache(maxsize=8)
 def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Row, ...]]:
     """The whole PRIBOR history for ``seed``: ``day -> rows`` in tenor order."""
+    return _series(seed, facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Row, ...]]:
     rng = random.Random(f"{seed}:pribor")
     shift = tilt = 0.0  # the curve's common level and slope noise
     out: dict[datetime.date, tuple[Row, ...]] = {}

@@ -47,9 +47,13 @@ SOVEREIGN_SPREAD = 0.15
 Record = dict[str, object]
 
 
-@functools.lru_cache(maxsize=8)
 def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Record, ...]]:
     """``settlement day -> rows`` from :data:`START`, sorted by ISIN."""
+    return _series(seed, facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Record, ...]]:
     rng = random.Random(f"{seed}:skd")
     live: list[tuple[str, str, str, datetime.date]] = []  # isin, code, name, maturity
     number = 0
