@@ -640,8 +640,13 @@ def test_the_mid_rate_takes_the_bid_offer_out_of_the_implied_rate(forwards):
             spot, _q(row["value_date"]), mid, row["spot_czk"], row["outright_czk"]), abs=1e-10)
     gap = (table["foreign_implied_pct"] - table["foreign_implied_mid_pct"])[~published] * 100
     assert gap.isna().sum() <= 5  # the last days: PRIBOR is published two business days late
-    # half of 10 bp, times (1 + r_f d/360)/(1 + r_czk d/360)
-    assert gap.dropna().between(4.9, 5.1).all()
+    # half of 10 bp, times (1 + r_f d/360)/(1 + r_czk d/360), by CIP on the row's own days
+    rows = table[~published].dropna(subset=["foreign_implied_mid_pct"])
+    days = (rows["value_date"] - rows["spot_date"]).dt.days
+    expected = 5.0 * ((1 + rows["foreign_implied_pct"] / 100 * days / 360)
+                      / (1 + rows["pribor_pct"] / 100 * days / 360))
+    assert np.allclose(gap.dropna(), expected, atol=1e-9, rtol=0)
+    assert gap.dropna().between(4.8, 5.1).all()
     bare = analysis.forward_table(*args)
     assert bare["foreign_implied_mid_pct"][~published].isna().all()
     with pytest.raises(InvalidParameter, match="czk_bid_offer_bp"):

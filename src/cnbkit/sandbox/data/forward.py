@@ -17,16 +17,17 @@ forward's actual days, as the FX market settles it:
 
 ``S`` is the real CNB fixing of the day, ``i_CZK`` the sandbox's PRIBOR of the same tenor (same
 seed) and ``i_foreign`` the foreign money-market rate of the tenor: the mean of the foreign
-overnight rate expected over it (:func:`cnbkit.sandbox.data.policy.expected_average`) plus a
-term premium (:data:`TERM_PREMIUM`) and a little seeded AR(1) noise. The overnight rates are
-public paths (:mod:`cnbkit.sandbox.data.policy`): for EUR the euro overnight rate on the ECB's
-deposit facility rate (EONIA, then €STR; negative 2015-2022), for USD the effective federal
-funds rate. So the EUR 3-month rate the points imply is negative from 2015 to mid-2022 and
-close to the deposit rate after, as 3-month euro money was. Positive points mean CZK rates
-above the foreign ones. **The basis is zero by construction**: the points are covered interest
-parity from PRIBOR itself, so a cross-currency basis (real forwards imply CZK rates that differ
-from PRIBOR) is not in the sandbox. This module computes its dates itself (it imports nothing
-of the client it serves).
+overnight rate the market expects over it from what it knew that day
+(:func:`cnbkit.sandbox.data.expectations.expected_mean`: announced decisions and the trend,
+no consensus) plus a term premium (:data:`TERM_PREMIUM`) and a little seeded AR(1) noise. The
+overnight rates are public paths (:mod:`cnbkit.sandbox.data.policy`): for EUR the euro
+overnight rate on the ECB's deposit facility rate (EONIA, then €STR), for USD the effective
+federal funds rate. So the EUR 3-month rate the points imply is negative while the deposit
+rate was (11 June 2014 to 26 July 2022) and close to it after, as 3-month euro money was.
+Positive points mean CZK rates above the foreign ones. **The basis is zero by construction**:
+the points are covered interest parity from PRIBOR itself, so a cross-currency basis (real
+forwards imply CZK rates that differ from PRIBOR) is not in the sandbox. This module computes
+its dates itself (it imports nothing of the client it serves).
 
 Example:
     >>> import datetime
@@ -47,8 +48,9 @@ import functools
 import random
 
 from cnbkit.sandbox.data import pribor
+from cnbkit.sandbox.data.expectations import Currency, expected_mean
+from cnbkit.sandbox.data.facts import FACTS, Facts
 from cnbkit.sandbox.data.fixing import load
-from cnbkit.sandbox.data.policy import eur_overnight, expected_average, usd_overnight
 
 __all__ = ["MATURITY_MONTHS", "PAIRS", "START", "TERM_PREMIUM", "foreign_rate", "series",
            "settlement"]
@@ -66,7 +68,6 @@ MATURITY_MONTHS: dict[str, tuple[int, str]] = {
 TERM_PREMIUM: dict[tuple[str, int], float] = {
     ("EUR", 3): 0.05, ("EUR", 6): 0.12, ("USD", 3): 0.15, ("USD", 6): 0.25,
 }
-_OVERNIGHT = {"EUR": eur_overnight, "USD": usd_overnight}
 #: Where the ``holidays`` package lists each centre: (kind, code).
 _CENTRES: dict[str, tuple[str, str]] = {
     "CZK": ("country", "CZ"), "EUR": ("financial", "XECB"), "USD": ("financial", "XFED"),
@@ -139,18 +140,23 @@ def settlement(foreign: str, trade: datetime.date,
     return spot, rolled
 
 
-def foreign_rate(code: str, day: datetime.date, months: int) -> float:
+def foreign_rate(code: str, day: datetime.date, months: int, facts: Facts = FACTS) -> float:
     """The foreign money-market rate of ``months`` on ``day`` without the noise (% p.a.):
     the expected mean of the currency's overnight rate plus :data:`TERM_PREMIUM`."""
-    return (expected_average(day, months, _OVERNIGHT[code])
+    currency: Currency = "EUR" if code == "EUR" else "USD"
+    return (expected_mean(day, int(months * 30.4), currency, facts)
             + TERM_PREMIUM[(code, months)])
 
 
-@functools.lru_cache(maxsize=8)
-def series(seed: int) -> dict[datetime.date, tuple[Row, ...]]:
+def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Row, ...]]:
     """``day -> rows`` (pairs in order EUR, USD; maturities 3M then 6M) from :data:`START`."""
+    return _series(seed, facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Row, ...]]:
     rng = random.Random(f"{seed}:forward")
-    prib = pribor.series(seed)
+    prib = pribor.series(seed, facts)
     noise = {(code, months): 0.0 for _, code in PAIRS for months, _ in MATURITY_MONTHS.values()}
     out: dict[datetime.date, tuple[Row, ...]] = {}
     for fixing in load().days:
@@ -165,7 +171,7 @@ def series(seed: int) -> dict[datetime.date, tuple[Row, ...]]:
             for maturity, (months, tenor) in MATURITY_MONTHS.items():
                 key = (code, months)
                 noise[key] = 0.8 * noise[key] + rng.gauss(0.0, 0.012)
-                foreign = foreign_rate(code, day, months) + noise[key]
+                foreign = foreign_rate(code, day, months, facts) + noise[key]
                 start, end = settlement(code, day, months)
                 days = (end - start).days
                 forward = (spot * (1 + czk[tenor] / 100 * days / 360)

@@ -3,32 +3,35 @@
 Per business day (Czech labels, as in the live API):
 
 * ``Depozitní facilita`` / ``Stažení``: every day, overnight (maturity the next business day),
-  at the discount rate (:func:`cnbkit.sandbox.data.policy.corridor`), a few CZK bn (the CNB's
-  daily liquidity pages show 1.3-17 bn accepted on ordinary days of 2019-2025), plus what
-  banks move there over period ends (:func:`cnbkit.sandbox.data.period_ends.extra_deposits`:
-  about 140 bn on the last business day of a year and the first of the next, as CZEONIA's
-  volume shows since the index counts these deposits).
-* ``Repo`` / ``Stažení``: the 2-week repo tender on Mondays, Wednesdays and Fridays (the CNB
-  withdraws the excess liquidity "three times a week": *Daily banking sector liquidity -
-  explanatory notes*), maturity 14 days later (the next business day when that is a
-  holiday). Each tender absorbs what the repos still outstanding leave of the banking
-  sector's excess liquidity (:func:`excess_liquidity`, with a 2 % forecast error) less what
-  banks will hold in the deposit facility over a period end before the next tender, damped
-  toward a sixth of it, so the repos outstanding follow the excess, dip at the year end while
-  the deposit facility fills, and single tenders vary (427-658 bn a tender in December 2025).
+  at the discount rate, the day's deposits of
+  :func:`cnbkit.sandbox.data.period_ends.deposit_facility` (a few CZK bn, about 140 bn at the
+  turn of a year).
+* ``Repo`` / ``Stažení``: the 2-week repo tender. **The book**: one tender for each Monday,
+  Wednesday and Friday (the CNB withdraws the excess liquidity "three times a week": *Daily
+  banking sector liquidity - explanatory notes*); when that day is a holiday, the tender is
+  held on the next business day, or on the one before when the next is more than three days
+  away (Thursday for Good Friday, Tuesday for Easter Monday, 27 December for a 25th that is a
+  Wednesday: a day may hold two tenders). A tender matures on the day of the tender held for
+  the slot two weeks after its own, so a holiday moves a maturity and every tender rolls its
+  own repos, never another's. Each tender absorbs the banking sector's excess liquidity
+  (:func:`excess_liquidity`, with a 2 % forecast error) less the repos still outstanding after
+  the day and less what banks will hold in the deposit facility over a period end before the
+  next tender, damped toward a sixth of it (``0.7 * (target - outstanding) + 0.3 * target /
+  6``, split between a day's tenders), so the repos outstanding follow the excess, give way
+  to the deposit facility at the turn of a year, and single tenders vary (340-570 bn in
+  2020-2025, 5th to 95th percentile; 427-658 bn at the CNB in December 2025).
   Banks bid a few % more than is allotted (allotment about 96 %, as on 5 June 2026 and 18
-  February 2026 in the CNB's OMO history), more when a cut falls within the repo's two weeks
-  (the tender locks in the higher rate) and less when a hike does: bid-to-cover is 1.04 plus
-  0.3 times the limit rate less the mean rate expected over the two weeks (pp), plus a
-    little noise, at least 1.00 (the link is the sandbox's assumption, its size not measured).
-  Rates as in an American auction with the 2W repo
-  rate as the limit: the highest allotted rate is the limit rate and the lowest one 1 bp
-  below it (3.49 and 3.50 in December 2025); when a cut falls within the repo's two weeks banks
-  bid lower (25 March 2020, the day before the cut to 1.00 %: 1.69 / 1.73 / 1.75 %).
+  February 2026 in the CNB's OMO history), more when the market expects a cut within the
+  repo's two weeks (the tender locks in the higher rate) and less when it expects a hike:
+  bid-to-cover is 1.04 plus 0.3 times the limit rate less the mean rate expected over the two
+  weeks (:func:`cnbkit.sandbox.data.expectations.expected_mean`, pp), plus a little noise, at
+  least 1.00 (the link is the sandbox's assumption, its size not measured). Rates as in an
+  American auction with the 2W repo rate as the limit: the highest allotted rate is the limit
+  rate and the lowest one 1 bp below it (3.49 and 3.50 in December 2025); when a cut is
+  expected within the two weeks banks bid lower (25 March 2020, the day before the cut to
+  1.00 %: 1.69 / 1.73 / 1.75 %).
 * ``Marginální zápůjční facilita`` / ``Dodání``: on about 1 % of days, at the Lombard rate, a
   small volume (the CNB's pages show 0.000 on ordinary days).
-
-**Excess liquidity**: :mod:`cnbkit.sandbox.data.liquidity` (its sources are there).
 
 Volumes in CZK bn with three decimals, rates in % p.a. with two decimals, ``allotmentPercentage``
 a whole percentage. Rows of a day are sorted by operation type (Czech collation).
@@ -49,77 +52,79 @@ import functools
 import math
 import random
 
-from cnbkit.sandbox.data.calendar import LAST_DAY, all_business_days
-from cnbkit.sandbox.data.liquidity import EXCESS_LIQUIDITY, excess_liquidity
-from cnbkit.sandbox.data.period_ends import extra_deposits
+from cnbkit.sandbox.data.calendar import (
+    LAST_DAY,
+    all_business_days,
+    is_business_day,
+    next_business_day,
+)
+from cnbkit.sandbox.data.expectations import expected_mean
+from cnbkit.sandbox.data.facts import FACTS, Facts
+from cnbkit.sandbox.data.liquidity import excess_liquidity
+from cnbkit.sandbox.data.period_ends import deposit_facility, extra_deposits
 from cnbkit.sandbox.data.policy import corridor, policy_rate
 
-__all__ = ["EXCESS_LIQUIDITY", "START", "excess_liquidity", "series"]
+__all__ = ["START", "excess_liquidity", "series", "tender_days"]
 
 START = datetime.date(2000, 1, 3)
+_DAY = datetime.timedelta(days=1)
 
 Record = dict[str, object]
 
 
-def _term_mean(day: datetime.date, days: int) -> float:
-    """The mean 2W repo rate over ``days`` calendar days from ``day`` (the decisions the
-    banks know when they bid: the next meeting is announced)."""
-    return sum(policy_rate(day + datetime.timedelta(days=k)) for k in range(days)) / days
+#: The API's fields of an operation, in its order.
+_FIELDS = (
+    "operationType", "liquidityImpact", "tradeDate", "settlementDate", "maturityDate",
+    "marginalRateInPercent", "totalBidVolumeInCZKbln", "totalNumberOfBids",
+    "minimumBidRateInPercent", "averageBidRateInPercent", "maximumBidRateInPercent",
+    "totalAllotedVolumeInCZKbln", "totalNumberOfAllotedBids", "minimumAllotedRateInPercent",
+    "averageAllotedRateInPercent", "maximumAllotedRateInPercent", "allotmentPercentage",
+)  # fmt: skip
 
 
-def _record(
-    kind: str,
-    impact: str,
-    trade: datetime.date,
-    maturity: datetime.date,
-    limit: float,
-    bid: float,
-    bids: int,
-    allotted: float,
-    allotted_bids: int,
-    rates: tuple[float, float, float] | None = None,
-) -> Record:
+def _record(kind: str, impact: str, trade: datetime.date, maturity: datetime.date,
+            limit: float, bid: float, bids: int, allotted: float, allotted_bids: int,
+            rates: tuple[float, float, float] | None = None) -> Record:
+    """One operation: bids and allotment at ``rates`` (lowest, average, highest; all the
+    limit rate unless given), settled on the trade day."""
     low, average, high = rates or (limit, limit, limit)
-    return {
-        "operationType": kind,
-        "liquidityImpact": impact,
-        "tradeDate": trade,
-        "settlementDate": trade,
-        "maturityDate": maturity,
-        "marginalRateInPercent": limit,
-        "totalBidVolumeInCZKbln": bid,
-        "totalNumberOfBids": bids,
-        "minimumBidRateInPercent": low,
-        "averageBidRateInPercent": average,
-        "maximumBidRateInPercent": high,
-        "totalAllotedVolumeInCZKbln": allotted,
-        "totalNumberOfAllotedBids": allotted_bids,
-        "minimumAllotedRateInPercent": low,
-        "averageAllotedRateInPercent": average,
-        "maximumAllotedRateInPercent": high,
-        "allotmentPercentage": round(allotted / bid * 100) if bid else 0,
-    }
-
-
-def _maturity(day: datetime.date) -> datetime.date:
-    """Two weeks after ``day``, on the next business day when that is a holiday."""
-    end = day + datetime.timedelta(days=14)
-    while end not in _business_days() and end <= LAST_DAY:
-        end += datetime.timedelta(days=1)
-    return end
+    percentage = round(allotted / bid * 100) if bid else 0
+    return dict(zip(_FIELDS, (kind, impact, trade, trade, maturity, limit, bid, bids, low,
+                              average, high, allotted, allotted_bids, low, average, high,
+                              percentage), strict=True))
 
 
 @functools.lru_cache(maxsize=1)
-def _business_days() -> frozenset[datetime.date]:
-    return frozenset(all_business_days())
+def tender_days() -> dict[datetime.date, datetime.date]:
+    """``slot -> day held`` of the 2-week repo tenders (see the module's text), from two weeks
+    before :data:`START` to three weeks after the data's last day."""
+    held: dict[datetime.date, datetime.date] = {}
+    slot = START - datetime.timedelta(days=14)
+    while slot <= LAST_DAY + datetime.timedelta(days=21):
+        if slot.weekday() in (0, 2, 4):
+            day = slot
+            while not is_business_day(day):
+                day += _DAY
+            if (day - slot).days > 3:
+                day = slot - _DAY
+                while not is_business_day(day):
+                    day -= _DAY
+            held[slot] = day
+        slot += _DAY
+    return held
+
+
+def _maturity(slot: datetime.date) -> datetime.date:
+    """The day the tender of ``slot`` matures: the day of the tender of the slot two weeks on."""
+    return tender_days()[slot + datetime.timedelta(days=14)]
 
 
 def _repo(rng: random.Random, day: datetime.date, allotted: float,
-          maturity: datetime.date) -> Record:
+          maturity: datetime.date, facts: Facts) -> Record:
     """The 2-week repo tender of ``day`` that allots ``allotted`` CZK bn."""
-    limit = round(policy_rate(day), 2)
-    expected = _term_mean(day, 14)
-    cut = min(expected - limit, 0.0)  # banks bid below the limit when a cut falls in the term
+    limit = round(policy_rate(day, facts), 2)
+    expected = expected_mean(day, 14, "CZK", facts)
+    cut = min(expected - limit, 0.0)  # banks bid below the limit when a cut is expected
     low = round(max(limit - 0.01 + 0.10 * cut, 0.01), 2)
     average = round(limit + 0.03 * cut, 2)
     allotted = round(allotted, 3)
@@ -130,40 +135,47 @@ def _repo(rng: random.Random, day: datetime.date, allotted: float,
                    allotted, max(bids - rng.randint(0, 2), 1), (low, average, limit))
 
 
-@functools.lru_cache(maxsize=8)
-def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
+def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Record, ...]]:
     """``trade day -> operations`` from :data:`START` (dates are ``datetime.date`` values)."""
+    return _series(seed, facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Record, ...]]:
     rng = random.Random(f"{seed}:omo")
     turn = extra_deposits(seed)
+    deposits = deposit_facility(seed)
     days = [d for d in all_business_days() if d >= START]
+    slots: dict[datetime.date, list[datetime.date]] = {}
+    for slot, day in tender_days().items():
+        slots.setdefault(day, []).append(slot)
+    # the repos outstanding (maturity, CZK bn): the tenders of the two weeks before START
+    first = excess_liquidity(START) / 6.0
+    book = [(_maturity(slot), first) for slot, day in tender_days().items() if day < START]
     out: dict[datetime.date, tuple[Record, ...]] = {}
-    # the repos outstanding (maturity, CZK bn), started as six equal tenders before START
-    start = excess_liquidity(days[0])
-    book = [(days[0] + datetime.timedelta(days=2 * k + 1), start / 6.0) for k in range(6)]
     for i, day in enumerate(days):
-        discount, lombard = corridor(day)
-        following = days[i + 1] if i + 1 < len(days) else day + datetime.timedelta(days=1)
+        discount, lombard = corridor(day, facts)
+        following = next_business_day(day)
         rows: list[Record] = []
-        volume = round(5.0 * math.exp(rng.gauss(0.0, 0.6)) + turn[day], 3)
         bids = rng.randint(1, 8)
         rows.append(_record("Depozitní facilita", "Stažení", day, following,
-                            round(max(discount, 0.0), 2), volume, bids, volume, bids))
+                            round(max(discount, 0.0), 2), deposits[day], bids, deposits[day],
+                            bids))
         if rng.random() < 0.01:
             volume = round(rng.uniform(0.05, 3.0), 3)
             rows.append(_record("Marginální zápůjční facilita", "Dodání", day, following,
                                 round(lombard, 2), volume, 1, volume, 1))
-        if day.weekday() in (0, 2, 4):
-            book = [(maturity, amount) for maturity, amount in book if maturity > day]
-            # the next tender; what the banks will park at the CNB until then; the repos that
-            # will still be outstanding on the eve of it
-            until = next((d for d in days[i + 1:i + 6] if d.weekday() in (0, 2, 4)), following)
+        book = [(maturity, amount) for maturity, amount in book if maturity > day]
+        if day in slots:
+            # what the banks will park at the CNB until the next tender
+            until = next((d for d in days[i + 1:i + 6] if d in slots), following)
             parked = max([turn[d] for d in days[i:i + 6] if d < until], default=0.0)
             target = excess_liquidity(day) * math.exp(rng.gauss(0.0, 0.02)) - parked
             share = target / 6.0
-            left = sum(a for maturity, a in book if maturity >= until)
-            allotted = max(0.8 * (target - left) + 0.2 * share, 0.2 * share)
-            ends = _maturity(day)
-            book.append((ends, allotted))
-            rows.append(_repo(rng, day, allotted, ends))
+            gap = (target - sum(amount for _ends, amount in book)) / len(slots[day])
+            for slot in slots[day]:  # two tenders where a holiday moved one onto another's day
+                allotted = round(max(0.7 * gap + 0.3 * share, 0.3 * share), 3)
+                book.append((_maturity(slot), allotted))
+                rows.append(_repo(rng, day, allotted, _maturity(slot), facts))
         out[day] = tuple(rows)
     return out

@@ -1,40 +1,48 @@
-"""Deposits at the CNB's deposit facility over period ends: the sandbox's year-end turn.
+"""Banks' overnight deposits at the CNB's deposit facility, every business day (CZK bn).
 
-At the end of a year banks move money from the CNB's 2-week repos into its overnight deposit
-facility, and since 1 July 2020 CZEONIA counts those deposits: it is "a weighted average of
-interest rates on all unsecured O/N deposits placed by banks ... on the interbank market
-(including deposits placed in the CNB's deposit facility)" (CNB, *Calculation methodology for
-the CZEONIA reference rate*). So at the year end CZEONIA's volume rises about ten-fold and the
-rate falls onto the discount rate, the deposit facility's rate, for the whole holiday week and
-into early January. The CNB's API showed (as quoted in the documentation of the ``bbk`` R
-package), with the discount rate at 3.00 % in December 2024 and 5.75 % in January 2024:
+OMO's ``Depozitní facilita`` rows (:mod:`cnbkit.sandbox.data.omo`) and, since 1 July 2020,
+CZEONIA (:mod:`cnbkit.sandbox.data.czeonia`) read the same deposits, so the two series agree
+as the CNB's do. A day's deposits are an ordinary remainder plus a period end's turn:
 
-=============  =======  ==============
-day            CZEONIA  volume, CZK bn
-=============  =======  ==============
-20 Dec 2024    3.68     21.3
-23 Dec 2024    3.03     54.8
-27 Dec 2024    3.04     62.3
-30 Dec 2024    3.03     88.9
-31 Dec 2024    3.00     150.4
-2 Jan 2024     5.80     148.8
-3 Jan 2024     5.80     76.2
-=============  =======  ==============
+* **ordinary**: 5 bn times a log-normal factor (sd 0.6), 60 % of that on Fridays
+  (:data:`FRIDAY`): the CNB's *Daily banking sector liquidity* pages show 1.6-15 bn accepted
+  on ordinary days, and less on a Friday than on the days around it (19 Jul 2024: 3.8 bn
+  against 5.9-15.4 on Tuesday-Thursday; 12 Dec 2025: 1.6 against 2.0-6.7 on Monday-Wednesday;
+  20 Nov 2020: 6.1 against 7.1-8.7); the factor is the sandbox's;
+* **the year-end turn**: at the end of a year banks move money from the CNB's 2-week repos
+  into the facility, and since 1 July 2020 CZEONIA counts it ("a weighted average of interest
+  rates on all unsecured O/N deposits ... (including deposits placed in the CNB's deposit
+  facility)": CNB, *Calculation methodology for the CZEONIA reference rate*). The CNB's API
+  showed (as quoted in the documentation of the ``bbk`` R package), with the discount rate at
+  3.00 % in December 2024 and 5.75 % in January 2024:
 
-:func:`extra_deposits` gives the deposits that a day's turn adds to an ordinary day (CZK bn),
-by its place among the business days before the year's last one (:data:`YEAR_END`: 0 on the
-last) and after the new year's first (:data:`NEW_YEAR`), read off those days less an ordinary
-day's 8 bn, and scaled by the excess liquidity against its level of 2024 (2,800 bn). Quarter
-and month ends (:data:`QUARTER_END`, :data:`MONTH_END`) add far less: their sizes are the
-sandbox's assumption, not measured. The OMO series (:mod:`cnbkit.sandbox.data.omo`) put these
-deposits in the deposit facility and take them out of the repo tenders before them; CZEONIA
-(:mod:`cnbkit.sandbox.data.czeonia`) counts them at the discount rate from 1 July 2020.
+  =============  =======  ==============
+  day            CZEONIA  volume, CZK bn
+  =============  =======  ==============
+  20 Dec 2024    3.68     21.3
+  23 Dec 2024    3.03     54.8
+  27 Dec 2024    3.04     62.3
+  30 Dec 2024    3.03     88.9
+  31 Dec 2024    3.00     150.4
+  2 Jan 2024     5.80     148.8
+  3 Jan 2024     5.80     76.2
+  =============  =======  ==============
+
+  :data:`YEAR_END` (by business days before the year's last one, 0 on it) and
+  :data:`NEW_YEAR` (by business days after the new year's first) are those days less an
+  ordinary day's 8 bn, scaled by the excess liquidity against its level of 2024 (2,800 bn) and
+  a log-normal factor (sd 0.15). Quarter and month ends (:data:`QUARTER_END`,
+  :data:`MONTH_END`) add far less: their sizes are the sandbox's assumption. Whether a day ends
+  a month is judged on the Prague calendar beyond the data's last day too, so 31 December
+  2025 ends its year like every other 31 December.
 
 Example:
     >>> import datetime
     >>> turn = extra_deposits(0)
     >>> round(turn[datetime.date(2024, 12, 31)]) > 100, turn[datetime.date(2024, 11, 15)]
     (True, 0.0)
+    >>> deposit_facility(0)[datetime.date(2025, 12, 31)] > 100
+    True
 """
 
 from __future__ import annotations
@@ -44,14 +52,18 @@ import functools
 import math
 import random
 
-from cnbkit.sandbox.data.calendar import all_business_days
+from cnbkit.sandbox.data.calendar import all_business_days, next_business_day
 from cnbkit.sandbox.data.liquidity import excess_liquidity
 
-__all__ = ["CZEONIA_COUNTS_DEPOSITS_FROM", "MONTH_END", "NEW_YEAR", "QUARTER_END", "YEAR_END",
-           "extra_deposits"]
+__all__ = ["CZEONIA_COUNTS_DEPOSITS_FROM", "FRIDAY", "MONTH_END", "NEW_YEAR", "ORDINARY",
+           "QUARTER_END", "YEAR_END", "deposit_facility", "extra_deposits"]
 
 #: From this day CZEONIA includes the deposits at the CNB's deposit facility.
 CZEONIA_COUNTS_DEPOSITS_FROM = datetime.date(2020, 7, 1)
+#: An ordinary day's deposits, CZK bn (median).
+ORDINARY = 5.0
+#: A Friday's ordinary deposits against another day's.
+FRIDAY = 0.6
 #: CZK bn at the 2024 level, by business days before the year's last business day (0 on it).
 YEAR_END: tuple[float, ...] = (142.0, 80.0, 54.0, 47.0, 12.0)
 #: CZK bn by business days after the new year's first business day (0 on it).
@@ -70,8 +82,7 @@ def extra_deposits(seed: int) -> dict[datetime.date, float]:
     days = all_business_days()
     out = dict.fromkeys(days, 0.0)
     for i, day in enumerate(days):
-        following = days[i + 1] if i + 1 < len(days) else None
-        if following is None or following.month == day.month:
+        if next_business_day(day).month == day.month:
             continue  # not the last business day of its month
         if day.month == 12:
             profile = YEAR_END
@@ -90,4 +101,17 @@ def extra_deposits(seed: int) -> dict[datetime.date, float]:
         if amount:
             scale = excess_liquidity(day) / _LEVEL_2024
             out[day] = round(amount * scale * math.exp(rng.gauss(0.0, 0.15)), 3)
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def deposit_facility(seed: int) -> dict[datetime.date, float]:
+    """``day -> CZK bn`` deposited at the CNB's deposit facility (three decimals)."""
+    rng = random.Random(f"{seed}:deposits")
+    turn = extra_deposits(seed)
+    out = {}
+    for day in all_business_days():
+        ordinary = ORDINARY * math.exp(rng.gauss(0.0, 0.6)) * (FRIDAY if day.weekday() == 4
+                                                                 else 1.0)
+        out[day] = round(ordinary + turn[day], 3)
     return out

@@ -1,16 +1,22 @@
 """Deterministic synthetic PRIBOR/PRIBID fixing, 1993-01-04 .. 2025-12-31 (business days).
 
-Level of a tenor on day D (% p.a., two decimals):
-``the mean 2W repo rate the market expects over the tenor + term premium + 1990s interbank
-premium + AR(1) noise (+ the May 1997 currency-crisis spike)``. The noise moves the curve as
-a whole: a level shared by every tenor and a slope that grows with the tenor's length (two
-AR(1) factors), so a curve stays smooth and, in calm periods, rises with the tenor as the
-real fixing does (26 May 2026: 3.50 / 3.52 / 3.54 / 3.55 / 3.57 / 3.70 / 3.84 from O/N to 1Y);
-it has no tenor's own noise. The expectation sees the next
-six weeks exactly and half of any later move
-(:func:`cnbkit.sandbox.data.policy.expected_average`), so forwards from these rates miss turns
-of the policy path as real ones do. PRIBOR 1D peaks near 200 % on 1997-05-27; longer tenors
-spike less.
+A tenor's level on day D (% p.a., two decimals)::
+
+    max(expected mean 2W repo rate over the tenor + term premium, zero-bound quote)
+      + 1990s interbank premium + curve noise (+ the May 1997 currency-crisis spike)
+
+* the expected mean: :func:`cnbkit.sandbox.data.expectations.expected_mean`, from what was
+  known before D (no foresight: an extraordinary cut is unknown until announced);
+* the term premium (:data:`TERM_PREMIUM`): the real fixing of 26 May 2026 over the repo rate
+  of 3.50 % with no move expected (3.50 / 3.52 / 3.54 / 3.55 / 3.57 / 3.70 / 3.84 from O/N
+  to 1Y);
+* the zero-bound quote: ``0.29 % * sqrt(months / 3)`` (:data:`ZERO_BOUND_3M`): at the zero
+  bound offered rates did not follow the repo rate down, and 3M PRIBOR stayed near 0.29 %
+  with the repo rate at 0.05 % (2013-2017); the shape across tenors is the sandbox's;
+* curve noise: two AR(1) factors, a level shared by every tenor and a slope that grows with
+  the tenor, so a curve stays smooth; no tenor has noise of its own.
+
+PRIBOR 1D peaks near 200 % on 1997-05-27; longer tenors spike less.
 
 Quirks of the live series reproduced here:
 
@@ -40,10 +46,11 @@ import random
 
 from cnbkit.catalog import PRIBOR_PERIODS
 from cnbkit.sandbox.data.calendar import all_business_days
-from cnbkit.sandbox.data.policy import expected_average
+from cnbkit.sandbox.data.expectations import expected_mean
+from cnbkit.sandbox.data.facts import FACTS, Facts
 
-__all__ = ["PRIBID_NULL_FROM", "SEVEN_TENORS_FROM", "TENOR_MONTHS", "Row", "series",
-           "tenors_on"]
+__all__ = ["PRIBID_NULL_FROM", "SEVEN_TENORS_FROM", "TENOR_MONTHS", "TERM_PREMIUM",
+           "ZERO_BOUND_3M", "Row", "series", "tenors_on"]
 
 #: From this day on the fixing has 7 tenors (no TWO_MONTH, NINE_MONTH).
 SEVEN_TENORS_FROM = datetime.date(2026, 1, 1)
@@ -54,10 +61,14 @@ TENOR_MONTHS: dict[str, float] = {
     "ONE_DAY": 1 / 30, "ONE_WEEK": 0.25, "TWO_WEEKS": 0.5, "ONE_MONTH": 1.0, "TWO_MONTH": 2.0,
     "THREE_MONTH": 3.0, "SIX_MONTH": 6.0, "NINE_MONTH": 9.0, "ONE_YEAR": 12.0,
 }  # fmt: skip
-_PREMIUM = {
+#: A tenor's PRIBOR over the expected repo rate, pp: the real fixing of 26 May 2026 less the
+#: repo rate of 3.50 % (TWO_MONTH and NINE_MONTH, not fixed in 2026, interpolated).
+TERM_PREMIUM: dict[str, float] = {
     "ONE_DAY": 0.0, "ONE_WEEK": 0.02, "TWO_WEEKS": 0.04, "ONE_MONTH": 0.05, "TWO_MONTH": 0.06,
-    "THREE_MONTH": 0.08, "SIX_MONTH": 0.18, "NINE_MONTH": 0.26, "ONE_YEAR": 0.33,
+    "THREE_MONTH": 0.07, "SIX_MONTH": 0.20, "NINE_MONTH": 0.27, "ONE_YEAR": 0.34,
 }  # fmt: skip
+#: 3M PRIBOR's quote at the zero bound, % p.a.
+ZERO_BOUND_3M = 0.29
 _CRISIS_PEAK = datetime.date(1997, 5, 27)
 _CRISIS_SCALE = {
     "ONE_DAY": 1.0, "ONE_WEEK": 0.55, "TWO_WEEKS": 0.35, "ONE_MONTH": 0.2, "TWO_MONTH": 0.13,
@@ -82,9 +93,13 @@ def _crisis(day: datetime.date) -> float:
     return 180.0 * math.exp(-abs((day - _CRISIS_PEAK).days) / 5.0)
 
 
-@functools.lru_cache(maxsize=8)
-def series(seed: int) -> dict[datetime.date, tuple[Row, ...]]:
+def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Row, ...]]:
     """The whole PRIBOR history for ``seed``: ``day -> rows`` in tenor order."""
+    return _series(seed, facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Row, ...]]:
     rng = random.Random(f"{seed}:pribor")
     shift = tilt = 0.0  # the curve's common level and slope noise
     out: dict[datetime.date, tuple[Row, ...]] = {}
@@ -94,13 +109,11 @@ def series(seed: int) -> dict[datetime.date, tuple[Row, ...]]:
         rows: list[Row] = []
         shift = 0.9 * shift + rng.gauss(0.0, 0.012 + 0.02 * extra)
         tilt = 0.95 * tilt + rng.gauss(0.0, 0.004 + 0.01 * extra)
-        for period in PRIBOR_PERIODS:
-            if period not in tenors_on(day):
-                continue
+        for period in tenors_on(day):
             months = TENOR_MONTHS[period]
+            expected = expected_mean(day, months * 30.4, "CZK", facts) + TERM_PREMIUM[period]
             level = (
-                expected_average(day, months)
-                + _PREMIUM[period]
+                max(expected, ZERO_BOUND_3M * math.sqrt(months / 3.0))
                 + extra * min(months, 3.0) / 3.0
                 + shift + tilt * math.sqrt(months / 12.0)
                 + spike * _CRISIS_SCALE[period]

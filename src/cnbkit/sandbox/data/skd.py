@@ -5,8 +5,21 @@ A new Czech T-bill (ISIN ``CZ0001`` + six digits, ``issueCode`` its sequence num
 weeks. Every business day from :data:`START` (2000-01-03) 2-5 live bills settle, some in
 several rows (separate trades). ``nominalValueCZK`` is the nominal value of one bill as a
 **string** (``"10000"``); ``nominalValueOfSettlementCZK`` the nominal settled (CZK, a number);
-``averagePriceToValue`` the price in % of nominal (four decimals) from a discount yield near the
-policy rate. Rows are sorted by ISIN. No data before 2000.
+``averagePriceToValue`` the price in % of nominal (four decimals). Rows are sorted by ISIN.
+No data before 2000.
+
+**Yield** of a bill on day D (simple, ACT/360, % p.a.)::
+
+    expected mean 2W repo rate over the bill's remaining life - SOVEREIGN_SPREAD + noise
+
+with the expectation of :func:`cnbkit.sandbox.data.expectations.expected_mean` (what was
+known before D), :data:`SOVEREIGN_SPREAD` 0.15 pp (a risk-free bill the CNB takes as
+collateral yields less than an unsecured deposit of the same term: the sandbox's assumption,
+its size not measured) and a little noise (AR(1) shared by the day's bills, sd 2 bp, and
+1 bp per bill). So the bills have a term structure (the long ones price the cuts and hikes the
+market expects) and sit below PRIBOR at their maturity, whose term premium they lack; at the
+zero bound their yields are negative (a price above 100), as Czech bills' were. The price is
+``100 / (1 + yield / 100 * days / 360)``.
 
 Example:
     >>> import datetime
@@ -22,23 +35,31 @@ import functools
 import random
 
 from cnbkit.sandbox.data.calendar import all_business_days
-from cnbkit.sandbox.data.policy import policy_rate
+from cnbkit.sandbox.data.expectations import expected_mean
+from cnbkit.sandbox.data.facts import FACTS, Facts
 
-__all__ = ["START", "series"]
+__all__ = ["SOVEREIGN_SPREAD", "START", "series"]
 
 START = datetime.date(2000, 1, 3)
+#: A bill's yield below the expected repo rate over its life, pp.
+SOVEREIGN_SPREAD = 0.15
 
 Record = dict[str, object]
 
 
-@functools.lru_cache(maxsize=8)
-def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
+def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Record, ...]]:
     """``settlement day -> rows`` from :data:`START`, sorted by ISIN."""
+    return _series(seed, facts)
+
+
+@functools.lru_cache(maxsize=8)
+def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Record, ...]]:
     rng = random.Random(f"{seed}:skd")
     live: list[tuple[str, str, str, datetime.date]] = []  # isin, code, name, maturity
     number = 0
     out: dict[datetime.date, tuple[Record, ...]] = {}
     last_issue: datetime.date | None = None
+    common = 0.0
     for day in all_business_days():
         if day < datetime.date(1999, 6, 1):
             continue
@@ -53,10 +74,13 @@ def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
         live = [bill for bill in live if bill[3] > day]
         if day < START or not live:
             continue
+        common = 0.7 * common + rng.gauss(0.0, 0.014)
         rows: list[Record] = []
         for isin, code, name, maturity in rng.sample(live, k=min(len(live), rng.randint(2, 5))):
-            yield_pct = max(policy_rate(day) + rng.gauss(0.05, 0.05), 0.01)
-            price = 100 / (1 + yield_pct / 100 * (maturity - day).days / 360)
+            days = (maturity - day).days
+            yield_pct = (expected_mean(day, days, "CZK", facts) - SOVEREIGN_SPREAD + common
+                         + rng.gauss(0.0, 0.01))
+            price = round(100 / (1 + yield_pct / 100 * days / 360), 4)
             for _ in range(1 if rng.random() < 0.7 else rng.randint(2, 3)):
                 rows.append(
                     {
@@ -66,7 +90,7 @@ def series(seed: int) -> dict[datetime.date, tuple[Record, ...]]:
                         "issueName": name,
                         "nominalValueCZK": "10000",
                         "nominalValueOfSettlementCZK": rng.randint(1, 200) * 10_000_000,
-                        "averagePriceToValue": round(price + rng.gauss(0.0, 0.002), 4),
+                        "averagePriceToValue": price,
                     }
                 )
         rows.sort(key=lambda r: str(r["isin"]))
