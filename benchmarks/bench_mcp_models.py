@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.mcp_frameworks import (  # noqa: E402 - the repository's root on the path first
+from tests.mcp_frameworks import (
     FRAMEWORKS,
     LANGCHAIN_PYTHON,
     cnbkit_server,

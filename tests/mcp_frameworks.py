@@ -117,8 +117,8 @@ def _placeholder(schema: Mapping[str, Any]) -> Any:
     if kind == "boolean":
         return False
     pattern = str(schema.get("pattern", ""))
-    if schema.get("format") == "date" or "{4}-" in pattern and "{2}$" in pattern and \
-            pattern.count("-") == 2:
+    if schema.get("format") == "date" or ("{4}-" in pattern and "{2}$" in pattern and \
+            pattern.count("-") == 2):
         return "2024-05-17"
     if "{4}-" in pattern:
         return "2024-05"
