@@ -119,4 +119,4 @@ def build(output_dir: Path) -> Path:
 
 
 if __name__ == "__main__":
-    print(build(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "dist"))
+    pass

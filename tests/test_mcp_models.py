@@ -149,7 +149,8 @@ def test_every_schema_keeps_its_meaning_in_openai_strict_mode(tmp_path):
 
 def test_every_schema_converts_to_geminis_function_declarations(tmp_path):
     """Ten properties were format "date", which google-genai keeps and Gemini's declarations
-    refuse; its conversion of MCP tools could not read additionalProperties false at all."""
+    refuse; its conversion of MCP tools could not read additionalProperties false at all, and
+    it drops the description of an argument that may be null unless its branch says it."""
     from google.genai import _mcp_utils
 
     listed = _conversation(tmp_path, [])["tools"]
@@ -166,6 +167,8 @@ def test_every_schema_converts_to_geminis_function_declarations(tmp_path):
             assert branch.type is not None, f"{path}.anyOf[{number}] has no type"
             walk(branch, f"{path}.anyOf[{number}]")
         for name, sub in (schema.properties or {}).items():
+            # what the argument is: google-genai keeps only the branch of "anyOf X or null"
+            assert sub.description, f"{path}.{name} lost its description"
             walk(sub, f"{path}.{name}")
         walk(schema.items, f"{path}[]")
 

@@ -145,27 +145,24 @@ def _year(description: str) -> dict[str, Any]:
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` or null (null: not given), its description outside the branches.
+    """``schema`` or null (null: not given): ``anyOf`` the schema and null, each branch of one
+    type (several types are an ``anyOf`` of their own inside).
 
-    One type or null is ``anyOf`` that type and null; several types or null fold null into
-    the last one's type (``["integer", "null"]``): a converter to Gemini's declarations makes
-    a lone null branch of three an untyped one.
+    The description is said outside and again in the schema's branch: google-genai, turning
+    ``anyOf`` a schema and null into a nullable schema, keeps the branch and drops what is
+    outside it, and a model reading Gemini's declarations would get no description at all.
 
     Example:
         >>> _nullable({"type": "integer", "description": "a year"})["anyOf"]
-        [{'type': 'integer'}, {'type': 'null'}]
+        [{'type': 'integer', 'description': 'a year; null: not given'}, {'type': 'null'}]
         >>> _nullable({"anyOf": [{"type": "string"}, {"type": "integer"}],
-        ...            "description": "a day or a year"})["anyOf"]
-        [{'type': 'string'}, {'type': ['integer', 'null']}]
+        ...            "description": "a day or a year"})["anyOf"][0]["anyOf"]
+        [{'type': 'string'}, {'type': 'integer'}]
     """
-    inner = {k: v for k, v in schema.items() if k != "description"}
     description = schema["description"]
     if not description.endswith(_NULL_TEXT) and "null:" not in description:
         description += _NULL_TEXT
-    if set(inner) != {"anyOf"}:
-        return {"anyOf": [inner, {"type": "null"}], "description": description}
-    *first, last = inner["anyOf"]
-    return {"anyOf": [*first, {**last, "type": [last["type"], "null"]}],
+    return {"anyOf": [{**schema, "description": description}, {"type": "null"}],
             "description": description}
 
 
@@ -363,6 +360,7 @@ def _object_of(schema: Mapping[str, Any]) -> Mapping[str, Any]:
                 schema)
 
 
+
 #: Where an argument given to the wrong tool or level belongs, as a hint.
 _FILTER_NAMES = frozenset(_filters()["properties"])
 _PARAM_NAMES = frozenset(_params()["properties"])
@@ -445,11 +443,8 @@ def _check_filters(group: object, filters: Mapping[str, Any]) -> None:
 
 
 def _takes_integers(schema: Mapping[str, Any]) -> bool:
-    def integer(branch: Mapping[str, Any]) -> bool:
-        kind = branch.get("type")
-        return kind == "integer" or (isinstance(kind, list) and "integer" in kind)
-
-    return integer(schema) or any(integer(branch) for branch in schema.get("anyOf", ()))
+    return schema.get("type") == "integer" or any(
+        _takes_integers(branch) for branch in schema.get("anyOf", ()))
 
 
 def _whole(value: Any, schema: Mapping[str, Any], name: str) -> Any:
