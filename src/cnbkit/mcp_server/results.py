@@ -18,8 +18,17 @@ import threading
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-__all__ = ["KEPT_BYTES", "SESSIONLESS", "Kept", "ResultStore"]
+if TYPE_CHECKING:  # a frame is only handed in: pandas is not imported here
+    import pandas as pd
+
+__all__ = ["KEPT_BYTES", "SESSIONLESS", "Kept", "ResultStore", "csv_text"]
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """``frame`` as CSV: a header line, dates yyyy-MM-dd, a missing value empty."""
+    return frame.to_csv(index=False, lineterminator="\n", date_format="%Y-%m-%d")
 
 #: How much CSV text the server keeps for ``cnbkit://results/{id}``, in bytes of memory, all
 #: sessions together (the oldest tables are dropped first; a table larger than this is not
@@ -71,6 +80,11 @@ class ResultStore:
         self._tables: OrderedDict[str, Kept] = OrderedDict()
         self._used = 0
         self._lock = threading.Lock()
+
+    def keep(self, frame: pd.DataFrame, title: str, owner: str | None = None) -> str | None:
+        """Keep ``frame`` as CSV (:func:`csv_text`) for ``owner``; return its resource URI
+        (None: larger than the whole budget, not kept)."""
+        return self.keep_text(csv_text(frame), title, len(frame), owner)
 
     def keep_text(self, text: str, title: str, rows: int, owner: str | None = None
                   ) -> str | None:

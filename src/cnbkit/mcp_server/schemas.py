@@ -414,8 +414,10 @@ def check_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
                                                   argument.name == "params" else
                                                   '{"currency": "EUR"}'))
             properties = _object_of(argument.schema).get("properties", {})
+            # a key it declares given null is not given; any other is kept, to be refused
             value = {name: _whole(item, properties.get(name, {}), f"{argument.name}.{name}")
-                     for name, item in value.items() if item is not None}
+                     for name, item in value.items()
+                     if item is not None or name not in properties}
             if "currency_pair" in value:  # the API's spelling
                 value["currency_pair"] = canonical_pair(value["currency_pair"], api=True)
         elif argument.name == "pair":

@@ -61,11 +61,6 @@ __all__ = ["KEPT_BYTES", "SESSIONLESS", "Kept", "ResultStore", "dtype_of", "rend
            "to_table"]
 
 
-def csv_text(frame: pd.DataFrame) -> str:
-    """``frame`` as CSV: a header line, dates yyyy-MM-dd, a missing value empty."""
-    return frame.to_csv(index=False, lineterminator="\n", date_format="%Y-%m-%d")
-
-
 #: The catalog's type of a column, by the kind of its dtype (numpy's letter: datetime, signed
 #: and unsigned integer, float; pandas' nullable integers share them); anything else is text.
 _DTYPES = {"M": "date", "i": "int", "u": "int", "f": "float"}
@@ -122,8 +117,7 @@ def to_table(frame: pd.DataFrame, *, max_rows: int, data_source: str, base_url: 
                             "unit": units.get(name) or None,
                             "values": json_column(column.iloc[:max_rows] if truncated
                                                   else column)})
-        resource = store.keep_text(csv_text(frame), title or operation, total, owner) \
-            if truncated else None
+        resource = store.keep(frame, title or operation, owner) if truncated else None
     finally:
         frame.attrs = attrs
     return {
