@@ -12,7 +12,10 @@ The data source is chosen as ``cnbkit lab`` chooses it (:func:`open_source`): ``
 proxy), or ``auto`` (``CNBKIT_BASE_URL`` when set, else the live API when it answers within
 3 s, else the sandbox; what the probe met, a timeout, a certificate that is not trusted, a proxy
 that refused..., goes into every answer's provenance, ``sandbox (the live API ...)``, and to the
-log with its fix). The transport is stdio (:func:`serve_stdio`), or streamable HTTP on
+log with its fix). ``cnbkit mcp`` opens it at the first call that needs it
+(:func:`defer_source`): the handshake and ``tools/list`` are answered before the data stack
+(pandas, the HTTP client, the sandbox) is imported, as fast as a do-nothing server on the same
+SDK, for the clients that start a server per call. The transport is stdio (:func:`serve_stdio`), or streamable HTTP on
 127.0.0.1 only (:func:`serve_http`), which takes requests only for a Host of 127.0.0.1 or
 localhost with its port and a browser's Origin of the same (:func:`transport_security`). Logs
 go to standard error (standard output is the protocol), and to a client that asks for them at
@@ -21,7 +24,7 @@ its level.
 Needs the ``mcp`` extra: ``pip install "cnbkit[mcp]"``.
 
 Example:
-    >>> source = open_source("sandbox")  # doctest: +SKIP
+    >>> source = defer_source("sandbox")  # opened at the first call  # doctest: +SKIP
     >>> serve_stdio(source)  # doctest: +SKIP
 """
 

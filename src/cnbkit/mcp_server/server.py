@@ -8,6 +8,12 @@ server, every call in its own worker thread.
   cancelling a call (``notifications/cancelled``) stops its remaining requests and frees its
   workers; ``history`` reports progress per chunk when the client sent a progress token;
   anything unexpected is still a tool error naming the tool, its arguments and the exception.
+* **Answers a model can read whatever its client forwards**: the structured content, and a
+  text with the rows as CSV (:func:`~cnbkit.mcp_server.tables.render`); a truncated table's
+  answer links its whole table (a ``resource_link``).
+* **The data source is opened at the first call that needs it** (:meth:`CnbkitServer.on_demand`,
+  what ``cnbkit mcp`` runs): the handshake, ``tools/list``, prompts and resource templates
+  come before the data stack is imported.
 * **Finished answers are reused**: a table is kept by its plan (:class:`cnbkit.Plan`: the
   operation and its checked parameters, or the planned calls) and ``max_rows`` for as long as
   the cache entries it came from stay fresh, so a repeated call costs no more than the
