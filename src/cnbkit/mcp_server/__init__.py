@@ -17,9 +17,9 @@ log with its fix). ``cnbkit mcp`` opens it at the first call that needs it
 (pandas, the HTTP client, the sandbox) is imported, as fast as a do-nothing server on the same
 SDK, for the clients that start a server per call. The transport is stdio
 (:func:`serve_stdio`), or streamable HTTP on 127.0.0.1 only (:func:`serve_http`), which takes
-requests only for a Host of 127.0.0.1 or localhost with its port and a browser's Origin of the same (:func:`transport_security`). Logs
-go to standard error (standard output is the protocol), and to a client that asks for them at
-its level.
+requests only for a Host of 127.0.0.1 or localhost with its port and a browser's Origin of the
+same (:func:`transport_security`). Logs go to standard error (standard output is the
+protocol), and to a client that asks for them at its level.
 
 Needs the ``mcp`` extra: ``pip install "cnbkit[mcp]"``.
 
