@@ -93,6 +93,8 @@ _KIND_TEXT = {
 }
 #: Null means "not given", in every argument that is not required.
 _NULL_TEXT = "; null: not given"
+#: Which operations or groups take an argument, as its description ends.
+_TAKERS = re.compile(r" \((?:taken by|groups) [^)]*\)")
 
 
 def _catalog_enum(arg: str) -> tuple[str, ...]:
@@ -148,9 +150,10 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` or null (null: not given): ``anyOf`` the schema and null, each branch of one
     type (several types are an ``anyOf`` of their own inside).
 
-    The description is said outside and again in the schema's branch: google-genai, turning
-    ``anyOf`` a schema and null into a nullable schema, keeps the branch and drops what is
-    outside it, and a model reading Gemini's declarations would get no description at all.
+    The description is said outside and again, without the list of the operations or groups
+    that take it, in the schema's branch: google-genai, turning ``anyOf`` a schema and null
+    into a nullable schema, keeps the branch and drops what is outside it, and a model
+    reading Gemini's declarations would get no description at all.
 
     Example:
         >>> _nullable({"type": "integer", "description": "a year"})["anyOf"]
@@ -162,8 +165,8 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     description = schema["description"]
     if not description.endswith(_NULL_TEXT) and "null:" not in description:
         description += _NULL_TEXT
-    return {"anyOf": [{**schema, "description": description}, {"type": "null"}],
-            "description": description}
+    return {"anyOf": [{**schema, "description": _TAKERS.sub("", description)},
+                      {"type": "null"}], "description": description}
 
 
 def _currency(description: str) -> dict[str, Any]:
