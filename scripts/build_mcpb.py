@@ -119,4 +119,5 @@ def build(output_dir: Path) -> Path:
 
 
 if __name__ == "__main__":
-    pass
+    built = build(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "dist")
+    sys.stdout.write(f"{built}\n")  # the bundle's path, for a script that runs this one
