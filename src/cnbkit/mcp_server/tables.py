@@ -161,6 +161,10 @@ def render(table: dict[str, Any]) -> str:
              f"{where['data_source']} data from {where['base_url']}"
              + (f" ({where['from_cache']} of {where['calls']} calls from the cache)"
                 if where["calls"] else "")]
+    if where.get("snapshot"):  # a sandbox replaying a snapshot (main's provenance says it)
+        lines.append(f"{where['replayed']} of {where['calls']} calls replayed real answers "
+                     f"from snapshot sha256 {where['snapshot']}; {where['generated']} generated "
+                     "by the sandbox")
     units = [f"{c['name']} {c['unit']}" for c in columns if c["unit"]]
     if units:
         lines.append("units: " + "; ".join(units))
