@@ -113,6 +113,22 @@ if command -v npm >/dev/null 2>&1; then
   fi
 fi
 
+# LangChain's MCP adapters (tests/test_mcp_models.py, tests/test_mcp_docs.py drive `cnbkit mcp`
+# with them) require the MCP SDK 1.x, which cannot share $venv with cnbkit's mcp>=2.3:
+# pyproject.toml's `langchain` group alone, in an environment of its own, again when the group
+# or the interpreter changes.
+side=.venv-mcp1
+wanted=$( (sed -n '/^langchain = \[/,/^\]/p' pyproject.toml; "$python" -VV) | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$side/cnbkit-group.sha256" 2>/dev/null)" != "$wanted" ]; then
+  rm -rf "$side"
+  "$python" -m venv "$side"
+  side_python=$side/bin/python
+  [ -x "$side_python" ] || side_python=$side/Scripts/python.exe
+  "$side_python" -m pip install --quiet --upgrade pip
+  "$side_python" -m pip install --quiet --group langchain
+  echo "$wanted" > "$side/cnbkit-group.sha256"
+fi
+
 "$bin/python" -m ruff check .
 # the layers as a contract (pyproject.toml's [tool.importlinter]): no import, at module level,
 # inside a function or for the type checker, runs back up a layer or closes a ring

@@ -95,7 +95,8 @@ def test_the_http_configuration_and_the_python_client_reach_the_server(tmp_path)
     snippets = _snippets()
     (url_config,) = [json.loads(code) for mark, _, code in snippets
                      if mark == "mcp-config" and '"url"' in code]
-    (python,) = [code for mark, language, code in snippets if language == "python"]
+    (python,) = [code for mark, language, code in snippets
+                 if language == "python" and "from mcp import Client" in code]
     page_url = url_config["servers"]["cnbkit"]["url"]
     assert page_url in python and "cnbkit mcp --http --port 8765" in PAGE.read_text("utf-8")
     printed = io.StringIO()
@@ -111,3 +112,48 @@ def test_the_http_configuration_and_the_python_client_reach_the_server(tmp_path)
             exec(compile(python.replace("8765", port), "docs/mcp.md", "exec"), {})
     assert [tool.name for tool in found["tools"]] == list(TOOLS)
     assert printed.getvalue().startswith("pribor.daily: ")
+
+
+def test_the_page_says_what_the_server_keeps_and_how_to_install_it():
+    """The page said "the last 64 are kept" where the server keeps 64 MB of tables."""
+    from cnbkit.mcp_server.results import ResultStore
+
+    text = PAGE.read_text(encoding="utf-8")
+    assert "the last 64 are kept" not in text
+    assert f"{ResultStore().capacity} together" in text
+    server = json.loads((PAGE.parents[1] / "server.json").read_text("utf-8"))
+    assert server["name"] in text and "uvx --from \"cnbkit[mcp]" in text
+    assert "python scripts/build_mcpb.py" in text and ".mcpb" in text
+    from cnbkit.mcp_server.schemas import DEFAULT_ROWS
+
+    assert f"| {DEFAULT_ROWS} (a year of a daily series) |" in text
+
+
+def test_the_langchain_snippet_keeps_one_session_and_reads_a_link(tmp_path):
+    """LangChain's MultiServerMCPClient started a server per call, and a result link from one
+    call could not be read in the next: the page's snippet, run with langchain-mcp-adapters
+    (their own environment, the MCP SDK 1.x: scripts/test.sh makes .venv-mcp1), keeps one
+    session open and reads the whole table the answer links."""
+    import os
+    import subprocess
+
+    from .mcp_frameworks import LANGCHAIN_PYTHON
+    from .mcp_support import DEADLINE_S
+
+    if not LANGCHAIN_PYTHON.exists():
+        if os.environ.get("CNBKIT_TEST_NO_SKIP"):
+            raise AssertionError(f"{LANGCHAIN_PYTHON} is missing: scripts/test.sh makes it")
+        import pytest
+
+        pytest.skip(f"{LANGCHAIN_PYTHON} is missing: scripts/test.sh makes it")
+    (snippet,) = [code for _, language, code in _snippets()
+                  if language == "python" and "langchain_mcp_adapters" in code]
+    assert "client.session(" in snippet
+    env = environment(tmp_path)  # the page's "cnbkit" is this environment's
+    env["PATH"] = os.pathsep.join([str(CNBKIT.parent), env.get("PATH", "")])
+    run = subprocess.run([str(LANGCHAIN_PYTHON), "-c", snippet], env=env, capture_output=True,
+                         text=True, timeout=DEADLINE_S * 2, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    first, rows = run.stdout.strip().splitlines()
+    assert first.startswith("TRUNCATED: the first 300 of 1006 rows")
+    assert rows == "1006 rows"

@@ -10,6 +10,7 @@ Expected messages and values come from the library itself, called on a sandbox i
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pandas as pd
@@ -150,10 +151,13 @@ def test_the_engines_keywords_cannot_be_reached_and_unknown_arguments_are_refuse
         text = _error_text(answers[what])
         assert text.startswith(start), (what, text)
         assert hints.get(what, "") in text, (what, text)
+    # the server refuses what a schema does not list, whatever the schema says: the schemas
+    # leave additionalProperties out, which google-genai's conversion cannot read
+    # (tests/test_mcp_models.py) and OpenAI's strict mode adds itself
     history = answers["tools"]["history"].input_schema
-    assert history["additionalProperties"] is False
-    assert history["properties"]["filters"]["additionalProperties"] is False
+    assert "additionalProperties" not in json.dumps(history)
     ceiling = answers["tools"]["call_operation"].input_schema["properties"]["max_rows"]
+    ceiling = ceiling["anyOf"][0]  # or null: the default
     assert ceiling["maximum"] <= 1000  # the CSV resource carries the rest
     assert str(ceiling["maximum"]) in _error_text(answers["too many rows"])
 

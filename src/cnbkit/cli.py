@@ -220,12 +220,12 @@ def _cmd_notebooks(args: argparse.Namespace) -> int:
 def _cmd_mcp(args: argparse.Namespace) -> int:
     import logging
 
-    from .mcp_server import open_source, require_mcp, serve_http, serve_stdio
+    from .mcp_server import defer_source, require_mcp, serve_http, serve_stdio
 
     require_mcp()
     # standard output is the protocol: every log line goes to standard error
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(message)s")
-    source = open_source(args.source)
+    source = defer_source(args.source)  # opened at the first call that needs the data
     try:
         if args.http:
             serve_http(source, args.port)

@@ -12,16 +12,19 @@ The data source is chosen as ``cnbkit lab`` chooses it (:func:`open_source`): ``
 proxy), or ``auto`` (``CNBKIT_BASE_URL`` when set, else the live API when it answers within
 3 s, else the sandbox; what the probe met, a timeout, a certificate that is not trusted, a proxy
 that refused..., goes into every answer's provenance, ``sandbox (the live API ...)``, and to the
-log with its fix). The transport is stdio (:func:`serve_stdio`), or streamable HTTP on
-127.0.0.1 only (:func:`serve_http`), which takes requests only for a Host of 127.0.0.1 or
-localhost with its port and a browser's Origin of the same (:func:`transport_security`). Logs
-go to standard error (standard output is the protocol), and to a client that asks for them at
-its level.
+log with its fix). ``cnbkit mcp`` opens it at the first call that needs it
+(:func:`defer_source`): the handshake and ``tools/list`` are answered before the data stack
+(pandas, the HTTP client, the sandbox) is imported, as fast as a do-nothing server on the same
+SDK, for the clients that start a server per call. The transport is stdio
+(:func:`serve_stdio`), or streamable HTTP on 127.0.0.1 only (:func:`serve_http`), which takes
+requests only for a Host of 127.0.0.1 or localhost with its port and a browser's Origin of the
+same (:func:`transport_security`). Logs go to standard error (standard output is the
+protocol), and to a client that asks for them at its level.
 
 Needs the ``mcp`` extra: ``pip install "cnbkit[mcp]"``.
 
 Example:
-    >>> source = open_source("sandbox")  # doctest: +SKIP
+    >>> source = defer_source("sandbox")  # opened at the first call  # doctest: +SKIP
     >>> serve_stdio(source)  # doctest: +SKIP
 """
 
@@ -33,20 +36,22 @@ import logging
 import os
 import socket
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .. import LIVE_URL, Client
 from ..errors import InvalidParameter, MissingDependency
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
 
+    from .. import Client
     from ..lab import LiveProbe
 
-__all__ = ["SOURCES", "DataSource", "listen_on_loopback", "open_source", "require_mcp",
-           "serve_http", "serve_stdio", "transport_security"]
+__all__ = ["SOURCES", "DataSource", "DeferredSource", "Serving", "defer_source",
+           "listen_on_loopback", "open_source", "require_mcp", "serve_http", "serve_stdio",
+           "transport_security"]
 
 SOURCES = ("auto", "live", "sandbox")
 log = logging.getLogger("cnbkit.mcp")
@@ -98,6 +103,8 @@ class DataSource:
 def _kind_of(base_url: str) -> str:
     """``live`` for the CNB's API, else ``custom``: a server the user named (a loopback one
     too: only the sandbox this server starts itself is ``sandbox``)."""
+    from .. import LIVE_URL
+
     return "live" if base_url == LIVE_URL else "custom"
 
 
@@ -109,8 +116,9 @@ def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = N
     Raises:
         InvalidParameter: an unknown ``source``.
     """
-    if source not in SOURCES:
-        raise InvalidParameter("source", source, "where the data comes from", allowed=SOURCES)
+    _check_source(source)
+    from .. import LIVE_URL, Client
+
     given = os.environ.get("CNBKIT_BASE_URL", "").strip()
     fallback: LiveProbe | None = None
     if source == "auto" and not given:
@@ -136,6 +144,84 @@ def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = N
     return DataSource(_kind_of(client.base_url), client)
 
 
+def _check_source(source: str) -> None:
+    if source not in SOURCES:
+        raise InvalidParameter("source", source, "where the data comes from", allowed=SOURCES)
+
+
+class DeferredSource:
+    """The data source of :func:`open_source`, opened at the first call that needs it (once,
+    thread-safe): what ``cnbkit mcp`` serves, so that it answers the handshake and
+    ``tools/list`` at once, before the data stack is imported, the live API probed (up to
+    3 s with ``auto``) or the sandbox started.
+
+    Example:
+        >>> source = defer_source("sandbox")
+        >>> source.opened is None  # nothing started yet
+        True
+        >>> source.close()
+    """
+
+    def __init__(self, source: str, probe: Callable[[], bool | LiveProbe] | None = None
+                 ) -> None:
+        _check_source(source)
+        self.source, self._probe = source, probe
+        self.opened: DataSource | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def open(self) -> DataSource:
+        """The data source, opened now if it was not.
+
+        Raises:
+            InvalidParameter: the source was closed.
+        """
+        with self._lock:
+            if self._closed:
+                raise InvalidParameter("source", self.source, "the server is stopping")
+            if self.opened is None:
+                self.opened = open_source(self.source, probe=self._probe)
+            return self.opened
+
+    def _client_and_label(self) -> tuple[Client, str]:
+        opened = self.open()
+        return opened.client, opened.label
+
+    def server(self) -> Server[Any]:
+        """The MCP server over this source, which opens it at the first call that needs it."""
+        from .server import build_server_on_demand
+
+        return build_server_on_demand(self._client_and_label)
+
+    def close(self) -> None:
+        """Close the source, if it was opened."""
+        with self._lock:
+            self._closed = True
+            opened, self.opened = self.opened, None
+        if opened is not None:
+            opened.close()
+
+
+def defer_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = None
+                 ) -> DeferredSource:
+    """The data source for ``source`` (auto, live or sandbox), opened at its first use
+    (:class:`DeferredSource`).
+
+    Raises:
+        InvalidParameter: an unknown ``source``.
+    """
+    return DeferredSource(source, probe)
+
+
+class Serving(Protocol):
+    """What :func:`serve_stdio` and :func:`serve_http` serve: a :class:`DataSource` or a
+    :class:`DeferredSource`."""
+
+    def server(self) -> Server[Any]: ...
+
+    def close(self) -> None: ...
+
+
 def _route_logs() -> None:
     """Let cnbkit's debug records reach the clients that ask for them (the server's own
     handler routes each to its call), while standard error keeps the level it had."""
@@ -146,7 +232,7 @@ def _route_logs() -> None:
     logging.getLogger("cnbkit").setLevel(logging.DEBUG)
 
 
-def serve_stdio(source: DataSource) -> None:
+def serve_stdio(source: Serving) -> None:
     """Serve over standard input and output until the client closes them."""
     import anyio
     from mcp.server.stdio import stdio_server
@@ -224,7 +310,7 @@ def listen_on_loopback(port: int) -> socket.socket:
     return listener
 
 
-def serve_http(source: DataSource, port: int = 0,
+def serve_http(source: Serving, port: int = 0,
                announce: Callable[[str], None] | None = None) -> None:
     """Serve the streamable HTTP transport on 127.0.0.1:``port`` (0: a free port) until
     stopped, with the Host and Origin checks of :func:`transport_security`; ``announce``

@@ -5,7 +5,23 @@ A model reads these schemas to call the tools, so every argument is described in
 with its format (dates ``yyyy-MM-dd``, months ``yyyy-MM``, years as numbers) and, where the set
 is fixed, its values as an enum: the 22 operations, the 8 history groups, PRIBOR tenors,
 forward currency pairs and maturities, the value-date pairs. An argument is ``required`` only
-when it has no default; objects take no properties they do not list.
+when it must be given; a tool refuses an argument it does not list.
+
+The input schemas are written for the rules of the models behind the clients as well as for
+JSON Schema:
+
+* **OpenAI's strict mode** (openai-agents' ``convert_schemas_to_strict``, Azure OpenAI, any
+  client following OpenAI's structured outputs) makes every property required: so every
+  property a tool does not require accepts null, and null means "not given" everywhere, the
+  nested keys of ``params`` and ``filters`` too (:func:`check_arguments` drops them); no
+  schema has a ``default`` (the default is said in the description), which strict mode would
+  keep and Azure refuses.
+* **Gemini's function declarations** (the OpenAPI subset behind ``parameters``) take no string
+  ``format`` but ``date-time`` and ``enum``: a day is a string with a :data:`DATE_PATTERN`
+  (and ``yyyy-MM-dd`` in its description); every ``anyOf`` branch has a ``type``; no object
+  says ``additionalProperties: false``, which google-genai's conversion of MCP tools cannot
+  read (strict mode adds it itself, and :func:`check_arguments` refuses an argument a tool does
+  not list, with a hint, whatever the schema says).
 
 The answers' schemas are written out whole (no ``$defs``), and a table's values are columns of
 plain arrays, so a client validates an answer without visiting each cell (the Python SDK's
@@ -13,11 +29,16 @@ client and the TypeScript SDK's ajv validate every answer against these schemas)
 
 :func:`check_arguments` applies the argument rules a schema cannot say in a way a model reads:
 an unknown argument is refused with a hint (``currency goes in filters``), a missing one named,
-``max_rows`` bounded; the values themselves are checked by the library, which names them.
+``max_rows`` bounded, a currency pair written either way (``EUR/CZK``, the canonical one, or
+the API's ``EUR_TO_CZK``); the values themselves are checked by the library, which names them.
 
 Example:
     >>> ARGUMENTS["call_operation"][0].name, ARGUMENTS["call_operation"][0].required
     ('operation', True)
+    >>> check_arguments("history", {"group": "forward", "start": 2024, "end": None,
+    ...                             "filters": {"currency_pair": "EUR/CZK", "maturity": None},
+    ...                             "max_rows": None})["filters"]
+    {'currency_pair': 'EUR_TO_CZK'}
     >>> check_arguments("history", {"group": "exrates", "start": 2024, "currency": "EUR"})
     Traceback (most recent call last):
     ...
@@ -28,33 +49,40 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from .. import GROUPS, HistoryOption
-from ..analysis.conventions import CURRENCY_CALENDARS, TENORS
 from ..catalog import FIRST_YEAR, OPERATIONS, Param
 from ..errors import InvalidParameter
 
 __all__ = [
     "ARGUMENTS",
+    "DATE_PATTERN",
     "DEFAULT_ROWS",
     "DTYPES",
     "MAX_ROWS",
     "OUTPUTS",
+    "PAIRS",
+    "TENOR_NAMES",
     "Argument",
+    "canonical_pair",
     "check_arguments",
     "filter_text",
     "input_schema",
 ]
 
-#: Rows of a table in an answer unless ``max_rows`` says otherwise, and the most it may say
-#: (the whole table is always offered as a CSV resource).
-DEFAULT_ROWS, MAX_ROWS = 500, 1000
+#: Rows of a table in an answer unless ``max_rows`` says otherwise (a year of any daily series,
+#: 250 to 262 business days, fits whole: the question an assistant is asked most), and the
+#: most it may say (the whole table is always offered as a CSV resource).
+DEFAULT_ROWS, MAX_ROWS = 300, 1000
 #: The types of a table's columns, as the catalog names them (one vocabulary everywhere).
 DTYPES = ("date", "float", "int", "str")
+#: A day as every date argument takes it (ISO 8601, yyyy-MM-dd).
+DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 #: What a value of each kind of operation parameter looks like.
 _KIND_TEXT = {
     "date": "a day, yyyy-MM-dd (e.g. 2019-05-17)",
@@ -63,11 +91,55 @@ _KIND_TEXT = {
     "currency": "a three-letter ISO 4217 code (EUR, USD...)",
     "enum": "one of the listed values",
 }
+#: Null means "not given", in every argument that is not required.
+_NULL_TEXT = "; null: not given"
+#: Which operations or groups take an argument, as its description ends.
+_TAKERS = re.compile(r" \((?:taken by|groups) [^)]*\)")
+
+
+def _catalog_enum(arg: str) -> tuple[str, ...]:
+    """The values of the catalog's parameter ``arg`` (the same in every operation taking it)."""
+    return next(param.enum for op in OPERATIONS.values() for param in op.params
+                if param.arg == arg)
+
+
+#: The CNB's tenor names (PRIBOR's periods: ONE_DAY ... ONE_YEAR).
+TENOR_NAMES = _catalog_enum("period")
+#: How the API writes a currency pair (``EUR_TO_CZK``) and how a desk does (``EUR/CZK``).
+_API_PAIR = re.compile(r"^([A-Za-z]{3})_TO_([A-Za-z]{3})$", re.IGNORECASE)
+_DESK_PAIR = re.compile(r"^([A-Za-z]{3})/([A-Za-z]{3})$")
+#: The currency pairs of the CNB's forward points, canonical spelling (``EUR/CZK``): the pairs
+#: value_date computes and the forward history filters.
+PAIRS = tuple(f"{match[1]}/{match[2]}" for match in map(_API_PAIR.match,
+                                                         _catalog_enum("currency_pair")) if match)
+_PAIR_TEXT = ("a currency pair written EUR/CZK (canonical) or as the API writes it, EUR_TO_CZK; "
+              "both are taken")
+
+
+def canonical_pair(value: Any, *, api: bool = False) -> Any:
+    """A currency pair in its canonical spelling ``EUR/CZK`` (``api``: as the CNB's API writes
+    it, ``EUR_TO_CZK``); anything else (``ALL``, a typo) as it is, for the library to judge.
+
+    Example:
+        >>> canonical_pair("eur_to_czk"), canonical_pair("EUR/CZK", api=True)
+        ('EUR/CZK', 'EUR_TO_CZK')
+    """
+    if not isinstance(value, str):
+        return value
+    match = _API_PAIR.match(value.strip()) or _DESK_PAIR.match(value.strip())
+    if match is None:
+        return value
+    base, quote = (code.upper() for code in match.groups())
+    return f"{base}_TO_{quote}" if api else f"{base}/{quote}"
+
+
+def _day(description: str) -> dict[str, Any]:
+    """A day: a string with :data:`DATE_PATTERN`, its format said in the description."""
+    return {"type": "string", "pattern": DATE_PATTERN, "description": description}
 
 
 def _date(description: str, more: str = "") -> dict[str, Any]:
-    return {"type": "string", "format": "date",
-            "description": f"{description}, yyyy-MM-dd{more}"}
+    return _day(f"{description}, yyyy-MM-dd{more}")
 
 
 def _year(description: str) -> dict[str, Any]:
@@ -75,10 +147,26 @@ def _year(description: str) -> dict[str, Any]:
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` or null, null by default."""
-    inner = {k: v for k, v in schema.items() if k != "description"}
-    return {"anyOf": [inner, {"type": "null"}], "default": None,
-            "description": schema["description"]}
+    """``schema`` or null (null: not given): ``anyOf`` the schema and null, each branch of one
+    type (several types are an ``anyOf`` of their own inside).
+
+    The description is said outside and again, without the list of the operations or groups
+    that take it, in the schema's branch: google-genai, turning ``anyOf`` a schema and null
+    into a nullable schema, keeps the branch and drops what is outside it, and a model
+    reading Gemini's declarations would get no description at all.
+
+    Example:
+        >>> _nullable({"type": "integer", "description": "a year"})["anyOf"]
+        [{'type': 'integer', 'description': 'a year; null: not given'}, {'type': 'null'}]
+        >>> _nullable({"anyOf": [{"type": "string"}, {"type": "integer"}],
+        ...            "description": "a day or a year"})["anyOf"][0]["anyOf"]
+        [{'type': 'string'}, {'type': 'integer'}]
+    """
+    description = schema["description"]
+    if not description.endswith(_NULL_TEXT) and "null:" not in description:
+        description += _NULL_TEXT
+    return {"anyOf": [{**schema, "description": _TAKERS.sub("", description)},
+                      {"type": "null"}], "description": description}
 
 
 def _currency(description: str) -> dict[str, Any]:
@@ -88,22 +176,27 @@ def _currency(description: str) -> dict[str, Any]:
 def _param_schema(param: Param, used_by: Sequence[str]) -> dict[str, Any]:
     """One operation parameter (by its Python name), as the operations that take it share it."""
     text = _KIND_TEXT[param.kind]
+    if param.arg == "currency_pair":
+        text = f"ALL, or {_PAIR_TEXT}"
     if param.default is not None:
         text += f"; default {param.default}"
     text += f" (taken by {', '.join(used_by)})"
     if param.kind == "date":
-        return {"type": "string", "format": "date", "description": text}
+        return _day(text)
     if param.kind == "year":
         return _year(text)
     if param.kind == "year_month":
         return {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$", "description": text}
     if param.kind == "currency":
         return _currency(text)
+    if param.arg == "currency_pair":
+        return {"type": "string", "enum": ["ALL", *PAIRS], "description": text}
     return {"type": "string", "enum": list(param.enum), "description": text}
 
 
 def _params() -> dict[str, Any]:
-    """The ``params`` object of call_operation: every parameter any operation takes."""
+    """The ``params`` object of call_operation: every parameter any operation takes, each
+    nullable (null: not given, the API's default)."""
     users: dict[str, list[str]] = {}
     declared: dict[str, Param] = {}
     for op in OPERATIONS.values():
@@ -112,11 +205,12 @@ def _params() -> dict[str, Any]:
             if (seen.kind, seen.enum) != (param.kind, param.enum):  # pragma: no cover - catalog
                 raise RuntimeError(f"{param.arg} means two things in the catalog")
             users.setdefault(param.arg, []).append(op.name)
-    return {"type": "object", "default": {}, "additionalProperties": False,
+    return {"type": "object",
             "description": "the operation's parameters by their names in list_operations, e.g. "
-                           '{"date": "2019-05-17", "lang": "EN"}; a parameter left out takes '
-                           "its default, or the API's (for a day, month or year: the latest)",
-            "properties": {name: _param_schema(param, users[name])
+                           '{"date": "2019-05-17", "lang": "EN"}; a parameter left out or null '
+                           "takes its default, or the API's (for a day, month or year: the "
+                           "latest); null or {}: all defaults",
+            "properties": {name: _nullable(_param_schema(param, users[name]))
                            for name, param in declared.items()}}
 
 
@@ -135,7 +229,8 @@ def filter_text(option: HistoryOption) -> str:
 
 
 def _filters() -> dict[str, Any]:
-    """The ``filters`` object of history: every option any group's history takes."""
+    """The ``filters`` object of history: every option any group's history takes, each
+    nullable (null: not given)."""
     groups: dict[str, list[str]] = {}
     options: dict[str, Any] = {}
     texts: dict[str, str] = {}
@@ -151,32 +246,39 @@ def _filters() -> dict[str, Any]:
         text = f"{texts[name]} (groups {', '.join(groups[name])})"
         one: dict[str, Any] = ({"type": "string", "enum": list(option.choices)} if option.choices
                                else {"type": "string", "pattern": "^[A-Za-z]{3}$"})
-        properties[name] = ({"anyOf": [one, {"type": "array", "items": one, "minItems": 1}],
-                             "description": text}
-                            if option.many else {**one, "description": text})
-    return {"type": "object", "default": {}, "additionalProperties": False,
+        if name == "currency_pair":  # one spelling of a pair in every tool
+            one["enum"] = ["ALL", *PAIRS]
+            text = f"ALL, or {_PAIR_TEXT}; default ALL (groups {', '.join(groups[name])})"
+        properties[name] = _nullable(
+            {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}], "description": text}
+            if option.many else {**one, "description": text})
+    return {"type": "object",
             "description": "the group's options, e.g. {\"currency\": \"EUR\"} for exrates or "
                            "{\"period\": \"THREE_MONTH\"} for pribor; list_operations names "
-                           "each group's",
+                           "each group's; an option left out or null is not given; null or "
+                           "{}: none",
             "properties": properties}
 
 
-_MAX_ROWS = {"type": "integer", "minimum": 1, "maximum": MAX_ROWS, "default": DEFAULT_ROWS,
-             "description": f"the most rows the answer carries, 1 to {MAX_ROWS} (default "
-                            f"{DEFAULT_ROWS}); a longer table is offered whole as a CSV "
-                            "resource"}
+_MAX_ROWS = {"type": "integer", "minimum": 1, "maximum": MAX_ROWS,
+             "description": f"the most rows the answer carries, 1 to {MAX_ROWS}; null: "
+                            f"{DEFAULT_ROWS} (a year of a daily series fits); a longer table "
+                            "says so and is offered whole as a CSV resource"}
 _BOUND = ("a day (yyyy-MM-dd) or a year (a whole number: 2019 means from 1 January as a start, "
           "to 31 December as an end); averages take years")
-_PAIRS = [f"{code}/CZK" for code in CURRENCY_CALENDARS if code != "CZK"]
+_DAY_OR_YEAR: list[dict[str, Any]] = [{"type": "string", "pattern": DATE_PATTERN},
+                                      {"type": "integer", "minimum": FIRST_YEAR}]
 
 
 @dataclass(frozen=True)
 class Argument:
-    """One argument of a tool: its name, JSON Schema, and whether it must be given."""
+    """One argument of a tool: its name, JSON Schema, whether it must be given, and the value
+    it takes when it is not given (or given null)."""
 
     name: str
     schema: Mapping[str, Any] = field(hash=False)
     required: bool = False
+    default: Any = field(default=None, hash=False)
 
 
 ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
@@ -184,35 +286,32 @@ ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
         Argument("operation", _nullable({
             "type": "string", "enum": list(OPERATIONS),
             "description": "an operation whose parameters (kinds, formats, allowed values, "
-                           "defaults) and columns (types, units) to give; none: the list of "
+                           "defaults) and columns (types, units) to give; null: the list of "
                            "all 22 and of the history groups"})),
     ),
     "call_operation": (
         Argument("operation", {"type": "string", "enum": list(OPERATIONS),
                                "description": "the operation, by its name in list_operations"},
                  required=True),
-        Argument("params", _params()),
-        Argument("max_rows", _MAX_ROWS),
+        Argument("params", _nullable(_params()), default=MappingProxyType({})),
+        Argument("max_rows", _nullable(_MAX_ROWS), default=DEFAULT_ROWS),
     ),
     "history": (
         Argument("group", {"type": "string", "enum": list(GROUPS),
                            "description": "the series: " + "; ".join(
                                f"{g.name}: {g.summary}" for g in GROUPS.values())},
                  required=True),
-        Argument("start", {"anyOf": [{"type": "string", "format": "date"},
-                                     {"type": "integer", "minimum": FIRST_YEAR}],
-                           "description": f"the first day: {_BOUND}"}, required=True),
-        Argument("end", {"anyOf": [{"type": "string", "format": "date"},
-                                   {"type": "integer", "minimum": FIRST_YEAR},
-                                   {"type": "null"}], "default": None,
-                         "description": f"the last day: {_BOUND}; none: today (after a year "
-                                        "as start: the end of that year)"}),
-        Argument("filters", _filters()),
-        Argument("max_rows", _MAX_ROWS),
+        Argument("start", {"anyOf": _DAY_OR_YEAR, "description": f"the first day: {_BOUND}"},
+                 required=True),
+        Argument("end", _nullable({"anyOf": _DAY_OR_YEAR,
+                                   "description": f"the last day: {_BOUND}; null: today (after "
+                                                  "a year as start: the end of that year)"})),
+        Argument("filters", _nullable(_filters()), default=MappingProxyType({})),
+        Argument("max_rows", _nullable(_MAX_ROWS), default=DEFAULT_ROWS),
     ),
     "value_date": (
         Argument("trade_date", _date("the day the deal is traded"), required=True),
-        Argument("tenor", {"anyOf": [{"type": "string", "enum": list(TENORS)},
+        Argument("tenor", {"anyOf": [{"type": "string", "enum": list(TENOR_NAMES)},
                                      {"type": "string", "pattern": "^[1-9][0-9]{0,2}[WMY]$"}],
                            "description": "the deal's tenor: a CNB name (ONE_WEEK to "
                                           "ONE_YEAR) or a count and unit (1W, 3M, 1Y), from "
@@ -220,9 +319,10 @@ ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
                                           "trade date to the next business day"},
                  required=True),
         Argument("pair", _nullable({
-            "type": "string", "enum": _PAIRS,
-            "description": "an FX pair for a forward (the joint calendar of both centres, "
-                           "end-end rule); none: a CZK deposit on the Prague calendar"})),
+            "type": "string", "enum": list(PAIRS),
+            "description": f"an FX pair for a forward, {_PAIR_TEXT} (the joint calendar of "
+                           "both centres, end-end rule); null: a CZK deposit on the Prague "
+                           "calendar"})),
     ),
     "czeonia_compounded": (
         Argument("start", _date("the first day of the period, a Prague business day"),
@@ -240,7 +340,7 @@ ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
     ),
     "pribor_curve": (
         Argument("date", _nullable(_date("the fixing day", " (the last fixing on or before "
-                                                           "it); none: the latest"))),
+                                                           "it); null: the latest"))),
     ),
 })
 
@@ -249,12 +349,19 @@ def input_schema(tool: str) -> dict[str, Any]:
     """The input schema of ``tool``."""
     arguments = ARGUMENTS[tool]
     schema: dict[str, Any] = {
-        "type": "object", "additionalProperties": False,
+        "type": "object",
         "properties": {a.name: dict(a.schema) for a in arguments}}
     required = [a.name for a in arguments if a.required]
     if required:
         schema["required"] = required
     return schema
+
+
+def _object_of(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The object branch of a (nullable) object schema."""
+    return next((branch for branch in schema.get("anyOf", ()) if branch.get("type") == "object"),
+                schema)
+
 
 
 #: Where an argument given to the wrong tool or level belongs, as a hint.
@@ -269,7 +376,10 @@ def _short(value: object) -> str:
 
 def check_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
     """``arguments`` of ``tool`` with the defaults filled in, once no argument is unknown or
-    missing and ``max_rows``, ``params`` and ``filters`` have their shape.
+    missing and ``max_rows``, ``params`` and ``filters`` have their shape. Null means "not
+    given" everywhere: an argument, or a key of ``params`` or ``filters``, given null takes its
+    default (a nested one is left out); a required one given null is missing. A currency pair
+    is taken in either spelling (``EUR/CZK``, ``EUR_TO_CZK``).
 
     Raises:
         InvalidParameter: naming the argument, with what to write instead.
@@ -290,26 +400,31 @@ def check_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidParameter(name, value, hint, allowed=names)
     checked: dict[str, Any] = {}
     for argument in declared:
-        value = _whole(arguments.get(argument.name, argument.schema.get("default")),
-                       argument.schema, argument.name)
-        if argument.required and value is None:
-            raise InvalidParameter(argument.name, None, f"{tool} requires {argument.name}")
+        value = _whole(arguments.get(argument.name), argument.schema, argument.name)
+        if value is None:
+            if argument.required:
+                raise InvalidParameter(argument.name, None, f"{tool} requires {argument.name}")
+            value = argument.default
         if argument.name == "max_rows":
             if isinstance(value, bool) or not isinstance(value, int) or \
                     not 1 <= value <= MAX_ROWS:
                 raise InvalidParameter("max_rows", value, f"a whole number of rows from 1 to "
                                        f"{MAX_ROWS}: the whole table comes as a CSV resource")
         elif argument.name in ("params", "filters"):
-            if value is None:
-                value = {}
             if not isinstance(value, Mapping):
                 raise InvalidParameter(argument.name, value, "an object of names and values, "
                                        "e.g. " + ('{"date": "2019-05-17"}' if
                                                   argument.name == "params" else
                                                   '{"currency": "EUR"}'))
-            properties = argument.schema.get("properties", {})
+            properties = _object_of(argument.schema).get("properties", {})
+            # a key it declares given null is not given; any other is kept, to be refused
             value = {name: _whole(item, properties.get(name, {}), f"{argument.name}.{name}")
-                     for name, item in value.items()}
+                     for name, item in value.items()
+                     if item is not None or name not in properties}
+            if "currency_pair" in value:  # the API's spelling
+                value["currency_pair"] = canonical_pair(value["currency_pair"], api=True)
+        elif argument.name == "pair":
+            value = canonical_pair(value)
         checked[argument.name] = value
     if tool == "history":
         _check_filters(checked["group"], checked["filters"])
@@ -334,7 +449,7 @@ def _check_filters(group: object, filters: Mapping[str, Any]) -> None:
 
 def _takes_integers(schema: Mapping[str, Any]) -> bool:
     return schema.get("type") == "integer" or any(
-        branch.get("type") == "integer" for branch in schema.get("anyOf", ()))
+        _takes_integers(branch) for branch in schema.get("anyOf", ()))
 
 
 def _whole(value: Any, schema: Mapping[str, Any], name: str) -> Any:

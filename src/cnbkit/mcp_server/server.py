@@ -8,6 +8,12 @@ server, every call in its own worker thread.
   cancelling a call (``notifications/cancelled``) stops its remaining requests and frees its
   workers; ``history`` reports progress per chunk when the client sent a progress token;
   anything unexpected is still a tool error naming the tool, its arguments and the exception.
+* **Answers a model can read whatever its client forwards**: the structured content, and a
+  text with the rows as CSV (:func:`~cnbkit.mcp_server.tables.render`); a truncated table's
+  answer links its whole table (a ``resource_link``).
+* **The data source is opened at the first call that needs it** (:meth:`CnbkitServer.on_demand`,
+  what ``cnbkit mcp`` runs): the handshake, ``tools/list``, prompts and resource templates
+  come before the data stack is imported.
 * **Finished answers are reused**: a table is kept by its plan (:class:`cnbkit.Plan`: the
   operation and its checked parameters, or the planned calls) and ``max_rows`` for as long as
   the cache entries it came from stay fresh, so a repeated call costs no more than the
@@ -35,10 +41,10 @@ import logging
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable, Mapping
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.from_thread
@@ -50,14 +56,21 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .. import Client, Watch
 from ..errors import LEAVE_OFFLINE, USE_CACHED, USE_SANDBOX, CnbError, InvalidParameter
-from .prompts import PROMPTS
+from .results import SESSIONLESS, ResultStore
 from .schemas import ARGUMENTS, OUTPUTS, check_arguments, input_schema
-from .tables import SESSIONLESS, ResultStore
-from .tools import Answer, Prepared, Tools
 
-__all__ = ["INSTRUCTIONS", "TOOLS", "CnbkitServer", "build_server", "for_clients"]
+if TYPE_CHECKING:  # the data stack is imported at the first call that needs it
+    from .. import Client, Watch
+    from .prompts import Prompt
+    from .tools import Answer, Prepared, Tools
+
+#: What opens the data source at its first use: the client and what every answer's
+#: provenance calls it (live, sandbox, custom; a fallback says why).
+Opener = Callable[[], "tuple[Client, str]"]
+
+__all__ = ["INSTRUCTIONS", "TOOLS", "CnbkitServer", "Opener", "build_server",
+           "build_server_on_demand", "for_clients"]
 
 log = logging.getLogger("cnbkit.mcp")
 
@@ -140,9 +153,19 @@ def _error(message: str) -> dict[str, Any]:
     return {"content": _text(message), "isError": True, "resultType": "complete"}
 
 
-def _success(answer: Answer) -> dict[str, Any]:
+def _success(answer: Answer, store: ResultStore) -> dict[str, Any]:
+    """A tool's result: the text, a link to the whole table of a truncated one (a
+    ``resource_link``, for the clients that read resources), the structured content."""
     structured, text = answer  # (resultType: the 2026 wire's; the SDK drops it on older ones)
-    return {"content": _text(text), "structuredContent": structured, "isError": False,
+    content = _text(text)
+    resource = structured.get("resource")
+    kept = store.describe(resource) if isinstance(resource, str) else None
+    if isinstance(resource, str) and kept is not None:
+        content.append({"type": "resource_link", "uri": resource,
+                        "name": resource.rsplit("/", 1)[1], "title": f"{kept.title} "
+                        f"({kept.rows} rows)", "mimeType": "text/csv", "size": kept.length,
+                        "description": f"all {kept.rows} rows of the table, as CSV"})
+    return {"content": content, "structuredContent": structured, "isError": False,
             "resultType": "complete"}
 
 
@@ -242,16 +265,29 @@ class _LogRouter(logging.Handler):
 
 class CnbkitServer:
     """``cnbkit mcp`` over ``client`` (``data_source``: live, sandbox or custom, as every
-    answer's provenance says); :attr:`server` is the SDK's low-level server to run."""
+    answer's provenance says); :attr:`server` is the SDK's low-level server to run.
 
-    def __init__(self, client: Client, data_source: str, store: ResultStore | None = None
-                 ) -> None:
+    :meth:`on_demand` makes one that opens its data source at the first call that needs it,
+    so that it answers the handshake and ``tools/list`` before the data stack (pandas, the
+    HTTP client, the sandbox) is even imported: what ``cnbkit mcp`` runs.
+    """
+
+    def __init__(self, client: Client | None, data_source: str,
+                 store: ResultStore | None = None, *, opener: Opener | None = None) -> None:
         from .. import __version__
 
-        self.client = client
-        self.tools = Tools(client, data_source, store)
-        self.store = self.tools.store
-        self.reused = _Reused(client, self.store)
+        if opener is None:
+            if client is None:
+                raise TypeError("CnbkitServer needs a client or an opener")
+            given = client
+
+            def opener() -> tuple[Client, str]:
+                return given, data_source
+
+        self._opener: Opener = opener
+        self._ready: tuple[Tools, _Reused] | None = None
+        self._opening = threading.Lock()
+        self.store = store or ResultStore()
         self._log_levels: OrderedDict[str | None, int] = OrderedDict()
         self._listed = types.ListToolsResult(tools=[
             types.Tool(name=name, title=title, description=description,
@@ -273,6 +309,33 @@ class CnbkitServer:
         self._router = _LogRouter()
         self._serving = 0
         self._lock = threading.Lock()
+
+    @classmethod
+    def on_demand(cls, opener: Opener, store: ResultStore | None = None) -> CnbkitServer:
+        """A server whose data source ``opener`` opens at the first call that needs it."""
+        return cls(None, "", store, opener=opener)
+
+    def _open(self) -> tuple[Tools, _Reused]:
+        """The tools and the reused answers, the data source opened at the first call (once,
+        thread-safe; a failure to open is raised again at the next call)."""
+        with self._opening:
+            if self._ready is None:
+                from .tools import Tools
+
+                client, data_source = self._opener()
+                self._ready = (Tools(client, data_source, self.store),
+                               _Reused(client, self.store))
+            return self._ready
+
+    @property
+    def tools(self) -> Tools:
+        """The tools over the data source (opened now, if it was not)."""
+        return self._open()[0]
+
+    @property
+    def client(self) -> Client:
+        """The data source's client (opened now, if it was not)."""
+        return self._open()[0].client
 
     @asynccontextmanager
     async def _lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -303,9 +366,14 @@ class CnbkitServer:
                            f"tools: {', '.join(TOOLS)}")
         owner = _owner(ctx)
         try:
-            prepared = self.tools.prepare(name, check_arguments(name, arguments), owner)
+            checked = check_arguments(name, arguments)
+            ready = self._ready
+            if ready is None:  # the first call: open the data source in a worker thread
+                ready = await anyio.to_thread.run_sync(self._open)
+            tools, reused_answers = ready
+            prepared = tools.prepare(name, checked, owner)
             if prepared.key is not None:
-                reused = self.reused.get((name, prepared.key), owner)
+                reused = reused_answers.get((name, prepared.key), owner)
                 if reused is not None:
                     return reused
             answer, watch = await self._run(ctx, name, prepared)
@@ -319,9 +387,9 @@ class CnbkitServer:
             return _error(f"{name} failed on its arguments {json.dumps(arguments, default=str)}"
                           f": {type(exc).__name__}: {exc}. This is a fault in cnbkit, not in "
                           "the request: please report it")
-        result = _success(answer)
+        result = _success(answer, self.store)
         if prepared.key is not None:
-            self.reused.put((name, prepared.key), result, watch)
+            reused_answers.put((name, prepared.key), result, watch)
         return result
 
     async def _refuse(self, ctx: ServerRequestContext[Any, Any], name: str, reason: str
@@ -344,6 +412,8 @@ class CnbkitServer:
         level = self._log_level(ctx)
         progress = name == "history" and (ctx.meta or {}).get("progress_token") is not None
         relay = _Relay(ctx, level) if level is not None or progress else None
+        from .. import Watch
+
         watch = Watch(on_progress=relay.progress if relay is not None and progress else None)
 
         def work() -> Answer:
@@ -398,19 +468,26 @@ class CnbkitServer:
         return self._log_levels.get(self._connection(ctx))
 
     # -- prompts ----------------------------------------------------------------------------------
+    @staticmethod
+    def _prompts() -> Mapping[str, Prompt]:
+        from .prompts import PROMPTS
+
+        return PROMPTS
+
     async def _list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
         return types.ListPromptsResult(prompts=[
             types.Prompt(name=p.name, title=p.title, description=p.description, arguments=[
                 types.PromptArgument(name=a.name, description=a.description,
                                      required=a.required) for a in p.arguments])
-            for p in PROMPTS.values()])
+            for p in self._prompts().values()])
 
     async def _get_prompt(self, ctx: Any, params: types.GetPromptRequestParams
                           ) -> types.GetPromptResult:
-        prompt = PROMPTS.get(params.name)
+        prompts = self._prompts()
+        prompt = prompts.get(params.name)
         if prompt is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"no prompt {params.name!r}; "
-                           f"the prompts: {', '.join(PROMPTS)}")
+                           f"the prompts: {', '.join(prompts)}")
         try:
             text = prompt.render(params.arguments or {})
         except KeyError as exc:
@@ -445,7 +522,8 @@ class CnbkitServer:
                              ) -> types.ReadResourceResult:
         uri = str(params.uri)
         if uri == "cnbkit://about":
-            text, mime = json.dumps(self._about(), indent=1), "application/json"
+            about = await anyio.to_thread.run_sync(self._about)
+            text, mime = json.dumps(about, indent=1), "application/json"
         elif uri.startswith("cnbkit://results/"):
             try:
                 text, mime = self.store.csv(uri.rsplit("/", 1)[1], _owner(ctx)), "text/csv"
@@ -460,12 +538,14 @@ class CnbkitServer:
     def _about(self) -> dict[str, Any]:
         from .. import __version__
 
-        cache = self.client.settings.cache
+        tools = self.tools
+        client = tools.client
+        cache = client.settings.cache
         return {"server": "cnbkit mcp", "version": __version__,
-                "data_source": self.tools.data_source, "base_url": self.client.base_url,
-                "today": self.client.today().isoformat(),
+                "data_source": tools.data_source, "base_url": client.base_url,
+                "today": client.today().isoformat(),
                 "cache": cache.display if cache is not None else None,
-                "tools": list(TOOLS), "prompts": list(PROMPTS),
+                "tools": list(TOOLS), "prompts": list(self._prompts()),
                 "account_data": "none: the PSD2 client has no tool"}
 
 
@@ -528,3 +608,9 @@ def build_server(client: Client, data_source: str) -> Server[Any]:
     to connect a client to in process); ``data_source`` is what every answer's provenance
     calls the source (live, sandbox, custom; a fallback says why)."""
     return CnbkitServer(client, data_source).server
+
+
+def build_server_on_demand(opener: Opener) -> Server[Any]:
+    """The MCP server of :func:`build_server`, whose data source ``opener`` opens at the first
+    call that needs it (the handshake, ``tools/list``, prompts and templates do not)."""
+    return CnbkitServer.on_demand(opener).server

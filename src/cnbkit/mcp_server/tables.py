@@ -1,16 +1,22 @@
 """Frames as answers an assistant can read: structured content (the table by columns, each with
-its type, unit and values; provenance), a short text rendering, and the whole table as CSV.
+its type, unit and values; provenance), a text that is enough alone (what, from where, the units
+and the rows as CSV), and the whole table as CSV.
 
 A table is written by columns: ``{"name", "dtype", "unit", "values": [...]}``, so a client
 validates its schema (an array per column) without visiting every cell, and the JSON repeats no
 column name per row. Dates are written ``yyyy-MM-dd``, a missing value is null; ``dtype`` is one
 of the catalog's types: date, float, int, str.
 
-A table longer than ``max_rows`` gives its first rows, the total count and how to narrow the
-request; the whole table is kept as CSV (in memory, :data:`KEPT_BYTES` of it at most, the
-oldest dropped first) and offered as the resource ``cnbkit://results/{id}``, which the client
-reads instead of the assistant getting every row. A table is kept for the session that asked
-for it (:class:`ResultStore`): another HTTP client neither lists nor reads it.
+The text (:func:`render`) is what a client that hands its model the text blocks only
+(openai-agents by default, LangChain) shows it: every row the structured content carries, as
+CSV, after a line saying what the table is, where it came from and its units. A table longer
+than ``max_rows`` gives its first rows, the total count and how to narrow the request, in both;
+the whole table is kept as CSV (in memory, :data:`~cnbkit.mcp_server.results.KEPT_BYTES` of it
+at most, the oldest dropped first) and offered as the resource ``cnbkit://results/{id}``, which
+the text names and the answer links (a ``resource_link``), so that the client reads it instead
+of the assistant getting every row. A table is kept for the session that asked for it
+(:class:`~cnbkit.mcp_server.results.ResultStore`): another HTTP client neither lists nor reads
+it.
 
 Example:
     >>> import pandas as pd
@@ -24,8 +30,13 @@ Example:
     {'name': 'rate', 'dtype': 'float', 'unit': '% p.a.', 'values': [6.7]}
     >>> table["total_rows"], table["truncated"]
     (2, True)
-    >>> render(table).splitlines()[-1]
-    '... 1 more rows'
+    >>> print(render(table))  # doctest: +ELLIPSIS
+    czeonia.daily_year: 2 rows x 2 columns, sandbox data from http://127.0.0.1:1
+    units: rate % p.a.
+    TRUNCATED: the first 1 of 2 rows follow. All 2 rows: the CSV resource cnbkit://results/...
+    valid_for,rate
+    2024-01-02,6.7
+    ... 1 more rows in cnbkit://results/...
     >>> print(store.csv(table["resource"].rsplit("/", 1)[1], owner=None))
     valid_for,rate
     2024-01-02,6.7
@@ -35,134 +46,19 @@ Example:
 
 from __future__ import annotations
 
+import csv
+import io
 import math
-import sys
-import threading
-import uuid
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .results import KEPT_BYTES, SESSIONLESS, Kept, ResultStore
+from .schemas import MAX_ROWS
+
 __all__ = ["KEPT_BYTES", "SESSIONLESS", "Kept", "ResultStore", "dtype_of", "render",
            "to_table"]
-
-#: How much CSV text the server keeps for ``cnbkit://results/{id}``, in bytes of memory, all
-#: sessions together (the oldest tables are dropped first; a table larger than this is not
-#: kept, and its answer says so).
-KEPT_BYTES = 64 * 2**20
-#: Rows shown in the text rendering (the structured content has up to ``max_rows``).
-TEXT_ROWS = 10
-#: Who owns the tables of requests that come in no session (the 2026 protocol's HTTP
-#: requests): each is read by its id, which only its answer gives, and never listed.
-SESSIONLESS = "sessionless"
-
-
-@dataclass(frozen=True)
-class Kept:
-    """A whole table the server keeps: its CSV, what it is, and for whom.
-
-    Attributes:
-        owner: the session that asked for it (an HTTP session's id; None: the one client of a
-            stdio server; :data:`SESSIONLESS`: a request that came in no session).
-    """
-
-    csv: str
-    title: str
-    rows: int
-    owner: str | None = None
-    #: the CSV's length in bytes, UTF-8 (what a client reading it receives)
-    length: int = 0
-
-    @property
-    def size(self) -> int:
-        """The memory its CSV takes, in bytes."""
-        return sys.getsizeof(self.csv)
-
-    def readable_by(self, owner: str | None) -> bool:
-        """Whether ``owner`` may read it: its own session, or anyone with its id when it was
-        made in no session."""
-        return self.owner == owner or self.owner == SESSIONLESS
-
-    def listed_for(self, owner: str | None) -> bool:
-        """Whether ``resources/list`` shows it to ``owner``: its own session only, never a
-        request in no session (which could be anyone's)."""
-        return self.owner == owner and owner != SESSIONLESS
-
-
-class ResultStore:
-    """Whole tables as CSV by id, at most ``budget`` bytes of them (thread-safe), each for the
-    session that asked for it."""
-
-    def __init__(self, budget: int = KEPT_BYTES) -> None:
-        self.budget = budget
-        self._tables: OrderedDict[str, Kept] = OrderedDict()
-        self._used = 0
-        self._lock = threading.Lock()
-
-    def keep(self, frame: pd.DataFrame, title: str, owner: str | None = None) -> str | None:
-        """Keep ``frame`` as CSV for ``owner``; return its resource URI (None: larger than
-        the whole budget, not kept)."""
-        text = csv_text(frame)
-        kept = Kept(text, title, len(frame), owner, len(text.encode("utf-8")))
-        if kept.size > self.budget:
-            return None
-        result_id = uuid.uuid4().hex[:16]
-        with self._lock:
-            self._tables[result_id] = kept
-            self._used += kept.size
-            while self._used > self.budget:
-                _, dropped = self._tables.popitem(last=False)
-                self._used -= dropped.size
-        return f"cnbkit://results/{result_id}"
-
-    @property
-    def capacity(self) -> str:
-        """The budget as a message says it (``64 MB``)."""
-        for unit, size in (("MB", 2**20), ("kB", 2**10)):
-            if self.budget >= size:
-                return f"{self.budget / size:.3g} {unit}"
-        return f"{self.budget} bytes"
-
-    @property
-    def used(self) -> int:
-        """The bytes of memory the kept tables take."""
-        with self._lock:
-            return self._used
-
-    def has(self, uri: str, owner: str | None) -> bool:
-        """Whether the table of ``uri`` is still kept, and readable by ``owner``."""
-        with self._lock:
-            kept = self._tables.get(uri.rsplit("/", 1)[-1])
-        return kept is not None and kept.readable_by(owner)
-
-    def listing(self, owner: str | None) -> list[tuple[str, Kept]]:
-        """The tables kept for ``owner``, newest first, by id."""
-        with self._lock:
-            return [(result_id, kept) for result_id, kept in reversed(self._tables.items())
-                    if kept.listed_for(owner)]
-
-    def csv(self, result_id: str, owner: str | None) -> str:
-        """The CSV of a kept table, for ``owner``.
-
-        Raises:
-            KeyError: no such table for ``owner`` (never kept, dropped as the oldest when
-                the store was full, or another session's); its message says so.
-        """
-        with self._lock:
-            kept = self._tables.get(result_id)
-        if kept is None or not kept.readable_by(owner):
-            raise KeyError(f"no result {result_id}: it was never made in this session, or it "
-                           f"was dropped (the server keeps {self.capacity} of whole tables, the "
-                           "newest): run the call again")
-        return kept.csv
-
-
-def csv_text(frame: pd.DataFrame) -> str:
-    """``frame`` as CSV: a header line, dates yyyy-MM-dd, a missing value empty."""
-    return frame.to_csv(index=False, lineterminator="\n", date_format="%Y-%m-%d")
 
 
 #: The catalog's type of a column, by the kind of its dtype (numpy's letter: datetime, signed
@@ -247,36 +143,45 @@ def to_table(frame: pd.DataFrame, *, max_rows: int, data_source: str, base_url: 
     }
 
 
-def _grid(columns: list[dict[str, Any]], rows: int) -> str:
-    """The first ``rows`` rows as a plain text grid, columns as wide as their longest cell."""
-    cells = [[c["name"] for c in columns], *(
-        ["" if c["values"][i] is None else str(c["values"][i]) for c in columns]
-        for i in range(rows))]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
-    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-                     .rstrip() for row in cells)
+def _csv(columns: list[dict[str, Any]], rows: int) -> str:
+    """The first ``rows`` rows as CSV: a header line, a missing value empty."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([c["name"] for c in columns])
+    writer.writerows(zip(*(["" if v is None else v for v in c["values"][:rows]]
+                           for c in columns), strict=True))
+    return out.getvalue().rstrip("\n")
 
 
 def render(table: dict[str, Any]) -> str:
-    """A short text rendering: what, how many rows, from where, and the first rows."""
+    """The text of a table answer, enough alone for a model: what it is, how many rows, from
+    where, its units, whether it is whole (and where the rest is when not), and every row the
+    structured content carries, as CSV."""
     where = table["provenance"]
     columns = table["columns"]
-    lines = [f"{where['operation']}: {table['total_rows']} rows x {len(columns)} columns, "
+    total, shown = table["total_rows"], table["returned_rows"]
+    lines = [f"{where['operation']}: {total} rows x {len(columns)} columns, "
              f"{where['data_source']} data from {where['base_url']}"
              + (f" ({where['from_cache']} of {where['calls']} calls from the cache)"
                 if where["calls"] else "")]
-    if where.get("snapshot"):
+    if where.get("snapshot"):  # a sandbox replaying a snapshot (main's provenance says it)
         lines.append(f"{where['replayed']} of {where['calls']} calls replayed real answers "
                      f"from snapshot sha256 {where['snapshot']}; {where['generated']} generated "
                      "by the sandbox")
+    units = [f"{c['name']} {c['unit']}" for c in columns if c["unit"]]
+    if units:
+        lines.append("units: " + "; ".join(units))
     if table["truncated"]:
-        whole = (f"the whole table as CSV: {table['resource']}; " if table["resource"] else "")
-        lines.append(f"showing the first {table['returned_rows']} in the structured content; "
-                     f"{whole}to narrow it: {table['narrow']}")
+        whole = (f"All {total} rows: the CSV resource {table['resource']} (read it with "
+                 "resources/read; the answer links it)" if table["resource"] else
+                 "The whole table is larger than the server keeps for resources")
+        lines.append(f"TRUNCATED: the first {shown} of {total} rows follow. {whole}. For more "
+                     f"rows here, ask again with max_rows up to {MAX_ROWS}; to narrow it: "
+                     f"{table['narrow']}")
     lines.extend(f"note: {w}" for w in table["warnings"])
-    shown = min(TEXT_ROWS, table["returned_rows"])
     if shown:
-        lines.append(_grid(columns, shown))
-        if table["total_rows"] > shown:
-            lines.append(f"... {table['total_rows'] - shown} more rows")
+        lines.append(_csv(columns, shown))
+    if total > shown:
+        lines.append(f"... {total - shown} more rows"
+                     + (f" in {table['resource']}" if table["resource"] else ""))
     return "\n".join(lines)

@@ -1,0 +1,190 @@
+"""``cnbkit mcp`` where assistants find servers: ``server.json`` for the MCP Registry, the
+README's ``mcp-name:`` marker the registry reads on PyPI to verify the package, and the Claude
+Desktop extension (an MCP Bundle, ``.mcpb``) built by ``scripts/build_mcpb.py``.
+
+The judges are the counterparts' own: the registry's published JSON Schema of ``server.json``
+(``tests/data/mcp_registry/server.schema.json``, the 2025-12-11 version the registry's docs
+name, kept here because tests reach no network), the registry's rule for the README marker,
+and the MCP Bundle tools' own manifest validator (``mcpb validate`` of ``@anthropic-ai/mcpb``,
+installed by scripts/test.sh in ``tests/mcp_js``). Each file is then taken at its word: the
+command it describes is started and lists the tools."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from .mcp_support import CNBKIT, DEADLINE_S, TOOLS, environment, talk
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVER_JSON = ROOT / "server.json"
+REGISTRY_SCHEMA = Path(__file__).parent / "data" / "mcp_registry" / "server.schema.json"
+MCPB_CLI = (Path(__file__).parent / "mcp_js" / "node_modules" / "@anthropic-ai" / "mcpb" /
+            "dist" / "cli" / "cli.js")
+#: The registry's rule for the README (PyPI's description): ``mcp-name: NAME`` followed by a
+#: boundary, a newline, whitespace, an HTML tag or the comment's close.
+MARKER = r"mcp-name: {name}(?=\s|<|-->|$)"
+
+
+def _project() -> dict[str, Any]:
+    table: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    return table
+
+
+def _validator() -> jsonschema.Draft7Validator:
+    schema = json.loads(REGISTRY_SCHEMA.read_text("utf-8"))
+    return jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+def _listed(server: StdioServerParameters) -> list[Any]:
+    found: dict[str, Any] = {}
+
+    async def conversation(client: Client) -> None:
+        found["tools"] = (await client.list_tools()).tools
+        found["prompts"] = (await client.list_prompts()).prompts
+
+    talk(server, conversation)
+    return [found["tools"], found["prompts"]]
+
+
+def test_the_registry_schema_is_the_registrys_own():
+    """The kept schema is the registry's 2025-12-11 one, and it judges: the registry's own
+    PyPI example passes, a description of 101 characters does not."""
+    schema = json.loads(REGISTRY_SCHEMA.read_text("utf-8"))
+    assert schema["$id"] == "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+    jsonschema.Draft7Validator.check_schema(schema)
+    example = {"$schema": schema["$id"], "name": "io.github.username/database-query-mcp",
+               "title": "Database Query",
+               "description": "Execute SQL queries and manage database connections",
+               "version": "1.0.0", "packages": [{
+                   "registryType": "pypi", "identifier": "database-query-mcp",
+                   "version": "1.0.0", "transport": {"type": "stdio"}}]}
+    validator = _validator()
+    assert not list(validator.iter_errors(example))
+    assert list(validator.iter_errors({**example, "description": "x" * 101}))
+    assert list(validator.iter_errors({**example, "packages": [{
+        "registry_type": "pypi", "identifier": "x", "transport": {"type": "stdio"}}]}))
+
+
+def test_server_json_is_in_the_registrys_schema_and_the_projects_version():
+    server = json.loads(SERVER_JSON.read_text("utf-8"))
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+              for e in _validator().iter_errors(server)]
+    assert not errors, errors
+    schema = json.loads(REGISTRY_SCHEMA.read_text("utf-8"))
+    assert server["$schema"] == schema["$id"]
+    project = _project()
+    assert server["version"] == project["version"]
+    assert len(server["description"]) <= 100
+    (package,) = server["packages"]
+    assert (package["registryType"], package["identifier"], package["version"]) == \
+        ("pypi", project["name"], project["version"])
+    assert package["transport"] == {"type": "stdio"}
+    # uvx installs the package with the extra the server needs, at the same version
+    (source,) = [a for a in package["runtimeArguments"] if a.get("name") == "--from"]
+    assert source["value"] == f"{project['name']}[mcp]=={project['version']}"
+    assert "mcp" in project["optional-dependencies"]
+
+
+def test_the_readme_carries_the_marker_the_registry_verifies():
+    name = json.loads(SERVER_JSON.read_text("utf-8"))["name"]
+    readme = (ROOT / _project()["readme"]).read_text("utf-8")
+    assert re.search(MARKER.format(name=re.escape(name)), readme), name
+
+
+def test_the_command_server_json_describes_starts_the_server(tmp_path):
+    """The package's arguments as a registry client puts them together (a positional value,
+    a named argument with its variable), after the package's command, list the tools."""
+    (package,) = json.loads(SERVER_JSON.read_text("utf-8"))["packages"]
+    args: list[str] = []
+    for argument in package["packageArguments"]:
+        value = argument["value"]
+        for variable in argument.get("variables", {}):  # the user's choice: the sandbox
+            value = value.replace("{" + variable + "}", "sandbox")
+        args += [argument["name"], value] if argument["type"] == "named" else [value]
+    assert args[0] == "mcp"
+    tools, _ = _listed(StdioServerParameters(command=str(CNBKIT), args=args,
+                                             env=environment(tmp_path)))
+    assert [tool.name for tool in tools] == list(TOOLS)
+
+
+def _build(out: Path) -> Path:
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_mcpb.py"), str(out)],
+                         capture_output=True, text=True, check=True, timeout=DEADLINE_S)
+    return Path(run.stdout.strip())
+
+
+def test_the_bundle_is_built_whole_and_the_same_each_time(tmp_path):
+    first, second = _build(tmp_path / "a"), _build(tmp_path / "b")
+    assert first.name == f"cnbkit-{_project()['version']}.mcpb"
+    assert first.read_bytes() == second.read_bytes()
+    with zipfile.ZipFile(first) as archive:
+        names = archive.namelist()
+        manifest = json.loads(archive.read("manifest.json"))
+        pyproject = tomllib.loads(archive.read("pyproject.toml").decode("utf-8"))
+    assert sorted(names) == ["manifest.json", "pyproject.toml", manifest["server"]["entry_point"]]
+    assert manifest["version"] == _project()["version"]
+    # the uv server type: no packages in the bundle, the host installs these
+    assert manifest["server"]["type"] == "uv"
+    assert pyproject["project"]["dependencies"] == [f"cnbkit[mcp]=={_project()['version']}"]
+
+
+def _mcpb_validate(manifest: Path) -> subprocess.CompletedProcess[str]:
+    node = shutil.which("node")
+    if node is None or not MCPB_CLI.is_file():
+        pytest.skip("Node.js or the MCPB tools are missing (scripts/test.sh runs npm ci in "
+                    "tests/mcp_js)")
+    return subprocess.run([node, str(MCPB_CLI), "validate", str(manifest)], capture_output=True,
+                          text=True, timeout=DEADLINE_S, check=False)
+
+
+def test_the_bundles_manifest_passes_the_mcpb_tools_validator(tmp_path):
+    bundle = _build(tmp_path)
+    unpacked = tmp_path / "unpacked"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(unpacked)
+    checked = _mcpb_validate(unpacked / "manifest.json")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    # the validator judges: a manifest without its server is refused
+    broken = tmp_path / "broken.json"
+    manifest = json.loads((unpacked / "manifest.json").read_text("utf-8"))
+    broken.write_text(json.dumps({k: v for k, v in manifest.items() if k != "server"}), "utf-8")
+    assert _mcpb_validate(broken).returncode != 0
+
+
+def test_the_bundle_starts_the_server_as_its_manifest_says(tmp_path):
+    """The manifest's command, ``uv run --project DIR --quiet ENTRY ARGS``, with this
+    environment's Python standing in for ``uv run`` (the host would install the bundle's
+    pyproject.toml, cnbkit[mcp] at this version: this environment has it, and no network is
+    reached here); ``${__dirname}`` is the unpacked bundle, the user's source the sandbox.
+    The tools and prompts it serves are the ones the manifest declares."""
+    unpacked = tmp_path / "unpacked"
+    with zipfile.ZipFile(_build(tmp_path)) as archive:
+        archive.extractall(unpacked)
+    manifest = json.loads((unpacked / "manifest.json").read_text("utf-8"))
+    config = manifest["server"]["mcp_config"]
+    assert config["command"] == "uv" and config["args"][:2] == ["run", "--project"]
+    entry = config["args"].index("${__dirname}/" + manifest["server"]["entry_point"])
+    chosen = {"${__dirname}": str(unpacked),
+              "${user_config.source}": "sandbox"}
+    args = [chosen.get(a, a.replace("${__dirname}", str(unpacked))) for a in
+            config["args"][entry:]]
+    assert manifest["user_config"]["source"]["default"] == "auto"
+    tools, prompts = _listed(StdioServerParameters(command=sys.executable, args=args,
+                                                   env=environment(tmp_path / "cache"),
+                                                   cwd=str(unpacked)))
+    assert [(t.name, t.description) for t in tools] == \
+        [(t["name"], t["description"]) for t in manifest["tools"]]
+    assert [p.name for p in prompts] == [p["name"] for p in manifest["prompts"]]
