@@ -344,6 +344,7 @@ def _open_sqlite(path: Path) -> BaseCache:
     pause = 0.01
     while True:
         try:
+            _prepare_sqlite(path)
             return SQLiteCache(path, wal=True, busy_timeout=int(SQLITE_BUSY_SECONDS * 1000))
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) or time.monotonic() + pause > deadline:
@@ -352,6 +353,31 @@ def _open_sqlite(path: Path) -> BaseCache:
                                           "connection: opening it again", path.name)
         time.sleep(pause)
         pause = min(pause * 2, 0.5)
+
+
+def _prepare_sqlite(path: Path) -> None:
+    """Make ``path`` a cache file in WAL mode with requests-cache's two tables, in a
+    transaction of cnbkit's own, so that what fails (a damaged file, a full disk, a folder that
+    cannot be written) raises here. requests-cache's own set-up then finds it done: it runs
+    the same ``CREATE TABLE IF NOT EXISTS`` inside a lock that rolls back an
+    ``OperationalError`` without raising, which would leave a file without its tables.
+    """
+    connection = sqlite3.connect(path, timeout=SQLITE_BUSY_SECONDS, isolation_level=None)
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            for table in ("responses", "redirects"):  # requests-cache's SQLiteDict schema
+                connection.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY,"
+                                   " value BLOB, expires INTEGER)")
+            connection.execute("CREATE INDEX IF NOT EXISTS expires_idx ON responses(expires)")
+            connection.execute("COMMIT")
+        except sqlite3.Error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+    finally:
+        connection.close()
 
 
 @dataclass(frozen=True)
@@ -366,6 +392,9 @@ class CacheInfo:
         size_bytes: the stored size (SQLite: the files on disk with the WAL; Redis and
             memory: the stored answers).
         path: the SQLite file (None for the other backends).
+        damaged: None, or why the SQLite file cannot be read as a cache (``damaged (file is
+            not a database)``): the next call moves it aside and starts a fresh one, and
+            ``cnbkit cache clear`` deletes it.
     """
 
     location: str
@@ -374,8 +403,13 @@ class CacheInfo:
     expired: int
     size_bytes: int
     path: Path | None = None
+    damaged: str | None = None
 
     def __str__(self) -> str:
+        if self.damaged is not None:
+            return (f"cache {self.location}: {self.damaged}, {self.size_bytes / 1e6:.1f} MB; "
+                    "the next call moves it aside and starts a fresh cache, and "
+                    "'cnbkit cache clear' deletes it")
         return (
             f"cache {self.location}: {self.responses} answers ({self.final} final, "
             f"{self.expired} expired), {self.size_bytes / 1e6:.1f} MB"
@@ -401,7 +435,8 @@ def cache_info(storage: BaseCache, location: CacheLocation, now: dt.datetime) ->
                 (int(now.timestamp()),),
             ).fetchone()
         total, final, expired = (int(value) for value in row)
-        size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
+        files = (path.with_name(path.name + suffix) for suffix in ("", "-wal", "-shm"))
+        size = sum(p.stat().st_size for p in files if p.is_file())
         return CacheInfo(location.display, total, final, expired, size, path=path)
     total = final = expired = size = 0
     for response in storage.responses.values():
