@@ -69,6 +69,8 @@ READ_TIMEOUT = 20.0
 MAX_BODY = 1 << 20
 #: The listen backlog: connections the kernel completes before the server accepts them.
 BACKLOG = 1024
+#: After refusing a body unread: how long, and how much, the server drops of what still comes.
+_LINGER_SECONDS, _LINGER_BYTES = 2.0, 8 << 20
 
 
 @dataclass(frozen=True)
@@ -348,6 +350,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             owner.record(request, refused.status, None, started)
             self.connection.settimeout(owner.read_timeout)
             self._send(reply)
+            if refused.status != 408:
+                self._linger()
             return
         self.deadline = None  # the request is in; the answer is written with the socket's
         self.connection.settimeout(owner.read_timeout)  # timeout (a client that never reads)
@@ -388,6 +392,27 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(reply.body if cut is None else reply.body[:cut])
         self.wfile.flush()
+
+    def _linger(self) -> None:
+        """After answering a request whose body is left unread: stop writing and drop what
+        the client still sends, for a moment (:data:`_LINGER_SECONDS`, at most
+        :data:`_LINGER_BYTES`), so that closing is not a reset that destroys the answer before
+        the client reads it (what servers call a lingering close)."""
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_WR)
+            end, dropped = time.monotonic() + _LINGER_SECONDS, 0
+            while dropped < _LINGER_BYTES:
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                self.connection.settimeout(left)
+                chunk = self.connection.recv(65536)
+                if not chunk:
+                    break
+                dropped += len(chunk)
+        except OSError:
+            pass
 
     def _drop(self) -> None:
         self.close_connection = True
