@@ -103,7 +103,8 @@ def set_aside(path: Path, now: dt.datetime | None = None) -> Path:
         >>> import tempfile
         >>> folder = Path(tempfile.mkdtemp())
         >>> _ = (folder / "cnbkit-http.sqlite").write_text("not a database")
-        >>> set_aside(folder / "cnbkit-http.sqlite", dt.datetime(2026, 1, 5, 9, 30, tzinfo=dt.UTC)).name
+        >>> moment = dt.datetime(2026, 1, 5, 9, 30, tzinfo=dt.UTC)
+        >>> set_aside(folder / "cnbkit-http.sqlite", moment).name
         'cnbkit-http.sqlite.damaged-20260105T093000Z'
     """
     stamp = (now or dt.datetime.now(dt.UTC)).strftime("%Y%m%dT%H%M%SZ")
@@ -239,6 +240,14 @@ class Store:
         """The location for messages (no password)."""
         return self.location.display
 
+    @property
+    def _path(self) -> Path:
+        """The SQLite file (only asked of a SQLite cache)."""
+        path = self.location.path
+        if path is None:  # pragma: no cover - parse() always sets it for sqlite
+            raise ConfigError("cache_url", self.location.url, "give the SQLite file's path")
+        return path
+
     # -- opening ------------------------------------------------------------------------------
     def _storage(self) -> BaseCache:
         """This thread's storage, opened on first use; a damaged file is set aside first.
@@ -252,9 +261,7 @@ class Store:
         storage: BaseCache | None = getattr(self._local, "storage", None)
         if storage is not None:
             return storage
-        path = self.location.path
-        if path is None:  # pragma: no cover - parse() always sets it for sqlite
-            raise ConfigError("cache_url", self.location.url, "give the SQLite file's path")
+        path = self._path
         existed = path.exists()
         try:
             storage = open_storage(self.location)
@@ -273,8 +280,7 @@ class Store:
     def _set_aside(self, exc: BaseException, storage: BaseCache | None) -> None:
         """Move the damaged file aside (unless another thread or process did: the file at the
         path is no longer the one this thread opened) and warn, naming both paths."""
-        path = self.location.path
-        assert path is not None  # only SQLite files are set aside
+        path = self._path
         if storage is not None:
             self._forget(storage)
         with self._lock:
@@ -398,8 +404,7 @@ class Store:
             CnbError: see :meth:`_inspect` (never a raw storage error).
         """
         if self.location.kind == "sqlite":
-            path = self.location.path
-            assert path is not None
+            path = self._path
             if not path.exists():
                 return CacheInfo(self.where, 0, 0, 0, 0, path=path)
             try:
@@ -411,7 +416,7 @@ class Store:
             except sqlite3.Error as exc:
                 return self._damaged_info(path, exc)
             finally:
-                storage.close()  # type: ignore[no-untyped-call]
+                storage.close()
         storage = self._storage()
         unreadable = [key for key, value in _entries(storage) if value is None]
         for key in unreadable:
@@ -433,8 +438,7 @@ class Store:
             sqlite3.Error, OSError: the file cannot be written (a read-only folder).
         """
         if self.location.kind == "sqlite":
-            path = self.location.path
-            assert path is not None
+            path = self._path
             info = self.info(dt.datetime.now(dt.UTC))
             if info.damaged is not None and "damaged" in info.damaged:
                 self.close()
@@ -443,7 +447,7 @@ class Store:
                 return 0
             count = info.responses
         else:
-            count = sum(1 for _ in self._storage().responses.keys())  # noqa: SIM118 - a scan
+            count = sum(1 for _ in self._storage().responses.keys())
         self._twice(lambda storage: storage.clear())
         return count
 
@@ -459,10 +463,10 @@ class Store:
             # (redis-py reconnects on the next command: the store stays usable)
 
 
-def _count(**counts: int) -> None:
+def _count(*, downloaded: int) -> None:
     tally = _TALLY.get()
     if tally is not None:
-        tally.add(**counts)
+        tally.add(downloaded=downloaded)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

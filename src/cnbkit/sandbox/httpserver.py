@@ -222,7 +222,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     deadline: float | None = None
 
     def setup(self) -> None:
-        self.timeout = self.server.owner.read_timeout  # the socket's: the handshake, writes
+        self.timeout = self.server.owner.read_timeout  # type: ignore[misc]  # the socket's
         super().setup()
         self.rfile = io.BufferedReader(_DeadlineReader(self.connection, self))
         self._peer_cert: bytes | None = None
