@@ -338,14 +338,12 @@ def _open_sqlite(path: Path) -> BaseCache:
     locked" at once instead of waiting its busy timeout, to avoid a deadlock. The open is then
     tried again, with growing pauses (10 ms to 0.5 s), for up to :data:`SQLITE_BUSY_SECONDS`.
     """
-    from requests_cache.backends.sqlite import SQLiteCache
-
     deadline = time.monotonic() + SQLITE_BUSY_SECONDS
     pause = 0.01
     while True:
         try:
             _prepare_sqlite(path)
-            return SQLiteCache(path, wal=True, busy_timeout=int(SQLITE_BUSY_SECONDS * 1000))
+            return _cache_file(path)
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) or time.monotonic() + pause > deadline:
                 raise
@@ -358,12 +356,15 @@ def _open_sqlite(path: Path) -> BaseCache:
 def _prepare_sqlite(path: Path) -> None:
     """Make ``path`` a cache file in WAL mode with requests-cache's two tables, in a
     transaction of cnbkit's own, so that what fails (a damaged file, a full disk, a folder that
-    cannot be written) raises here. requests-cache's own set-up then finds it done: it runs
-    the same ``CREATE TABLE IF NOT EXISTS`` inside a lock that rolls back an
-    ``OperationalError`` without raising, which would leave a file without its tables.
+    cannot be written) raises here; a file that has them is only read (the check also finds a
+    file that is not a database), so opening needs no write lock.
     """
     connection = sqlite3.connect(path, timeout=SQLITE_BUSY_SECONDS, isolation_level=None)
     try:
+        tables = {row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if {"responses", "redirects"} <= tables:
+            return
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("BEGIN IMMEDIATE")
         try:
@@ -378,6 +379,32 @@ def _prepare_sqlite(path: Path) -> None:
             raise
     finally:
         connection.close()
+
+
+def _cache_file(path: Path) -> BaseCache:
+    """requests-cache's SQLite storage of ``path``, whose tables :func:`_prepare_sqlite` made.
+
+    Built as ``SQLiteCache(path, wal=True, busy_timeout=...)`` builds itself, except that its
+    two ``SQLiteDict`` skip their set-up: requests-cache runs it in ``_acquire_sqlite_lock``,
+    which retries ``BEGIN IMMEDIATE`` without end while another program holds the file's write
+    lock (opening would hang for as long), and rolls back a failure without raising. cnbkit
+    writes, deletes and clears through its own transactions (:mod:`cnbkit._engine.store`), so
+    requests-cache's lock is never taken.
+    """
+    from requests_cache.backends.base import BaseCache
+    from requests_cache.backends.sqlite import SQLiteCache, SQLiteDict
+
+    class _Prepared(SQLiteDict):
+        def init_db(self) -> None:
+            self.close()  # type: ignore[no-untyped-call]  # the tables exist: as its set-up
+
+    busy = int(SQLITE_BUSY_SECONDS * 1000)
+    storage: SQLiteCache = SQLiteCache.__new__(SQLiteCache)
+    BaseCache.__init__(storage, cache_name=str(path))
+    storage.responses = _Prepared(path, table_name="responses", busy_timeout=busy, wal=True)
+    storage.redirects = _Prepared(path, table_name="redirects", lock=storage.responses._lock,
+                                  serializer=None, busy_timeout=busy, wal=True)
+    return storage
 
 
 @dataclass(frozen=True)

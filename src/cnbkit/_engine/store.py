@@ -56,7 +56,14 @@ from typing import TYPE_CHECKING, Any
 
 from .._shared.warnings_at_caller import warn
 from ..errors import CacheUnavailableWarning, ConfigError
-from .cache import SQLITE_BUSY_SECONDS, CacheInfo, CacheLocation, cache_info, open_storage
+from .cache import (
+    SQLITE_BUSY_SECONDS,
+    CacheInfo,
+    CacheLocation,
+    _cache_file,
+    cache_info,
+    open_storage,
+)
 
 if TYPE_CHECKING:
     import requests
@@ -143,7 +150,7 @@ def reason_of(exc: BaseException) -> str:
         return (f"another program held the cache file's lock for more than "
                 f"{SQLITE_BUSY_SECONDS:g} s")
     if primary == sqlite3.SQLITE_CANTOPEN:
-        return "the cache file cannot be opened (its folder cannot be written)"
+        return "the cache file cannot be opened: its folder is read-only or cannot be written"
     return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__
 
 
@@ -378,8 +385,16 @@ class Store:
 
     def delete(self, key: str) -> None:
         """Delete the answer under ``key`` (a failure is counted, never raised)."""
+        from requests_cache.backends.sqlite import SQLiteCache
+
+        def remove(storage: BaseCache) -> None:
+            if isinstance(storage, SQLiteCache):
+                _in_transaction(storage, "DELETE FROM responses WHERE key = ?", (key,))
+            else:
+                storage.delete(key)
+
         try:
-            self._twice(lambda storage: storage.delete(key))
+            self._twice(remove)
         except self._errors as exc:
             self._failed(exc)
 
@@ -437,6 +452,8 @@ class Store:
         Raises:
             sqlite3.Error, OSError: the file cannot be written (a read-only folder).
         """
+        from requests_cache.backends.sqlite import SQLiteCache
+
         if self.location.kind == "sqlite":
             path = self._path
             info = self.info(dt.datetime.now(dt.UTC))
@@ -448,7 +465,14 @@ class Store:
             count = info.responses
         else:
             count = sum(1 for _ in self._storage().responses.keys())
-        self._twice(lambda storage: storage.clear())
+        def empty(storage: BaseCache) -> None:
+            if isinstance(storage, SQLiteCache):
+                _in_transaction(storage, "DELETE FROM responses")
+                _in_transaction(storage, "DELETE FROM redirects")
+            else:
+                storage.clear()  # type: ignore[no-untyped-call]  # requests-cache has no hint
+
+        self._twice(empty)
         return count
 
     def close(self) -> None:
@@ -502,15 +526,20 @@ def _write_sqlite(storage: Any, key: str, response: requests.Response,
 
     responses = storage.responses
     cached = CachedResponse.from_response(response, expires=expires)
-    value = responses.serialize(cached)
-    with responses.connection() as connection:  # this thread's connection, no transaction
+    _in_transaction(storage, "INSERT OR REPLACE INTO responses (key, value, expires) "
+                    "VALUES (?, ?, ?)",
+                    (key, responses.serialize(cached), cached.expires_unix))
+
+
+def _in_transaction(storage: Any, statement: str, values: tuple[object, ...] = ()) -> None:
+    """Run one writing ``statement`` on this thread's connection to a SQLite cache, in a
+    transaction of cnbkit's own: ``BEGIN IMMEDIATE`` (waiting the busy timeout for another
+    program's lock, once), the statement, ``COMMIT``; on any failure ``ROLLBACK`` and the
+    error raised (requests-cache's own lock would retry without end, or swallow it)."""
+    with storage.responses.connection() as connection:  # no transaction of requests-cache's
         try:
             connection.execute("BEGIN IMMEDIATE")
-            connection.execute(
-                f"INSERT OR REPLACE INTO {responses.table_name} "  # noqa: S608 - its own name
-                "(key, value, expires) VALUES (?, ?, ?)",
-                (key, value, cached.expires_unix),
-            )
+            connection.execute(statement, values)
             connection.execute("COMMIT")
         except sqlite3.Error:
             if connection.in_transaction:
@@ -523,10 +552,17 @@ def _write_sqlite(storage: Any, key: str, response: requests.Response,
 
 def _open_readonly(path: Path) -> Any:
     """requests-cache's view of an existing SQLite file, for :meth:`Store.info` (the file is
-    read, never set aside)."""
-    from requests_cache.backends.sqlite import SQLiteCache
-
-    return SQLiteCache(path, busy_timeout=int(SQLITE_BUSY_SECONDS * 1000))
+    read, never set aside nor written: a file without the cache's tables is reported as not
+    a cache)."""
+    connection = sqlite3.connect(path, timeout=SQLITE_BUSY_SECONDS)
+    try:
+        tables = {row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        connection.close()
+    if "responses" not in tables:
+        raise sqlite3.DatabaseError("file is not a cnbkit cache (no responses table)")
+    return _cache_file(path)
 
 
 def _entries(storage: BaseCache) -> Iterator[tuple[str, object]]:
