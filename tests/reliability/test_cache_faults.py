@@ -70,7 +70,7 @@ def damage(path: Path, how: str) -> None:
         raise ValueError(how)
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    with pytest.raises(sqlite3.DatabaseError, match="not a database|malformed"):
+    with pytest.raises(sqlite3.DatabaseError, match=r"not a database|malformed"):
         connection = sqlite3.connect(path)  # SQLite itself says it is damaged
         try:
             connection.execute("SELECT COUNT(*) FROM responses").fetchone()
