@@ -53,7 +53,7 @@ import ssl
 import threading
 from collections.abc import Callable, Iterator
 from typing import TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import requests
 from requests.utils import select_proxy
@@ -167,7 +167,7 @@ def check_proxy(proxy: str, url: str) -> None:
         where = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
         _ = where.port  # raises ValueError when the port is not a number
         broken = not where.hostname or "@" in f"{where.path}?{where.query}#{where.fragment}"
-        stray = _STRAY_PERCENT.search(where.netloc.rpartition("@")[0]) is not None
+        stray = _stray_percent(where.netloc.rpartition("@")[0])
     except ValueError:
         broken, stray = True, False
     if stray and not broken:
@@ -177,10 +177,23 @@ def check_proxy(proxy: str, url: str) -> None:
             "the user name or password in the proxy URL has a % that does not start a "
             "percent-escape (not shown: it may be the password). Write a literal % as %25 (and "
             f"@ as %40, : as %3A, / as %2F), as in {variable}=http://USER:PASSWORD@"
-            f"proxy.bank.example:8080: a % followed by two hex digits is read as an escape, so "
-            f"'per%cent' must be written 'per%25cent'; {NETWORK_PAGE}")
+            f"proxy.bank.example:8080: a % followed by two hex digits is read as an escape of "
+            f"UTF-8, so a password x%y is written x%25y; {NETWORK_PAGE}")
     if broken:
         raise unreadable_proxy(proxy, url)
+
+
+def _stray_percent(userinfo: str) -> bool:
+    """Whether the credentials of a proxy URL hold a ``%`` that starts no escape, or escapes
+    that are not UTF-8 (``per%cent``: ``%ce`` is a byte no text holds; requests would send a
+    replacement character, or fail on it)."""
+    if _STRAY_PERCENT.search(userinfo) is not None:
+        return True
+    try:
+        unquote(userinfo, errors="strict")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def unreadable_proxy(proxy: str, url: str) -> ConfigError:
