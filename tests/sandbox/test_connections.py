@@ -29,7 +29,7 @@ from cnbkit.sandbox.market import MarketApp, fault_reply
 SHORT = 1.0
 #: How long a test waits for the server to answer or close, at most: far past the deadline,
 #: so a busy machine never fails it; a server that never closes fails it.
-PATIENCE = 30.0
+PATIENCE = 10.0
 #: The standard's own example of its Content-Length request header (the COBS files).
 STANDARD_LENGTH = 16529
 
@@ -38,14 +38,17 @@ Connect = Callable[[], socket.socket]
 
 @pytest.fixture(scope="module")
 def market() -> Iterator[LoopbackServer]:
-    with LoopbackServer(MarketApp(SANDBOX_CLOCK, 0), fault_reply=fault_reply,
-                        read_timeout=SHORT) as server:
+    server = LoopbackServer(MarketApp(SANDBOX_CLOCK, 0), fault_reply=fault_reply)
+    server.read_timeout = SHORT  # the setting (also LoopbackServer(read_timeout=...))
+    with server:
         yield server
 
 
 @pytest.fixture(scope="module")
 def cobs() -> Iterator[CobsSandbox]:
-    with CobsSandbox(read_timeout=SHORT) as sandbox:
+    sandbox = CobsSandbox()
+    sandbox.server.read_timeout = SHORT  # (also CobsSandbox(read_timeout=...))
+    with sandbox:
         yield sandbox
 
 
@@ -252,3 +255,21 @@ def test_a_burst_of_connections_is_taken_by_the_backlog() -> None:
     finally:
         market.stop()
         cobs.stop()
+
+
+def test_the_deadline_and_the_cap_are_settings() -> None:
+    """Given to the servers (the defaults: 20 s, 1 MiB), and changed while they run."""
+    from cnbkit.sandbox.httpserver import MAX_BODY, READ_TIMEOUT
+
+    assert (READ_TIMEOUT, MAX_BODY) == (20.0, 1 << 20)
+    sandbox = CobsSandbox(read_timeout=2.5)
+    server = LoopbackServer(MarketApp(SANDBOX_CLOCK, 0), read_timeout=3.0, max_body=10)
+    try:
+        assert sandbox.server.read_timeout == 2.5 and server.read_timeout == 3.0
+        with server:
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE)
+            sock.sendall(b"POST /cnbapi/x HTTP/1.1\r\nHost: s\r\nContent-Length: 11\r\n\r\n")
+            assert answer(until_closed(sock))[0] == 413  # over a cap of 10 bytes
+    finally:
+        server.stop()
+        sandbox.stop()
