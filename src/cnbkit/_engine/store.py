@@ -269,14 +269,14 @@ class Store:
         if storage is not None:
             return storage
         path = self._path
-        existed = path.exists()
+        before = _identity(path)
         try:
             storage = open_storage(self.location)
         except sqlite3.Error as exc:
             if not is_damage(exc):
-                _remove_if_empty(path, existed)
+                _remove_if_empty(path, before is not None)
                 raise
-            self._set_aside(exc, None)
+            self._set_aside(exc, before)
             storage = open_storage(self.location)
         self._local.storage = storage
         self._local.identity = _identity(path)
@@ -284,16 +284,13 @@ class Store:
             self._opened.append(storage)
         return storage
 
-    def _set_aside(self, exc: BaseException, storage: BaseCache | None) -> None:
+    def _set_aside(self, exc: BaseException, opened: tuple[int, int] | None) -> None:
         """Move the damaged file aside (unless another thread or process did: the file at the
-        path is no longer the one this thread opened) and warn, naming both paths."""
+        path is no longer ``opened``, the one this thread met damaged) and warn, naming both
+        paths."""
         path = self._path
-        if storage is not None:
-            self._forget(storage)
         with self._lock:
-            opened = getattr(self._local, "identity", None)
-            current = _identity(path)
-            if storage is not None and opened is not None and current != opened:
+            if opened is not None and _identity(path) != opened:
                 log.debug("cache file %s was already set aside by another connection", path)
                 return
             try:
@@ -328,7 +325,9 @@ class Store:
             except sqlite3.DatabaseError as exc:
                 if attempt == 2 or self._shared is not None or not is_damage(exc):
                     raise
-                self._set_aside(exc, storage)
+                opened = getattr(self._local, "identity", None)
+                self._forget(storage)
+                self._set_aside(exc, opened)
         raise AssertionError("unreachable")  # pragma: no cover
 
     # -- what the transport asks -------------------------------------------------------------
