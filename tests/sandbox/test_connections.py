@@ -209,6 +209,35 @@ def test_a_malformed_content_length_is_answered_in_the_error_shape(connect, path
     assert in_shape(request.node.callspec.id, body)
 
 
+@pytest.mark.parametrize("head", ["Transfer-Encoding: gzip\r\n",
+                                  "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n"])
+def test_a_body_whose_length_cannot_be_told_is_answered_400(connect, path, head,
+                                                            request) -> None:
+    """A Transfer-Encoding other than chunked (the COBS files' own example is ``gzip``), or
+    one beside a Content-Length (a request that could be smuggled): 400, and closed."""
+    sock = connect()
+    sock.sendall(f"POST {path} HTTP/1.1\r\nHost: sandbox\r\n{head}\r\nabc".encode())
+    status, headers, body = answer(until_closed(sock))
+    assert status == 400 and headers["connection"] == "close"
+    assert in_shape(request.node.callspec.id, body)
+
+
+def test_a_chunked_body_is_read_whole_and_the_connection_kept(market) -> None:
+    """A chunked body is read (so its bytes are never taken for the next request) and the
+    connection serves the next request; one over the cap is answered 413."""
+    sock = socket.create_connection(("127.0.0.1", market.port), timeout=PATIENCE)
+    sock.sendall(b"POST /cnbapi/exrates/daily HTTP/1.1\r\nHost: s\r\n"
+                 b"Transfer-Encoding: chunked\r\n\r\n3\r\nGET\r\n0\r\n\r\n"
+                 b"GET /cnbapi/exrates/daily?date=2019-05-17 HTTP/1.1\r\nHost: s\r\n"
+                 b"Connection: close\r\n\r\n")
+    received = until_closed(sock)
+    assert received.startswith(b"HTTP/1.1 405") and b"HTTP/1.1 200" in received
+    sock = socket.create_connection(("127.0.0.1", market.port), timeout=PATIENCE)
+    sock.sendall(b"POST /cnbapi/x HTTP/1.1\r\nHost: s\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 + f"{market.max_body + 1:x}\r\n".encode())
+    assert answer(until_closed(sock))[0] == 413
+
+
 @pytest.mark.parametrize("method", ["TRACE", "OPTIONS"])
 def test_trace_and_options_are_answered_405_in_the_error_shape(connect, path, method,
                                                                 request) -> None:
