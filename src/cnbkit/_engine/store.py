@@ -35,8 +35,8 @@ Example:
     >>> from cnbkit._engine.cache import CacheLocation
     >>> store = Store(CacheLocation.parse("memory://"))
     >>> with keeping(store):
-    ...     store.read("no-such-key") is None
-    True
+    ...     store.read("no-such-key")  # (no answer, and the cache answered)
+    (None, True)
     >>> store.close()
 """
 
