@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -120,6 +121,38 @@ def test_a_damaged_cache_is_moved_aside_and_the_call_goes_on(
         again = cnbkit.exrates.history(2015, 2018, client=client)
     assert sandbox.count("daily-year") == 0  # the next client finds its answers cached
     pd.testing.assert_frame_equal(again, history_2015_2018)
+
+
+def test_clients_meeting_one_damaged_file_at_once_set_it_aside_once(
+        sandbox, tmp_path, history_2015_2018):
+    """Four clients (threads, each with its own connections) open the same damaged file at
+    once: it is moved aside once (another's fresh file is never moved), every frame is right,
+    and the cache is whole afterwards."""
+    folder = tmp_path / "cache"
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.history(2015, 2018, client=client)
+    damage(folder / CACHE_FILE, "malformed")
+    start = threading.Barrier(4)
+    frames: list[pd.DataFrame] = []
+
+    def run() -> None:
+        with quick_client(sandbox, folder) as client:
+            start.wait(timeout=60)
+            frames.append(cnbkit.exrates.history(2015, 2018, client=client))
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    with warnings.catch_warnings():  # (the filters are the process's: set once, here)
+        warnings.simplefilter("ignore", CacheUnavailableWarning)
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=300)
+    assert len(frames) == 4
+    for frame in frames:
+        pd.testing.assert_frame_equal(frame, history_2015_2018)
+    assert len([p for p in folder.iterdir() if p.name.endswith("Z")]) == 1
+    with quick_client(sandbox, folder) as client:
+        assert client.cache_info().responses == 4 and client.cache_info().damaged is None
 
 
 @pytest.mark.parametrize("how", DAMAGES)
