@@ -284,6 +284,7 @@ def test_the_probe_says_what_the_proxy_did(origin, guarded_proxy, monkeypatch) -
 
 
 # -- credentials: a 401 for a 407, and the characters of a password -------------------------------
+@pytest.mark.only_on("linux", reason="tinyproxy is a Debian package the Linux job installs")
 def test_a_proxy_that_answers_wrong_credentials_with_401_is_read_as_credentials(
         origin, pki: Pki, make_client, monkeypatch, all_logs) -> None:
     """tinyproxy answers wrong credentials with 401 Unauthorized (and none with 407): a

@@ -220,23 +220,32 @@ def test_unreadable_redis_entries_are_dropped_with_a_warning(sandbox, redis_serv
 
 
 # -- a full disk, a read-only folder, a lock held too long -----------------------------------------
+def as_root(*command: str) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` as root: directly when this process is root (the CI machine), else
+    through ``sudo -n`` (a hosted runner), which fails at once where no password-less sudo
+    is."""
+    prefix = [] if ROOT else ["sudo", "-n"]
+    return subprocess.run([*prefix, *command], capture_output=True, text=True, check=False)
+
+
 @contextmanager
 def small_disk(folder: Path, size: str = "2m") -> Iterator[Path]:
-    """A tmpfs of ``size`` mounted on ``folder`` (as root; skipped where none can be
-    mounted), unmounted afterwards whatever happens."""
+    """A tmpfs of ``size`` mounted on ``folder``, owned by this process's user (as root, or
+    with sudo; skipped where none can be mounted), unmounted afterwards whatever happens."""
     folder.mkdir(parents=True, exist_ok=True)
     if not sys.platform.startswith("linux") or shutil.which("mount") is None:
         pytest.skip("a small file system is mounted with Linux's mount")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-                          capture_output=True, text=True, check=False)
+    owner = f"uid={os.getuid()},gid={os.getgid()},mode=0700"
+    done = as_root("mount", "-t", "tmpfs", "-o", f"size={size},{owner}", "tmpfs", str(folder))
     if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()})")
+        pytest.skip(f"cannot mount a tmpfs here, as root or with sudo ({done.stderr.strip()})")
     try:
         yield folder
     finally:
-        subprocess.run(["umount", "-l", str(folder)], capture_output=True, check=False)
+        as_root("umount", "-l", str(folder))
 
 
+@pytest.mark.only_on("linux", reason="a small tmpfs is mounted with Linux's mount, as root")
 def test_a_full_disk_keeps_what_fits_and_says_how_many_answers_were_not_kept(tmp_path):
     from cnbkit.sandbox import serve
 
@@ -261,6 +270,7 @@ def test_a_full_disk_keeps_what_fits_and_says_how_many_answers_were_not_kept(tmp
         assert url.count("daily-year") == calls - kept  # what was kept is served
 
 
+@pytest.mark.only_on("linux", reason="a small tmpfs is mounted with Linux's mount, as root")
 def test_a_disk_full_before_the_cache_exists_leaves_no_file(tmp_path):
     from cnbkit.sandbox import serve
 
@@ -279,13 +289,14 @@ def test_a_disk_full_before_the_cache_exists_leaves_no_file(tmp_path):
         assert sorted(p.name for p in disk.iterdir()) == ["filler"]  # no 0-byte file
 
 
+@pytest.mark.only_on("linux", reason="a small tmpfs is mounted with Linux's mount, as root")
 def test_a_read_only_folder_keeps_nothing_and_says_why(tmp_path, history_2015_2018):
     from cnbkit.sandbox import serve
 
     with serve() as url, small_disk(tmp_path / "disk", "16m") as disk:
         with quick_client(url, disk) as client:
             cnbkit.exrates.history(2015, 2016, client=client)
-        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        assert as_root("mount", "-o", "remount,ro", str(disk)).returncode == 0
         with quick_client(url, disk) as client, warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             frame = cnbkit.exrates.history(2015, 2018, client=client)
