@@ -25,6 +25,7 @@ import pytest
 import cnbkit
 from cnbkit._engine import cache as engine_cache
 from cnbkit._engine.cache import CacheLocation
+from cnbkit._shared.warnings_at_caller import collecting
 from cnbkit.cli import main
 from cnbkit.errors import CacheUnavailableWarning
 
@@ -123,35 +124,72 @@ def test_a_damaged_cache_is_moved_aside_and_the_call_goes_on(
     pd.testing.assert_frame_equal(again, history_2015_2018)
 
 
-def test_clients_meeting_one_damaged_file_at_once_set_it_aside_once(
+def _at_once(sandbox, folder: Path, shared: bool) -> tuple[list[pd.DataFrame], list[str]]:
+    """Four threads call history() at once on the damaged cache in ``folder``: through one
+    client (``shared``: its threads' connections are one store's), or a client each (as
+    four processes would). The frames, and every cnbkit warning each thread was given."""
+    start = threading.Barrier(4)
+    frames: list[pd.DataFrame] = []
+    said: list[str] = []
+    one = quick_client(sandbox, folder) if shared else None
+
+    def run() -> None:
+        client = one or quick_client(sandbox, folder)
+        try:
+            with collecting() as collected:
+                start.wait(timeout=60)
+                frames.append(cnbkit.exrates.history(2015, 2018, client=client))
+            said.extend(str(warning) for warning in collected)  # this thread's alone
+        finally:
+            if one is None:
+                client.close()
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    if one is not None:
+        one.close()
+    return frames, said
+
+
+def test_threads_of_one_client_meeting_a_damaged_file_set_it_aside_once(
         sandbox, tmp_path, history_2015_2018):
-    """Four clients (threads, each with its own connections) open the same damaged file at
-    once: it is moved aside once (another's fresh file is never moved), every frame is right,
-    and the cache is whole afterwards."""
+    """The threads of one client wait for one another: the file is moved aside once, after
+    every connection to it is closed (a connection closed after the move would delete the new
+    file's WAL by its name), and only that is said."""
     folder = tmp_path / "cache"
     with quick_client(sandbox, folder) as client:
         cnbkit.exrates.history(2015, 2018, client=client)
     damage(folder / CACHE_FILE, "malformed")
-    start = threading.Barrier(4)
-    frames: list[pd.DataFrame] = []
-
-    def run() -> None:
-        with quick_client(sandbox, folder) as client:
-            start.wait(timeout=60)
-            frames.append(cnbkit.exrates.history(2015, 2018, client=client))
-
-    threads = [threading.Thread(target=run) for _ in range(4)]
-    with warnings.catch_warnings():  # (the filters are the process's: set once, here)
-        warnings.simplefilter("ignore", CacheUnavailableWarning)
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=300)
+    frames, said = _at_once(sandbox, folder, shared=True)
     assert len(frames) == 4
     for frame in frames:
         pd.testing.assert_frame_equal(frame, history_2015_2018)
+    assert len(said) == 1 and "could not be read as a cache" in said[0], said
     assert len([p for p in folder.iterdir() if p.name.endswith("Z")]) == 1
     with quick_client(sandbox, folder) as client:
+        assert client.cache_info().responses == 4 and client.cache_info().damaged is None
+
+
+def test_clients_meeting_one_damaged_file_at_once_all_go_on(
+        sandbox, tmp_path, history_2015_2018):
+    """Four clients (as four processes would) meet the damaged file at once: each frame is
+    right and the cache ends whole. Across clients nothing coordinates the move, so one of
+    them may also meet the fresh file in the middle of another's move (more warnings, a
+    fresh file moved aside again): that costs downloads, never a frame."""
+    folder = tmp_path / "cache"
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.history(2015, 2018, client=client)
+    damage(folder / CACHE_FILE, "malformed")
+    frames, said = _at_once(sandbox, folder, shared=False)
+    assert len(frames) == 4
+    for frame in frames:
+        pd.testing.assert_frame_equal(frame, history_2015_2018)
+    assert any("could not be read as a cache" in text for text in said)
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.history(2015, 2018, client=client)
         assert client.cache_info().responses == 4 and client.cache_info().damaged is None
 
 

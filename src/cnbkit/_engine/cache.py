@@ -57,6 +57,7 @@ from ..errors import ConfigError
 
 if TYPE_CHECKING:  # requests-cache is imported when a cache is opened, not when settings load
     from requests_cache.backends.base import BaseCache
+    from requests_cache.backends.sqlite import SQLiteCache
 
 __all__ = [
     "CACHE_FILE",
@@ -341,11 +342,22 @@ def _open_sqlite(path: Path) -> BaseCache:
     deadline = time.monotonic() + SQLITE_BUSY_SECONDS
     pause = 0.01
     while True:
+        storage: SQLiteCache | None = None
         try:
             _prepare_sqlite(path)
-            return _cache_file(path)
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+            storage = _cache_file(path)
+            with storage.responses.connection() as connection:  # the file it opened has
+                connection.execute("SELECT 1 FROM responses LIMIT 1").fetchall()  # the table
+            return storage
+        except sqlite3.Error as exc:
+            if storage is not None:  # never left open: a damaged file is moved next, and a
+                storage.close()  # type: ignore[no-untyped-call]  # late close would harm the new
+            text = str(exc)
+            if not isinstance(exc, sqlite3.OperationalError):
+                raise
+            if "no such table" in text and time.monotonic() + pause <= deadline:
+                continue  # the file was replaced between the two opens: open the new one
+            if "locked" not in text or time.monotonic() + pause > deadline:
                 raise
         logging.getLogger("cnbkit").debug("cache file %s is being set up by another "
                                           "connection: opening it again", path.name)
@@ -381,7 +393,7 @@ def _prepare_sqlite(path: Path) -> None:
         connection.close()
 
 
-def _cache_file(path: Path) -> BaseCache:
+def _cache_file(path: Path) -> SQLiteCache:
     """requests-cache's SQLite storage of ``path``, whose tables :func:`_prepare_sqlite` made.
 
     Built as ``SQLiteCache(path, wal=True, busy_timeout=...)`` builds itself, except that its

@@ -76,6 +76,9 @@ log = logging.getLogger("cnbkit")
 
 #: SQLite's result codes of a file that is not (or no longer) a database.
 _DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+#: How many times an operation meets a damaged file and sets it aside before it gives up
+#: (another thread or process may be setting aside the files it opens).
+_OPEN_ATTEMPTS = 3
 #: The files that belong to one SQLite database beside the main file.
 _COMPANIONS = ("-wal", "-shm", "-journal")
 
@@ -234,6 +237,9 @@ class Store:
         self._local = threading.local()
         self._opened: list[BaseCache] = []
         self._errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
+        self._moves = threading.Condition()  # operations in flight, and a move that waits
+        self._active = 0
+        self._moving = False
         self._shared: BaseCache | None = None
         if location.kind != "sqlite":
             self._shared = open_storage(location)
@@ -257,50 +263,93 @@ class Store:
 
     # -- opening ------------------------------------------------------------------------------
     def _storage(self) -> BaseCache:
-        """This thread's storage, opened on first use; a damaged file is set aside first.
+        """This thread's storage, opened on first use, and opened again when the file at the
+        path is no longer the one it holds (another thread or process set it aside).
 
         Raises:
+            _Damaged: the file opened is damaged (the caller sets it aside, outside any
+                operation: :meth:`_attempts`).
             sqlite3.Error, OSError: the file cannot be opened (it is not damaged: the disk, the
                 folder or a lock).
         """
         if self._shared is not None:
             return self._shared
+        path = self._path
         storage: BaseCache | None = getattr(self._local, "storage", None)
         if storage is not None:
-            return storage
-        path = self._path
+            if _identity(path) == self._local.identity:
+                return storage
+            self._forget(storage)  # its file was moved aside: never use it again
         before = _identity(path)
         try:
             storage = open_storage(self.location)
         except sqlite3.Error as exc:
-            if not is_damage(exc):
-                _remove_if_empty(path, before is not None)
-                raise
-            self._set_aside(exc, before)
-            storage = open_storage(self.location)
+            if is_damage(exc):
+                raise _Damaged(exc, before) from None
+            _remove_if_empty(path, before is not None)
+            raise
         self._local.storage = storage
-        self._local.identity = _identity(path)
+        self._local.identity = before if before is not None else _identity(path)
         with self._lock:
             self._opened.append(storage)
         return storage
 
+    @contextmanager
+    def _operation(self) -> Iterator[None]:
+        """One use of the storage: waits while a damaged file is being moved aside, and keeps
+        the move waiting until it is done (no connection of this process touches a file, its
+        WAL or its shared memory while they are renamed)."""
+        with self._moves:
+            while self._moving:
+                self._moves.wait()
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._moves:
+                self._active -= 1
+                self._moves.notify_all()
+
     def _set_aside(self, exc: BaseException, opened: tuple[int, int] | None) -> None:
-        """Move the damaged file aside (unless another thread or process did: the file at the
-        path is no longer ``opened``, the one this thread met damaged) and warn, naming both
-        paths."""
+        """Move the damaged file aside, once no operation of this process uses the storage,
+        unless it was moved already (the file at the path is no longer ``opened``, the one met
+        damaged), and warn, naming both paths."""
         path = self._path
-        with self._lock:
-            if opened is not None and _identity(path) != opened:
-                log.debug("cache file %s was already set aside by another connection", path)
-                return
+        target: Path | None = None
+        with self._moves:
+            while self._moving:
+                self._moves.wait()
+            self._moving = True
             try:
-                target = set_aside(path)
-            except FileNotFoundError:
-                return  # another process set it aside between the check and the rename
-        warn(CacheUnavailableWarning(
-            f"the cache file {path} could not be read as a cache ({exc.__class__.__name__}: "
-            f"{exc}): it was moved aside to {target} (kept for inspection: delete it when "
-            "done) and a fresh cache was started in its place"))
+                while self._active:
+                    self._moves.wait()
+                if opened is not None and _identity(path) != opened:
+                    log.debug("cache file %s was already set aside", path)
+                else:
+                    self._close_all()  # a connection closed after the move would delete the
+                    try:               # new file's WAL and shared memory, by their names
+                        target = set_aside(path)
+                    except FileNotFoundError:
+                        pass  # another process set it aside between the check and the rename
+            finally:
+                self._moving = False
+                self._moves.notify_all()
+        if target is not None:
+            warn(CacheUnavailableWarning(
+                f"the cache file {path} could not be read as a cache ({exc.__class__.__name__}: "
+                f"{exc}): it was moved aside to {target} (kept for inspection: delete it when "
+                "done) and a fresh cache was started in its place"))
+
+    def _close_all(self) -> None:
+        """Close every connection of this store (no operation is in flight): each thread opens
+        its own again on next use."""
+        with self._lock:
+            opened = list(self._opened)
+        for storage in opened:
+            try:
+                storage.close()  # type: ignore[no-untyped-call]  # requests-cache: no hint
+            except self._errors:
+                pass
 
     def _forget(self, storage: BaseCache) -> None:
         """Close this thread's connection (a damaged file's, or one being replaced)."""
@@ -316,18 +365,27 @@ class Store:
             pass
 
     def _twice(self, operation: Any) -> Any:
-        """Run ``operation(storage)``; when it meets a damaged file, set the file aside and run
-        it once more on a fresh one. Other failures are raised."""
-        for attempt in (1, 2):
-            storage = self._storage()
-            try:
-                return operation(storage)
-            except sqlite3.DatabaseError as exc:
-                if attempt == 2 or self._shared is not None or not is_damage(exc):
-                    raise
-                opened = getattr(self._local, "identity", None)
-                self._forget(storage)
-                self._set_aside(exc, opened)
+        """Run ``operation(storage)``; when it meets a damaged file (at open or in use), set
+        the file aside and run it again on a fresh one (at most :data:`_OPEN_ATTEMPTS` times).
+        Other failures are raised."""
+        for attempt in range(1, _OPEN_ATTEMPTS + 1):
+            held: BaseCache | None = None
+            with self._operation():
+                try:
+                    held = self._storage()
+                    return operation(held)
+                except _Damaged as damaged:
+                    failure, opened = damaged.error, damaged.identity
+                except sqlite3.DatabaseError as exc:
+                    if attempt == _OPEN_ATTEMPTS or self._shared is not None \
+                            or not is_damage(exc):
+                        raise
+                    failure, opened = exc, getattr(self._local, "identity", None)
+            if attempt == _OPEN_ATTEMPTS:
+                raise failure
+            if held is not None:
+                self._forget(held)
+            self._set_aside(failure, opened)
         raise AssertionError("unreachable")  # pragma: no cover
 
     # -- what the transport asks -------------------------------------------------------------
@@ -484,6 +542,16 @@ class Store:
         if self._shared is not None and self.location.kind == "redis":
             self._shared.responses.close()  # type: ignore[no-untyped-call]  # as above
             # (redis-py reconnects on the next command: the store stays usable)
+
+
+class _Damaged(Exception):
+    """A SQLite file found damaged when it was opened (``error``), and which file it was
+    (``identity``: device and inode, None when there was none)."""
+
+    def __init__(self, error: sqlite3.Error, identity: tuple[int, int] | None) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.identity = identity
 
 
 def _count(*, downloaded: int) -> None:
