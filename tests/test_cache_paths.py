@@ -108,6 +108,8 @@ def test_the_default_cache_dir_round_trips_on_this_system(tmp_path):
     client = Client(cache_dir=directory, progress=False)
     try:
         assert client.cache_info().path == location.path
+        assert not location.path.exists()  # looking creates no file
+        client.clear_cache()  # opens the cache
         assert location.path.exists()
     finally:
         client.close()
@@ -122,6 +124,7 @@ def test_cnbkit_cache_url_with_a_percent_escape_opens_that_file(tmp_path, monkey
     client = Client(progress=False)
     try:
         assert client.cache_info().path == target
+        client.clear_cache()  # opens the cache (looking at it creates no file)
     finally:
         client.close()
     assert target.exists() and not (tmp_path / "my%20cache").exists()

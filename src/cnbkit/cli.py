@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -122,15 +123,28 @@ def _cmd_cache(args: argparse.Namespace) -> int:
     from . import Client
 
     client = Client(cache_url=args.cache_url, cache_dir=args.cache_dir)
-    if args.action == "info":
-        print(client.cache_info())
-    else:
+    try:
+        if args.action == "info":
+            print(client.cache_info())
+            return 0
         info = client.cache_info()
-        client.clear_cache()
-        where = info.location if info else "no cache"
-        print(f"cleared {info.responses if info else 0} answers from {where}")
-    client.close()
-    return 0
+        try:
+            count = client.clear_cache()
+        except (OSError, sqlite3.Error) as exc:
+            where = info.location if info else "the cache"
+            print(f"cnbkit: could not clear {where} ({exc.__class__.__name__}: {exc}); make "
+                  "its folder writable, or delete the file by hand", file=sys.stderr)
+            return 1
+        if info is None:
+            print("cleared 0 answers from no cache")
+        elif info.damaged is not None:
+            print(f"deleted the damaged cache file {info.location} ({info.damaged}); the "
+                  "next call starts a fresh cache")
+        else:
+            print(f"cleared {count} answers from {info.location}")
+        return 0
+    finally:
+        client.close()
 
 
 #: What ``cnbkit fetch`` writes, by the output file's suffix.

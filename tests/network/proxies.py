@@ -129,3 +129,59 @@ class ProxyServer:
                 self.process.wait()
         self.process = None
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class TinyProxy:
+    """One tinyproxy process (Debian's ``tinyproxy``, C, not Python's requests stack): a plain
+    proxy that wants ``user:password`` (BasicAuth) and answers wrong credentials with 401
+    Unauthorized, not 407, and none with 407. Its port is picked free and written into its
+    configuration (it takes no port 0)."""
+
+    def __init__(self, user: str, password: str) -> None:
+        binary = shutil.which("tinyproxy")
+        if binary is None:
+            if (hasattr(os, "geteuid") and os.geteuid() == 0) \
+                    or os.environ.get("CNBKIT_TEST_NO_SKIP"):
+                pytest.fail("tinyproxy is missing: scripts/test.sh installs it as root "
+                            "(apt-get install tinyproxy)")
+            pytest.skip("tinyproxy is not installed (apt-get install tinyproxy)")
+        self.folder = Path(tempfile.mkdtemp(prefix="cnbkit-tinyproxy-"))
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        config = self.folder / "tinyproxy.conf"
+        config.write_text(f"Port {self.port}\nListen 127.0.0.1\nTimeout 30\nMaxClients 20\n"
+                          f"BasicAuth {user} {password}\nLogLevel Info\n", encoding="ascii")
+        self.command = [binary, "-d", "-c", str(config)]
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> TinyProxy:
+        self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + DEADLINE_S
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError("tinyproxy exited")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=2).close()
+                return self
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"tinyproxy did not listen within {DEADLINE_S} s"
+                                       ) from None
+                time.sleep(0.05)  # a poll interval
+
+    def url(self, credentials: str | None = None) -> str:
+        userinfo = f"{credentials}@" if credentials else ""
+        return f"http://{userinfo}127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -23,9 +23,9 @@ from cnbkit.errors import (
     ServerError,
 )
 
-from .conftest import USER, attempts, base_url, shown_everywhere
+from .conftest import PASSWORD, USER, attempts, base_url, shown_everywhere
 from .pki import Pki
-from .proxies import ProxyServer
+from .proxies import ProxyServer, TinyProxy
 
 DROPS = pytest.mark.only_on(
     "linux", reason="a listener whose queue is full drops new connections (SYNs) on Linux, as "
@@ -281,3 +281,60 @@ def test_the_probe_says_what_the_proxy_did(origin, guarded_proxy, monkeypatch) -
     assert probe.outcome == "proxy"
     assert probe.reason == (f"could not be reached: the proxy http://127.0.0.1:{port} cannot be "
                             "reached")
+
+
+# -- credentials: a 401 for a 407, and the characters of a password -------------------------------
+@pytest.mark.only_on("linux", reason="tinyproxy is a Debian package the Linux job installs")
+def test_a_proxy_that_answers_wrong_credentials_with_401_is_read_as_credentials(
+        origin, pki: Pki, make_client, monkeypatch, all_logs) -> None:
+    """tinyproxy answers wrong credentials with 401 Unauthorized (and none with 407): a
+    credentials problem, named with how to write the password, never "ask the network team
+    to allow" and never the password."""
+    proxy = TinyProxy(USER, PASSWORD).start()
+    try:
+        wrong = "Wr0ng-pa55word-41"
+        monkeypatch.setenv("HTTPS_PROXY", proxy.url(f"{USER}:{wrong}"))
+        with pytest.raises(ProxyAuthenticationRequired) as info:
+            make_client(base_url(origin), trust=pki.origin_ca).get("exrates.daily",
+                                                                    date="2025-12-30")
+        monkeypatch.setenv("HTTPS_PROXY", proxy.url(f"{USER}:{PASSWORD}"))
+        frame = make_client(base_url(origin), trust=pki.origin_ca).get("exrates.daily",
+                                                                       date="2025-12-30")
+    finally:
+        proxy.stop()
+    error, message = info.value, str(info.value)
+    assert error.status == 401 and error.credentials_given
+    assert "refused the credentials given in HTTPS_PROXY (401 Unauthorized" in message
+    assert "% as %25, @ as %40, : as %3A, / as %2F" in message
+    assert "ask the network team to allow" not in message
+    assert not [text for text in shown_everywhere(error, all_logs) if wrong in text]
+    assert len(frame) > 30  # the right ones go through the same proxy
+
+
+@pytest.mark.parametrize("password", ["50%off", "100%", "per%cent", "a%4"])
+def test_a_percent_that_starts_no_escape_is_refused_by_its_variable_never_shown(
+        origin, pki: Pki, make_client, monkeypatch, all_logs, password) -> None:
+    """A literal % written as it is: requests would keep it or decode it by chance
+    (``per%41cent`` is ``perAcent``), so cnbkit refuses it and says to write %25."""
+    monkeypatch.setenv("HTTPS_PROXY", f"http://{USER}:{password}@127.0.0.1:9")
+    with pytest.raises(ConfigError) as info:
+        make_client(base_url(origin), trust=pki.origin_ca).get("exrates.daily")
+    message = str(info.value)
+    assert "HTTPS_PROXY" in message and "Write a literal % as %25" in message
+    assert not [text for text in shown_everywhere(info.value, all_logs) if password in text]
+    assert origin.count("/exrates") == 0
+
+
+def test_every_special_character_percent_encoded_goes_through_a_real_proxy(
+        origin, pki: Pki, make_client, monkeypatch) -> None:
+    """The password ``p@ss:w/rd%1`` written as the hint says, ``p%40ss%3Aw%2Frd%251``,
+    reaches proxy.py as the password it wants."""
+    password = "p@ss:w/rd%1"
+    proxy = ProxyServer(credentials=f"{USER}:{password}").start()
+    try:
+        monkeypatch.setenv("HTTPS_PROXY", proxy.url(f"{USER}:p%40ss%3Aw%2Frd%251"))
+        frame = make_client(base_url(origin), trust=pki.origin_ca).get("exrates.daily",
+                                                                       date="2025-12-30")
+    finally:
+        proxy.stop()
+    assert len(frame) > 30

@@ -73,8 +73,13 @@ def test_unknown_path_and_method(sandbox, http) -> None:
         assert response.status_code == 404 and response.content == b""
     response = http.get(sandbox.server.origin + "/elsewhere", timeout=10)
     assert response.status_code == 404 and response.content == b""
-    response = http.post(f"{sandbox}/exrates/daily", timeout=10)
-    assert response.status_code in (404, 405) and response.content == b""
+    for method in ("POST", "PUT", "DELETE", "PATCH", "TRACE", "OPTIONS"):
+        response = http.request(method, f"{sandbox}/exrates/daily", timeout=10)
+        assert response.status_code == 405, method
+        assert response.headers["Allow"] == "GET, HEAD"
+        body = response.json()
+        assert body["errorCode"] == "VALIDATION_ERROR" and method in body["description"]
+        assert body["endPoint"] == "/cnbapi/exrates/daily"
 
 
 def test_injected_500_has_the_live_body() -> None:

@@ -57,6 +57,7 @@ from ..errors import ConfigError
 
 if TYPE_CHECKING:  # requests-cache is imported when a cache is opened, not when settings load
     from requests_cache.backends.base import BaseCache
+    from requests_cache.backends.sqlite import SQLiteCache
 
 __all__ = [
     "CACHE_FILE",
@@ -338,20 +339,84 @@ def _open_sqlite(path: Path) -> BaseCache:
     locked" at once instead of waiting its busy timeout, to avoid a deadlock. The open is then
     tried again, with growing pauses (10 ms to 0.5 s), for up to :data:`SQLITE_BUSY_SECONDS`.
     """
-    from requests_cache.backends.sqlite import SQLiteCache
-
     deadline = time.monotonic() + SQLITE_BUSY_SECONDS
     pause = 0.01
     while True:
+        storage: SQLiteCache | None = None
         try:
-            return SQLiteCache(path, wal=True, busy_timeout=int(SQLITE_BUSY_SECONDS * 1000))
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+            _prepare_sqlite(path)
+            storage = _cache_file(path)
+            with storage.responses.connection() as connection:  # the file it opened has
+                connection.execute("SELECT 1 FROM responses LIMIT 1").fetchall()  # the table
+            return storage
+        except sqlite3.Error as exc:
+            if storage is not None:  # never left open: a damaged file is moved next, and a
+                storage.close()  # type: ignore[no-untyped-call]  # late close would harm the new
+            text = str(exc)
+            if not isinstance(exc, sqlite3.OperationalError):
+                raise
+            if "no such table" in text and time.monotonic() + pause <= deadline:
+                continue  # the file was replaced between the two opens: open the new one
+            if "locked" not in text or time.monotonic() + pause > deadline:
                 raise
         logging.getLogger("cnbkit").debug("cache file %s is being set up by another "
                                           "connection: opening it again", path.name)
         time.sleep(pause)
         pause = min(pause * 2, 0.5)
+
+
+def _prepare_sqlite(path: Path) -> None:
+    """Make ``path`` a cache file in WAL mode with requests-cache's two tables, in a
+    transaction of cnbkit's own, so that what fails (a damaged file, a full disk, a folder that
+    cannot be written) raises here; a file that has them is only read (the check also finds a
+    file that is not a database), so opening needs no write lock.
+    """
+    connection = sqlite3.connect(path, timeout=SQLITE_BUSY_SECONDS, isolation_level=None)
+    try:
+        tables = {row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if {"responses", "redirects"} <= tables:
+            return
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            for table in ("responses", "redirects"):  # requests-cache's SQLiteDict schema
+                connection.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY,"
+                                   " value BLOB, expires INTEGER)")
+            connection.execute("CREATE INDEX IF NOT EXISTS expires_idx ON responses(expires)")
+            connection.execute("COMMIT")
+        except sqlite3.Error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+    finally:
+        connection.close()
+
+
+def _cache_file(path: Path) -> SQLiteCache:
+    """requests-cache's SQLite storage of ``path``, whose tables :func:`_prepare_sqlite` made.
+
+    Built as ``SQLiteCache(path, wal=True, busy_timeout=...)`` builds itself, except that its
+    two ``SQLiteDict`` skip their set-up: requests-cache runs it in ``_acquire_sqlite_lock``,
+    which retries ``BEGIN IMMEDIATE`` without end while another program holds the file's write
+    lock (opening would hang for as long), and rolls back a failure without raising. cnbkit
+    writes, deletes and clears through its own transactions (:mod:`cnbkit._engine.store`), so
+    requests-cache's lock is never taken.
+    """
+    from requests_cache.backends.base import BaseCache
+    from requests_cache.backends.sqlite import SQLiteCache, SQLiteDict
+
+    class _Prepared(SQLiteDict):
+        def init_db(self) -> None:
+            self.close()  # type: ignore[no-untyped-call]  # the tables exist: as its set-up
+
+    busy = int(SQLITE_BUSY_SECONDS * 1000)
+    storage: SQLiteCache = SQLiteCache.__new__(SQLiteCache)
+    BaseCache.__init__(storage, cache_name=str(path))
+    storage.responses = _Prepared(path, table_name="responses", busy_timeout=busy, wal=True)
+    storage.redirects = _Prepared(path, table_name="redirects", lock=storage.responses._lock,
+                                  serializer=None, busy_timeout=busy, wal=True)
+    return storage
 
 
 @dataclass(frozen=True)
@@ -366,6 +431,9 @@ class CacheInfo:
         size_bytes: the stored size (SQLite: the files on disk with the WAL; Redis and
             memory: the stored answers).
         path: the SQLite file (None for the other backends).
+        damaged: None, or why the SQLite file cannot be read as a cache (``damaged (file is
+            not a database)``): the next call moves it aside and starts a fresh one, and
+            ``cnbkit cache clear`` deletes it.
     """
 
     location: str
@@ -374,8 +442,13 @@ class CacheInfo:
     expired: int
     size_bytes: int
     path: Path | None = None
+    damaged: str | None = None
 
     def __str__(self) -> str:
+        if self.damaged is not None:
+            return (f"cache {self.location}: {self.damaged}, {self.size_bytes / 1e6:.1f} MB; "
+                    "the next call moves it aside and starts a fresh cache, and "
+                    "'cnbkit cache clear' deletes it")
         return (
             f"cache {self.location}: {self.responses} answers ({self.final} final, "
             f"{self.expired} expired), {self.size_bytes / 1e6:.1f} MB"
@@ -401,7 +474,8 @@ def cache_info(storage: BaseCache, location: CacheLocation, now: dt.datetime) ->
                 (int(now.timestamp()),),
             ).fetchone()
         total, final, expired = (int(value) for value in row)
-        size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
+        files = (path.with_name(path.name + suffix) for suffix in ("", "-wal", "-shm"))
+        size = sum(p.stat().st_size for p in files if p.is_file())
         return CacheInfo(location.display, total, final, expired, size, path=path)
     total = final = expired = size = 0
     for response in storage.responses.values():

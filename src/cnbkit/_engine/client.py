@@ -39,6 +39,7 @@ from .params import build_query
 from .plan import Plan
 from .settings import LIVE_URL, Settings
 from .stitch import stitch
+from .store import keeping
 from .transport import Transport
 from .watch import Watch
 
@@ -277,8 +278,9 @@ class Client:
         count = min(workers or self.settings.workers, len(calls) or 1)
         wanted = self.settings.progress if progress is None else progress
         show = (watched() if wanted is None else wanted) and len(calls) > 4
-        parts = execute.run(calls, self._transport, self._pool(count), progress=show,
-                            desc=desc, chunked=plan.chunked, watch=watch)
+        with keeping(self._transport.store):  # one warning for what the cache did not keep
+            parts = execute.run(calls, self._transport, self._pool(count), progress=show,
+                                desc=desc, chunked=plan.chunked, watch=watch)
         table = stitch(parts, plan)
         notices.check(plan.notices, plan.op, table, self.today())
         return to_backend(table, chosen)
@@ -295,12 +297,28 @@ class Client:
 
     # -- cache ------------------------------------------------------------------------------------
     def cache_info(self) -> CacheInfo | None:
-        """What the cache holds (None when caching is off)."""
+        """What the cache holds (None when caching is off). A SQLite file that cannot be read
+        as a cache is reported (:attr:`CacheInfo.damaged`), not moved: the next call moves it
+        aside and starts a fresh cache.
+
+        Example:
+            >>> client.cache_info()  # doctest: +SKIP
+            CacheInfo(location='/home/me/.cache/cnbkit/cnbkit-http.sqlite', responses=35, ...)
+        """
         return self._transport.cache_info()
 
-    def clear_cache(self) -> None:
-        """Delete every cached answer (on a shared Redis: only those under this prefix)."""
-        self._transport.clear_cache()
+    def clear_cache(self) -> int:
+        """Delete every cached answer (on a shared Redis: only those under this prefix; a
+        damaged SQLite file is deleted whole) and return how many there were.
+
+        Raises:
+            OSError, sqlite3.Error: the cache's file cannot be written (a read-only folder).
+
+        Example:
+            >>> client.clear_cache()  # doctest: +SKIP
+            35
+        """
+        return self._transport.clear_cache()
 
     # -- lifetime ---------------------------------------------------------------------------------
     def close(self) -> None:

@@ -53,7 +53,7 @@ import ssl
 import threading
 from collections.abc import Callable, Iterator
 from typing import TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import requests
 from requests.utils import select_proxy
@@ -94,6 +94,10 @@ _PUBLIC_CAS = 20
 _SCHEMES = ("Basic", "Digest", "NTLM", "Negotiate", "Kerberos", "Bearer")
 _WINDOWS_SIGN_ON = frozenset({"ntlm", "negotiate", "kerberos"})
 _E = TypeVar("_E", bound=BaseException)
+#: A ``%`` that does not start a percent-escape (``%`` and two hex digits): a literal ``%`` of a
+#: password written as it is, which requests would keep or decode by chance (``50%off`` stays,
+#: ``per%41cent`` becomes ``perAcent``); refused, so that it is written ``%25``.
+_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _TUNNEL = re.compile(r"Tunnel connection failed: (?P<status>\d{3})\s*(?P<phrase>[^'\")]*)")
 
 
@@ -152,6 +156,10 @@ def check_proxy(proxy: str, url: str) -> None:
     cuts the URL short. The error names the variable and never its text (it holds the
     password).
 
+    A literal ``%`` that does not start a percent-escape (``50%off``) is refused the same
+    way: written as it is, requests would keep it or, when two hex digits follow
+    (``per%41cent``), decode it without a word; it is to be written ``%25``.
+
     Example:
         >>> check_proxy("http://alice:Pa55%2Fword@proxy:8080", "https://api.cnb.cz")  # fine
     """
@@ -159,10 +167,33 @@ def check_proxy(proxy: str, url: str) -> None:
         where = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
         _ = where.port  # raises ValueError when the port is not a number
         broken = not where.hostname or "@" in f"{where.path}?{where.query}#{where.fragment}"
+        stray = _stray_percent(where.netloc.rpartition("@")[0])
     except ValueError:
-        broken = True
+        broken, stray = True, False
+    if stray and not broken:
+        variable, _ = _setting(proxy, url)
+        raise ConfigError(
+            proxy_variable(proxy, url) or "proxy", "<hidden>",
+            "the user name or password in the proxy URL has a % that does not start a "
+            "percent-escape (not shown: it may be the password). Write a literal % as %25 (and "
+            f"@ as %40, : as %3A, / as %2F), as in {variable}=http://USER:PASSWORD@"
+            f"proxy.bank.example:8080: a % followed by two hex digits is read as an escape of "
+            f"UTF-8, so a password x%y is written x%25y; {NETWORK_PAGE}")
     if broken:
         raise unreadable_proxy(proxy, url)
+
+
+def _stray_percent(userinfo: str) -> bool:
+    """Whether the credentials of a proxy URL hold a ``%`` that starts no escape, or escapes
+    that are not UTF-8 (``per%cent``: ``%ce`` is a byte no text holds; requests would send a
+    replacement character, or fail on it)."""
+    if _STRAY_PERCENT.search(userinfo) is not None:
+        return True
+    try:
+        unquote(userinfo, errors="strict")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def unreadable_proxy(proxy: str, url: str) -> ConfigError:
@@ -171,9 +202,9 @@ def unreadable_proxy(proxy: str, url: str) -> ConfigError:
     return ConfigError(
         proxy_variable(proxy, url) or "proxy", "<hidden>",
         "the proxy URL cannot be read (it is not shown: it may hold a password). Percent-encode "
-        "the special characters of the user name and password (/ as %2F, # as %23, ? as %3F, "
-        f"@ as %40, : as %3A), as in {variable}=http://USER:PASSWORD@proxy.bank.example:8080; "
-        f"{NETWORK_PAGE}")
+        "the special characters of the user name and password (% as %25, / as %2F, # as %23, "
+        f"? as %3F, @ as %40, : as %3A), as in "
+        f"{variable}=http://USER:PASSWORD@proxy.bank.example:8080; {NETWORK_PAGE}")
 
 
 def _loopback_hint(url: str) -> str:
@@ -419,6 +450,8 @@ class Failures:
                                               timeout=self.settings.timeout[0],
                                               proxy_context=self._context())
                 return self.auth_required(proxy, url, challenges or []), False
+            if status == 401:  # tinyproxy's answer to wrong or missing credentials
+                return self.auth_required(proxy, url, [], status=401), False
             if status >= 500 and host in LOOPBACK_HOSTS:
                 return self._cannot_reach_this_machine(proxy, url, status, said), False
             if status >= 500:
@@ -462,20 +495,28 @@ class Failures:
         if status == 407:
             return self.auth_required(proxy, url,
                                       [response.headers.get("Proxy-Authenticate", "")])
+        if status == 401:  # the API asks for no credentials: a proxy's (tinyproxy answers so)
+            return self.auth_required(proxy, url, [], status=401)
         host = urlsplit(url).hostname or ""
         if status >= 500 and host in LOOPBACK_HOSTS and not api_error_body(response):
             said = f"{status} {printable(response.reason or '', 80)}".strip()
             return self._cannot_reach_this_machine(proxy, url, status, said)
         return None
 
-    def auth_required(self, proxy: str, url: str, challenges: list[str]
+    def auth_required(self, proxy: str, url: str, challenges: list[str], *, status: int = 407
                       ) -> ProxyAuthenticationRequired:
-        """The error for a proxy's 407, from the challenges it sent (``Proxy-Authenticate``)."""
+        """The error for a proxy's 407, from the challenges it sent (``Proxy-Authenticate``),
+        or for its 401 (tinyproxy answers wrong or missing credentials with 401, not 407):
+        a credentials problem either way."""
         shown, (variable, origin) = without_credentials(proxy), _setting(proxy, url)
         given = _has_credentials(proxy)
         offered = _schemes(challenges)
         form = f"{variable}={shown.replace('://', '://USER:PASSWORD@', 1)}"
-        encoded = "special characters percent-encoded: @ as %40, : as %3A, / as %2F"
+        encoded = ("special characters percent-encoded: % as %25, @ as %40, : as %3A, "
+                   "/ as %2F")
+        said = ("407 Proxy Authentication Required" if status == 407 else
+                f"{status} Unauthorized, which some proxies, tinyproxy among them, answer for "
+                "credentials they do not accept")
         host = urlsplit(url).hostname or url
         if offered and all(scheme.lower() in _WINDOWS_SIGN_ON for scheme in offered):
             what = (f"takes only Windows sign-on ({', '.join(offered)}; 407 Proxy "
@@ -484,13 +525,14 @@ class Failures:
                     + ". Run a local relay that signs on for you, such as px or cntlm, and "
                     f"point {variable} at it (http://127.0.0.1:3128, the relay's address)")
         elif given:
-            what = (f"refused the credentials given in {origin} (407 Proxy Authentication "
-                    f"Required): check the user name and password in {form} ({encoded}); "
-                    "cnbkit never shows them")
+            what = (f"refused the credentials given in {origin} ({said}): check the user "
+                    f"name and password in {form} ({encoded}); cnbkit never shows them")
         else:
-            what = (f"wants credentials (407 Proxy Authentication Required): put them in the "
-                    f"proxy variable, {form} ({encoded}); cnbkit never shows them")
-        return ProxyAuthenticationRequired(
+            what = (f"wants credentials ({said}): put them in the proxy variable, {form} "
+                    f"({encoded}); cnbkit never shows them")
+        error = ProxyAuthenticationRequired(
             f"the proxy {shown} {what}. Not retried ({host} was not reached)"
             f"{_loopback_hint(url)}; {NETWORK_PAGE}.", proxy=shown,
             credentials_given=given, schemes=tuple(offered))
+        error.status = status
+        return error

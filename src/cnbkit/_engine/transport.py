@@ -37,10 +37,12 @@ request takes; proxies are chosen by requests from ``HTTPS_PROXY``, ``HTTP_PROXY
 
 Each thread has its own HTTP session and, on SQLite, its own connection to the cache file
 (Redis and memory caches are shared by the threads); the ``history()`` pool threads only wait
-on the network while the caller converts frames. A cache that stops answering mid-run (a Redis
-that was stopped, a SQLite file that cannot be written) is skipped with a
-:class:`~cnbkit.errors.CacheUnavailableWarning`: calls go on from the API and nothing is
-stored.
+on the network while the caller converts frames. The cache is read and written through
+:class:`~cnbkit._engine.store.Store`: a damaged SQLite file is moved aside and a fresh one
+started, an unreadable entry dropped, and a cache that stops answering mid-run (a Redis that
+was stopped, a SQLite file on a full disk or a read-only folder) is skipped; each with a
+:class:`~cnbkit.errors.CacheUnavailableWarning` (failed reads and writes counted, one warning
+per call): calls go on from the API and the frame is whole.
 
 What requests-cache does here, and what it cannot do. cnbkit uses requests-cache's storage
 (``cache.open_storage``: its SQLite, Redis and memory backends, its serialization of
@@ -86,7 +88,6 @@ import email.utils
 import hashlib
 import logging
 import os
-import sqlite3
 import ssl
 import threading
 import time
@@ -95,8 +96,6 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 import requests
-from requests_cache.backends.base import BaseCache
-from requests_cache.models.response import CachedResponse
 from urllib3.exceptions import (
     DecodeError,
     ProtocolError,
@@ -110,7 +109,6 @@ from ..errors import (
     LEAVE_OFFLINE,
     USE_CACHED,
     ApiError,
-    CacheUnavailableWarning,
     CnbError,
     ConnectionFailed,
     InvalidResponse,
@@ -121,7 +119,7 @@ from ..errors import (
     ValidationError,
     printable,
 )
-from .cache import CacheInfo, cache_info, expires_at, open_storage
+from .cache import CacheInfo, expires_at
 from .call import Call
 from .decode import Decoded, decode
 from .failures import (
@@ -133,6 +131,7 @@ from .failures import (
     unreadable_proxy,
 )
 from .settings import TRUST_STORES, Settings
+from .store import Store
 from .tls import TrustAdapter, ssl_context
 
 __all__ = ["RECORDED_STATUSES", "RETRY_STATUSES", "Answer", "Transport", "error_for"]
@@ -302,16 +301,8 @@ class Transport:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._sessions: list[requests.Session] = []
-        self._storages: list[BaseCache] = []
-        self._cache_errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
-        #: Redis and memory caches: one store for every thread, opened (and pinged) now
-        self._shared: BaseCache | None = None
-        if self.location is not None and self.location.kind != "sqlite":
-            self._shared = open_storage(self.location)
-            if self.location.kind == "redis":
-                import redis
-
-                self._cache_errors += (redis.RedisError,)
+        #: the cache (None: off); a Redis one is opened (and pinged) now
+        self.store: Store | None = Store(self.location) if self.location is not None else None
 
     @property
     def retries(self) -> int:
@@ -348,42 +339,17 @@ class Transport:
                 self._sessions.append(session)
         return session
 
-    def _storage(self) -> BaseCache | None:
-        """The cache store for this thread: the shared one (Redis, memory), or this thread's
-        own connection to the SQLite file (WAL lets threads read side by side while one
-        writes, where a shared connection would make each wait on the others)."""
-        if self.location is None or self._shared is not None:
-            return self._shared
-        storage: BaseCache | None = getattr(self._local, "storage", None)
-        if storage is None:
-            storage = open_storage(self.location)
-            self._local.storage = storage
-            with self._lock:
-                self._storages.append(storage)
-        return storage
-
-    def _unavailable(self, exc: BaseException) -> None:
-        where = self.location.display if self.location else "the cache"
-        warn(CacheUnavailableWarning(
-            f"the cache at {where} did not answer ({exc.__class__.__name__}): going on "
-            "without it (answers come from the API and are not stored)"))
-
     def close(self) -> None:
         """Close every session and cache connection (the transport stays usable: new ones
         open on the next call)."""
         with self._lock:
             sessions, self._sessions = self._sessions, []
-            storages, self._storages = self._storages, []
             self._local = threading.local()
         self._failures.forget()
         for session in sessions:
             session.close()
-        for storage in storages:
-            storage.close()  # type: ignore[no-untyped-call]  # requests-cache has no hint here
-        if self._shared is not None and self.location is not None \
-                and self.location.kind == "redis":
-            self._shared.responses.close()  # type: ignore[no-untyped-call]  # as above
-            # (redis-py reconnects on the next command: the transport stays usable)
+        if self.store is not None:
+            self.store.close()
 
     # -- the cache -----------------------------------------------------------------------------
     @staticmethod
@@ -396,22 +362,20 @@ class Transport:
         """Read the cache once for ``call``, without touching the network: its answer, fresh
         or expired (judged by the client's clock), decoded; or only the key to store one
         under. A stored body that no longer decodes is deleted and never served."""
-        storage = self._storage()
-        if storage is None:
+        store = self.store
+        if store is None:
             return Lookup()
         url = call.url(self.settings.base_url)
         key = self._key(url)
-        try:
-            cached = storage.get_response(key)
-        except self._cache_errors as exc:
-            self._unavailable(exc)
+        cached, answered = store.read(key)
+        if not answered:
             return Lookup()  # no key: nothing will be stored for this call
-        if not isinstance(cached, CachedResponse):
+        if cached is None:
             return Lookup(key=key)
         try:
             decoded = decode(call.op, cached.content or b"")
         except InvalidResponse:  # stored by something else, or damaged: never serve it
-            self._delete(storage, key)
+            store.delete(key)
             return Lookup(key=key)
         fresh = cached.expires is None or cached.expires > self.clock.now()
         answer = Answer(decoded, url, from_cache=True, stale=not fresh,
@@ -419,22 +383,13 @@ class Transport:
                         **_served(cached.headers))
         return Lookup(fresh=answer, key=key) if fresh else Lookup(stale=answer, key=key)
 
-    def _delete(self, storage: BaseCache, key: str) -> None:
-        try:
-            storage.delete(key)
-        except self._cache_errors as exc:
-            self._unavailable(exc)
-
     def cache_info(self) -> CacheInfo | None:
-        storage = self._storage()
-        if storage is None or self.location is None:
-            return None
-        return cache_info(storage, self.location, self.clock.now())
+        """What the cache holds (None: caching is off); a damaged file is reported, not moved."""
+        return None if self.store is None else self.store.info(self.clock.now())
 
-    def clear_cache(self) -> None:
-        storage = self._storage()
-        if storage is not None:
-            storage.clear()  # type: ignore[no-untyped-call]  # requests-cache has no hint here
+    def clear_cache(self) -> int:
+        """Delete every cached answer (a damaged file is deleted); how many there were."""
+        return 0 if self.store is None else self.store.clear()
 
     # -- fetching ---------------------------------------------------------------------------
     def fetch(self, call: Call, found: Lookup | None = None) -> Answer:
@@ -558,12 +513,8 @@ class Transport:
                 continue
             now = self.clock.now()
             expires = expires_at(call.op, call.query, ttl=settings.ttl, now=now)
-            storage = self._storage()
-            if storage is not None and key is not None:
-                try:
-                    storage.save_response(response, key, expires)
-                except self._cache_errors as exc:
-                    self._unavailable(exc)
+            if self.store is not None and key is not None:
+                self.store.write(key, response, expires)  # a failure is counted, not raised
             return Answer(decoded, url, from_cache=False, stale=False,
                           retrieved_at=dt.datetime.now(dt.UTC), key=key, expires=expires,
                           response=response if keep else None, **_served(response.headers))

@@ -80,7 +80,7 @@ from cnbkit.cobs.errors import (
     token_rejected,
 )
 from cnbkit.cobs.identity import check_ca_bundle, load_identity
-from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error
+from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error, proxy_answer
 from cnbkit.cobs.pacing import retry_after
 from cnbkit.cobs.payment_calls import PaymentCalls
 from cnbkit.cobs.payments import refuse_direct_debit
@@ -493,6 +493,10 @@ class CobsClient:
                             f"{_MAX_REDIRECTS} times; a provider's API root is where its "
                             f"documents say) [X-Request-ID {request_id}]",
                             status=response.status_code, url=where, request_id=request_id)
+        refused = proxy_answer(response, response.request.method or "")
+        if refused is not None:  # the proxy's own 5xx or page, not the provider's
+            refused.request_id = request_id
+            raise refused
         if response.status_code >= 400:
             wait = retry_after(response.headers.get("Retry-After"),
                                date=response.headers.get("Date"))

@@ -226,7 +226,11 @@ class TokenFile:
 
 def _raise_on_error(response: requests.Response) -> requests.Response:
     """Compliance hook: turn an OAuth error answer into a typed exception (429 and 503:
-    :class:`~cnbkit.cobs.errors.TokenRateLimited`, with the ``Retry-After`` seconds)."""
+    :class:`~cnbkit.cobs.errors.TokenRateLimited`, with the ``Retry-After`` seconds; a proxy's
+    own answer: :func:`proxy_answer`)."""
+    refused = proxy_answer(response, "POST")
+    if refused is not None:
+        raise refused
     if response.status_code in (429, 503):
         try:
             busy = response.json()
@@ -253,6 +257,55 @@ _QUERY = re.compile(r"\?[^\s'\")]*")
 #: How OpenSSL says the server's certificate chains to no trusted CA.
 _UNKNOWN_CA = re.compile(r"unable to get local issuer certificate|self[- ]signed certificate|"
                          r"CERTIFICATE_VERIFY_FAILED", re.IGNORECASE)
+
+
+def _provider_body(response: requests.Response) -> bool:
+    """Whether ``response`` carries a provider's own error body: COBS's ``errors`` list or an
+    OAuth ``error`` (a proxy's page carries neither)."""
+    try:
+        body = response.json()
+    except ValueError:
+        return False
+    return isinstance(body, dict) and ("errors" in body or "error" in body)
+
+
+def proxy_answer(response: requests.Response, method: str) -> CobsConnectionError | None:
+    """The error for an answer that a proxy most likely gave itself, or None.
+
+    When HTTPS to the provider goes through a proxy (``HTTPS_PROXY``...) and the answer is a
+    5xx without the provider's error body, or an HTML page, it is the proxy's: a proxy that
+    inspects TLS (its CA trusted by the client, in the system's store or ``ca_bundle``) cannot
+    present the client's eIDAS certificate to the bank, so its own handshake with the bank
+    fails and it answers 502 or 503 itself. Waiting does not heal that, so it is not a
+    :class:`~cnbkit.cobs.errors.RateLimited`: the error (a
+    :class:`~cnbkit.cobs.errors.CobsConnectionError`, the bank not reached) names the proxy,
+    why mutual TLS cannot pass it, and the fix.
+
+    Example:
+        >>> response = requests.Response()
+        >>> response.status_code, response.url = 502, "https://api.bank.example/my/accounts"
+        >>> proxy_answer(response, "GET") is None  # no proxy in this environment
+        True
+    """
+    status = response.status_code
+    html = "html" in (response.headers.get("Content-Type") or "").lower()
+    if status < 400 or not (status >= 500 or html) or _provider_body(response):
+        return None
+    proxy = environment_proxy(response.url)
+    if proxy is None or not response.url.lower().startswith("https:"):
+        return None
+    host = urlsplit(response.url).hostname or response.url
+    where = redact.mask_path(urlsplit(response.url)._replace(query="", fragment="").geturl())
+    shown = without_credentials(proxy)
+    what = "an HTML page" if html else "no error body of the provider's"
+    return CobsConnectionError(
+        f"{method} {where}: the proxy {shown} answered {status} with {what}, so most likely "
+        f"itself, not the COBS provider: a proxy that inspects TLS cannot present the client "
+        f"certificate to the bank (mutual TLS cannot pass an inspecting proxy), so it fails "
+        f"to reach {host} and answers for it. Waiting will not help: set NO_PROXY={host} "
+        f"where the bank's API is reached directly, or ask the network team to bypass TLS "
+        f"inspection for {host} ({NETWORK_PAGE}). If the proxy only tunnels (no inspection), "
+        "the provider itself failed: try again later", status=status, url=where)
 
 
 def connection_error(exc: requests.RequestException, method: str, url: str) -> CobsConnectionError:

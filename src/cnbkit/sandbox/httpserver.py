@@ -6,6 +6,28 @@ tests need to see and steer: a log of every request it answered and a :class:`Fa
 (latency, 500/503 answers, dropped connections, truncated bodies) that is deterministic for a
 seed, whatever order concurrent requests arrive in.
 
+It holds a connection no longer than a real server would (one thread a connection, as
+``http.server``'s threading server; each limit is an attribute that can be changed while it
+runs):
+
+* **a read deadline** (:attr:`LoopbackServer.read_timeout`, default :data:`READ_TIMEOUT`):
+  from the moment the server waits for a request, its line, headers and body must arrive
+  within that many seconds, however slowly they trickle (every read of the socket gets what
+  is left of the deadline); an idle keep-alive connection, one whose headers never end and a
+  TLS connection that never starts its handshake are closed; a body that does not come is
+  answered 408 and the connection closed;
+* **a body cap** (:attr:`LoopbackServer.max_body`, default :data:`MAX_BODY`): a larger
+  ``Content-Length`` (any method) is answered 413 before a byte of the body is read, and the
+  connection closed; a ``Content-Length`` that is not one whole number, or a
+  ``Transfer-Encoding`` other than ``chunked``, is answered 400 (both: 400, as RFC 9112
+  allows for a request that could be smuggled);
+* **a listen backlog** of :data:`BACKLOG` (``socketserver``'s is 5: a burst of connections
+  made later ones wait for the kernel to resend their SYN, a second or more);
+* the answers the server gives itself (400, 408, 413, an unknown method's 501, and injected
+  500/503) are built by the sandbox's ``fault_reply``, in its own JSON error shape; every
+  method, TRACE and OPTIONS too, reaches the app, which answers what it does not serve with
+  its 405.
+
 Example:
     >>> from cnbkit.sandbox.httpserver import LoopbackServer, Reply
     >>> with LoopbackServer(lambda request: Reply(200, b'{"ok": true}')) as server:
@@ -17,7 +39,9 @@ Example:
 from __future__ import annotations
 
 import hashlib
+import http
 import http.server
+import io
 import json
 import logging
 import socket
@@ -38,6 +62,15 @@ log = logging.getLogger("cnbkit.sandbox")
 
 #: How many requests the log keeps (and how many targets the fault draws remember).
 _LOG_SIZE = 100_000
+#: Seconds a connection has to send a whole request (line, headers, body) from the moment the
+#: server waits for it, and the longest it may stay idle between requests.
+READ_TIMEOUT = 20.0
+#: The largest request body read, in bytes (1 MiB); a larger one is answered 413 unread.
+MAX_BODY = 1 << 20
+#: The listen backlog: connections the kernel completes before the server accepts them.
+BACKLOG = 1024
+#: After refusing a body unread: how long, and how much, the server drops of what still comes.
+_LINGER_SECONDS, _LINGER_BYTES = 2.0, 8 << 20
 
 
 @dataclass(frozen=True)
@@ -150,14 +183,48 @@ class LoggedRequest:
 App = Callable[[Request], Reply]
 
 
+class _Refused(Exception):
+    """A request the server answers itself, before the app sees it (``status``)."""
+
+    def __init__(self, status: int, why: str) -> None:
+        super().__init__(why)
+        self.status = status
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The connection's bytes, each read given only what is left of the handler's deadline
+    (so a request trickling in a byte at a time cannot outlast it)."""
+
+    def __init__(self, sock: socket.socket, handler: _Handler) -> None:
+        super().__init__()
+        self._sock = sock
+        self._handler = handler
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        deadline = self._handler.deadline
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request did not arrive in time")
+            self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
+
+
 class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _ThreadingServer
     server_version = "cnbkit-sandbox"
     sys_version = ""
+    #: when the current request must have arrived whole (time.monotonic(); None: not reading)
+    deadline: float | None = None
 
     def setup(self) -> None:
+        self.timeout = self.server.owner.read_timeout  # type: ignore[misc]  # the socket's
         super().setup()
+        self.rfile = io.BufferedReader(_DeadlineReader(self.connection, self))
         self._peer_cert: bytes | None = None
         if isinstance(self.connection, ssl.SSLSocket):
             try:
@@ -178,29 +245,117 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         except (ConnectionError, ssl.SSLError, TimeoutError):
             self.close_connection = True
 
+    def handle_one_request(self) -> None:
+        """Wait for one request (within the deadline: an idle or stalled connection is
+        closed by ``http.server`` on the TimeoutError) and answer it."""
+        self.deadline = time.monotonic() + self.server.owner.read_timeout
+        super().handle_one_request()
+
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """The errors ``http.server`` answers itself (a bad request line, headers too long,
+        an unknown method), in the sandbox's error shape; the connection is closed."""
+        self.close_connection = True
+        self.deadline = None
+        request = self._request(b"")
+        reply = self.server.owner.fault_reply(request, code)
+        reply.headers["Connection"] = "close"
+        self.server.owner.record(request, code, None, time.perf_counter())
+        try:
+            self._send(reply)
+        except OSError:
+            pass
+
     def log_message(self, format: str, *args: object) -> None:
         log.debug("%s %s", self.address_string(), format % args)
+
+    def _request(self, body: bytes) -> Request:
+        url = urlsplit(getattr(self, "path", "") or "")
+        headers = getattr(self, "headers", None)
+        return Request(
+            method=self.command or "",
+            path=url.path,
+            raw_query=url.query,
+            query=tuple(parse_qsl(url.query, keep_blank_values=True)),
+            headers=headers if headers is not None else Message(),
+            body=body,
+            peer_cert=self._peer_cert,
+        )
+
+    def _body(self) -> bytes:
+        """The request's body, read within the deadline and the cap.
+
+        Raises:
+            _Refused: 400 (a Content-Length that is not one whole number, one beside a
+                Transfer-Encoding, a Transfer-Encoding other than chunked, a bad chunk), 413
+                (larger than the cap, said by Content-Length before it is read, or met while
+                reading chunks), 408 (it did not arrive in time).
+        """
+        cap = self.server.owner.max_body
+        lengths = self.headers.get_all("Content-Length") or []
+        codings = ",".join(self.headers.get_all("Transfer-Encoding") or [])
+        if codings:
+            if lengths:
+                raise _Refused(400, "both Content-Length and Transfer-Encoding")
+            if [part.strip().lower() for part in codings.split(",")] != ["chunked"]:
+                raise _Refused(400, f"Transfer-Encoding {codings!r}: only chunked is read")
+            return self._read(self._chunked, cap)
+        values = {value.strip() for value in lengths}
+        if not values:
+            return b""
+        text = values.pop()
+        if values or not (text.isascii() and text.isdigit()) or len(text) > 18:
+            raise _Refused(400, "Content-Length is not one whole number of bytes")
+        length = int(text)
+        if length > cap:
+            raise _Refused(413, f"a body of {length} bytes (at most {cap})")
+        return self._read(lambda _cap: self.rfile.read(length), cap) if length else b""
+
+    def _read(self, read: Callable[[int], bytes], cap: int) -> bytes:
+        try:
+            return read(cap)
+        except TimeoutError:
+            raise _Refused(408, "the body did not arrive in time") from None
+
+    def _chunked(self, cap: int) -> bytes:
+        body = bytearray()
+        while True:
+            line = self.rfile.readline(1024).split(b";", 1)[0].strip()
+            try:
+                size = int(line, 16)
+            except ValueError:
+                raise _Refused(400, "a malformed chunk size") from None
+            if size == 0:
+                break
+            if len(body) + size > cap:
+                raise _Refused(413, f"a chunked body over {cap} bytes")
+            body += self.rfile.read(size)
+            self.rfile.readline(3)
+        while self.rfile.readline(8192).strip():  # trailers
+            pass
+        return bytes(body)
 
     def _serve(self) -> None:
         owner = self.server.owner
         started = time.perf_counter()
-        url = urlsplit(self.path)
-        length_header = (self.headers.get("Content-Length") or "0").strip()
-        if not length_header.isascii() or not length_header.isdigit():
-            self.close_connection = True
-            self._send(Reply(400, b"", content_type=None))
+        try:
+            body = self._body()
+        except _Refused as refused:
+            self.close_connection = True  # the unread body must not be read as a request
+            self.deadline = None
+            log.debug("%s %s refused: %s", self.command, self.path, refused)
+            request = self._request(b"")
+            reply = owner.fault_reply(request, refused.status)
+            reply.headers["Connection"] = "close"
+            owner.record(request, refused.status, None, started)
+            self.connection.settimeout(owner.read_timeout)
+            self._send(reply)
+            if refused.status != 408:
+                self._linger()
             return
-        length = int(length_header)
-        body = self.rfile.read(length) if length else b""
-        request = Request(
-            method=self.command,
-            path=url.path,
-            raw_query=url.query,
-            query=tuple(parse_qsl(url.query, keep_blank_values=True)),
-            headers=self.headers,
-            body=body,
-            peer_cert=self._peer_cert,
-        )
+        self.deadline = None  # the request is in; the answer is written with the socket's
+        self.connection.settimeout(owner.read_timeout)  # timeout (a client that never reads)
+        request = self._request(body)
         fate = owner.next_fate(self.command, request.target)
         if owner.faults.latency_ms:
             time.sleep(owner.faults.latency_ms / 1000)
@@ -238,6 +393,27 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(reply.body if cut is None else reply.body[:cut])
         self.wfile.flush()
 
+    def _linger(self) -> None:
+        """After answering a request whose body is left unread: stop writing and drop what
+        the client still sends, for a moment (:data:`_LINGER_SECONDS`, at most
+        :data:`_LINGER_BYTES`), so that closing is not a reset that destroys the answer before
+        the client reads it (what servers call a lingering close)."""
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_WR)
+            end, dropped = time.monotonic() + _LINGER_SECONDS, 0
+            while dropped < _LINGER_BYTES:
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                self.connection.settimeout(left)
+                chunk = self.connection.recv(65536)
+                if not chunk:
+                    break
+                dropped += len(chunk)
+        except OSError:
+            pass
+
     def _drop(self) -> None:
         self.close_connection = True
         try:
@@ -252,10 +428,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     do_DELETE = _serve
     do_HEAD = _serve
     do_PATCH = _serve
+    do_OPTIONS = _serve  # the apps answer 405 in their error shape
+    do_TRACE = _serve
+    do_CONNECT = _serve
 
 
 class _ThreadingServer(ExclusiveHTTPServer):
     daemon_threads = True
+    request_queue_size = BACKLOG
     owner: LoopbackServer
     ssl_context: ssl.SSLContext | None = None
 
@@ -287,7 +467,11 @@ class LoopbackServer:
         faults: the initial fault plan (change it later with :meth:`set_faults`).
         ssl_context: serve HTTPS with this server-side context (mutual TLS when it requires
             client certificates).
-        fault_reply: builds the body of an injected 500/503 answer.
+        fault_reply: builds every answer the server gives itself (an injected 500/503; 400,
+            408, 413, 501), in the sandbox's error shape.
+        read_timeout: seconds a connection has to send a whole request, or may stay idle
+            (:data:`READ_TIMEOUT`; the attribute can be changed while the server runs).
+        max_body: the largest request body read, in bytes (:data:`MAX_BODY`; likewise).
 
     Use as a context manager, or call :meth:`start` and :meth:`stop`.
     """
@@ -300,8 +484,12 @@ class LoopbackServer:
         faults: Faults | None = None,
         ssl_context: ssl.SSLContext | None = None,
         fault_reply: Callable[[Request, int], Reply] | None = None,
+        read_timeout: float = READ_TIMEOUT,
+        max_body: int = MAX_BODY,
     ) -> None:
         self.app = app
+        self.read_timeout = read_timeout
+        self.max_body = max_body
         self.faults = faults or Faults()
         self._fault_reply = fault_reply
         self._lock = threading.Lock()
@@ -378,9 +566,12 @@ class LoopbackServer:
         return faults.fate(method, target, attempt)
 
     def fault_reply(self, request: Request, status: int) -> Reply:
+        """The answer the server gives itself with ``status`` (the sandbox's shape)."""
         if self._fault_reply is not None:
             return self._fault_reply(request, status)
-        return Reply.json(status, {"error": "injected fault"})
+        if status >= 500:
+            return Reply.json(status, {"error": "injected fault"})
+        return Reply.json(status, {"error": http.HTTPStatus(status).phrase})
 
     # -- request log ---------------------------------------------------------------------------
     def record(

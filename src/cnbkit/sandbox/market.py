@@ -8,8 +8,13 @@ request a snapshot holds, from the snapshot (:mod:`cnbkit.sandbox.snapshots`).
 Behaviour (as the live service; the captures it is checked against, with the facts they
 establish, are in the repository's ``tests/data/cnbapi/`` and its ``FACTS.md``):
 
-* paths under ``/cnbapi``; an unknown path gives 404 and a method other than GET/HEAD 405,
-  both without a body;
+* paths under ``/cnbapi``; an unknown path gives 404 without a body (no capture shows a 404
+  body); a method other than GET/HEAD (TRACE and OPTIONS too) gives 405 with ``Allow: GET,
+  HEAD`` and the error body (``VALIDATION_ERROR``, the only client-error code the Swagger
+  file's ``ErrorResponse`` lists; an assumption, no capture shows a 405);
+* what the server answers itself (:mod:`cnbkit.sandbox.httpserver`: a malformed
+  ``Content-Length`` 400, a body over the cap 413, a body that does not arrive 408, an unknown
+  method 501) carries the same error body (:func:`fault_reply`);
 * the clock is a moment (an aware datetime in Prague): missing
   ``date``/``year``/``yearMonth``/``yearMonthFrom``/``yearMonthTo``/``dateTo`` mean its day,
   ``lang`` means ``CZ``; an empty optional parameter counts as missing;
@@ -150,10 +155,47 @@ def _error(status: int, code: str, description: str, request: Request) -> Reply:
     return Reply(status, dumps(body).encode("utf-8"), {"X-Message-Id": message_id})
 
 
+#: What the sandbox says in an error the server answers itself, by status.
+_SERVER_TEXTS = {
+    400: "the request cannot be read (its Content-Length, Transfer-Encoding or request line)",
+    408: "the request did not arrive in time",
+    413: "the request body is larger than the API accepts",
+    414: "the request line is too long",
+    431: "the request headers are too long",
+    500: "Internal server error",
+    501: "the request method is not implemented",
+    503: "Service temporarily unavailable",
+}
+
+
 def fault_reply(request: Request, status: int) -> Reply:
-    """The body of an injected 500/503 answer (``INTERNAL_SERVER_ERROR``, no Retry-After)."""
-    text = "Internal server error" if status == 500 else "Service temporarily unavailable"
-    return _error(status, "INTERNAL_SERVER_ERROR", text, request)
+    """The body of an answer the sandbox gives itself: an injected 500/503
+    (``INTERNAL_SERVER_ERROR``, no Retry-After), or a request the server refused before the
+    app saw it (a 4xx: ``VALIDATION_ERROR``, the only client-error code of the Swagger file).
+
+    Example:
+        >>> from email.message import Message
+        >>> request = Request("GET", "/cnbapi/x", "", (), Message(), b"")
+        >>> json.loads(fault_reply(request, 413).body)["errorCode"]
+        'VALIDATION_ERROR'
+    """
+    text = _SERVER_TEXTS.get(status, f"error {status}")
+    code = "INTERNAL_SERVER_ERROR" if status >= 500 else "VALIDATION_ERROR"
+    return _error(status, code, text, request)
+
+
+def _method_not_allowed(request: Request) -> Reply:
+    """405 for a method other than GET and HEAD (TRACE and OPTIONS too), with ``Allow``."""
+    reply = _error(405, "VALIDATION_ERROR",
+                   f"Request method '{_printable_method(request.method)}' is not supported",
+                   request)
+    reply.headers["Allow"] = "GET, HEAD"
+    return reply
+
+
+def _printable_method(method: str) -> str:
+    """A method as it may be echoed: at most 20 letters of its own (a method is a token)."""
+    return "".join(c for c in method if c.isascii() and c.isalnum())[:20]
 
 
 class _Invalid(Exception):
@@ -274,7 +316,7 @@ class MarketApp:
 
     def __call__(self, request: Request) -> Reply:
         if request.method not in ("GET", "HEAD"):
-            return Reply(405, b"", {"Allow": "GET"}, content_type=None)
+            return _method_not_allowed(request)
         if not request.path.startswith(PREFIX + "/"):
             return Reply(404, b"", content_type=None)
         op = BY_PATH.get(request.path[len(PREFIX) :])

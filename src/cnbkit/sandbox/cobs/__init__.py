@@ -35,7 +35,7 @@ from cnbkit.sandbox.cobs.app import VERSIONS, CobsApp
 from cnbkit.sandbox.cobs.data import SandboxBank
 from cnbkit.sandbox.cobs.pki import Pki, generate_pki
 from cnbkit.sandbox.cobs.variants import BankVariant
-from cnbkit.sandbox.httpserver import LoopbackServer, Reply, Request
+from cnbkit.sandbox.httpserver import READ_TIMEOUT, LoopbackServer, Reply, Request
 
 __all__ = ["BankVariant", "CobsApp", "CobsSandbox", "SandboxBank", "SignPathFilter"]
 
@@ -86,9 +86,28 @@ def _mask_sign_paths() -> None:
         logger.addFilter(SignPathFilter())
 
 
+#: The COBS error code of each answer the server gives itself (the standard's error shape,
+#: ``{"errors": [{"error", "message"}]}``; 501 is in its list of statuses, the rest are HTTP's).
+_SERVER_ERRORS = {
+    400: ("BAD_REQUEST", "the request cannot be read (its Content-Length, Transfer-Encoding "
+                         "or request line)"),
+    408: ("REQUEST_TIMEOUT", "the request did not arrive in time"),
+    413: ("PAYLOAD_TOO_LARGE", "the request body is larger than the bank accepts"),
+    414: ("URI_TOO_LONG", "the request line is too long"),
+    431: ("HEADERS_TOO_LARGE", "the request headers are too long"),
+    500: ("INTERNAL_SERVER_ERROR", None),
+    501: ("NOT_IMPLEMENTED", "the request method is not implemented"),
+    503: ("SERVICE_UNAVAILABLE", None),
+}
+
+
 def _fault_reply(request: Request, status: int) -> Reply:
-    return Reply.json(status, {"errors": [{"error": "INTERNAL_SERVER_ERROR" if status == 500
-                                           else "SERVICE_UNAVAILABLE"}]})
+    """An answer the server gives itself (an injected 500/503, a request it refused), in the
+    COBS error shape, not to be cached."""
+    code, message = _SERVER_ERRORS.get(status, ("ERROR", None))
+    entry = {"error": code} if message is None else {"error": code, "message": message}
+    headers = {"Cache-Control": "no-store"} if status < 500 else {}
+    return Reply.json(status, {"errors": [entry]}, headers)
 
 
 class CobsSandbox:
@@ -100,6 +119,8 @@ class CobsSandbox:
         max_page_size: the largest page served.
         workdir: where to write the PKI; a new temporary directory (removed on stop) when None.
         cnb_sandbox: play the CNB's public sandbox (see the module doc).
+        read_timeout: seconds a connection has to send a whole request, or to finish its TLS
+            handshake, or may stay idle (:data:`~cnbkit.sandbox.httpserver.READ_TIMEOUT`).
 
     Attributes (after start): ``base_url``, ``authorize_url``, ``token_url``, ``ca_path``,
     ``client_cert_path``, ``client_key_path``, ``client_p12_path``, ``client_p12_password``,
@@ -113,7 +134,8 @@ class CobsSandbox:
     versions = VERSIONS
 
     def __init__(self, *, port: int = 0, token_lifetime: int = 3600, max_page_size: int = 100,
-                 workdir: str | Path | None = None, cnb_sandbox: bool = False) -> None:
+                 workdir: str | Path | None = None, cnb_sandbox: bool = False,
+                 read_timeout: float = READ_TIMEOUT) -> None:
         _mask_sign_paths()
         self._own_dir = workdir is None
         self.cnb_sandbox = cnb_sandbox
@@ -123,7 +145,7 @@ class CobsSandbox:
                            cnb_sandbox=cnb_sandbox)
         context = server_ssl_context(self.pki, certificate_optional=cnb_sandbox)
         self.server = LoopbackServer(self.app, port=port, ssl_context=context,
-                                     fault_reply=_fault_reply)
+                                     fault_reply=_fault_reply, read_timeout=read_timeout)
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self) -> CobsSandbox:

@@ -51,6 +51,10 @@ _COBS = "/cobs/"
 ROOTS = {"/cobs/": None, "/aisp/": "aisp", "/pisp/": "pisp", "/cisp/": "cisp"}
 #: The files' maxLength of X-Request-ID.
 _REQUEST_ID_LENGTH = 60
+#: Methods no route serves, answered 405 before routing (a TRACE is never echoed back).
+_NOT_SERVED = frozenset({"TRACE", "OPTIONS", "CONNECT"})
+#: The methods the bank's routes take, as a 405's ``Allow`` says.
+_ALLOW = "GET, POST, PUT, DELETE"
 
 #: Routes a user's browser opens (it sends no header of the application's), besides the signing
 #: page: the consent screen.
@@ -266,6 +270,10 @@ class CobsApp:
         (:mod:`~cnbkit.sandbox.cobs.standard`: headers, query, body) before its authorization
         (401/403) and its handler.
         """
+        if request.method in _NOT_SERVED:  # before anything else: nothing is echoed
+            raise cobs_error(405, {"error": "METHOD_NOT_ALLOWED",
+                                   "message": f"{request.method} is not served here"},
+                             headers={"Allow": _ALLOW, "Cache-Control": "no-store"})
         peer = public_peer(request) if self.state.cnb_sandbox else peer_of(request)
         path = request.path.rstrip("/") or "/"
         root = next((prefix for prefix in ROOTS if path.startswith(prefix)), None)

@@ -1,0 +1,645 @@
+"""The cache as a client uses it: reads, writes, info and clear on one location, every failure
+of the storage turned into a warning and never into the call's error.
+
+A cache is only a cache, so what goes wrong with it never stops a call:
+
+* **A damaged SQLite file** (random bytes, text, a file cut short, a "malformed" image: SQLite's
+  ``SQLITE_NOTADB`` and ``SQLITE_CORRUPT``), met when it is opened or on any later read or write,
+  is *set aside*: closed, renamed to ``cnbkit-http.sqlite.damaged-YYYYMMDDTHHMMSSZ`` beside
+  itself (its ``-wal`` and ``-shm`` files with it: an old WAL must never meet a new file),
+  kept for inspection, and a fresh cache file is opened in its place; a
+  :class:`~cnbkit.errors.CacheUnavailableWarning` names both paths. The call goes on, and the
+  answers it downloads are cached again. Another thread or process that meets the same damage
+  finds the file already set aside (it checks that the file at the path is still the one it
+  opened) and only opens the fresh one.
+* **An unreadable entry** (a value that requests-cache cannot deserialize, or that is not an
+  answer, on SQLite or on a team's Redis) is deleted and warned about; the call downloads it
+  again.
+* **A write that fails** (a full disk, a read-only folder or file system, a lock another program
+  held longer than the 30 s busy timeout) is counted; the call's answers are whole, and once
+  the call is done one warning says how many answers were not kept and why
+  (:func:`keeping`). On SQLite cnbkit writes an answer in its own transaction
+  (:func:`_write_sqlite`), not through requests-cache's ``SQLiteDict.__setitem__``: that write
+  path commits inside ``_acquire_sqlite_lock``, which rolls back on ``OperationalError`` without
+  raising (so a full disk loses answers with no sign) and retries ``BEGIN IMMEDIATE`` without
+  end (so a lock held for good hangs the call). requests-cache offers no hook for either; the
+  answer is serialized by requests-cache as before (``CachedResponse``, its serializer), so
+  the file stays requests-cache's format.
+* **A cache that cannot be opened at all** (the disk full before the file exists, a folder
+  that cannot be written): the call goes on without a cache, with the same warning; a file
+  the failed open created empty is removed, so no 0-byte file is left behind.
+* **A cache that does not answer** (a Redis that stopped, a file that cannot be read): reads
+  are skipped, counted and warned once per call, as writes are.
+
+Example:
+    >>> from cnbkit._engine.cache import CacheLocation
+    >>> store = Store(CacheLocation.parse("memory://"))
+    >>> with keeping(store):
+    ...     store.read("no-such-key")  # (no answer, and the cache answered)
+    (None, True)
+    >>> store.close()
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import errno
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .._shared.warnings_at_caller import warn
+from ..errors import CacheUnavailableWarning, ConfigError
+from .cache import (
+    SQLITE_BUSY_SECONDS,
+    CacheInfo,
+    CacheLocation,
+    _cache_file,
+    cache_info,
+    open_storage,
+)
+
+if TYPE_CHECKING:
+    import requests
+    from requests_cache.backends.base import BaseCache
+    from requests_cache.models.response import CachedResponse
+
+__all__ = ["Store", "Tally", "is_damage", "keeping", "set_aside"]
+
+log = logging.getLogger("cnbkit")
+
+#: SQLite's result codes of a file that is not (or no longer) a database.
+_DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+#: How many times an operation meets a damaged file and sets it aside before it gives up
+#: (another thread or process may be setting aside the files it opens).
+_OPEN_ATTEMPTS = 3
+#: The files that belong to one SQLite database beside the main file.
+_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether ``exc`` says the SQLite file is not a database or is damaged (as opposed to a
+    failure of the disk, the folder or a lock, after which the file is still good).
+
+    Example:
+        >>> is_damage(sqlite3.DatabaseError("file is not a database"))
+        True
+        >>> is_damage(sqlite3.OperationalError("database or disk is full"))
+        False
+    """
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in _DAMAGE_CODES  # extended codes carry the primary in the low byte
+    text = str(exc)
+    return "not a database" in text or "malformed" in text
+
+
+def set_aside(path: Path, now: dt.datetime | None = None) -> Path:
+    """Rename a damaged cache file (and its ``-wal``, ``-shm`` and ``-journal`` files) to
+    ``NAME.damaged-YYYYMMDDTHHMMSSZ`` beside it, and return the new path of the main file.
+
+    Raises:
+        OSError: it could not be renamed (on Windows: another process still has it open).
+
+    Example:
+        >>> import tempfile
+        >>> folder = Path(tempfile.mkdtemp())
+        >>> _ = (folder / "cnbkit-http.sqlite").write_text("not a database")
+        >>> moment = dt.datetime(2026, 1, 5, 9, 30, tzinfo=dt.UTC)
+        >>> set_aside(folder / "cnbkit-http.sqlite", moment).name
+        'cnbkit-http.sqlite.damaged-20260105T093000Z'
+    """
+    stamp = (now or dt.datetime.now(dt.UTC)).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    serial = 1
+    while target.exists():  # two damages in one second
+        serial += 1
+        target = path.with_name(f"{path.name}.damaged-{stamp}-{serial}")
+    for suffix in _COMPANIONS:  # the companions first: a WAL must never outlive its file
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            companion.replace(target.with_name(target.name + suffix))
+    path.replace(target)
+    return target
+
+
+def reason_of(exc: BaseException) -> str:
+    """What a failure of the storage means, in words a user can act on.
+
+    Example:
+        >>> reason_of(sqlite3.OperationalError("database or disk is full"))
+        'the disk is full'
+        >>> reason_of(OSError(errno.EROFS, "Read-only file system"))
+        'the folder or the file is read-only'
+    """
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    number = getattr(exc, "errno", None)
+    text = str(exc)
+    if primary == sqlite3.SQLITE_FULL or number == errno.ENOSPC or "disk is full" in text:
+        return "the disk is full"
+    if primary == sqlite3.SQLITE_READONLY or number in (errno.EROFS, errno.EACCES, errno.EPERM) \
+            or "readonly" in text or "read-only" in text.lower():
+        return "the folder or the file is read-only"
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in text:
+        return (f"another program held the cache file's lock for more than "
+                f"{SQLITE_BUSY_SECONDS:g} s")
+    if primary == sqlite3.SQLITE_CANTOPEN:
+        return "the cache file cannot be opened: its folder is read-only or cannot be written"
+    return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__
+
+
+def _fix_for(reasons: set[str]) -> str:
+    if any("full" in reason for reason in reasons):
+        return "free space on that disk, or move the cache (CNBKIT_CACHE_DIR)"
+    if any("read-only" in reason or "cannot be opened" in reason for reason in reasons):
+        return "make the folder writable, or move the cache (CNBKIT_CACHE_DIR)"
+    if any("lock" in reason for reason in reasons):
+        return "close the program that holds the cache file, or give this one its own cache"
+    return "check the cache's disk or server, or move the cache (CNBKIT_CACHE_DIR)"
+
+
+@dataclass
+class Tally:
+    """What the cache did not do during one call (:func:`keeping`): answers downloaded, how
+    many were not kept, reads the cache did not answer, and why."""
+
+    downloaded: int = 0
+    unkept: int = 0
+    unread: int = 0
+    reasons: set[str] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, *, downloaded: int = 0, unkept: int = 0, unread: int = 0,
+            reason: str | None = None) -> None:
+        with self.lock:
+            self.downloaded += downloaded
+            self.unkept += unkept
+            self.unread += unread
+            if reason is not None:
+                self.reasons.add(reason)
+
+    def message(self, where: str) -> str | None:
+        """The one warning of the call, or None when the cache did all it was asked."""
+        if not (self.unkept or self.unread):
+            return None
+        why = "; ".join(sorted(self.reasons)) or "no reason given"
+        parts = []
+        if self.unread:
+            parts.append(f"the cache at {where} did not answer for {self.unread} "
+                         f"call{'s' if self.unread != 1 else ''} ({why}): going on without "
+                         "it (those answers come from the API and are not stored)")
+        if self.unkept:
+            parts.append(f"{self.unkept} of the {self.downloaded} answers downloaded were "
+                         f"not kept in the cache at {where} ({why}): the frame is whole and "
+                         "right, but the next call downloads them again")
+        return "; ".join(parts) + f"; {_fix_for(self.reasons)}"
+
+
+_TALLY: ContextVar[Tally | None] = ContextVar("cnbkit_cache_tally", default=None)
+
+
+@contextmanager
+def keeping(store: Store | None) -> Iterator[Tally]:
+    """Count what the cache does not do during one call and warn once at its end (a
+    :class:`~cnbkit.errors.CacheUnavailableWarning`). The download threads of the call run in
+    a copy of this context (``execute.run``), so their failures land in the same tally."""
+    tally = Tally()
+    token = _TALLY.set(tally)
+    try:
+        yield tally
+    finally:
+        _TALLY.reset(token)
+        text = tally.message(store.where if store is not None else "the cache")
+        if text is not None:
+            warn(CacheUnavailableWarning(text))
+
+
+class Store:
+    """The cache storage of one client (thread-safe): each thread has its own connection to a
+    SQLite file; a Redis or memory store is shared by the threads and opened now.
+
+    Raises:
+        ConfigError: a Redis cache that does not answer, or without ``cnbkit[redis]``.
+    """
+
+    def __init__(self, location: CacheLocation) -> None:
+        self.location = location
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._opened: list[BaseCache] = []
+        self._errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
+        self._moves = threading.Condition()  # operations in flight, and a move that waits
+        self._active = 0
+        self._moving = False
+        self._shared: BaseCache | None = None
+        if location.kind != "sqlite":
+            self._shared = open_storage(location)
+            if location.kind == "redis":
+                import redis
+
+                self._errors += (redis.RedisError,)
+
+    @property
+    def where(self) -> str:
+        """The location for messages (no password)."""
+        return self.location.display
+
+    @property
+    def _path(self) -> Path:
+        """The SQLite file (only asked of a SQLite cache)."""
+        path = self.location.path
+        if path is None:  # pragma: no cover - parse() always sets it for sqlite
+            raise ConfigError("cache_url", self.location.url, "give the SQLite file's path")
+        return path
+
+    # -- opening ------------------------------------------------------------------------------
+    def _storage(self) -> BaseCache:
+        """This thread's storage, opened on first use, and opened again when the file at the
+        path is no longer the one it holds (another thread or process set it aside).
+
+        Raises:
+            _Damaged: the file opened is damaged (the caller sets it aside, outside any
+                operation: :meth:`_attempts`).
+            sqlite3.Error, OSError: the file cannot be opened (it is not damaged: the disk, the
+                folder or a lock).
+        """
+        if self._shared is not None:
+            return self._shared
+        path = self._path
+        storage: BaseCache | None = getattr(self._local, "storage", None)
+        if storage is not None:
+            if _identity(path) == self._local.identity:
+                return storage
+            self._forget(storage)  # its file was moved aside: never use it again
+        before = _identity(path)
+        try:
+            storage = open_storage(self.location)
+        except sqlite3.Error as exc:
+            if is_damage(exc):
+                raise _Damaged(exc, before) from None
+            _remove_if_empty(path, before is not None)
+            raise
+        self._local.storage = storage
+        self._local.identity = before if before is not None else _identity(path)
+        with self._lock:
+            self._opened.append(storage)
+        return storage
+
+    @contextmanager
+    def _operation(self) -> Iterator[None]:
+        """One use of the storage: waits while a damaged file is being moved aside, and keeps
+        the move waiting until it is done (no connection of this process touches a file, its
+        WAL or its shared memory while they are renamed)."""
+        with self._moves:
+            while self._moving:
+                self._moves.wait()
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._moves:
+                self._active -= 1
+                self._moves.notify_all()
+
+    def _set_aside(self, exc: BaseException, opened: tuple[int, int] | None) -> None:
+        """Move the damaged file aside, once no operation of this process uses the storage,
+        unless it was moved already (the file at the path is no longer ``opened``, the one met
+        damaged), and warn, naming both paths."""
+        path = self._path
+        target: Path | None = None
+        with self._moves:
+            while self._moving:
+                self._moves.wait()
+            self._moving = True
+            try:
+                while self._active:
+                    self._moves.wait()
+                if opened is not None and _identity(path) != opened:
+                    log.debug("cache file %s was already set aside", path)
+                else:
+                    self._close_all()  # a connection closed after the move would delete the
+                    try:               # new file's WAL and shared memory, by their names
+                        target = set_aside(path)
+                    except FileNotFoundError:
+                        pass  # another process set it aside between the check and the rename
+            finally:
+                self._moving = False
+                self._moves.notify_all()
+        if target is not None:
+            warn(CacheUnavailableWarning(
+                f"the cache file {path} could not be read as a cache ({exc.__class__.__name__}: "
+                f"{exc}): it was moved aside to {target} (kept for inspection: delete it when "
+                "done) and a fresh cache was started in its place"))
+
+    def _close_all(self) -> None:
+        """Close every connection of this store (no operation is in flight): each thread opens
+        its own again on next use."""
+        with self._lock:
+            opened = list(self._opened)
+        for storage in opened:
+            try:
+                storage.close()  # type: ignore[no-untyped-call]  # requests-cache: no hint
+            except self._errors:
+                pass
+
+    def _forget(self, storage: BaseCache) -> None:
+        """Close this thread's connection (a damaged file's, or one being replaced)."""
+        if getattr(self._local, "storage", None) is storage:
+            self._local.storage = None
+            self._local.identity = None
+        with self._lock:
+            if storage in self._opened:
+                self._opened.remove(storage)
+        try:
+            storage.close()  # type: ignore[no-untyped-call]  # requests-cache has no hint here
+        except self._errors:
+            pass
+
+    def _twice(self, operation: Any) -> Any:
+        """Run ``operation(storage)``; when it meets a damaged file (at open or in use), set
+        the file aside and run it again on a fresh one (at most :data:`_OPEN_ATTEMPTS` times).
+        Other failures are raised."""
+        for attempt in range(1, _OPEN_ATTEMPTS + 1):
+            held: BaseCache | None = None
+            with self._operation():
+                try:
+                    held = self._storage()
+                    return operation(held)
+                except _Damaged as damaged:
+                    failure, opened = damaged.error, damaged.identity
+                except sqlite3.DatabaseError as exc:
+                    if attempt == _OPEN_ATTEMPTS or self._shared is not None \
+                            or not is_damage(exc):
+                        raise
+                    failure, opened = exc, getattr(self._local, "identity", None)
+            if attempt == _OPEN_ATTEMPTS:
+                raise failure
+            if held is not None:
+                self._forget(held)
+            self._set_aside(failure, opened)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # -- what the transport asks -------------------------------------------------------------
+    def read(self, key: str) -> tuple[CachedResponse | None, bool]:
+        """The answer stored under ``key`` (None: none) and whether the cache answered (False:
+        it did not, which is counted for the call's warning). An unreadable entry is deleted
+        with a warning, and read as none."""
+        from requests_cache.models.response import CachedResponse
+
+        def get(storage: BaseCache) -> tuple[object, bool]:
+            value = storage.responses.get(key)
+            present = value is not None or key in storage.responses
+            return value, present
+
+        try:
+            value, present = self._twice(get)
+        except self._errors as exc:
+            self._failed(exc, unread=1)
+            return None, False
+        except Exception as exc:  # noqa: BLE001 - a value requests-cache's serializer chokes on
+            value, present = exc, True
+        if isinstance(value, CachedResponse):
+            return value, True
+        if present:
+            self._unreadable(key, value)
+        return None, True
+
+    def _unreadable(self, key: str, value: object) -> None:
+        what = (f"{value.__class__.__name__}: {value}" if isinstance(value, BaseException)
+                else "not an answer")
+        warn(CacheUnavailableWarning(
+            f"an entry of the cache at {self.where} could not be read ({what}): it was "
+            "dropped, and the answer is downloaded again"))
+        self.delete(key)
+
+    def write(self, key: str, response: requests.Response, expires: dt.datetime | None) -> bool:
+        """Store ``response`` under ``key``; whether it was kept (a failure is counted for the
+        call's warning, never raised)."""
+        from requests_cache.backends.sqlite import SQLiteCache
+
+        def save(storage: BaseCache) -> None:
+            if isinstance(storage, SQLiteCache):
+                _write_sqlite(storage, key, response, expires)
+            else:
+                storage.save_response(response, key, expires)
+
+        try:
+            self._twice(save)
+        except self._errors as exc:
+            self._failed(exc, unkept=1)
+            return False
+        _count(downloaded=1)
+        return True
+
+    def delete(self, key: str) -> None:
+        """Delete the answer under ``key`` (a failure is counted, never raised)."""
+        from requests_cache.backends.sqlite import SQLiteCache
+
+        def remove(storage: BaseCache) -> None:
+            if isinstance(storage, SQLiteCache):
+                _in_transaction(storage, "DELETE FROM responses WHERE key = ?", (key,))
+            else:
+                storage.delete(key)
+
+        try:
+            self._twice(remove)
+        except self._errors as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: BaseException, *, unkept: int = 0, unread: int = 0) -> None:
+        reason = reason_of(exc)
+        log.debug("cache at %s: %s (%r)", self.where, reason, exc)
+        tally = _TALLY.get()
+        if tally is not None:
+            tally.add(downloaded=unkept, unkept=unkept, unread=unread, reason=reason)
+            return
+        single = Tally()  # outside a call (the transport used alone): warn at once
+        single.add(downloaded=unkept, unkept=unkept, unread=unread, reason=reason)
+        text = single.message(self.where)
+        if text is not None:
+            warn(CacheUnavailableWarning(text))
+
+    # -- info and clear ----------------------------------------------------------------------
+    def info(self, now: dt.datetime) -> CacheInfo:
+        """What the cache holds; a damaged SQLite file is reported (``damaged``), not moved.
+
+        Raises:
+            CnbError: see :meth:`_inspect` (never a raw storage error).
+        """
+        if self.location.kind == "sqlite":
+            path = self._path
+            if not path.exists():
+                return CacheInfo(self.where, 0, 0, 0, 0, path=path)
+            try:
+                storage = _open_readonly(path)
+            except sqlite3.Error as exc:
+                return self._damaged_info(path, exc)
+            try:
+                return cache_info(storage, self.location, now)
+            except sqlite3.Error as exc:
+                return self._damaged_info(path, exc)
+            finally:
+                storage.close()
+        storage = self._storage()
+        unreadable = [key for key, value in _entries(storage) if value is None]
+        for key in unreadable:
+            self.delete(key)
+        return cache_info(storage, self.location, now)
+
+    def _damaged_info(self, path: Path, exc: sqlite3.Error) -> CacheInfo:
+        files = (path.with_name(path.name + suffix) for suffix in ("", "-wal", "-shm"))
+        size = sum(p.stat().st_size for p in files if p.is_file())
+        state = (f"damaged ({exc})" if is_damage(exc)
+                 else f"cannot be read ({reason_of(exc)})")
+        return CacheInfo(self.where, 0, 0, 0, size, path=path, damaged=state)
+
+    def clear(self) -> int:
+        """Delete every answer (on a shared Redis: only this prefix's); a damaged SQLite file
+        is deleted with its companions. How many answers there were (0 for a damaged file).
+
+        Raises:
+            sqlite3.Error, OSError: the file cannot be written (a read-only folder).
+        """
+        from requests_cache.backends.sqlite import SQLiteCache
+
+        if self.location.kind == "sqlite":
+            path = self._path
+            info = self.info(dt.datetime.now(dt.UTC))
+            if info.damaged is not None and "damaged" in info.damaged:
+                self.close()
+                for suffix in ("", *_COMPANIONS):
+                    path.with_name(path.name + suffix).unlink(missing_ok=True)
+                return 0
+            count = info.responses
+        else:
+            count = sum(1 for _ in self._storage().responses.keys())
+        def empty(storage: BaseCache) -> None:
+            if isinstance(storage, SQLiteCache):
+                _in_transaction(storage, "DELETE FROM responses")
+                _in_transaction(storage, "DELETE FROM redirects")
+            else:
+                storage.clear()  # type: ignore[no-untyped-call]  # requests-cache has no hint
+
+        self._twice(empty)
+        return count
+
+    def close(self) -> None:
+        """Close every connection (the store stays usable: new ones open on next use)."""
+        with self._lock:
+            opened, self._opened = self._opened, []
+            self._local = threading.local()
+        for storage in opened:
+            storage.close()  # type: ignore[no-untyped-call]  # requests-cache has no hint here
+        if self._shared is not None and self.location.kind == "redis":
+            self._shared.responses.close()  # type: ignore[no-untyped-call]  # as above
+            # (redis-py reconnects on the next command: the store stays usable)
+
+
+class _Damaged(Exception):
+    """A SQLite file found damaged when it was opened (``error``), and which file it was
+    (``identity``: device and inode, None when there was none)."""
+
+    def __init__(self, error: sqlite3.Error, identity: tuple[int, int] | None) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.identity = identity
+
+
+def _count(*, downloaded: int) -> None:
+    tally = _TALLY.get()
+    if tally is not None:
+        tally.add(downloaded=downloaded)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file is at ``path`` now (device and inode), or None when there is none."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+def _remove_if_empty(path: Path, existed: bool) -> None:
+    """Remove a file that a failed open created and left empty (and its companions)."""
+    if existed:
+        return
+    try:
+        if path.stat().st_size == 0:
+            for suffix in ("", *_COMPANIONS):
+                path.with_name(path.name + suffix).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _write_sqlite(storage: Any, key: str, response: requests.Response,
+                  expires: dt.datetime | None) -> None:
+    """Store ``response`` in a SQLite cache in cnbkit's own transaction, so a failure raises.
+
+    requests-cache serializes it (the file stays its format: key, value, expires in epoch
+    seconds); the write is ``BEGIN IMMEDIATE``, ``INSERT OR REPLACE``, ``COMMIT``, with a
+    ``ROLLBACK`` and the error raised when any of them fails.
+    """
+    from requests_cache.models.response import CachedResponse
+
+    responses = storage.responses
+    cached = CachedResponse.from_response(response, expires=expires)
+    _in_transaction(storage, "INSERT OR REPLACE INTO responses (key, value, expires) "
+                    "VALUES (?, ?, ?)",
+                    (key, responses.serialize(cached), cached.expires_unix))
+
+
+def _in_transaction(storage: Any, statement: str, values: tuple[object, ...] = ()) -> None:
+    """Run one writing ``statement`` on this thread's connection to a SQLite cache, in a
+    transaction of cnbkit's own: ``BEGIN IMMEDIATE`` (waiting the busy timeout for another
+    program's lock, once), the statement, ``COMMIT``; on any failure ``ROLLBACK`` and the
+    error raised (requests-cache's own lock would retry without end, or swallow it)."""
+    with storage.responses.connection() as connection:  # no transaction of requests-cache's
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute(statement, values)
+            connection.execute("COMMIT")
+        except sqlite3.Error:
+            if connection.in_transaction:
+                try:
+                    connection.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise
+
+
+def _open_readonly(path: Path) -> Any:
+    """requests-cache's view of an existing SQLite file, for :meth:`Store.info` (the file is
+    read, never set aside nor written: a file without the cache's tables is reported as not
+    a cache)."""
+    connection = sqlite3.connect(path, timeout=SQLITE_BUSY_SECONDS)
+    try:
+        tables = {row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        connection.close()
+    if "responses" not in tables:
+        raise sqlite3.DatabaseError("file is not a cnbkit cache (no responses table)")
+    return _cache_file(path)
+
+
+def _entries(storage: BaseCache) -> Iterator[tuple[str, object]]:
+    """Every key with its answer (None: the value cannot be read as an answer)."""
+    from requests_cache.models.response import CachedResponse
+
+    for key in list(storage.responses.keys()):
+        try:
+            value = storage.responses.get(key)
+        except Exception:  # noqa: BLE001 - whatever the serializer raises on garbage
+            value = None
+        yield key, value if isinstance(value, CachedResponse) else None
+

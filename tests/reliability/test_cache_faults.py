@@ -1,0 +1,367 @@
+"""The faults a cache meets on a quant's machine, each on the real part: a SQLite file damaged
+four ways (random bytes, text, cut to 100 bytes, a "malformed" image), a full disk (a 2 MB
+tmpfs), a read-only folder, a lock another program holds, a team's Redis holding entries that
+cannot be read. A cache is only a cache: the call goes on, the frame is whole and right, and
+one warning says what happened and what was lost.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import uuid
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import cnbkit
+from cnbkit._engine import cache as engine_cache
+from cnbkit._engine.cache import CacheLocation
+from cnbkit._shared.warnings_at_caller import collecting
+from cnbkit.cli import main
+from cnbkit.errors import CacheUnavailableWarning
+
+from ..helpers import stored
+from .conftest import quick_client
+
+CACHE_FILE = "cnbkit-http.sqlite"
+DAMAGES = ("random bytes", "text", "cut to 100 bytes", "malformed")
+ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _checkpoint(path: Path) -> None:
+    """Fold the WAL into the file and remove it, so the file alone holds the cache."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        connection.close()
+
+
+def damage(path: Path, how: str) -> None:
+    """Damage the SQLite cache at ``path`` as a disk, a sync tool or a person would."""
+    _checkpoint(path)
+    if how == "random bytes":
+        path.write_bytes(os.urandom(50_000))
+    elif how == "text":
+        path.write_text("date|rate\n2019-05-17|25.805\n" * 1000, encoding="utf-8")
+    elif how == "cut to 100 bytes":
+        path.write_bytes(path.read_bytes()[:100])  # the header alone survives
+    elif how == "malformed":  # every b-tree page of the answers' table overwritten
+        connection = sqlite3.connect(path)
+        try:
+            roots = [row[0] for row in connection.execute(
+                "SELECT rootpage FROM sqlite_master WHERE tbl_name = 'responses'")]
+            size = connection.execute("PRAGMA page_size").fetchone()[0]
+        finally:
+            connection.close()
+        data = bytearray(path.read_bytes())
+        for root in roots:
+            data[(root - 1) * size:(root - 1) * size + 16] = b"\xff" * 16
+        path.write_bytes(bytes(data))
+    else:
+        raise ValueError(how)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    with pytest.raises(sqlite3.DatabaseError, match=r"not a database|malformed"):
+        connection = sqlite3.connect(path)  # SQLite itself says it is damaged
+        try:
+            connection.execute("SELECT COUNT(*) FROM responses").fetchone()
+        finally:
+            connection.close()
+
+
+def cache_warnings(caught: list[warnings.WarningMessage]) -> list[str]:
+    return [str(w.message) for w in caught if issubclass(w.category, CacheUnavailableWarning)]
+
+
+@pytest.fixture(scope="module")
+def history_2015_2018(tmp_path_factory) -> pd.DataFrame:
+    """The four years from an uncached client: what every run below must return."""
+    from cnbkit.sandbox import serve
+
+    with serve() as url, quick_client(url, tmp_path_factory.mktemp("ref"), ) as client:
+        return cnbkit.exrates.history(2015, 2018, client=client)
+
+
+# -- a damaged file ------------------------------------------------------------------------------
+@pytest.mark.parametrize("how", DAMAGES)
+def test_a_damaged_cache_is_moved_aside_and_the_call_goes_on(
+        how, sandbox, tmp_path, history_2015_2018):
+    folder = tmp_path / "cache"
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.history(2015, 2018, client=client)
+    path = folder / CACHE_FILE
+    damage(path, how)
+    damaged = path.read_bytes()
+    sandbox.clear_log()
+    with quick_client(sandbox, folder) as client, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = cnbkit.exrates.history(2015, 2018, client=client)
+    pd.testing.assert_frame_equal(frame, history_2015_2018)
+    assert sandbox.count("daily-year") == 4  # downloaded again
+    aside = [p for p in folder.iterdir() if ".damaged-" in p.name and p.name.endswith("Z")]
+    assert len(aside) == 1
+    kept = aside[0].read_bytes()  # as it was (past the header, where SQLite notes its journal)
+    assert len(kept) == len(damaged) and kept[100:] == damaged[100:]
+    (text,) = cache_warnings(caught)
+    assert f"the cache file {path} could not be read as a cache" in text
+    assert f"moved aside to {aside[0]}" in text and "a fresh cache was started" in text
+    sandbox.clear_log()
+    with quick_client(sandbox, folder) as client, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = cnbkit.exrates.history(2015, 2018, client=client)
+    assert sandbox.count("daily-year") == 0  # the next client finds its answers cached
+    pd.testing.assert_frame_equal(again, history_2015_2018)
+
+
+def _at_once(sandbox, folder: Path, shared: bool) -> tuple[list[pd.DataFrame], list[str]]:
+    """Four threads call history() at once on the damaged cache in ``folder``: through one
+    client (``shared``: its threads' connections are one store's), or a client each (as
+    four processes would). The frames, and every cnbkit warning each thread was given."""
+    start = threading.Barrier(4)
+    frames: list[pd.DataFrame] = []
+    said: list[str] = []
+    one = quick_client(sandbox, folder) if shared else None
+
+    def run() -> None:
+        client = one or quick_client(sandbox, folder)
+        try:
+            with collecting() as collected:
+                start.wait(timeout=60)
+                frames.append(cnbkit.exrates.history(2015, 2018, client=client))
+            said.extend(str(warning) for warning in collected)  # this thread's alone
+        finally:
+            if one is None:
+                client.close()
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    if one is not None:
+        one.close()
+    return frames, said
+
+
+def test_threads_of_one_client_meeting_a_damaged_file_set_it_aside_once(
+        sandbox, tmp_path, history_2015_2018):
+    """The threads of one client wait for one another: the file is moved aside once, after
+    every connection to it is closed (a connection closed after the move would delete the new
+    file's WAL by its name), and only that is said."""
+    folder = tmp_path / "cache"
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.history(2015, 2018, client=client)
+    damage(folder / CACHE_FILE, "malformed")
+    frames, said = _at_once(sandbox, folder, shared=True)
+    assert len(frames) == 4
+    for frame in frames:
+        pd.testing.assert_frame_equal(frame, history_2015_2018)
+    assert len(said) == 1 and "could not be read as a cache" in said[0], said
+    assert len([p for p in folder.iterdir() if p.name.endswith("Z")]) == 1
+    with quick_client(sandbox, folder) as client:
+        assert client.cache_info().responses == 4 and client.cache_info().damaged is None
+
+
+def test_clients_meeting_one_damaged_file_at_once_all_go_on(
+        sandbox, tmp_path, history_2015_2018):
+    """Four clients (as four processes would) meet the damaged file at once: each frame is
+    right and the cache ends whole. Across clients nothing coordinates the move, so one of
+    them may also meet the fresh file in the middle of another's move (more warnings, a
+    fresh file moved aside again): that costs downloads, never a frame."""
+    folder = tmp_path / "cache"
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.history(2015, 2018, client=client)
+    damage(folder / CACHE_FILE, "malformed")
+    frames, said = _at_once(sandbox, folder, shared=False)
+    assert len(frames) == 4
+    for frame in frames:
+        pd.testing.assert_frame_equal(frame, history_2015_2018)
+    assert any("could not be read as a cache" in text for text in said)
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.history(2015, 2018, client=client)
+        assert client.cache_info().responses == 4 and client.cache_info().damaged is None
+
+
+@pytest.mark.parametrize("how", DAMAGES)
+def test_cache_info_and_clear_on_a_damaged_file_say_so_without_a_traceback(
+        how, sandbox, tmp_path, capsys):
+    folder = tmp_path / "cache"
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.daily_year(2019, client=client)
+    path = folder / CACHE_FILE
+    damage(path, how)
+    assert main(["cache", "info", "--cache-dir", str(folder)]) == 0
+    out = capsys.readouterr()
+    assert f"cache {path}: damaged (" in out.out and "Traceback" not in out.err
+    assert path.exists()  # looking moves nothing
+    assert main(["cache", "clear", "--cache-dir", str(folder)]) == 0
+    out = capsys.readouterr()
+    assert f"deleted the damaged cache file {path}" in out.out and "Traceback" not in out.err
+    assert main(["cache", "info", "--cache-dir", str(folder)]) == 0
+    assert "0 answers" in capsys.readouterr().out
+
+
+def test_the_commands_run_as_a_user_runs_them(sandbox, tmp_path):
+    """``cnbkit cache info`` as a separate process, on a damaged file: a message, exit 0."""
+    folder = tmp_path / "cache"
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.daily_year(2019, client=client)
+    damage(folder / CACHE_FILE, "text")
+    done = subprocess.run([sys.executable, "-m", "cnbkit.cli", "cache", "info", "--cache-dir",
+                           str(folder)], capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "damaged (file is not a database)" in done.stdout and "Traceback" not in done.stderr
+
+
+# -- Redis ----------------------------------------------------------------------------------------
+def test_unreadable_redis_entries_are_dropped_with_a_warning(sandbox, redis_server,
+                                                             history_2015_2018, capsys):
+    import redis
+
+    prefix = "broken-" + uuid.uuid4().hex[:8]
+    url = redis_server.url(prefix)
+    with quick_client(sandbox, url) as client:
+        cnbkit.exrates.history(2015, 2018, client=client)
+    server = redis.Redis.from_url(CacheLocation.parse(url).redis_url)
+    keys = [key for key in server.scan_iter(f"{prefix}:*")]
+    assert len(keys) == 4
+    for number, key in enumerate(keys):  # garbage, a pickle of a number, half an answer
+        server.set(key, [os.urandom(300), b"\x80\x04K\x07.", server.get(key)[:50],
+                         b""][number])
+    sandbox.clear_log()
+    with quick_client(sandbox, url) as client, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = cnbkit.exrates.history(2015, 2018, client=client)
+    pd.testing.assert_frame_equal(frame, history_2015_2018)
+    texts = cache_warnings(caught)
+    assert len(texts) == 4 and all("could not be read" in t and "dropped" in t for t in texts)
+    assert sandbox.count("daily-year") == 4
+    assert len(stored(client)) == 4  # stored again, readable
+    server.set(keys[0], os.urandom(100))
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        assert main(["cache", "info", "--cache-url", url]) == 0
+    assert "3 answers" in capsys.readouterr().out
+    server.close()
+
+
+# -- a full disk, a read-only folder, a lock held too long -----------------------------------------
+def as_root(*command: str) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` as root: directly when this process is root (the CI machine), else
+    through ``sudo -n`` (a hosted runner), which fails at once where no password-less sudo
+    is."""
+    prefix = [] if ROOT else ["sudo", "-n"]
+    return subprocess.run([*prefix, *command], capture_output=True, text=True, check=False)
+
+
+@contextmanager
+def small_disk(folder: Path, size: str = "2m") -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted on ``folder``, owned by this process's user (as root, or
+    with sudo; skipped where none can be mounted), unmounted afterwards whatever happens."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if not sys.platform.startswith("linux") or shutil.which("mount") is None:
+        pytest.skip("a small file system is mounted with Linux's mount")
+    owner = f"uid={os.getuid()},gid={os.getgid()},mode=0700"
+    done = as_root("mount", "-t", "tmpfs", "-o", f"size={size},{owner}", "tmpfs", str(folder))
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here, as root or with sudo ({done.stderr.strip()})")
+    try:
+        yield folder
+    finally:
+        as_root("umount", "-l", str(folder))
+
+
+@pytest.mark.only_on("linux", reason="a small tmpfs is mounted with Linux's mount, as root")
+def test_a_full_disk_keeps_what_fits_and_says_how_many_answers_were_not_kept(tmp_path):
+    from cnbkit.sandbox import serve
+
+    with serve() as url, small_disk(tmp_path / "disk") as disk:
+        with quick_client(url, tmp_path / "roomy") as roomy:
+            whole = cnbkit.exrates.history(1991, 2025, client=roomy)
+        url.clear_log()
+        with quick_client(url, disk) as client, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame = cnbkit.exrates.history(1991, 2025, client=client)
+            kept = client.cache_info().responses
+        pd.testing.assert_frame_equal(frame, whole)  # whole and right
+        calls = url.count("daily-year")
+        assert 0 < kept < calls == 35
+        (text,) = cache_warnings(caught)  # once for the call
+        assert f"{calls - kept} of the {calls} answers downloaded were not kept" in text
+        assert "the disk is full" in text and "free space" in text
+        url.clear_log()
+        with quick_client(url, disk) as client, warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            cnbkit.exrates.history(1991, 2025, client=client)
+        assert url.count("daily-year") == calls - kept  # what was kept is served
+
+
+@pytest.mark.only_on("linux", reason="a small tmpfs is mounted with Linux's mount, as root")
+def test_a_disk_full_before_the_cache_exists_leaves_no_file(tmp_path):
+    from cnbkit.sandbox import serve
+
+    with serve() as url, small_disk(tmp_path / "disk", "1m") as disk:
+        filler = disk / "filler"
+        with open(filler, "wb") as handle, pytest.raises(OSError):
+            while True:
+                handle.write(b"\0" * 65536)
+                handle.flush()
+        with quick_client(url, disk) as client, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame = cnbkit.exrates.daily_year(2019, client=client)
+        assert len(frame) > 8000
+        (text,) = cache_warnings(caught)
+        assert "the disk is full" in text and "going on without it" in text
+        assert sorted(p.name for p in disk.iterdir()) == ["filler"]  # no 0-byte file
+
+
+@pytest.mark.only_on("linux", reason="a small tmpfs is mounted with Linux's mount, as root")
+def test_a_read_only_folder_keeps_nothing_and_says_why(tmp_path, history_2015_2018):
+    from cnbkit.sandbox import serve
+
+    with serve() as url, small_disk(tmp_path / "disk", "16m") as disk:
+        with quick_client(url, disk) as client:
+            cnbkit.exrates.history(2015, 2016, client=client)
+        assert as_root("mount", "-o", "remount,ro", str(disk)).returncode == 0
+        with quick_client(url, disk) as client, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame = cnbkit.exrates.history(2015, 2018, client=client)
+        pd.testing.assert_frame_equal(frame, history_2015_2018)
+        (text,) = cache_warnings(caught)
+        assert "read-only" in text and "make the folder writable" in text
+
+
+def test_a_lock_held_too_long_is_counted_not_waited_on_for_good(
+        sandbox, tmp_path, monkeypatch, history_2015_2018):
+    """Another program holds the cache file's write lock past the busy timeout (shortened
+    here from 30 s): the answers are not kept, and the call says so."""
+    folder = tmp_path / "cache"
+    with quick_client(sandbox, folder) as client:
+        cnbkit.exrates.history(2015, 2016, client=client)
+    monkeypatch.setattr(engine_cache, "SQLITE_BUSY_SECONDS", 0.2)
+    other = sqlite3.connect(folder / CACHE_FILE, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # held until the end of the call
+    try:
+        with quick_client(sandbox, folder) as client, \
+                warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame = cnbkit.exrates.history(2015, 2018, client=client)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    pd.testing.assert_frame_equal(frame, history_2015_2018)
+    (text,) = cache_warnings(caught)
+    assert "2 of the 2 answers downloaded were not kept" in text
+    assert "held the cache file's lock" in text
