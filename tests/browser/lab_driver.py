@@ -211,7 +211,8 @@ def run_all(page: Any, timeout_error: type[Exception]) -> float:
     """Clear every output (and execution count), then Run > Run All Cells until every cell
     has run and the kernel is idle; the seconds from the command to then. A click that
     JupyterLab dropped (seen on a loaded machine: every prompt stayed [ ]) is made again;
-    nothing is run twice, as the command is repeated only while no cell has started. Raises :class:`LabFailed` when a cell raises."""
+    nothing is run twice, as the command is repeated only while no cell has started. Raises
+    :class:`LabFailed` when a cell raises."""
     clear_outputs(page)
     page.wait_for_function(CELLS_CLEARED)
     for _ in range(3):

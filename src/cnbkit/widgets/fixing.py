@@ -42,8 +42,8 @@ class FixingExplorer(Panel):
 
     Controls: ``currencies`` (SelectMultiple, the chosen ones listed first), ``years``
     (IntRangeSlider; a change fetches, so ``continuous_update=False``), ``view`` (one of
-    :data:`VIEWS`), ``window`` (observations of the rolling statistics). The data of the chosen years is fetched once for all currencies,
-    so picking currencies costs no request.
+    :data:`VIEWS`), ``window`` (observations of the rolling statistics). The data of the
+    chosen years is fetched once for all currencies, so picking currencies costs no request.
 
     Args:
         currencies: the initially selected codes.
