@@ -544,7 +544,7 @@ class Signing:
             status_final = status.upper() in FINAL_STATUSES
         return AuthorizationResult(state=final.state, method=scenario, polls=pace.polls,
                                    waited=pace.waited, status=status,
-                                   status_final=status_final)
+                                   status_final=status_final, interval=pace.interval)
 
     def _current(self, pace: Pace) -> SignDetail:
         """The authorization as it stands: started for a payment without a signId (a write:

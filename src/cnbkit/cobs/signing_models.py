@@ -368,6 +368,9 @@ class AuthorizationResult:
         status_final: whether that status is one of :data:`FINAL_STATUSES` (the bank has
             accepted or refused the order; ``ACTC`` and ``ACCP`` are not); None when no status
             was read.
+        interval: the seconds between reads the walk kept last: the bank's ``pollInterval``
+            when it named one, else the caller's ``poll_interval`` or
+            :data:`DEFAULT_POLL_INTERVAL` (never less than a second).
     """
 
     state: str
@@ -376,3 +379,4 @@ class AuthorizationResult:
     waited: float
     status: str | None = None
     status_final: bool | None = None
+    interval: float | None = None

@@ -77,6 +77,11 @@ class Panel:
         self.widget = w.VBox([w.HBox(self.controls, layout=w.Layout(
             flex_flow="row wrap", align_items="flex-start", grid_gap="4px 16px")),
             self.status, self.output])
+        self.redraw()
+        labels = list(self.plotted)
+        more = f" and {len(labels) - 3} more" if len(labels) > 3 else ""
+        self.first_summary = (f"{type(self).__name__}: {', '.join(labels[:3])}{more}"
+                              if labels else self.summary())
 
     def _fit(self, control: Any) -> None:
         """Lay ``control`` out for the values it holds: its description never cut, a list or
@@ -96,11 +101,6 @@ class Panel:
             track = min(max(steps * 10, 200), 420)  # ~10 px a step: handles 4 steps apart
             readout = 13 * _CHAR_PX if isinstance(control, w.IntRangeSlider) else 6 * _CHAR_PX
             control.layout.width = f"{round(label + track + readout)}px"
-        self.redraw()
-        labels = list(self.plotted)
-        more = f" and {len(labels) - 3} more" if len(labels) > 3 else ""
-        self.first_summary = (f"{type(self).__name__}: {', '.join(labels[:3])}{more}"
-                              if labels else self.summary())
 
     def _on_change(self, _change: dict[str, Any]) -> None:
         self.redraw()

@@ -26,8 +26,8 @@ class OmoPanel(Panel):
     :func:`cnbkit.analysis.omo_by_type`. Periods the data does not cover whole (at the edges of
     the range) are left out and counted in the status line.
 
-    Controls: ``types`` (SelectMultiple of operation types), ``freq`` (month, quarter, year).
-    Data is fetched once for the range.
+    Controls: ``types`` (SelectMultiple of operation types; default all), ``freq`` (month,
+    quarter, year). Data is fetched once for the range (or given: ``omo``).
 
     Example:
         >>> panel = OmoPanel("2019-12-01", 2025)  # doctest: +SKIP
@@ -37,7 +37,8 @@ class OmoPanel(Panel):
     figsize = (9.0, 6.5)
 
     def __init__(self, start: str | int = 2020, end: str | int = 2025, freq: str = "quarter",
-                 *, client: Client | None = None, omo: pd.DataFrame | None = None) -> None:
+                 *, types: tuple[str, ...] | None = None, client: Client | None = None,
+                 omo: pd.DataFrame | None = None) -> None:
         super().__init__()
         w = self._w
         if omo is None:
@@ -45,10 +46,11 @@ class OmoPanel(Panel):
 
             omo = as_pandas(om.history(start, end, client=client, progress=False))
         self.omo = omo
-        types = sorted(set(omo["operation_type"]))
+        known = sorted(set(omo["operation_type"]))
         self.types = w.SelectMultiple(
-            options=[(analysis.operation_label(t, czech=False), t) for t in types],
-            value=tuple(types), description="Types", rows=len(types))
+            options=[(analysis.operation_label(t, czech=False), t) for t in known],
+            value=tuple(known) if types is None else tuple(types), description="Types",
+            rows=len(known))
         self.freq = w.ToggleButtons(options=list(_FREQ), value=freq, description="Per")
         self.controls = [self.types, self.freq]
         self._finish()
@@ -89,7 +91,7 @@ class OmoPanel(Panel):
                        color=colour)
         self.status.value = "; ".join(notes)
         for ax, what in ((outstanding, "average outstanding,\nCZK bn (log)"),
-                         (turnover, f"turnover, CZK bn\nper {self.freq.value} (log)")):
+                         (turnover, f"turnover,\nCZK bn per {self.freq.value} (log)")):
             if ax.lines:
                 ax.set_yscale("log")
                 ax.yaxis.set_major_formatter(_readable())

@@ -118,15 +118,26 @@ class OtherCurrenciesPanel(Panel):
             return
         self.redraw()
 
-    def hint(self) -> str:
-        """What a search that matches no other currency means: the code of a currency of the
-        daily fixing (PLN, THB) is there, not here; anything else matches nothing.
+    def matches(self, text: str) -> list[str]:
+        """The codes a search for ``text`` lists (code, currency or country), without
+        changing the panel's search.
 
         Example:
-            >>> panel.search.value = "PLN"; panel.hint()  # doctest: +SKIP
+            >>> panel.matches("peso")  # doctest: +SKIP
+            ['ARS', 'CLP', 'COP', 'CUC', 'CUP', 'DOP', 'UYU']
+        """
+        return [code for _, code in self._options(text)]
+
+    def hint(self, text: str | None = None) -> str:
+        """What a search (``text``, default the panel's) that matches no other currency
+        means: the code of a currency of the daily fixing (PLN, THB) is there, not here;
+        anything else matches nothing.
+
+        Example:
+            >>> panel.hint("PLN")  # doctest: +SKIP
             'PLN is in the CNB's daily fixing, not among the other currencies: ...'
         """
-        text = str(self.search.value).strip()
+        text = str(self.search.value if text is None else text).strip()
         code = text.upper()
         if code in self.fixing_codes:
             return (f"{code} is in the CNB's daily fixing, not among the other currencies (the "
