@@ -342,7 +342,7 @@ def test_accounts_panel_months_and_categories() -> None:
 
     panel = AccountsPanel(accounts, load)
     assert panel.plotted["spending"].tolist() == [40.0, 10.0]
-    assert [label for label, _ in panel.account.options][0] == \
+    assert next(label for label, _ in panel.account.options) == \
         "Běžný účet (current account), CZK, CZ01"
     panel.by.value = "category"
     assert list(panel.plotted) == ["nájem (rent)"]
