@@ -13,15 +13,14 @@ nothing restores. Screenshot: ``artifacts/lab-reopened-01.png``.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.browser import lab_driver
+from tests.checkout import checkout_copy, git, importing_from
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -39,29 +38,6 @@ PANEL_RESTORED = """() => {
 }"""
 
 
-def _git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
-                          text=True, encoding="utf-8").stdout
-
-
-def _checkout(tmp: Path) -> Path:
-    """A copy of this checkout's tracked files as they are now, committed in a repository of
-    its own (the files a lab session needs: the project file, .gitignore, src/, notebooks/)."""
-    root = tmp / "checkout"
-    tracked = _git(ROOT, "ls-files", "-z", "--", "pyproject.toml", ".gitignore", "README.md",
-                   "src", "notebooks").split("\0")
-    for name in filter(None, tracked):
-        target = root / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, target)
-    _git(root, "init", "-q")
-    _git(root, "add", "-A")
-    _git(root, "-c", "user.name=cnbkit tests", "-c", "user.email=tests@cnbkit.invalid",
-         "commit", "-q", "-m", "checkout")
-    assert _git(root, "status", "--porcelain") == ""
-    return root
-
-
 def test_a_lab_session_leaves_git_status_clean_and_reopens_its_panels(tmp_path: Path) -> None:
     pytest.importorskip("jupyterlab", reason="JupyterLab is missing: bash scripts/test.sh "
                                              "installs it")
@@ -69,10 +45,9 @@ def test_a_lab_session_leaves_git_status_clean_and_reopens_its_panels(tmp_path: 
                                    reason="playwright is missing: bash scripts/test.sh installs it")
     if not Path(lab_driver.CHROMIUM).exists():
         pytest.skip("Debian's chromium is missing: apt-get install chromium (as root)")
-    root = _checkout(tmp_path)
-    env = lab_driver.jupyter_environment(tmp_path)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root / "src"),
-                                                    env.get("PYTHONPATH", "")) if p)
+    root = checkout_copy(tmp_path / "checkout")
+    assert git(root, "status", "--porcelain") == ""
+    env = importing_from(root, lab_driver.jupyter_environment(tmp_path))
     command = [sys.executable, "-m", "cnbkit.cli", "lab", "--source", "sandbox",
                "--no-browser", "--port", "0"]
     ARTIFACTS.mkdir(exist_ok=True)
@@ -95,9 +70,9 @@ def test_a_lab_session_leaves_git_status_clean_and_reopens_its_panels(tmp_path: 
             if failed:
                 page.screenshot(path=str(ARTIFACTS / "lab-reopened-01-failure.png"))
                 shutil.copy(lab.log, ARTIFACTS / "lab-reopened-01-failure.log")
-    status = _git(root, "status", "--porcelain", "--untracked-files=all")
+    status = git(root, "status", "--porcelain", "--untracked-files=all")
     assert status == "", f"the lab session changed the checkout:\n{status}"
     working = root / "lab-notebooks" / NOTEBOOK
     assert working.exists(), "the lab served no working copy"
     assert working.read_bytes() != (root / "notebooks" / NOTEBOOK).read_bytes()  # it saved
-    assert _git(root, "check-ignore", "lab-notebooks/").strip() == "lab-notebooks/"
+    assert git(root, "check-ignore", "lab-notebooks/").strip() == "lab-notebooks/"
