@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -200,11 +201,12 @@ def open_notebook(page: Any, lab: Lab, name: str) -> None:
     wait_for_idle_kernel(page)
 
 
-def menu(page: Any, *path: str) -> None:
-    """Click a menu path of the lab's menu bar (``menu(page, "Run", "Run All Cells")``)."""
-    page.get_by_role("menuitem", name=path[0], exact=True).click()
-    for name in path[1:]:
-        page.get_by_role("menuitem", name=name, exact=True).click()
+def menu(page: Any, *path: str | re.Pattern[str]) -> None:
+    """Click a menu path of the lab's menu bar (``menu(page, "Run", "Run All Cells")``); a
+    pattern matches an item whose label varies (an ellipsis)."""
+    for name in path:
+        exact = None if isinstance(name, re.Pattern) else True
+        page.get_by_role("menuitem", name=name, exact=exact).click()
 
 
 def run_all(page: Any, timeout_error: type[Exception]) -> float:
