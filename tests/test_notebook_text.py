@@ -355,6 +355,18 @@ def test_04_pegs_are_unchanged_within_rounding_and_moves_are_real(client):
     assert found.group(3) == change.index[0] and found.group(5) == change.index[-1]
     assert float(found.group(6)) == pytest.approx(change.iloc[-1], abs=0.06)
     assert len(pegged) == int(found.group(1))
+    # the figure's axis: the quartiles widened by three interquartile ranges (04 c5 ran to
+    # +600 % for one currency), the few beyond it named
+    q1, q3 = change.quantile([0.25, 0.75])
+    low = max(change.min(), q1 - 3 * (q3 - q1))
+    high = min(change.max(), q3 + 3 * (q3 - q1))
+    beyond = change[((change < low) | (change > high)) & ~change.index.isin(pegged)]
+    axis = re.search(r"(\d+) of them within (-?[\d.]+) % to \+?(-?[\d.]+) % \(the figure's "
+                     r"axis\), beyond it (\d+): ([^\n]+)", text)
+    assert axis and float(axis.group(2)) == pytest.approx(low, abs=0.06)
+    assert float(axis.group(3)) == pytest.approx(high, abs=0.06)
+    assert int(axis.group(4)) == len(beyond) and int(axis.group(1)) == len(change) - len(beyond)
+    assert [item.split()[0] for item in axis.group(5).split(", ")] == list(beyond.index)
 
 
 def test_04_the_snb_floor_s_date_and_no_figure_of_a_tautology():

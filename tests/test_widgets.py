@@ -621,3 +621,67 @@ def test_the_policy_rate_steps_are_behind_czeonia_spreads_and_hedge_cost(client)
     averages = [line.get_label() for line in top.lines if "average" in line.get_label()
                 or "mean" in line.get_label()]
     assert averages == ["compounded average (ACT/360, calendar periods)"]  # not two at once
+
+
+def test_the_liquidity_figure_keeps_the_allotments_apart_from_the_stock(client) -> None:
+    """08 c14: each tender's allotment (a flow, CZK bn per tender) was drawn on the axis of
+    the amount outstanding (a stock); it has an axis of its own."""
+    from cnbkit.widgets import figures
+
+    omo = _sandbox("omo", client, "2023-12-01", 2025)
+    figure = figures.liquidity_figure(analysis.liquidity_absorbed(omo), analysis.tender_table(omo))
+    stock, deposits, flow = figure.axes
+    assert "end of day" in stock.get_ylabel() and not stock.lines  # the stack only
+    assert [line.get_label() for line in flow.lines] == [
+        "allotted in each 2-week repo tender (a flow)"]
+    assert "per tender" in flow.get_ylabel() and "outstanding" in deposits.get_ylabel()
+
+
+def test_the_offered_rate_figure_shows_its_point_on_one_axis(client) -> None:
+    """03 c10: the point (the implied rate carries half the CZK bid-offer spread) was visible
+    only in the bottom panel; one axis in bp now holds the gap and half the spread, which lie
+    on each other."""
+    from cnbkit.widgets import figures
+
+    points = _sandbox("forward", client, 2017, 2020)
+    rates = _sandbox("exrates", client, 2017, 2020, ["EUR"])
+    pribor = _sandbox("pribor", client, 2017, 2020, "THREE_MONTH")
+    table = analysis.forward_table(points, rates, pribor, "EUR_TO_CZK", "THREE_MONTH",
+                                   czk_bid_offer_bp=10.0).dropna(subset=["pribor_pct"])
+    figure = figures.offered_rate_figure(table, czk_bid_offer_bp=10.0)
+    (ax,) = figure.axes
+    assert ax.get_ylabel() == "bp"
+    half, gap = (line.get_ydata() for line in ax.lines)
+    assert np.nanmedian(np.abs(np.asarray(half) - np.asarray(gap))) < 0.5
+
+
+def test_the_currency_moves_axis_spans_the_bulk_and_names_the_rest() -> None:
+    """04 c5: one currency's +569 % stretched the axis to +600 %, squeezing the others into a
+    few bins; the axis spans the quartiles widened by three interquartile ranges, and the
+    few beyond are named at its edge."""
+    from cnbkit.widgets import figures
+
+    change = pd.Series(np.linspace(-15, 15, 60), index=[f"C{i:02d}" for i in range(60)])
+    change["VES"], change["ARS"] = 568.8, 78.0
+    figure = figures.currency_moves_figure(change, ["C30"], pd.Timestamp("2024-01-31"),
+                                           pd.Timestamp("2025-12-31"))
+    (ax,) = figure.axes
+    q1, q3 = change.quantile([0.25, 0.75])
+    assert ax.get_xlim()[1] < min(change.max(), q3 + 3 * (q3 - q1)) + 5
+    notes = [text.get_text() for text in ax.texts]
+    assert any("VES +569 %" in note and "ARS +78 %" in note for note in notes), notes
+
+
+def test_the_tbill_figure_draws_a_curve_per_day(client) -> None:
+    """06 c9: one line per day, each through that day's issues in order of maturity."""
+    from cnbkit.widgets import figures
+
+    yields = analysis.tbill_yields(_sandbox("skd", client, "2025-11-01", "2025-12-31"))
+    days = ["2025-11-28", "2025-12-31"]
+    figure = figures.tbill_curve_figure({d: analysis.tbill_curve(yields, d) for d in days})
+    (ax,) = figure.axes
+    curves = [line for line in ax.lines if line.get_label().startswith("T-bills")]
+    assert [line.get_label()[-11:] for line in curves] == ["28 Nov 2025", "31 Dec 2025"]
+    for line in curves:
+        x = np.asarray(line.get_xdata(), dtype=float)
+        assert len(x) >= 3 and (np.diff(x) >= 0).all()  # joined in order of maturity
