@@ -6,8 +6,8 @@ and the lab's log, artifacts/lab-NN-failure.log.
 
 JupyterLab is started as ``cnbkit lab`` starts it: the data source from
 :func:`cnbkit.lab.prepare` and the command line from :func:`cnbkit.lab.lab_command`, on a port
-the server picks itself, serving a working copy of the notebooks made as ``cnbkit lab`` makes
-one in a checkout (:func:`cnbkit._os.bundled.copy_notebooks`). Every wait is for a state of
+the server picks itself, serving a working copy of the notebooks (test_lab_session.py checks
+the one ``cnbkit lab`` makes in a checkout). Every wait is for a state of
 the server or the page, with a deadline, never for a fixed time (tests/browser/lab_driver.py).
 """
 
@@ -63,10 +63,11 @@ ASKED = {"01": ("select[multiple]", ["EUR", "USD", "GBP"]),
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[lab_driver.Lab]:
     pytest.importorskip("jupyterlab",
                         reason="JupyterLab is missing: bash scripts/test.sh installs it")
-    from cnbkit._os.bundled import copy_notebooks
-
     tmp = tmp_path_factory.mktemp("lab")
-    working = copy_notebooks(tmp / "lab-notebooks", source=ROOT / "notebooks").target
+    working = tmp / "lab-notebooks"  # a working copy, as the lab's in a checkout
+    working.mkdir()
+    for name in NOTEBOOKS:
+        shutil.copy(ROOT / "notebooks" / name, working / name)
     with lab_driver.sandbox_lab(working, tmp) as running:
         yield running
 

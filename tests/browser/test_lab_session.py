@@ -62,9 +62,9 @@ def test_a_lab_session_leaves_git_status_clean_and_reopens_its_panels(tmp_path: 
             lab_driver.open_notebook(page, lab, NOTEBOOK)  # again, in a new kernel
             state = page.wait_for_function(PANEL_RESTORED, timeout=RESTORE_S * 1000,
                                            polling=250).json_value()
+            assert state == "shown", "the reopened panel says its widget is missing"
             page.locator(".jp-Notebook .widget-output").first.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / "lab-reopened-01.png"))
-            assert state == "shown"
             failed = False
         finally:
             if failed:

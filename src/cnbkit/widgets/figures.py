@@ -596,7 +596,7 @@ def currency_moves_figure(change: pd.Series, unchanged: Sequence[str],
     def body(figure: StaticFigure) -> None:
         ax = figure.subplots()
         step = max(0.5, round((high - low) / 40 * 2) / 2)  # about 40 bins over the axis
-        edges = np.arange(np.floor(low / step) * step, high + step, step)
+        edges = np.arange(np.floor(low / step) * step, high + step, step).tolist()
         ax.hist(moving.clip(low, high), bins=edges, color="#1f77b4",
                 label="floating or managed (beyond the axis: at its edge)")
         ax.bar(0, len(unchanged), width=step, color="#d62728",
