@@ -273,3 +273,17 @@ def shutdown_kernels(lab: Lab) -> None:
     for session in sessions.json():
         requests.delete(f"{lab.base}/api/sessions/{session['id']}", params={"token": TOKEN},
                         timeout=60)
+
+
+def require_chromium() -> str:
+    """Debian's Chromium's path; a test fails without it when it runs as root (scripts/test.sh
+    installs it then) and is skipped otherwise."""
+    import pytest
+
+    if Path(CHROMIUM).exists():
+        return CHROMIUM
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        pytest.fail("Debian's chromium is missing: scripts/test.sh installs it as root "
+                    "(apt-get install chromium)")
+    pytest.skip("Debian's chromium is missing: install it with `apt-get install chromium` "
+                "(as root), or run scripts/test.sh as root")

@@ -124,8 +124,7 @@ def test_each_notebook_runs_and_a_widget_redraws_its_figure(lab: lab_driver.Lab,
                         reason="playwright is missing: bash scripts/test.sh installs it")
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    if not Path(lab_driver.CHROMIUM).exists():
-        pytest.skip("Debian's chromium is missing: apt-get install chromium (as root)")
+    lab_driver.require_chromium()
     number = name[:2]
     ARTIFACTS.mkdir(exist_ok=True)
     with lab_driver.browser(tmp_path) as page:

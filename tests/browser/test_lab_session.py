@@ -43,8 +43,7 @@ def test_a_lab_session_leaves_git_status_clean_and_reopens_its_panels(tmp_path: 
                                              "installs it")
     sync_api = pytest.importorskip("playwright.sync_api",
                                    reason="playwright is missing: bash scripts/test.sh installs it")
-    if not Path(lab_driver.CHROMIUM).exists():
-        pytest.skip("Debian's chromium is missing: apt-get install chromium (as root)")
+    lab_driver.require_chromium()
     root = checkout_copy(tmp_path / "checkout")
     assert git(root, "status", "--porcelain") == ""
     env = importing_from(root, lab_driver.jupyter_environment(tmp_path))

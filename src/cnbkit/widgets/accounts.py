@@ -83,7 +83,7 @@ class AccountsPanel(Panel):
     Controls: ``account`` (Dropdown of the accounts; a change fetches that account's
     transactions, once), ``by`` ("month" or "category": the remittance text as category).
     The bank's Czech names (accounts, payment texts) are shown with their English beside
-    them (:func:`in_english`).
+    them (``cnbkit.widgets.accounts.in_english``).
 
     Args:
         accounts: the accounts frame of :meth:`cnbkit.cobs.CobsClient.accounts`.
