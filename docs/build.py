@@ -2,9 +2,13 @@
 
 A fresh build every time (``-E``: no saved environment, so that every page is read again and
 every warning shows), offline, with warnings as errors (``-W --keep-going``: all of them are
-listed before the build fails) and nitpicky references (``-n``). The HTML goes to ``OUTDIR``
-(default ``docs/_build/html``), Sphinx's doctrees beside it. Prints the build time, the number of
-public names in the reference and the notebooks rendered.
+listed before the build fails) and nitpicky references (``-n``). Python's warnings that the
+build prints (a ``FutureWarning`` of a deprecated module the reference reads, a pandas
+warning of a page's code) are not Sphinx's, and Sphinx lets them pass: the build fails on
+them too (:func:`printed_warnings`), so that "0 warnings" is true of everything it printed.
+The HTML goes to ``OUTDIR`` (default ``docs/_build/html``), Sphinx's doctrees beside it.
+Prints the build time, the number of public names in the reference and the notebooks
+rendered.
 
 Example:
     $ python docs/build.py /tmp/site
@@ -14,6 +18,7 @@ Example:
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -43,6 +48,21 @@ def build(out: Path = DEFAULT_OUT, *, python: str = sys.executable) -> dict[str,
     return report
 
 
+#: A warning as Python prints it (``path:12: FutureWarning: ...``) or as Sphinx does.
+WARNING_LINE = re.compile(r"\b[A-Z]\w*Warning: |\bWARNING: ")
+
+
+def printed_warnings(log: str) -> list[str]:
+    """The lines of ``log`` that are warnings, Python's (``FutureWarning: ...``) or Sphinx's
+    (``WARNING: ...``).
+
+    Example:
+        >>> printed_warnings("ok\nx.py:3: FutureWarning: old\n  call()\n")
+        ['x.py:3: FutureWarning: old']
+    """
+    return [line for line in log.splitlines() if WARNING_LINE.search(line)]
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else DEFAULT_OUT
     report = build(out)
@@ -53,6 +73,11 @@ def main(argv: list[str]) -> int:
         print(f"docs: the build failed after {report['seconds']:.1f} s (warnings are errors)",
               file=sys.stderr)
         return int(report["returncode"])  # type: ignore[call-overload]
+    warned = printed_warnings(log)
+    if warned:
+        print(f"docs: the build printed {len(warned)} warning(s) (Python's warnings are errors "
+              "too)", file=sys.stderr)
+        return 1
     print(f"docs: built {out} in {report['seconds']:.1f} s, 0 warnings; "
           f"{report['public_names']} public names ({report['documented_objects']} objects) in "
           f"the reference; notebooks: {', '.join(report['notebooks'])}")  # type: ignore[arg-type]

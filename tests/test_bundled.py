@@ -54,6 +54,21 @@ def test_a_copy_into_an_empty_folder_and_again(tmp_path: Path) -> None:
     assert sorted(p.name for p in target.iterdir()) == [MANIFEST, *SHIPPED]  # no temporaries
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
+def test_the_copies_follow_the_umask(tmp_path: Path) -> None:
+    """Under umask 022 a colleague on a shared server can read the copies (0644), as any
+    program's documents; they were 0600 (a temporary file's mode, kept by the rename)."""
+    for umask, mode in ((0o022, 0o644), (0o077, 0o600)):
+        target = tmp_path / f"umask-{umask:03o}"
+        done = subprocess.run(["sh", "-c", f"umask {umask:03o} && exec \"$0\" -m cnbkit.cli "
+                               f"notebooks {target}", sys.executable], capture_output=True,
+                              text=True, encoding="utf-8", timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        for path in (*target.glob("*.ipynb"), target / MANIFEST):
+            assert path.stat().st_mode & 0o777 == mode, (oct(umask), path.name,
+                                                         oct(path.stat().st_mode))
+
+
 def test_a_notebook_the_user_changed_is_kept_unless_forced(tmp_path: Path) -> None:
     copy_notebooks(tmp_path)
     edited = tmp_path / SHIPPED[1]

@@ -164,9 +164,10 @@ def test_money_market_panel_shows_units_on_every_axis_and_the_spread_in_the_lege
     left, right, twin = panel.figure.axes
     assert "% p.a." in left.get_ylabel() and "bp" in twin.get_ylabel()
     assert "% p.a." in right.get_ylabel() and "tenor" in right.get_xlabel()
-    # the tenors in order, one tick each, evenly spaced: no two labels run together
-    ticks = right.get_xticks()
-    assert list(ticks) == sorted(ticks) and len(set(np.diff(ticks))) <= 2
+    # the tenors at their nominal days on a log scale: to scale, one tick each, in order
+    assert right.get_xscale() == "log"
+    days = [analysis.TENOR_DAYS[t] for t in ("ONE_DAY", "ONE_MONTH", "THREE_MONTH", "ONE_YEAR")]
+    assert list(right.lines[0].get_xdata()) == days and list(right.get_xticks()) == days
     legend = [text.get_text() for text in left.get_legend().get_texts()]
     assert any("CZEONIA" in label and "bp" in label for label in legend), legend
 
@@ -238,14 +239,14 @@ def test_omo_panel_types_and_frequency() -> None:
         "avg_allotted_rate_pct": [4.0, 5.0, 6.0, 3.0, 4.0]})
     panel = OmoPanel(omo=omo, freq="quarter")
     # Q1 starts before the first repo + 14 days: not whole, left out and said so
-    assert panel.plotted["Repo (2-week repo) turnover"].tolist() == [50.0, 0.0, 91.0]
-    assert panel.plotted["Repo (2-week repo) outstanding"].tolist() == pytest.approx(
+    assert panel.plotted["2-week repo turnover"].tolist() == [50.0, 0.0, 91.0]
+    assert panel.plotted["2-week repo outstanding"].tolist() == pytest.approx(
         [50 * 14 / 91, 0.0, 91.0 / 92])  # the last repo is out on 31 Dec only
     assert "1 quarter(s)" in panel.status.value
     panel.types.value = ("Depozitní facilita",)
-    assert list(panel.plotted) == ["Depozitní facilita (deposit facility) outstanding",
-                                   "Depozitní facilita (deposit facility) turnover",
-                                   "Depozitní facilita (deposit facility) rate"]
+    assert list(panel.plotted) == ["deposit facility outstanding", "deposit facility turnover",
+                                   "deposit facility rate"]
+    assert [label for label, _ in panel.types.options] == ["deposit facility", "2-week repo"]
     panel.types.value = ("Repo",)
     panel.freq.value = "year"
     assert panel.plotted == {}  # one year, not covered whole
@@ -263,9 +264,10 @@ def test_bonds_panel_issue_picker() -> None:
         "average_price_to_value": [99.0, 99.1, 99.2, 99.5, 99.6, 99.7, 99.9, 99.8],
         "settlement_nominal_czk": 1.0})
     panel = BondsPanel(skd=skd, issues=2)
-    # by maturity, then ISIN: two ISINs share the name "SPP ČR 01.01.2026"
-    assert [value for _, value in panel.issues.options] == ["CZ0", "CZ1", "CZ2", "CZ3"]
-    assert panel.issues.options[0][0] == "SPP ČR 01.01.2026 (CZ0)"
+    # the chosen first (the list shows them without scrolling), then by maturity and ISIN:
+    # two ISINs share the name "SPP ČR 01.01.2026"
+    assert [value for _, value in panel.issues.options] == ["CZ2", "CZ3", "CZ0", "CZ1"]
+    assert panel.issues.options[2][0] == "SPP ČR 01.01.2026 (CZ0)"
     assert panel.issues.value == ("CZ2", "CZ3")  # busiest
     panel.issues.value = ("CZ1", "CZ0")
     assert panel.plotted["SPP ČR 01.01.2026 (CZ1)"].tolist() == [99.9]
@@ -283,7 +285,9 @@ def test_source_banner_describes_the_client_in_use(monkeypatch: pytest.MonkeyPat
     sandbox = cnbkit.Client("http://127.0.0.1:9/cnbapi", cache=False, clock="2025-12-31")
     assert repr(source_banner(sandbox)).startswith("Data: sandbox data (clock 2025-12-31)")
     unknown_day = cnbkit.Client("http://127.0.0.1:9/cnbapi", cache=False)
-    assert repr(source_banner(unknown_day)).startswith("Data: sandbox data at ")
+    assert repr(source_banner(unknown_day)) == "Data: sandbox data from cnbkit's local sandbox"
+    for banner in (source_banner(sandbox), source_banner(unknown_day)):  # no port: it changes
+        assert "127.0.0.1" not in repr(banner) and "127.0.0.1" not in banner._repr_html_()
     monkeypatch.setenv("CNBKIT_SOURCE", "sandbox-fallback")
     monkeypatch.setenv("CNBKIT_TODAY", "2025-12-31")
     fallback = cnbkit.Client("http://127.0.0.1:9/cnbapi", cache=False)
@@ -338,16 +342,18 @@ def test_accounts_panel_months_and_categories() -> None:
 
     panel = AccountsPanel(accounts, load)
     assert panel.plotted["spending"].tolist() == [40.0, 10.0]
+    assert next(label for label, _ in panel.account.options) == \
+        "Běžný účet (current account), CZK, CZ01"
     panel.by.value = "category"
-    assert list(panel.plotted) == ["nájem"]
-    assert panel.plotted["nájem"].tolist() == [40.0, 10.0]
+    assert list(panel.plotted) == ["nájem (rent)"]
+    assert panel.plotted["nájem (rent)"].tolist() == [40.0, 10.0]
     panel.by.value = "month"
     panel.account.value = "B"
     assert panel.plotted["income"].tolist() == [100.0]
     assert fetched == ["A", "B"]
 
 
-UNITS = ("% p.a.", "bp", "CZK", "index", "days", "ratio", "-1 to 1")
+UNITS = ("% p.a.", "bp", "CZK", "index", "days", "ratio", "-1 to 1", "count")
 
 
 def _static_figures(client) -> dict:
@@ -390,6 +396,12 @@ def _static_figures(client) -> dict:
         "period ends": figures.period_end_figure(
             analysis.period_end_table(czeonia_frame, rates_in_force)),
         "FX risk": figures.fx_risk_figure(pln, analysis.fx_risk_by_regime(pln, halves)),
+        "spreads": figures.spread_figure(pd.DataFrame({"3M": analysis.spread_bp(
+            pribor[pribor["period"] == "THREE_MONTH"].set_index("valid_for")["pribor"],
+            czeonia)}), rates_in_force["repo_pct"]),
+        "currency moves": figures.currency_moves_figure(
+            pd.Series({"AED": 0.0, "PLN": -3.0, "HUF": 4.0, "VES": 600.0}), ["AED"],
+            pd.Timestamp("2024-01-31"), pd.Timestamp("2025-12-31")),
     }
     return extra | {
         "floor": figures.floor_figure(eur, analysis.floor_phases(eur)),
@@ -406,9 +418,9 @@ def _static_figures(client) -> dict:
             analysis.robust_return_statistics(cross, {"H1": ("2025-01-01", "2025-06-30"),
                                                       "H2": ("2025-07-01", "2025-12-31")})),
         "omo": figures.omo_figure(analysis.omo_by_type(omo, "YE")),
-        "T-bill curve": figures.tbill_curve_figure(analysis.tbill_curve(yields, "2025-12-31"),
-                                                   analysis.term_structure(pribor,
-                                                                           "2025-12-31")),
+        "T-bill curve": figures.tbill_curve_figure(
+            {day: analysis.tbill_curve(yields, day) for day in ("2025-12-15", "2025-12-31")},
+            analysis.term_structure(pribor, "2025-12-31")),
     }
 
 
@@ -440,7 +452,7 @@ def test_every_figure_function_is_drawn_by_the_figure_tests(client) -> None:
 
     drawn = {figure.title for figure in _static_figures(client).values()}
     functions = [name for name in figures.__all__ if name.endswith("_figure")]
-    assert len(drawn) == len(functions) == 20
+    assert len(drawn) == len(functions) == 22
 
 
 def test_the_floor_figure_s_legend_covers_no_fixing(client) -> None:
@@ -463,14 +475,213 @@ def test_the_floor_figure_s_legend_covers_no_fixing(client) -> None:
     assert figure.axes[0].get_legend() is None
 
 
-def test_the_omo_figure_names_each_operation_in_english_too(client) -> None:
+def test_the_omo_figure_names_each_operation_in_english_and_shows_every_bar(client) -> None:
+    """05 c6: the legend below the axes, inside the figure (it was clipped at both sides), the
+    types in English, and every type's bars visible on a log axis (the deposit facility's ten
+    bn were invisible stacked on the repos' 2,700)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     from cnbkit.widgets import figures
 
     omo = _sandbox("omo", client, "2023-12-01", 2025)
     figure = figures.omo_figure(analysis.omo_by_type(omo, "YE"))
-    labels = [text.get_text().split(" (mean")[0]
-              for text in figure.legends[0].get_texts()]
-    assert labels == ["Depozitní facilita (deposit facility)",
-                      "Marginální zápůjční facilita (marginal lending facility)",
-                      "Repo (2-week repo)"]
-    assert figure.axes[0].get_legend() is None  # below the axes: it covers no bar
+    labels = [text.get_text().split(" (mean")[0] for text in figure.legends[0].get_texts()]
+    assert labels == ["deposit facility", "marginal lending facility", "2-week repo"]
+    canvas = FigureCanvasAgg(figure)
+    import matplotlib as mpl
+
+    with mpl.rc_context(figures.STYLE):
+        canvas.draw()
+    renderer = canvas.get_renderer()
+    whole = figure.bbox
+    legend = figure.legends[0].get_window_extent(renderer)
+    assert whole.x0 <= legend.x0 and legend.x1 <= whole.x1 and whole.y0 <= legend.y0
+    left = figure.axes[0]
+    assert left.get_yscale() == "log" and left.get_legend() is None
+    for container, name in zip(left.containers, labels, strict=True):
+        heights = [bar.get_window_extent(renderer).height for bar in container
+                   if np.isfinite(bar.get_height())]
+        if name != "marginal lending facility":  # (a year without any has no bar)
+            assert heights and min(heights) >= 10, (name, heights)
+
+
+def _drawn(figure):
+    """The figure drawn as its PNG is (the constrained layout settled), and its renderer."""
+    import matplotlib as mpl
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from cnbkit.widgets import figures
+
+    canvas = FigureCanvasAgg(figure)
+    with mpl.rc_context(figures.STYLE):
+        canvas.draw()
+    return canvas.get_renderer()
+
+
+def test_the_omo_panel_s_title_and_every_type_can_be_read(client) -> None:
+    """05 c3: the title inside the figure (it was clipped), the outstanding amount and the
+    turnover on log axes where each type spans rows of pixels (the deposit and marginal
+    lending lines lay flat at zero on a 0-2,800 scale)."""
+    omo = _sandbox("omo", client, "2019-12-01", 2025)
+    panel = OmoPanel(omo=omo, freq="quarter")
+    renderer = _drawn(panel.figure)
+    outstanding, turnover, _rate = panel.figure.axes
+    title = outstanding.title.get_window_extent(renderer)
+    assert panel.figure.bbox.x0 <= title.x0 and title.x1 <= panel.figure.bbox.x1
+    assert outstanding.get_yscale() == turnover.get_yscale() == "log"
+    deposit = outstanding.lines[0]
+    top = outstanding.transData.transform((0, np.nanmax(deposit.get_ydata())))[1]
+    bottom = outstanding.transData.transform((0, outstanding.get_ylim()[0]))[1]
+    assert top - bottom >= 20  # ten bn stands well above the axis, not flat at zero
+    assert [t.get_text() for t in panel.figure.legends[0].get_texts()] == [
+        "deposit facility", "marginal lending facility", "2-week repo"]
+
+
+def test_controls_are_laid_out_for_their_values(explorer: FixingExplorer) -> None:
+    """The Years slider wide enough for its handles to stay apart (at least 9 px a year) and
+    for its readout ("2013 – 2017", 11 characters); lists and dropdowns as wide as their
+    longest label; the chosen currencies first in the list, inside its rows."""
+    years = explorer.years
+    width = int(years.layout.width.removesuffix("px"))
+    assert width >= 9 * (years.max - years.min) + 11 * 7
+    assert years.style.description_width == "initial"
+    assert list(explorer.currencies.options[:2]) == ["EUR", "USD"]
+    assert explorer.currencies.rows >= len(explorer.currencies.value)
+    for control in (explorer.currencies, explorer.view):
+        longest = max(len(str(label)) for label in control._options_labels)
+        assert int(control.layout.width.removesuffix("px")) >= 7 * longest + 40, control
+
+
+def test_a_search_for_a_fixing_currency_says_where_it_is() -> None:
+    """04: PLN and THB are in the daily fixing, not among the other currencies: the search
+    says so, in the status line and in the figure, instead of drawing empty 0-1 axes."""
+    months = pd.date_range("2024-01-31", periods=3, freq="ME")
+    fx = pd.DataFrame({"valid_for": months, "currency_code": "AMD", "currency": "dram",
+                       "country": "Armenia", "rate_per_unit": 0.05})
+    days = pd.bdate_range("2024-01-01", "2024-03-31")
+    fixing = pd.concat([pd.DataFrame({"valid_for": days, "currency_code": code,
+                                      "rate_per_unit": 25.0}) for code in ("EUR", "PLN", "THB")])
+    panel = OtherCurrenciesPanel(fx=fx, fixing=fixing, currency="AMD", base="EUR")
+    for code in ("PLN", "thb"):
+        panel.search.value = code
+        assert panel.currency.value is None
+        assert "daily fixing" in panel.status.value and code.upper() in panel.status.value
+        assert panel.figure.axes == []  # no empty axes
+        assert any("daily fixing" in text.get_text() for text in panel.figure.texts)
+    panel.search.value = "zzz"
+    assert "no other currency matches 'zzz'" in panel.status.value
+    assert panel.matches("arm") == ["AMD"] and panel.search.value == "zzz"
+
+
+def test_the_premia_of_one_year_are_named_by_that_year(client) -> None:
+    """08: the first choice of the premia window read "2022-2022"."""
+    pribor = _sandbox("pribor", client, 2022, 2025)
+    omo = _sandbox("omo", client, "2021-12-01", 2025)
+    panel = PolicyPathPanel(pribor=pribor, omo=omo)
+    labels = [label for label, _ in panel.premia.options]
+    assert labels[0] == "2022" and labels[1] == "2022-2023"
+
+
+def test_panels_take_what_their_cell_asks_for(client) -> None:
+    """The values a second panel is built with are the ones it shows (the notebooks build one
+    rather than change the first)."""
+    omo = _sandbox("omo", client, "2023-12-01", 2025)
+    panel = OmoPanel(omo=omo, types=("Repo",), freq="month")
+    assert panel.types.value == ("Repo",) and panel.freq.value == "month"
+    assert list(panel.plotted) == ["2-week repo outstanding", "2-week repo turnover",
+                                   "2-week repo rate"]
+
+
+def test_the_policy_rate_steps_are_behind_czeonia_spreads_and_hedge_cost(client) -> None:
+    """02 c3, c9, c14 and 03 c16: the CNB's repo rate in force is drawn behind the series
+    that follow its steps."""
+    from cnbkit.widgets import figures
+
+    pribor = _sandbox("pribor", client, 2024, 2025)
+    czeonia = _sandbox("czeonia", client, 2024, 2025)
+    omo = _sandbox("omo", client, "2023-12-01", 2025)
+    repo = analysis.policy_rates(omo)["repo_pct"]
+    rates = czeonia.set_index("valid_for")["rate"]
+    label = "CNB 2W repo rate in force"
+    panel = MoneyMarketPanel(pribor=pribor, czeonia=czeonia, omo=omo)
+    assert label in panel.plotted
+    assert panel.plotted[label].index.min() >= rates.index.min()
+    shown = {
+        "czeonia": figures.czeonia_figure(rates, analysis.czeonia_averages(rates, "ME"), repo),
+        "spreads": figures.spread_figure(pd.DataFrame({"3M": analysis.spread_bp(
+            pribor[pribor["period"] == "THREE_MONTH"].set_index("valid_for")["pribor"],
+            rates)}), repo),
+        "hedge cost": figures.hedge_cost_figure(analysis.forward_premium(
+            _sandbox("forward", client, 2025, 2025),
+            _sandbox("exrates", client, 2024, 2025, ["EUR", "USD"])), repo)}
+    for name, figure in shown.items():
+        labels = [line.get_label() for ax in figure.axes for line in ax.lines]
+        assert label in labels, (name, labels)
+    top = shown["czeonia"].axes[0]
+    averages = [line.get_label() for line in top.lines if "average" in line.get_label()
+                or "mean" in line.get_label()]
+    assert averages == ["compounded average (ACT/360, calendar periods)"]  # not two at once
+
+
+def test_the_liquidity_figure_keeps_the_allotments_apart_from_the_stock(client) -> None:
+    """08 c14: each tender's allotment (a flow, CZK bn per tender) was drawn on the axis of
+    the amount outstanding (a stock); it has an axis of its own."""
+    from cnbkit.widgets import figures
+
+    omo = _sandbox("omo", client, "2023-12-01", 2025)
+    figure = figures.liquidity_figure(analysis.liquidity_absorbed(omo), analysis.tender_table(omo))
+    stock, deposits, flow = figure.axes
+    assert "end of day" in stock.get_ylabel() and not stock.lines  # the stack only
+    assert [line.get_label() for line in flow.lines] == [
+        "allotted in each 2-week repo tender (a flow)"]
+    assert "per tender" in flow.get_ylabel() and "outstanding" in deposits.get_ylabel()
+
+
+def test_the_offered_rate_figure_shows_its_point_on_one_axis(client) -> None:
+    """03 c10: the point (the implied rate carries half the CZK bid-offer spread) was visible
+    only in the bottom panel; one axis in bp now holds the gap and half the spread, which lie
+    on each other."""
+    from cnbkit.widgets import figures
+
+    points = _sandbox("forward", client, 2017, 2020)
+    rates = _sandbox("exrates", client, 2017, 2020, ["EUR"])
+    pribor = _sandbox("pribor", client, 2017, 2020, "THREE_MONTH")
+    table = analysis.forward_table(points, rates, pribor, "EUR_TO_CZK", "THREE_MONTH",
+                                   czk_bid_offer_bp=10.0).dropna(subset=["pribor_pct"])
+    figure = figures.offered_rate_figure(table, czk_bid_offer_bp=10.0)
+    (ax,) = figure.axes
+    assert ax.get_ylabel() == "bp"
+    half, gap = (line.get_ydata() for line in ax.lines)
+    assert np.nanmedian(np.abs(np.asarray(half) - np.asarray(gap))) < 0.5
+
+
+def test_the_currency_moves_axis_spans_the_bulk_and_names_the_rest() -> None:
+    """04 c5: one currency's +569 % stretched the axis to +600 %, squeezing the others into a
+    few bins; the axis spans the quartiles widened by three interquartile ranges, and the
+    few beyond are named at its edge."""
+    from cnbkit.widgets import figures
+
+    change = pd.Series(np.linspace(-15, 15, 60), index=[f"C{i:02d}" for i in range(60)])
+    change["VES"], change["ARS"] = 568.8, 78.0
+    figure = figures.currency_moves_figure(change, ["C30"], pd.Timestamp("2024-01-31"),
+                                           pd.Timestamp("2025-12-31"))
+    (ax,) = figure.axes
+    q1, q3 = change.quantile([0.25, 0.75])
+    assert ax.get_xlim()[1] < min(change.max(), q3 + 3 * (q3 - q1)) + 5
+    notes = [text.get_text() for text in ax.texts]
+    assert any("VES +569 %" in note and "ARS +78 %" in note for note in notes), notes
+
+
+def test_the_tbill_figure_draws_a_curve_per_day(client) -> None:
+    """06 c9: one line per day, each through that day's issues in order of maturity."""
+    from cnbkit.widgets import figures
+
+    yields = analysis.tbill_yields(_sandbox("skd", client, "2025-11-01", "2025-12-31"))
+    days = ["2025-11-28", "2025-12-31"]
+    figure = figures.tbill_curve_figure({d: analysis.tbill_curve(yields, d) for d in days})
+    (ax,) = figure.axes
+    curves = [line for line in ax.lines if line.get_label().startswith("T-bills")]
+    assert [line.get_label()[-11:] for line in curves] == ["28 Nov 2025", "31 Dec 2025"]
+    for line in curves:
+        x = np.asarray(line.get_xdata(), dtype=float)
+        assert len(x) >= 3 and (np.diff(x) >= 0).all()  # joined in order of maturity

@@ -129,7 +129,7 @@ def data_docs(pages: dict[str, list[Entry]]) -> dict[str, list[str]]:
             if entry.kind != "data" or not entry.is_home:
                 continue
             owners = [sys.modules[entry.module], *(m for m in modules
-                                                   if getattr(m, entry.name, None) is entry.obj)]
+                                                   if vars(m).get(entry.name) is entry.obj)]
             for owner in owners:
                 try:
                     docs = ModuleAnalyzer.for_module(owner.__name__).find_attr_docs()

@@ -21,18 +21,29 @@ The sandbox the lab starts is reached directly, never through a proxy: its host 
 is added to ``NO_PROXY`` (and ``no_proxy``) in JupyterLab's environment, so that a corporate
 ``HTTP_PROXY`` does not carry the notebooks' calls to a proxy that cannot reach this machine.
 
-The notebooks are found in this order: ``notebooks_dir``; ``notebooks/`` of the source checkout
-cnbkit is installed from (editable installs); ``notebooks/`` of the current folder when it is a
-cnbkit checkout. Anywhere else (cnbkit installed from a wheel, on a laptop or a JupyterHub) the
-lab opens the user's own copy of the notebooks this version ships, one folder per installed
-version in the user data folder (``~/.local/share/cnbkit/notebooks/VERSION`` on Linux),
-copied there on first use as ``cnbkit notebooks`` copies them: a notebook the user changed is
-never overwritten.
+Which folder the lab serves (:func:`lab_notebooks`): ``notebooks_dir`` when it is given, as it
+is. In a source checkout (the one cnbkit is installed from, editable; else the current folder
+when it is a cnbkit checkout) a working copy of its ``notebooks/`` in
+``<checkout>/lab-notebooks/``, a folder git ignores and the lab keeps between runs: JupyterLab
+saves what a session runs into the copy, never into the tracked notebooks (those change only
+through ``notebooks/refresh_outputs.py``). Anywhere else (cnbkit installed from a wheel, on a
+laptop or a JupyterHub) the user's own copy of the notebooks this version ships, one folder
+per installed version in the user data folder (``~/.local/share/cnbkit/notebooks/VERSION`` on
+Linux). Both copies are made as ``cnbkit notebooks`` makes them: a notebook the user changed
+(or ran and saved) is never overwritten, one cnbkit wrote and nobody changed is brought up to
+date.
+
+Widgets: the lab saves the widgets' state with the notebook (cnbkit's default setting of
+``saveState``, ``@jupyter-widgets/jupyterlab-manager``), so a notebook saved after a run opens
+again with its panels drawn as they were, never "Loading widget..." for a model the saved
+outputs name and nothing restores; and each panel's stored output also carries the PNG of
+its first drawing, which a page without a kernel shows.
 
 The lab opens a notebook in its own kernel without asking: cnbkit adds a default setting
 (``autoStartDefaultKernel`` of JupyterLab's notebook tracker) through ``JUPYTER_CONFIG_PATH``,
 so JupyterLab's "Select Kernel" dialog does not stop a newcomer when the server is slow to list
-its kernels. It is a default: a user's own JupyterLab settings still win.
+its kernels; the widgets' ``saveState`` comes the same way. They are defaults: a user's own
+JupyterLab settings still win.
 
 Example:
     >>> from cnbkit.lab import run_lab
@@ -51,13 +62,13 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from . import LIVE_URL
-from ._os.bundled import checkout_root, copy_notebooks, user_notebooks_dir
+from ._os.bundled import CopyReport, checkout_root, copy_notebooks, user_notebooks_dir
 from ._os.stopping import StopRequest, run_child
 from .errors import InvalidParameter, MissingDependency
 
-__all__ = ["REASON_VARIABLE", "SOURCES", "SOURCE_VARIABLE", "LabSetup", "LiveProbe",
-           "as_probe", "find_notebooks", "lab_fallback_reason", "lab_source", "prepare",
-           "probe_live", "reach_directly", "run_lab"]
+__all__ = ["REASON_VARIABLE", "SOURCES", "SOURCE_VARIABLE", "WORKING_COPY", "LabSetup",
+           "LiveProbe", "as_probe", "find_notebooks", "lab_fallback_reason", "lab_notebooks",
+           "lab_source", "prepare", "probe_live", "reach_directly", "run_lab"]
 
 SOURCES = ("auto", "live", "sandbox")
 #: The environment variable in which ``cnbkit lab`` tells its notebooks what data they see.
@@ -90,6 +101,10 @@ def lab_fallback_reason(environ: Mapping[str, str] | None = None) -> str | None:
     value = (os.environ if environ is None else environ).get(REASON_VARIABLE, "").strip()
     return value or None
 
+
+#: The folder of a source checkout in which ``cnbkit lab`` keeps its working copy of the
+#: notebooks (git ignores it: ``.gitignore``).
+WORKING_COPY = "lab-notebooks"
 
 #: A Jupyter config directory with cnbkit's default lab settings (see the module docstring).
 LAB_CONFIG = Path(__file__).resolve().parent / "labconfig"
@@ -321,7 +336,7 @@ def reach_directly(env: dict[str, str], url: str) -> None:
 def find_notebooks(notebooks_dir: str | os.PathLike[str] | None = None) -> Path | None:
     """The directory with the notebooks: ``notebooks_dir``, else a checkout's ``notebooks/``
     (see the module docstring), else None: outside a checkout :func:`run_lab` opens the
-    per-user copy."""
+    per-user copy. Where they are, not where the lab serves them (:func:`lab_notebooks`)."""
     if notebooks_dir is not None:
         path = Path(notebooks_dir)
         if not path.is_dir():
@@ -332,6 +347,28 @@ def find_notebooks(notebooks_dir: str | os.PathLike[str] | None = None) -> Path 
         if root is not None:
             return root / "notebooks"
     return None
+
+
+def lab_notebooks(notebooks_dir: str | os.PathLike[str] | None = None
+                  ) -> tuple[Path, CopyReport | None]:
+    """The folder ``cnbkit lab`` serves, and what copying into it did (None for
+    ``notebooks_dir``, which is served as it is): in a checkout its working copy
+    ``<checkout>/lab-notebooks/`` (:data:`WORKING_COPY`), elsewhere the per-user copy of this
+    version's notebooks (see the module docstring).
+
+    Example:
+        >>> folder, report = lab_notebooks()  # doctest: +SKIP
+        >>> folder.name, report.kept  # doctest: +SKIP
+        ('lab-notebooks', ['01_exchange_rates.ipynb'])
+    """
+    found = find_notebooks(notebooks_dir)
+    if notebooks_dir is not None and found is not None:
+        return found, None
+    if found is None:  # outside a checkout: the user's own copy of this version's
+        report = copy_notebooks(user_notebooks_dir())
+    else:  # a checkout: its ignored working copy, never the tracked notebooks
+        report = copy_notebooks(found.parent / WORKING_COPY, source=found)
+    return report.target, report
 
 
 @dataclass
@@ -440,15 +477,15 @@ def run_lab(source: str = "auto", port: int | None = None,
     """
     tell = say or (lambda text: sys.stderr.write(text + "\n"))
     require_notebook_extras()
-    notebooks = find_notebooks(notebooks_dir)
-    if notebooks is None:  # outside a checkout: the user's own copy of this version's
-        report = copy_notebooks(user_notebooks_dir())
-        notebooks = report.target
+    notebooks, report = lab_notebooks(notebooks_dir)
+    if report is not None:
         done = ", ".join(f"{len(names)} {word}" for word, names in (
             ("copied", report.copied), ("updated", report.updated),
             ("kept as you changed them", report.kept)) if names)
-        tell(f"cnbkit lab: your copy of cnbkit {report.version}'s notebooks"
-             + (f" ({done})" if done else ""))
+        whose = ("the checkout's working copy of the notebooks (git ignores it)"
+                 if notebooks.name == WORKING_COPY else
+                 f"your copy of cnbkit {report.version}'s notebooks")
+        tell(f"cnbkit lab: {whose}" + (f" ({done})" if done else ""))
     with StopRequest() as stop:
         setup = prepare(source)
         try:

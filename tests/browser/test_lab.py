@@ -1,229 +1,164 @@
-"""End to end in a real browser: JupyterLab runs notebook 01 against the sandbox, a widget
-changes, the figure changes. Debian's Chromium through Playwright's Python package (never
-Playwright's own browser download); a screenshot is kept in artifacts/lab-01.png, and on
-failure artifacts/lab-01-failure.png and the lab's log, artifacts/lab-01-failure.log.
+"""End to end in a real browser: JupyterLab runs each notebook's working copy against the
+sandbox, a widget of its first panel changes, the figure changes. Debian's Chromium through
+Playwright's Python package (never Playwright's own browser download); a screenshot of each
+notebook's panel is kept in artifacts/lab-NN.png, and on failure artifacts/lab-NN-failure.png
+and the lab's log, artifacts/lab-NN-failure.log.
 
 JupyterLab is started as ``cnbkit lab`` starts it: the data source from
 :func:`cnbkit.lab.prepare` and the command line from :func:`cnbkit.lab.lab_command`, on a port
-the server picks itself (read back from its runtime file). Every wait is for a state of the
-server or the page, with a deadline, never for a fixed time.
+the server picks itself, serving a working copy of the notebooks (test_lab_session.py checks
+the one ``cnbkit lab`` makes in a checkout). Every wait is for a state of
+the server or the page, with a deadline, never for a fixed time (tests/browser/lab_driver.py).
 """
 
 from __future__ import annotations
 
-import json
-import os
+import re
 import shutil
-import subprocess
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 
-from cnbkit import lab as cnbkit_lab
+from tests.browser import lab_driver
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-TOKEN = "cnbkit-browser-test"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage"]
-#: How long a state may take to arrive on a loaded machine before the test gives up.
-DEADLINE_S = 120
+NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+#: The cell of the first panel: the first cell with a widget's figure.
+PANEL = ".jp-Notebook .jp-Cell:has(.widget-output img)"
+#: A dropdown's, a list's or a slider's readout text that does not fit its box.
+CUT = """cell => {
+    const cut = [];
+    const ctx = document.createElement("canvas").getContext("2d");
+    for (const select of cell.querySelectorAll("select")) {
+        ctx.font = getComputedStyle(select).font;
+        const room = select.clientWidth - (select.multiple ? 16 : 24);
+        for (const option of select.multiple ? select.options : [select.selectedOptions[0]])
+            if (option && ctx.measureText(option.text).width > room) cut.push(option.text);
+    }
+    for (const readout of cell.querySelectorAll(".widget-readout"))
+        if (readout.style.display !== "none" && readout.scrollWidth > readout.clientWidth + 1)
+            cut.push(readout.textContent);
+    return cut;
+}"""
+#: The selected options of a list that its box does not show without scrolling.
+HIDDEN_SELECTION = """cell => [...cell.querySelectorAll("select[multiple]")].flatMap(select => {
+    const height = select.scrollHeight / select.options.length;  // one option's
+    return [...select.selectedOptions].filter(
+        o => (o.index + 1) * height > select.clientHeight + select.scrollTop + 1
+             || o.index * height < select.scrollTop - 1).map(o => o.text);
+})"""
+#: What the first panel's cell asked for, where the issue found it lost after Run All.
+ASKED = {"01": ("select[multiple]", ["EUR", "USD", "GBP"]),
+         "05": (".widget-toggle-button.mod-active, .jupyter-widget-toggle-button.mod-active",
+                ["quarter"])}
 
 
-def _chromium() -> str:
-    if Path(CHROMIUM).exists():
-        return CHROMIUM
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        pytest.fail("Debian's chromium is missing: scripts/test.sh installs it as root "
-                    "(apt-get install chromium)")
-    pytest.skip("Debian's chromium is missing: install it with `apt-get install chromium` "
-                "(as root), or run scripts/test.sh as root")
-
-
-def _poll(state: Callable[[], Any], what: str, log: Path) -> Any:
-    """Call ``state`` until it returns something truthy; fail with the lab's log at the
-    deadline."""
-    deadline = time.monotonic() + DEADLINE_S
-    while True:
-        value = state()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            text = log.read_text(encoding="utf-8")
-            pytest.fail(f"{what} within {DEADLINE_S} s; the lab's log:\n{text}")
-        time.sleep(0.1)  # a poll interval, not a wait for something to happen
-
-
-def _server_port(runtime: Path, process: subprocess.Popen[bytes]) -> int | None:
-    """The port the server took (from its jpserver-<pid>.json), once it has written it."""
-    if process.poll() is not None:
-        raise AssertionError(f"JupyterLab exited with {process.returncode}")
-    info = runtime / f"jpserver-{process.pid}.json"
-    try:
-        return int(json.loads(info.read_text(encoding="utf-8"))["port"])
-    except (FileNotFoundError, ValueError, KeyError):
-        return None  # not written yet (or half-written)
-
-
-def _answers(base: str) -> bool:
-    try:
-        return requests.get(f"{base}/api/status", params={"token": TOKEN}, timeout=5).ok
-    except requests.ConnectionError:
-        return False
-
-
-@pytest.fixture
-def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[lab_driver.Lab]:
     pytest.importorskip("jupyterlab",
                         reason="JupyterLab is missing: bash scripts/test.sh installs it")
-    root = tmp_path / "notebooks"
-    root.mkdir()
-    shutil.copy(ROOT / "notebooks" / "01_exchange_rates.ipynb", root)
-    runtime = tmp_path / "jupyter-runtime"
-    environ = dict(os.environ, CNBKIT_CACHE_DIR=str(tmp_path / "cache"),
-                   JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
-                   JUPYTER_DATA_DIR=str(tmp_path / "jupyter-data"),
-                   JUPYTER_RUNTIME_DIR=str(runtime), IPYTHONDIR=str(tmp_path / "ipython"))
-    setup = cnbkit_lab.prepare("sandbox", environ=environ)
-    command = cnbkit_lab.lab_command(root, port=0, open_browser=False, token=TOKEN)
-    log_path = tmp_path / "lab.log"
-    log = log_path.open("w", encoding="utf-8")
-    process = subprocess.Popen(command, env=setup.env, stdout=log,
-                               stderr=subprocess.STDOUT)
-    try:
-        port = _poll(lambda: _server_port(runtime, process), "JupyterLab wrote no port",
-                     log_path)
-        base = f"http://127.0.0.1:{port}"
-        _poll(lambda: _answers(base), "JupyterLab did not answer", log_path)
-        yield base, log_path
-    finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-        setup.stop()
+    tmp = tmp_path_factory.mktemp("lab")
+    working = tmp / "lab-notebooks"  # a working copy, as the lab's in a checkout
+    working.mkdir()
+    for name in NOTEBOOKS:
+        shutil.copy(ROOT / "notebooks" / name, working / name)
+    with lab_driver.sandbox_lab(working, tmp) as running:
+        yield running
 
 
-FIGURE = ".widget-output img, .jupyter-widgets-output-area img"
-KERNEL_DIALOG = ".jp-Dialog:has-text('Select Kernel')"
-KERNEL_STATE = """() => {
-    if (document.querySelector(".jp-Dialog")) return "dialog";
-    const idle = document.querySelector(".jp-Notebook-ExecutionIndicator[data-status='idle']");
-    return idle ? "idle" : false;
-}"""
-
-
-def _figure_src(page: Any) -> str:
-    return str(page.eval_on_selector(FIGURE, "img => img.src"))
-
-
-def _accept_kernel_dialog(dialog: Any) -> None:
-    dialog.locator(".jp-mod-accept").click()
-
-
-def _wait_for_idle_kernel(page: Any) -> None:
-    """Wait until the notebook's kernel is idle, accepting JupyterLab's "Select Kernel"
-    dialog (the preferred kernel) whenever it shows instead."""
-    while page.wait_for_function(KERNEL_STATE).json_value() == "dialog":
-        _accept_kernel_dialog(page.locator(".jp-Dialog"))
-        page.wait_for_selector(".jp-Dialog", state="detached")
-
-
-#: True once any code cell has started to run (its prompt shows [*] or a number). textContent,
-#: not innerText: JupyterLab does not render cells far from the viewport.
-CELLS_STARTED = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
-    .some(prompt => /\\[(\\*|\\d+)\\]/.test(prompt.textContent))"""
-
-
-def _run_all_cells(page: Any, timeout_error: type[Exception]) -> None:
-    """Run > Run All Cells, until the notebook has started to run: a click that JupyterLab
-    dropped (seen on a loaded machine: every prompt stayed [ ]) is made again; nothing is run
-    twice, as the command is repeated only while no cell has started."""
-    for _ in range(3):
-        page.get_by_role("menuitem", name="Run", exact=True).click()
-        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-        try:
-            page.wait_for_function(CELLS_STARTED, timeout=30_000)
-            return
-        except timeout_error:  # nothing started: give the command once more
-            continue
-    raise AssertionError("Run All Cells started no cell in three tries")
-
-
-def test_the_lab_starts_the_notebooks_kernel_without_asking(lab: tuple[str, Path]) -> None:
-    base, _ = lab
-    settings = requests.get(f"{base}/lab/api/settings/@jupyterlab/notebook-extension:tracker",
-                            params={"token": TOKEN}, timeout=30).json()
+def test_the_lab_starts_the_notebooks_kernel_without_asking(lab: lab_driver.Lab) -> None:
+    settings = requests.get(f"{lab.base}/lab/api/settings/@jupyterlab/notebook-extension:tracker",
+                            params={"token": lab_driver.TOKEN}, timeout=30).json()
     # cnbkit's default (the schema's default as the server serves it), and no user setting
     # overriding it: the lab starts the preferred kernel instead of asking "Select Kernel"
     assert settings["schema"]["properties"]["autoStartDefaultKernel"]["default"] is True
     assert "autoStartDefaultKernel" not in settings["settings"]
-    news = requests.get(f"{base}/lab/api/settings/@jupyterlab/apputils-extension:notification",
-                        params={"token": TOKEN}, timeout=30).json()
+    news = requests.get(f"{lab.base}/lab/api/settings/@jupyterlab/apputils-extension:notification",
+                        params={"token": lab_driver.TOKEN}, timeout=30).json()
     assert news["schema"]["properties"]["fetchNews"]["default"] == "false"  # no network nag
+    manager = "@jupyter-widgets/jupyterlab-manager:plugin"
+    widgets = requests.get(f"{lab.base}/lab/api/settings/{manager}",
+                           params={"token": lab_driver.TOKEN}, timeout=30).json()
+    assert widgets["schema"]["properties"]["saveState"]["default"] is True  # saved: restored
 
 
-def test_notebook_01_runs_and_a_widget_redraws_the_figure(lab: tuple[str, Path],
-                                                          tmp_path: Path) -> None:
-    base, log_path = lab
-    chromium = _chromium()
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="playwright is missing: bash scripts/test.sh installs it")
+def _selected(cell: Any, selector: str) -> list[str]:
+    """The options a list shows selected, or the active toggle buttons' labels."""
+    return list(cell.locator(selector).first.evaluate(
+        "el => el.tagName === 'SELECT' ? [...el.selectedOptions].map(o => o.text)"
+        " : [...el.parentElement.querySelectorAll('.mod-active')].map(b => b.textContent)"))
+
+
+def _change_a_widget(cell: Any) -> str:
+    """Change the first panel's first dropdown (else a toggle button, else the list's
+    selection); what was changed."""
+    dropdowns = cell.locator(".widget-dropdown select, .jupyter-widget-dropdown select")
+    if dropdowns.count():
+        select = dropdowns.first
+        current = select.evaluate("s => s.value")
+        values = select.evaluate("s => [...s.options].map(o => o.value)")
+        select.select_option(next(v for v in values if v != current))
+        return "dropdown"
+    toggles = cell.locator("button.widget-toggle-button:not(.mod-active), "
+                           "button.jupyter-widget-toggle-button:not(.mod-active)")
+    if toggles.count():
+        toggles.first.click()
+        return "toggle"
+    select = cell.locator("select[multiple]").first
+    values = select.evaluate("s => [...s.options].map(o => o.value)")
+    chosen = select.evaluate("s => [...s.selectedOptions].map(o => o.value)")
+    select.select_option([v for v in values if v not in chosen][:2])
+    return "list"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS, ids=lambda n: n[:2])
+def test_each_notebook_runs_and_a_widget_redraws_its_figure(lab: lab_driver.Lab,
+                                                            tmp_path: Path, name: str) -> None:
+    pytest.importorskip("playwright.sync_api",
+                        reason="playwright is missing: bash scripts/test.sh installs it")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    lab_driver.require_chromium()
+    number = name[:2]
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=chromium, headless=True,
-            args=ARGS, viewport={"width": 1400, "height": 1000})
-        page = context.pages[0] if context.pages else context.new_page()
+    with lab_driver.browser(tmp_path) as page:
         failed = True
         try:
-            page.set_default_timeout(DEADLINE_S * 1000)
-            # the kernel dialog may also show late, over a menu: accept it before any action
-            page.add_locator_handler(page.locator(KERNEL_DIALOG), _accept_kernel_dialog)
-            page.goto(f"{base}/lab/tree/01_exchange_rates.ipynb?token={TOKEN}")
-            page.wait_for_selector(".jp-Notebook .jp-Cell")
-            _wait_for_idle_kernel(page)
-            page.click(".jp-Notebook .jp-Cell")
-            page.get_by_role("menuitem", name="Edit", exact=True).click()
-            page.get_by_role("menuitem", name="Clear Outputs of All Cells", exact=True).click()
-            page.wait_for_selector(FIGURE, state="detached")
-            _run_all_cells(page, sync_api.TimeoutError)
-            # the last cell switches the panel to EUR "vs averages": wait for its result
-            page.wait_for_selector("text=FixingExplorer: EUR daily fixing, EUR monthly average")
-            page.wait_for_selector(FIGURE)
-            before = _figure_src(page)
+            lab_driver.open_notebook(page, lab, name)
+            lab_driver.run_all(page, PlaywrightTimeout)
+            cell = page.locator(PANEL).first
+            cell.scroll_into_view_if_needed()
+            # laid out for its values: no label, option or readout cut, the selection shown
+            assert cell.evaluate(CUT) == [], cell.evaluate(CUT)
+            assert cell.evaluate(HIDDEN_SELECTION) == []
+            if number in ASKED:  # the panel shows what its cell asked for after Run All,
+                selector, values = ASKED[number]  # and after a kernel restart
+                assert _selected(cell, selector) == values
+                lab_driver.menu(page, "Kernel", re.compile(r"^Restart Kernel(…|\.\.\.)"))
+                page.locator(".jp-Dialog .jp-mod-accept").click()
+                lab_driver.wait_for_idle_kernel(page)
+                assert _selected(cell, selector) == values
+                lab_driver.run_all(page, PlaywrightTimeout)  # live widgets again
+                cell = page.locator(PANEL).first
+                cell.scroll_into_view_if_needed()
+            before = lab_driver.figure_src(cell)
             assert before.startswith("data:image/png")
-            page.select_option(".widget-dropdown select", "rolling volatility")
+            changed = _change_a_widget(cell)
             page.wait_for_function(
-                "old => { const img = document.querySelector("
-                f"{FIGURE!r}); return img && img.src !== old; }}", arg=before)
-            after = _figure_src(page)
-            assert after.startswith("data:image/png") and after != before
-            # JupyterLab skips rendering cells far from the viewport (content-visibility), and
-            # their text with them: bring the first cells, with the data-source banner, into
-            # view and wait until the browser has rendered them
-            page.locator(".jp-Notebook .jp-Cell").nth(1).scroll_into_view_if_needed()
-            page.wait_for_function(
-                "text => document.querySelector('.jp-Notebook').innerText.includes(text)",
-                arg="sandbox data (clock 2025-12-31)")
-            text = page.inner_text(".jp-Notebook")
-            assert "sandbox data (clock 2025-12-31)" in text
-            page.locator(".widget-output").first.scroll_into_view_if_needed()
-            page.screenshot(path=str(ARTIFACTS / "lab-01.png"), full_page=False)
+                "([cell, old]) => { const img = cell.querySelector('.widget-output img');"
+                " return img && img.src !== old; }", arg=[cell.element_handle(), before])
+            assert lab_driver.figure_src(cell) != before, changed
+            lab_driver.screenshot(cell, ARTIFACTS / f"lab-{number}.png")
             failed = False
         finally:
             if failed:
-                page.screenshot(path=str(ARTIFACTS / "lab-01-failure.png"))
-                shutil.copy(log_path, ARTIFACTS / "lab-01-failure.log")
-            context.close()
+                page.screenshot(path=str(ARTIFACTS / f"lab-{number}-failure.png"))
+                shutil.copy(lab.log, ARTIFACTS / f"lab-{number}-failure.log")
+            lab_driver.shutdown_kernels(lab)
+

@@ -69,17 +69,34 @@ def test_a_payment_is_authorized_through_the_banks_page(authorized, sandbox, slo
     waits = Waits()
     result = authorized.authorize_payment(payment, open_url=browser, sleep=waits)
     assert result.state == "DONE" and result.method == ("USERAGENT_REDIRECT",)
-    # no redirect address to see the user come back at: the state read after the default
-    # interval (5 s) has moved (PROCESSING); Step III, which asked for 25 ms between reads,
-    # and cnbkit waits a second at least; the bank said PROCESSING once more, then DONE; then
-    # the rest of a second between that read and the status's (this sleep moves no clock)
-    assert waits.seconds[:3] == [5.0, 1.0, 1.0] and result.polls == 3
+    # no redirect address to see the user come back at: Step II named the bank's pace
+    # (pollInterval 25 ms, as Step III does), so the state is read after a second (cnbkit's
+    # least) rather than the default 5 s, and has moved (PROCESSING); Step III, the same 25
+    # ms; the bank said PROCESSING once more, then DONE; then the rest of a second between
+    # that read and the status's (this sleep moves no clock)
+    assert waits.seconds[:3] == [1.0, 1.0, 1.0] and result.polls == 3
+    assert result.interval == 1.0
     assert len(waits.seconds) == 4 and 0 < waits.seconds[3] <= 1.0
     assert result.waited == pytest.approx(sum(waits.seconds))
     assert len(opened) == 1 and opened[0].startswith(sandbox.base_url + "/sign/")
     assert result.status == authorized.payment_status(payment) == "ACSP"
     after = authorized.payment(payment)
     assert after.sign.state == "DONE" and after.status == "ACSP"
+
+
+def test_a_bank_that_names_its_pace_only_at_step_three_is_read_at_the_default_first(
+        authorized, sandbox, slow_bank):
+    """The text names pollInterval in Step III's answer alone: until then the walk reads at
+    the default interval, the standard's example of 5 s."""
+    sandbox.app.set_variant(authorized.config.client_id, poll_interval_at_start=False)
+    try:
+        payment = _pay(authorized)
+        waits = Waits()
+        result = authorized.authorize_payment(
+            payment, open_url=authorized.follow_without_browser, sleep=waits)
+        assert result.state == "DONE" and waits.seconds[:3] == [5.0, 1.0, 1.0]
+    finally:
+        sandbox.app.set_variant(authorized.config.client_id)  # the default bank again
 
 
 def test_a_payment_is_authorized_with_the_code_from_the_sms(authorized, sandbox):

@@ -69,3 +69,41 @@ def test_cli_has_the_lab_command() -> None:
     assert args.source == "auto" and args.func is cli._cmd_lab
     args = cli.build_parser().parse_args(["lab", "--source", "sandbox", "--no-browser"])
     assert args.source == "sandbox" and args.no_browser
+
+
+def test_the_lab_serves_a_working_copy_git_ignores(tmp_path: Path) -> None:
+    """In a checkout the lab serves ``lab-notebooks/``, a copy of ``notebooks/`` that git
+    ignores: a session saves there, never into the tracked notebooks (a lab session used to
+    autosave the executed notebooks into them). Asked in a copy of this checkout, as cnbkit
+    imported from it sees it."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.checkout import checkout_copy, git, importing_from
+
+    root = checkout_copy(tmp_path / "checkout")
+    asked = subprocess.run(
+        [sys.executable, "-c", "from cnbkit.lab import lab_notebooks\n"
+         "folder, report = lab_notebooks(); print(folder); print(len(report.copied))"],
+        cwd=root, env=importing_from(root, dict(os.environ)), capture_output=True, text=True,
+        encoding="utf-8", timeout=120, check=False)
+    assert asked.returncode == 0, asked.stderr
+    folder, copied = asked.stdout.split()
+    assert Path(folder) == (root / "lab-notebooks").resolve() and int(copied) == 8
+    assert sorted(p.name for p in Path(folder).glob("*.ipynb")) == sorted(
+        p.name for p in (root / "notebooks").glob("*.ipynb"))
+    assert git(root, "status", "--porcelain", "--untracked-files=all") == ""  # ignored
+    given, report = lab.lab_notebooks(root / "notebooks")  # a folder given: served as it is
+    assert given == (root / "notebooks").resolve() and report is None
+
+
+def test_the_lab_saves_the_widgets_state_by_default() -> None:
+    """JupyterLab saves the widgets' state with a notebook (cnbkit's default setting), so a
+    notebook saved after a run opens again with its panels drawn: not "Loading widget..." for
+    models nothing restores."""
+    import json
+
+    settings = json.loads((lab.LAB_CONFIG / "labconfig" / "default_setting_overrides.json")
+                          .read_text(encoding="utf-8"))
+    assert settings["@jupyter-widgets/jupyterlab-manager:plugin"] == {"saveState": True}

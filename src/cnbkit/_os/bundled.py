@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
+import secrets
 import tomllib
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
@@ -85,14 +85,15 @@ def _source() -> Traversable:
     return root / "notebooks"
 
 
-def bundled_notebooks() -> dict[str, Traversable]:
-    """The notebooks this cnbkit ships, file name -> resource, in file-name order.
+def bundled_notebooks(source: Traversable | None = None) -> dict[str, Traversable]:
+    """The notebooks this cnbkit ships (or those in the folder ``source``), file name ->
+    resource, in file-name order.
 
     Example:
         >>> sorted(bundled_notebooks())[0]
         '01_exchange_rates.ipynb'
     """
-    source = _source()
+    source = source or _source()
     found = sorted((item.name, item) for item in source.iterdir()
                    if item.is_file() and fnmatch(item.name, NOTEBOOK_PATTERN))
     return dict(found)
@@ -164,14 +165,20 @@ def _sha256(data: bytes) -> str:
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it into place."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write ``data`` to a temporary file beside ``path``, then rename it into place.
+
+    The file is created with mode 0666 less the process's umask (0644 under umask 022), as
+    any program writes a document: a colleague who may read the folder may read the copies
+    (``tempfile.mkstemp`` would make them 0600)."""
+    temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    handle = os.open(temporary, flags, 0o666)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
 
 
@@ -187,8 +194,11 @@ def _read_manifest(target: Path) -> dict[str, str]:
 
 
 def copy_notebooks(target: str | os.PathLike[str] = "cnbkit-notebooks", *,
-                   force: bool = False, version: str | None = None) -> CopyReport:
-    """Copy the notebooks cnbkit ships into ``target`` (created if missing).
+                   force: bool = False, version: str | None = None,
+                   source: str | os.PathLike[str] | None = None) -> CopyReport:
+    """Copy the notebooks cnbkit ships (or those of the folder ``source``: a checkout's
+    ``notebooks/``) into ``target`` (created if missing). The copies follow the umask (0644
+    under umask 022).
 
     A notebook already in ``target`` is replaced only when cnbkit wrote it and it has not
     changed since (the manifest's SHA-256 still matches), or with ``force=True``; otherwise
@@ -212,7 +222,8 @@ def copy_notebooks(target: str | os.PathLike[str] = "cnbkit-notebooks", *,
     report = CopyReport(folder, version or _version())
     written = _read_manifest(folder)
     manifest: dict[str, str] = {}
-    for name, resource in bundled_notebooks().items():
+    shipped = bundled_notebooks(None if source is None else Path(source))
+    for name, resource in shipped.items():
         data = resource.read_bytes()
         digest = _sha256(data)
         path = folder / name

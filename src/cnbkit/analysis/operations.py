@@ -58,16 +58,22 @@ def _daily_outstanding(ops: pd.DataFrame, days: pd.DatetimeIndex) -> pd.DataFram
     return pd.DataFrame({"outstanding": levels[0], "weighted": levels[1]}, index=days)
 
 
-def operation_label(operation_type: str) -> str:
+def operation_label(operation_type: str, czech: bool = True) -> str:
     """The operation type as the API names it with its English name beside it, for legends
-    and tables; a type without a known English name is returned as it is.
+    and tables; with ``czech=False`` the English name alone (for English figures and tables:
+    the Czech name is what to filter the API's ``operation_type`` by). A type without a known
+    English name is returned as it is.
 
     Example:
         >>> operation_label("Depozitní facilita"), operation_label("Repo")
         ('Depozitní facilita (deposit facility)', 'Repo (2-week repo)')
+        >>> operation_label("Depozitní facilita", czech=False)
+        'deposit facility'
     """
     english = OPERATION_TYPES_EN.get(str(operation_type))
-    return f"{operation_type} ({english})" if english else str(operation_type)
+    if not english:
+        return str(operation_type)
+    return f"{operation_type} ({english})" if czech else english
 
 
 def omo_by_type(omo: pd.DataFrame, freq: str = "QE") -> pd.DataFrame:

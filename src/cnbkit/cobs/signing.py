@@ -49,9 +49,11 @@ status (``ACSP``... authorized, ``RJCT`` refused) on each read, and ``done_state
   authentication, encryption and tie to Step III neither the files nor the text describe.
   A scenario with it is skipped for another one; when it is the only one, or asked for by name,
   :class:`~cnbkit.cobs.errors.UnsupportedOperation` names it before anything is sent for it.
-* the interval between reads is the bank's ``pollInterval`` once Step III has given one, else
-  ``poll_interval`` (default :data:`DEFAULT_POLL_INTERVAL`, 5 s: the value of the standard's
-  own example of Step III's answer, ``"pollInterval": 5000``, and of the files' example), and
+* the interval between reads is the bank's ``pollInterval`` once an answer has given one
+  (Step III's, where the text names it, or Step II's, where a bank may add it so that the
+  walk reads at its pace while the user is at its page), else ``poll_interval`` (default
+  :data:`DEFAULT_POLL_INTERVAL`, 5 s: the value of the standard's own example of Step III's
+  answer, ``"pollInterval": 5000``, and of the files' example), and
   never less than a second (:data:`~cnbkit.cobs.pacing.MIN_INTERVAL`); the walk ends at a
   deadline ``timeout`` seconds on the client's clock (:mod:`cnbkit.cobs.pacing`). A read the
   bank refuses for now (429, 503: :class:`~cnbkit.cobs.errors.RateLimited`) is read again
@@ -542,7 +544,7 @@ class Signing:
             status_final = status.upper() in FINAL_STATUSES
         return AuthorizationResult(state=final.state, method=scenario, polls=pace.polls,
                                    waited=pace.waited, status=status,
-                                   status_final=status_final)
+                                   status_final=status_final, interval=pace.interval)
 
     def _current(self, pace: Pace) -> SignDetail:
         """The authorization as it stands: started for a payment without a signId (a write:
@@ -611,6 +613,8 @@ class Signing:
                 catcher = stack.enter_context(RedirectCatcher.for_redirect(str(redirect_url)))
                 redirect_url = catcher.redirect_uri
             step = pace.step(functools.partial(self.choose, code, redirect_url))
+            if step.poll_interval is not None:  # the bank's pace while the user is there
+                pace.interval = step.poll_interval
             target = step.redirect
             if target is not None:
                 return self._page(code, step, target, catcher, means, pace, stack)

@@ -248,13 +248,18 @@ class UserAgentRedirect:
 class SignStep:
     """Step II: what the chosen method needs; ``url`` is the page the user must open
     (``USERAGENT_REDIRECT``), with ``method`` and ``form_data`` when the bank gives them.
-    The URL and form data are hidden in repr (they open the user's authorization)."""
+    The URL and form data are hidden in repr (they open the user's authorization).
+    ``poll_interval`` (seconds): how often the state may be read while the user is at the
+    bank, when the bank names a ``pollInterval`` here too (the text names it in Step III's
+    answer; the files let a bank add it to Step II's, and the walk follows it from then on).
+    """
 
     authorization_type: str
     info: SignInfo
     url: str | None = None
     method: str | None = None
     form_data: dict[str, Any] = field(default_factory=dict)
+    poll_interval: float | None = None
 
     @classmethod
     def from_json(cls, body: Any) -> SignStep:
@@ -269,7 +274,7 @@ class SignStep:
         return cls(authorization_type=kind, info=SignInfo.from_json(body.get("signInfo")),
                    url=url if isinstance(url, str) and url else None,
                    method=body.get("method") if isinstance(body.get("method"), str) else None,
-                   form_data=dict(form or {}))
+                   form_data=dict(form or {}), poll_interval=poll_interval(body))
 
     @property
     def redirect(self) -> UserAgentRedirect | None:
@@ -323,20 +328,31 @@ class SignOutcome:
     @classmethod
     def from_json(cls, body: Any) -> SignOutcome:
         state = body.get("state") if isinstance(body, dict) else None
-        interval = body.get("pollInterval") if isinstance(body, dict) else None
         if not isinstance(state, str) or not state:
             raise MalformedAnswer("the authorization answer carries no state")
-        if interval is None:
-            return cls(state=state)
-        milliseconds = _milliseconds(interval)
-        if milliseconds is None:
-            shown = interval if isinstance(interval, str | int | float) \
-                else type(interval).__name__
-            warnings.warn(PollIntervalWarning(
-                f"the bank's pollInterval {str(shown)[:40]!r} is not a number of "
-                "milliseconds: reading the state at the default interval"), stacklevel=3)
-            return cls(state=state)
-        return cls(state=state, poll_interval=milliseconds / 1000.0)
+        return cls(state=state, poll_interval=poll_interval(body))
+
+
+def poll_interval(body: Any) -> float | None:
+    """The ``pollInterval`` an answer names, in seconds (the bank gives milliseconds, as a
+    number or a text of digits); None when it names none, or one that is no number of
+    milliseconds (with a :class:`PollIntervalWarning`: the walk keeps its interval).
+
+    Example:
+        >>> poll_interval({"state": "OPEN", "pollInterval": "1500"}), poll_interval({})
+        (1.5, None)
+    """
+    interval = body.get("pollInterval") if isinstance(body, dict) else None
+    if interval is None:
+        return None
+    milliseconds = _milliseconds(interval)
+    if milliseconds is None:
+        shown = interval if isinstance(interval, str | int | float) else type(interval).__name__
+        warnings.warn(PollIntervalWarning(
+            f"the bank's pollInterval {str(shown)[:40]!r} is not a number of "
+            "milliseconds: reading the state at the default interval"), stacklevel=4)
+        return None
+    return milliseconds / 1000.0
 
 
 @dataclass(frozen=True)
@@ -352,6 +368,9 @@ class AuthorizationResult:
         status_final: whether that status is one of :data:`FINAL_STATUSES` (the bank has
             accepted or refused the order; ``ACTC`` and ``ACCP`` are not); None when no status
             was read.
+        interval: the seconds between reads the walk kept last: the bank's ``pollInterval``
+            when it named one, else the caller's ``poll_interval`` or
+            :data:`DEFAULT_POLL_INTERVAL` (never less than a second).
     """
 
     state: str
@@ -360,3 +379,4 @@ class AuthorizationResult:
     waited: float
     status: str | None = None
     status_final: bool | None = None
+    interval: float | None = None

@@ -11,7 +11,28 @@ import pandas as pd
 
 from ..analysis.conventions import TENOR_LABELS
 
-__all__ = ["Panel"]
+__all__ = ["Panel", "selection_first"]
+
+#: Pixels per character of a control's text (the lab's 13 px UI font), and what a control
+#: adds around it (padding, a dropdown's arrow, a list's scroll bar).
+_CHAR_PX, _CHROME_PX = 7.5, 36
+
+
+def selection_first(options: list[Any], value: tuple[Any, ...]) -> list[Any]:
+    """``options`` (values, or (label, value) pairs) with those whose value is in ``value``
+    first, in the order of ``value``, then the rest in their order: a list shows what is
+    selected without scrolling.
+
+    Example:
+        >>> selection_first(["AUD", "EUR", "GBP", "USD"], ("USD", "EUR"))
+        ['USD', 'EUR', 'AUD', 'GBP']
+    """
+    def key(option: Any) -> Any:
+        return option[1] if isinstance(option, tuple) else option
+
+    chosen = {key(option): option for option in options if key(option) in value}
+    return [chosen[v] for v in value if v in chosen] + [o for o in options
+                                                         if key(o) not in chosen]
 
 
 class Panel:
@@ -52,13 +73,34 @@ class Panel:
         w = self._w
         for control in self.controls:
             control.observe(self._on_change, names="value")
-        self.widget = w.VBox([w.HBox(self.controls, layout=w.Layout(flex_flow="row wrap")),
-                              self.status, self.output])
+            self._fit(control)
+        self.widget = w.VBox([w.HBox(self.controls, layout=w.Layout(
+            flex_flow="row wrap", align_items="flex-start", grid_gap="4px 16px")),
+            self.status, self.output])
         self.redraw()
         labels = list(self.plotted)
         more = f" and {len(labels) - 3} more" if len(labels) > 3 else ""
         self.first_summary = (f"{type(self).__name__}: {', '.join(labels[:3])}{more}"
                               if labels else self.summary())
+
+    def _fit(self, control: Any) -> None:
+        """Lay ``control`` out for the values it holds: its description never cut, a list or
+        a dropdown as wide as its longest label, a range slider wide enough that its handles
+        stay apart and its readout ("2013 - 2017") is read whole."""
+        w = self._w
+        control.style.description_width = "initial"
+        label = len(str(control.description or "")) * _CHAR_PX + 12
+        options = getattr(control, "_options_labels", None)
+        if isinstance(control, w.ToggleButtons):
+            return
+        if options is not None:
+            longest = max((len(str(text)) for text in options), default=8)
+            control.layout.width = f"{round(label + longest * _CHAR_PX + _CHROME_PX)}px"
+        elif isinstance(control, w.IntRangeSlider | w.IntSlider | w.FloatSlider):
+            steps = (control.max - control.min) / (control.step or 1)
+            track = min(max(steps * 10, 200), 420)  # ~10 px a step: handles 4 steps apart
+            readout = 13 * _CHAR_PX if isinstance(control, w.IntRangeSlider) else 6 * _CHAR_PX
+            control.layout.width = f"{round(label + track + readout)}px"
 
     def _on_change(self, _change: dict[str, Any]) -> None:
         self.redraw()

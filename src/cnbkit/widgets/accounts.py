@@ -13,7 +13,35 @@ from .. import analysis
 from ._base import Panel
 from .figures import StaticFigure, _draw
 
-__all__ = ["AccountsPanel", "spending_figure"]
+__all__ = ["CZECH_TERMS", "AccountsPanel", "in_english", "spending_figure"]
+
+#: Common words of Czech account names, products and payment texts, with their English, for
+#: labels that keep the bank's Czech name (what the user sees at the bank) with the English
+#: beside it.
+CZECH_TERMS: dict[str, str] = {
+    "Běžný účet": "current account", "Spořicí účet": "savings account",
+    "Eurový účet": "euro account", "Dolarový účet": "dollar account",
+    "Podnikatelský účet": "business account", "Osobní účet": "personal account",
+    "Spoření": "savings", "Devizový účet": "foreign-currency account",
+    "Business účet": "business account",
+    "záloha plyn": "gas, advance payment", "nájem": "rent", "faktura": "invoice",
+    "mzda": "wages", "vrácení přeplatku": "refund of an overpayment",
+    "předplatné": "subscription", "nákup": "purchase", "daň z příjmů": "income tax",
+    "pojistné": "insurance premium", "elektřina": "electricity",
+    "other": "other", "(none)": "(none)",
+}
+
+
+def in_english(text: str) -> str:
+    """``text`` with its English beside it when :data:`CZECH_TERMS` knows it (a term that is
+    English already, or unknown, comes back as it is).
+
+    Example:
+        >>> in_english("nájem"), in_english("Běžný účet"), in_english("Rohlik.cz")
+        ('nájem (rent)', 'Běžný účet (current account)', 'Rohlik.cz')
+    """
+    english = CZECH_TERMS.get(str(text))
+    return f"{text} ({english})" if english and english != text else str(text)
 
 
 def spending_figure(summary: pd.DataFrame, currency: str, account: str = "") -> StaticFigure:
@@ -27,7 +55,7 @@ def spending_figure(summary: pd.DataFrame, currency: str, account: str = "") -> 
         >>> spending_figure(analysis.monthly_spending(tx), "CZK")
         <figure: Monthly income and spending (900x400 px)>
     """
-    title = "Monthly income and spending" + (f": {account}" if account else "")
+    title = "Monthly income and spending" + (f": {in_english(account)}" if account else "")
 
     def body(figure: StaticFigure) -> None:
         ax = figure.subplots()
@@ -54,11 +82,15 @@ class AccountsPanel(Panel):
 
     Controls: ``account`` (Dropdown of the accounts; a change fetches that account's
     transactions, once), ``by`` ("month" or "category": the remittance text as category).
+    The bank's Czech names (accounts, payment texts) are shown with their English beside
+    them (``cnbkit.widgets.accounts.in_english``).
 
     Args:
         accounts: the accounts frame of :meth:`cnbkit.cobs.CobsClient.accounts`.
         transactions: ``transactions(account_id) -> frame`` (e.g. a lambda over
             ``CobsClient.transactions`` with a date range).
+        account: the account shown first (its ``id``; default the first).
+        by: "month" or "category".
 
     Example:
         >>> panel = AccountsPanel(cobs.accounts(),
@@ -67,17 +99,18 @@ class AccountsPanel(Panel):
     """
 
     def __init__(self, accounts: pd.DataFrame,
-                 transactions: Callable[[str], pd.DataFrame]) -> None:
+                 transactions: Callable[[str], pd.DataFrame], *, account: str | None = None,
+                 by: str = "month") -> None:
         super().__init__()
         w = self._w
         self.accounts = accounts
         self._fetch = transactions
         self._cache: dict[str, pd.DataFrame] = {}
-        options = [(f"{row.name} ({row.currency}, {row.iban})", row.id)
+        options = [(f"{in_english(str(row.name))}, {row.currency}, {row.iban}", row.id)
                    for row in accounts.itertuples(index=False)]
-        self.account = w.Dropdown(options=options, value=options[0][1], description="Account")
-        self.by = w.ToggleButtons(options=["month", "category"], value="month",
-                                  description="By")
+        self.account = w.Dropdown(options=options, value=account or options[0][1],
+                                  description="Account")
+        self.by = w.ToggleButtons(options=["month", "category"], value=by, description="By")
         self.controls = [self.account, self.by]
         self._finish()
 
@@ -124,9 +157,10 @@ class AccountsPanel(Panel):
         else:
             bottom = pd.Series(0.0, index=table.index)
             for name in table.columns:
-                ax.bar(x, table[name], width=20, bottom=bottom, label=name)
+                label = in_english(str(name))
+                ax.bar(x, table[name], width=20, bottom=bottom, label=label)
                 bottom = bottom + table[name]
-                self.plotted[name] = table[name]
+                self.plotted[label] = table[name]
         ax.set_ylabel(currency)
         ax.set_title(f"Monthly {'cash flow' if self.by.value == 'month' else 'spending'}")
         ax.grid(alpha=0.3)

@@ -6,7 +6,7 @@ import pandas as pd
 
 from .. import Client, analysis
 from ..backends import as_pandas
-from ._base import Panel
+from ._base import Panel, selection_first
 
 __all__ = ["BondsPanel"]
 
@@ -14,7 +14,7 @@ __all__ = ["BondsPanel"]
 class BondsPanel(Panel):
     """Price-to-value (% of nominal) by issue; ``issues`` (SelectMultiple) picks the issues,
     each an ISIN labelled with its issue name (several ISINs can share a name, see
-    :func:`cnbkit.analysis.skd_prices`).
+    :func:`cnbkit.analysis.skd_prices`), the chosen ones first, then the others by maturity.
 
     The range is fetched once (SKD has only a daily operation: one call per business day).
 
@@ -44,8 +44,9 @@ class BondsPanel(Panel):
             chosen = tuple(isin for isin in isins if isin in busiest)
         else:
             chosen = tuple(issues)
-        self.issues = w.SelectMultiple(options=[(self.label(i), i) for i in isins],
-                                       value=chosen, description="Issues", rows=6)
+        self.issues = w.SelectMultiple(
+            options=selection_first([(self.label(i), i) for i in isins], chosen),
+            value=chosen, description="Issues", rows=max(6, min(len(chosen) + 2, 10)))
         self.controls = [self.issues]
         self._finish()
 

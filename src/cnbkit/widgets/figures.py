@@ -41,8 +41,10 @@ __all__ = [
     "DPI",
     "STYLE",
     "StaticFigure",
+    "bulk_range",
     "corridor_figure",
     "cross_rates_figure",
+    "currency_moves_figure",
     "curve_moves_figure",
     "czeonia_figure",
     "ex_ante_figure",
@@ -58,6 +60,7 @@ __all__ = [
     "pribor_curve_figure",
     "return_statistics_figure",
     "rolling_hedge_figure",
+    "spread_figure",
     "tbill_curve_figure",
     "tender_figure",
     "term_premium_figure",
@@ -161,27 +164,31 @@ def floor_figure(rate: pd.Series, phases: pd.Series, floor: float = 27.0) -> Sta
     return _draw("EUR/CZK around the 2013-2017 floor: ramp, floor, exit", (9.0, 4.5), body)
 
 
-def czeonia_figure(rates: pd.Series, averages: pd.DataFrame) -> StaticFigure:
-    """Top: CZEONIA by day and its compounded and arithmetic averages per period (% p.a.).
-    Bottom: what separates them per period (bp): compounding (compounded minus the
-    day-weighted mean) and day weighting (day-weighted minus the arithmetic mean: weekends and
-    holidays). ``averages`` is :func:`cnbkit.analysis.czeonia_averages` of ``rates``.
+def czeonia_figure(rates: pd.Series, averages: pd.DataFrame,
+                   policy: pd.Series | None = None) -> StaticFigure:
+    """Top: CZEONIA by day and its compounded average per period (% p.a.), with the CNB's
+    2-week repo rate in force behind them (``policy``, a step line: the steps CZEONIA
+    follows). Bottom: what separates the compounded average from the arithmetic mean of the
+    daily fixings per period (bp: a few bp, which on the rate's own scale would be two lines
+    drawn on top of each other): compounding (compounded minus the day-weighted mean) and day
+    weighting (day-weighted minus the arithmetic mean: weekends and holidays). ``averages``
+    is :func:`cnbkit.analysis.czeonia_averages` of ``rates``, ``policy`` the ``repo_pct``
+    of :func:`cnbkit.analysis.policy_rates` (each change on the day it took effect).
 
     Example:
-        >>> czeonia_figure(czeonia, analysis.czeonia_averages(czeonia))  # doctest: +SKIP
+        >>> czeonia_figure(czeonia, analysis.czeonia_averages(czeonia), repo)  # doctest: +SKIP
     """
     convention = averages.attrs.get("convention", "calendar")
 
     def body(figure: StaticFigure) -> None:
         top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(2, 1))
+        first = pd.Timestamp(rates.index.min())
+        _policy_steps(top, policy, first, pd.Timestamp(rates.index.max()))
         top.plot(rates.index, rates.to_numpy(dtype=float), color="#7f7f7f", linewidth=0.5,
                  label="CZEONIA, daily")
-        first = pd.Timestamp(rates.index.min())
-        for column, style, label in (
-                ("compounded_pct", "-", f"compounded average (ACT/360, {convention} periods)"),
-                ("arithmetic_mean_pct", "--", "arithmetic mean of the daily rates")):
-            x, y = _period_steps(averages.index, averages[column], first)
-            top.step(x, y, where="post", linestyle=style, label=label)
+        x, y = _period_steps(averages.index, averages["compounded_pct"], first)
+        top.step(x, y, where="post", color="#1f77b4",
+                 label=f"compounded average (ACT/360, {convention} periods)")
         top.set_ylabel("% p.a.")
         top.legend(loc="best")
         for column, colour, label in (
@@ -191,11 +198,65 @@ def czeonia_figure(rates: pd.Series, averages: pd.DataFrame) -> StaticFigure:
             x, y = _period_steps(averages.index, averages[column], first)
             bottom.step(x, y, where="post", color=colour, label=label)
         bottom.axhline(0.0, color="black", linewidth=0.5)
-        bottom.set_ylabel("difference, bp")
+        bottom.set_ylabel("compounded - arithmetic\nmean, bp")
         bottom.set_xlabel("date")
         bottom.legend(loc="best")
 
     return _draw("CZEONIA: daily rate and monthly averages", (9.0, 5.0), body)
+
+
+def _policy_steps(ax: Any, policy: pd.Series | None, first: pd.Timestamp | None = None,
+                  last: pd.Timestamp | None = None, label: str = "CNB 2W repo rate in force",
+                  ) -> None:
+    """The CNB's 2-week repo rate in force (% p.a.) as a grey step line behind what ``ax``
+    draws, over ``first`` to ``last``; nothing when ``policy`` is None."""
+    if policy is None:
+        return
+    shown = policy.dropna()
+    if first is not None:
+        before = shown[shown.index <= first]
+        shown = shown[shown.index >= first]
+        if len(before):  # the rate in force on the first day
+            shown = pd.concat([pd.Series([before.iloc[-1]], index=[first]), shown])
+    if last is not None:
+        shown = shown[shown.index <= last]
+        if len(shown):
+            shown = pd.concat([shown, pd.Series([shown.iloc[-1]], index=[last])])
+    ax.step(shown.index, shown.to_numpy(dtype=float), where="post", color="#bdbdbd",
+            linewidth=2.0, zorder=0.5, label=label)
+
+
+def spread_figure(spreads: pd.DataFrame, policy: pd.Series | None = None,
+                  window: int = 21) -> StaticFigure:
+    """PRIBOR minus CZEONIA by tenor (bp, the mean of the last ``window`` fixings), with the
+    CNB's 2-week repo rate in force behind them on the right axis (% p.a., a grey step line):
+    the spreads move where the policy rate steps. ``spreads`` has one column per tenor (its
+    market name), ``policy`` the ``repo_pct`` of :func:`cnbkit.analysis.policy_rates`.
+
+    Example:
+        >>> spread_figure(pd.DataFrame({"3M": spread}), repo)  # doctest: +SKIP
+    """
+    def body(figure: StaticFigure) -> None:
+        ax = figure.subplots()
+        right = ax.twinx()
+        right.spines["right"].set_visible(True)
+        _policy_steps(right, policy, pd.Timestamp(spreads.index.min()),
+                      pd.Timestamp(spreads.index.max()))
+        right.set_ylabel("CNB 2W repo rate, % p.a. (grey)")
+        right.grid(False)
+        ax.set_zorder(right.get_zorder() + 1)  # the spreads in front of the steps
+        ax.patch.set_visible(False)
+        for tenor in spreads.columns:
+            ax.plot(spreads.index, spreads[tenor].rolling(window).mean(),
+                    label=f"PRIBOR {tenor} - CZEONIA, {window}-day mean")
+        ax.axhline(0.0, color="black", linewidth=0.5)
+        ax.set_ylabel("spread, bp")
+        ax.set_xlabel("date")
+        handles, names = ax.get_legend_handles_labels()
+        more, more_names = right.get_legend_handles_labels()
+        ax.legend(handles + more, names + more_names, loc="upper right")
+
+    return _draw("PRIBOR minus CZEONIA by tenor", (9.0, 4.0), body)
 
 
 def term_premium_figure(table: pd.DataFrame, repo: pd.Series | None = None,
@@ -318,40 +379,47 @@ def forward_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame) -> Sta
     return _draw(f"Forward points and implied yields, {day:%d %b %Y}", (9.0, 4.5), body)
 
 
-def offered_rate_figure(table: pd.DataFrame, code: str = "EUR",
-                        maturity: str = "3M") -> StaticFigure:
-    """The foreign rate a forward implies from PRIBOR (an offered rate) and from the CZK mid
-    rate, and the difference (bp): about half the CZK bid-offer spread. ``table`` is
-    :func:`cnbkit.analysis.forward_table` (its mid from PRIBID where published, else from the
-    stated spread); the days with PRIBID published are shaded.
+def offered_rate_figure(table: pd.DataFrame, code: str = "EUR", maturity: str = "3M",
+                        czk_bid_offer_bp: float | None = None) -> StaticFigure:
+    """What PRIBOR, an offered rate, does to the foreign rate a forward implies, on one axis
+    in bp: the implied rate from PRIBOR minus the one from the CZK mid, beside half the CZK
+    bid-offer spread ((PRIBOR - PRIBID) / 2 where PRIBID is published, else half of
+    ``czk_bid_offer_bp``, the spread stated): the two lines lie on each other, as the implied
+    rate moves almost one for one with the CZK rate. ``table`` is
+    :func:`cnbkit.analysis.forward_table` (with the same ``czk_bid_offer_bp``); the days
+    with PRIBID published are shaded.
 
     Example:
         >>> offered_rate_figure(analysis.forward_table(points, rates, pribor, "EUR_TO_CZK",
-        ...                     "THREE_MONTH", czk_bid_offer_bp=10))  # doctest: +SKIP
+        ...                     "THREE_MONTH", czk_bid_offer_bp=10), czk_bid_offer_bp=10)
+        ... # doctest: +SKIP
     """
     def body(figure: StaticFigure) -> None:
-        top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(2, 1))
-        top.plot(table.index, table["foreign_implied_pct"], linewidth=0.8,
-                 label=f"{code} {maturity} implied from PRIBOR (offered)")
-        top.plot(table.index, table["foreign_implied_mid_pct"], linewidth=0.8,
-                 label=f"{code} {maturity} implied from the CZK mid")
-        top.set_ylabel("% p.a.")
-        top.legend(loc="best")
+        ax = figure.subplots()
         gap = (table["foreign_implied_pct"] - table["foreign_implied_mid_pct"]) * 100.0
-        bottom.plot(table.index, gap.to_numpy(dtype=float), color="#9467bd", linewidth=0.8,
-                    label="offered - mid")
+        half = (table["pribor_pct"] - table["pribid_pct"]) * 50.0
+        if czk_bid_offer_bp is not None:
+            half = half.where(table["pribid_pct"].notna(), czk_bid_offer_bp / 2.0)
         published = table["pribid_pct"].notna()
         if published.any():
             days = table.index[published.to_numpy()]
-            bottom.axvspan(days.min(), days.max(), color="#2ca02c", alpha=0.1,
-                           label="mid from PRIBID (published)")
-        bottom.set_ylabel("difference, bp")
-        bottom.set_xlabel("trade date")
-        bottom.set_ylim(bottom=0)
-        bottom.legend(loc="best")
+            ax.axvspan(days.min(), days.max(), color="#2ca02c", alpha=0.1,
+                       label="PRIBID published: the mid is (PRIBOR + PRIBID) / 2")
+        ax.plot(table.index, half.to_numpy(dtype=float), color="black", linewidth=2.0,
+                alpha=0.35, label="half the CZK bid-offer spread"
+                + (f" (after PRIBID: the stated {czk_bid_offer_bp:g} bp)"
+                   if czk_bid_offer_bp is not None else ""))
+        ax.plot(table.index, gap.to_numpy(dtype=float), color="#9467bd", linewidth=0.8,
+                label=f"{code} {maturity} implied from PRIBOR - implied from the CZK mid")
+        ax.set_ylabel("bp")
+        ax.set_xlabel("trade date")
+        ax.set_ylim(bottom=0, top=max(float(np.nanmax(np.r_[gap.to_numpy(dtype=float),
+                                                           half.to_numpy(dtype=float)])) * 1.6,
+                                      1.0))
+        ax.legend(loc="upper right")
 
-    return _draw(f"PRIBOR is an offered rate: the implied {code} rate, offered and mid",
-                 (9.0, 4.5), body)
+    return _draw(f"PRIBOR is an offered rate: the implied {code} rate carries half the CZK "
+                 "bid-offer spread", (9.0, 4.0), body)
 
 
 def cross_rates_figure(cross: pd.DataFrame) -> StaticFigure:
@@ -377,11 +445,14 @@ def cross_rates_figure(cross: pd.DataFrame) -> StaticFigure:
 
 
 def omo_figure(table: pd.DataFrame, freq_label: str = "year") -> StaticFigure:
-    """Per period and operation type the average amount outstanding (left, stacked) beside the
-    turnover (right), both CZK bn on linear axes: the same operations measured two ways (a
-    2-week repo rolled over turns its amount over about 26 times a year, an overnight deposit
-    about 250 times). ``table`` is :func:`cnbkit.analysis.omo_by_type` (only its complete
-    periods are drawn).
+    """Per period and operation type the average amount outstanding (left) beside the
+    turnover (right), CZK bn, bars side by side on log axes: the 2-week repos absorb
+    thousands of billions, the deposit facility about ten, the marginal lending facility
+    next to nothing, and each is read on its axis (a type with none in a period has no bar
+    there). The same operations measured two ways: a 2-week repo rolled over turns its amount
+    over about 26 times a year, an overnight deposit about 250 times. ``table`` is
+    :func:`cnbkit.analysis.omo_by_type` (only its complete periods are drawn); the types are
+    named in English.
 
     Example:
         >>> omo_figure(analysis.omo_by_type(omo, "YE"))  # doctest: +SKIP
@@ -394,31 +465,40 @@ def omo_figure(table: pd.DataFrame, freq_label: str = "year") -> StaticFigure:
         left, right = figure.subplots(1, 2)
         width = 0.8 / max(len(kinds), 1)
         x = np.arange(len(periods))
-        bottom = np.zeros(len(periods))
         for i, kind in enumerate(kinds):
             part = whole.xs(kind, level="operation_type").reindex(periods)
-            label = operation_label(kind)
+            label = operation_label(kind, czech=False)
             outstanding = part["avg_outstanding_czk_bn"].fillna(0.0).to_numpy()
             mean = float(np.mean(outstanding)) if len(outstanding) else 0.0
-            shown = f"{mean:,.0f}" if mean >= 10 else f"{mean:.1f}" if mean >= 0.05 else "< 0.05"
-            left.bar(x, outstanding, 0.6, bottom=bottom,
-                     label=f"{label} (mean {shown} bn outstanding)")
-            bottom = bottom + outstanding
-            right.bar(x + (i - (len(kinds) - 1) / 2) * width, part["turnover_czk_bn"], width,
-                      label=label)
+            shown = f"{mean:,.0f}" if mean >= 10 else f"{mean:.1f}" if mean >= 0.05 else \
+                f"{mean:.3f}" if mean > 0 else "0"
+            at = x + (i - (len(kinds) - 1) / 2) * width
+            for ax, values in ((left, outstanding),
+                               (right, part["turnover_czk_bn"].fillna(0.0).to_numpy())):
+                ax.bar(at, np.where(values > 0, values, np.nan), width,
+                       label=f"{label} (mean {shown} bn)")
         labels = [f"{p:%Y}" if freq_label == "year" else f"{p:%Y-%m}" for p in periods]
-        for ax, what in ((left, "average outstanding, CZK bn"),
-                         (right, f"turnover, CZK bn per {freq_label}")):
+        for ax, what in ((left, "average outstanding, CZK bn (log)"),
+                         (right, f"turnover, CZK bn per {freq_label} (log)")):
+            ax.set_yscale("log")
             ax.set_xticks(x, labels)
             ax.set_title(what)
             ax.set_xlabel(f"{freq_label} ending")
-            ax.yaxis.set_major_formatter(_thousands())
+            ax.yaxis.set_major_formatter(_plain())
         left.set_ylabel("CZK bn (an average day)")
         right.set_ylabel(f"CZK bn per {freq_label}")
         handles, names = left.get_legend_handles_labels()  # below the axes: covers no bar
-        figure.legend(handles, names, loc="outside lower center", ncols=3)
+        figure.legend(handles, names, loc="outside lower center", ncols=min(len(kinds), 3))
 
     return _draw("Open market operations: amount outstanding vs turnover", (9.0, 4.5), body)
+
+
+def _plain() -> Any:
+    """A (log) axis formatter: plain numbers with thousands separators, small ones as they
+    are (0.01, 10, 1,000), never scientific notation."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda value, _pos: f"{value:,.0f}" if value >= 1 else f"{value:g}")
 
 
 def _thousands() -> Any:
@@ -428,41 +508,113 @@ def _thousands() -> Any:
     return FuncFormatter(lambda value, _pos: f"{value:,.0f}")
 
 
-def tbill_curve_figure(curve: pd.DataFrame, pribor_curve: pd.DataFrame | None = None,
+def tbill_curve_figure(curve: pd.DataFrame | Mapping[str, pd.DataFrame],
+                       pribor_curve: pd.DataFrame | None = None,
                        date: str | pd.Timestamp | None = None) -> StaticFigure:
-    """The T-bill yield curve: each issue's last yield (% p.a., ACT/360) against the days from
-    the curve's date to its maturity, as points (each one trade; nothing is fitted between
-    them), with the PRIBOR deposits fixed that day on the same axis
-    (days from the curve's date to each deposit's maturity). Trades settled before the curve's
-    date are drawn hollow. ``curve`` is :func:`cnbkit.analysis.tbill_curve`, ``pribor_curve``
-    :func:`cnbkit.analysis.term_structure`.
+    """The T-bill yield curve, one line per day: on each day the last yield of each issue
+    (% p.a., ACT/360) against the days from that day to its maturity, the issues joined in
+    order of maturity (each point one trade, nothing fitted between them; a trade settled
+    before the day is a hollow point), with the PRIBOR deposits of the last fixing published
+    on the same axis (days from the last day to each deposit's maturity). ``curve`` is a
+    :func:`cnbkit.analysis.tbill_curve` frame, or several by label (one per day, oldest
+    first); ``pribor_curve`` :func:`cnbkit.analysis.term_structure`.
 
     Example:
-        >>> tbill_curve_figure(analysis.tbill_curve(yields, "2025-12-31"))  # doctest: +SKIP
+        >>> tbill_curve_figure({f"{d:%d %b}": analysis.tbill_curve(yields, d) for d in days})
+        ... # doctest: +SKIP
     """
-    day = pd.Timestamp(date) if date is not None else curve["settlement_date"].max()
+    curves = dict(curve) if isinstance(curve, Mapping) else {"": curve}
+    days = {label: (pd.Timestamp(date) if date is not None and len(curves) == 1 else
+                    pd.Timestamp(frame["settlement_date"].max()))
+            for label, frame in curves.items()}
+    last = max(days.values())
 
     def body(figure: StaticFigure) -> None:
-        ax = figure.subplots()  # points, not a line: each is one trade, there is no curve fit
-        today = curve["settlement_date"] == day
-        ax.plot(curve["days_from_date"][today], curve["yield_pct"][today], "o",
-                color="#1f77b4", label=f"T-bills (SPP ČR) settled {day:%d %b %Y}")
-        ax.plot(curve["days_from_date"][~today], curve["yield_pct"][~today], "o",
-                color="#1f77b4", markerfacecolor="white",
-                label="T-bills: last trade in the week before")
+        ax = figure.subplots()
+        colours = ("#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b")
+        for i, (label, frame) in enumerate(curves.items()):
+            day = days[label]
+            colour = colours[len(colours) - len(curves) + i] if len(curves) <= len(colours) \
+                else colours[i % len(colours)]
+            ordered = frame.sort_values("days_from_date")
+            ax.plot(ordered["days_from_date"], ordered["yield_pct"], "-", color=colour,
+                    linewidth=1.2, label=f"T-bills (SPP ČR), {day:%d %b %Y}")
+            today = (ordered["settlement_date"] == day).to_numpy()
+            ax.plot(ordered["days_from_date"][today], ordered["yield_pct"][today], "o",
+                    color=colour, markersize=4)
+            ax.plot(ordered["days_from_date"][~today], ordered["yield_pct"][~today], "o",
+                    color=colour, markerfacecolor="white", markersize=4)
         if pribor_curve is not None:
             fixed = pd.Timestamp(pribor_curve["valid_for"].max())
-            to_maturity = (pribor_curve["maturity"] - day).dt.days
-            alive = (to_maturity > 0).to_numpy()  # deposits not matured by the curve's day
+            to_maturity = (pribor_curve["maturity"] - last).dt.days
+            alive = (to_maturity > 0).to_numpy()  # deposits not matured by the last day
             ax.plot(to_maturity[alive], pribor_curve["pribor"][alive], marker=".",
                     color="black", linestyle="--", label=f"PRIBOR fixed {fixed:%d %b %Y} "
                     "(offered; the last published)")
+        ax.plot([], [], "o", color="#7f7f7f", markerfacecolor="white",
+                label="hollow: the issue's last trade in the week before the day")
         ax.set_xlim(left=0)
-        ax.set_xlabel(f"days from {day:%d %b %Y} to maturity")
+        ax.set_xlabel("days from each day to maturity")
         ax.set_ylabel("yield, % p.a. (ACT/360)")
-        ax.legend(loc="best")
+        ax.legend(loc="best", fontsize=7)
 
-    return _draw(f"T-bill yield curve, {day:%d %b %Y}", (9.0, 4.0), body)
+    title = (f"T-bill yield curve, {last:%d %b %Y}" if len(curves) == 1 else
+             f"T-bill yield curves, {min(days.values()):%d %b} to {last:%d %b %Y}")
+    return _draw(title, (9.0, 4.0), body)
+
+
+def bulk_range(values: pd.Series, spread: float = 3.0) -> tuple[float, float]:
+    """The range an axis of ``values`` spans so that a few far values do not squeeze the rest
+    into a few bins: the quartiles widened by ``spread`` interquartile ranges on each side,
+    within the values' own range.
+
+    Example:
+        >>> bulk_range(pd.Series([-2.0, -1.0, 0.0, 1.0, 2.0, 600.0]))
+        (-2.0, 9.25)
+    """
+    q1, q3 = (float(q) for q in values.quantile([0.25, 0.75]))
+    width = q3 - q1
+    return max(float(values.min()), q1 - spread * width), \
+        min(float(values.max()), q3 + spread * width)
+
+
+def currency_moves_figure(change: pd.Series, unchanged: Sequence[str],
+                          first: pd.Timestamp, last: pd.Timestamp) -> StaticFigure:
+    """How far each currency moved against the US dollar (% change in units per USD from
+    ``first`` to ``last``): a histogram of the floating and managed ones over the range most
+    of them span (:func:`bulk_range`), the few beyond it named at the axis's edge, and one bar
+    at 0 for those ``unchanged`` (pegged to the dollar). ``change`` is indexed by currency
+    code.
+
+    Example:
+        >>> currency_moves_figure(change, ["AED", "SAR"], first, last)  # doctest: +SKIP
+    """
+    low, high = bulk_range(change)
+    moving = change.drop(list(unchanged), errors="ignore")
+    beyond = moving[(moving < low) | (moving > high)]
+
+    def body(figure: StaticFigure) -> None:
+        ax = figure.subplots()
+        step = max(0.5, round((high - low) / 40 * 2) / 2)  # about 40 bins over the axis
+        edges = np.arange(np.floor(low / step) * step, high + step, step).tolist()
+        ax.hist(moving.clip(low, high), bins=edges, color="#1f77b4",
+                label="floating or managed (beyond the axis: at its edge)")
+        ax.bar(0, len(unchanged), width=step, color="#d62728",
+               label="unchanged: pegged to the dollar")
+        for side, names in (("left", beyond[beyond < low]), ("right", beyond[beyond > high])):
+            if len(names):
+                text = ", ".join(f"{code} {value:+.0f} %" for code, value in names.items())
+                ax.annotate(f"<- {text}" if side == "left" else f"{text} ->",
+                            xy=(low if side == "left" else high, 0), xytext=(0, 40),
+                            textcoords="offset points", ha=side, fontsize=7,
+                            arrowprops={"arrowstyle": "-", "color": "#7f7f7f"})
+        ax.set_xlim(np.floor(low / step) * step - step, high + 2 * step)
+        ax.set_ylabel("currencies (count)")
+        ax.set_xlabel(f"change in units per USD, {first:%b %Y} to {last:%b %Y}, % "
+                      "(positive: weaker against the dollar)")
+        ax.legend(loc="upper right")
+
+    return _draw("Other currencies against the US dollar over two years", (9.0, 4.0), body)
 
 
 def return_statistics_figure(stats: pd.DataFrame) -> StaticFigure:
@@ -631,16 +783,22 @@ def curve_moves_figure(moves: pd.DataFrame) -> StaticFigure:
     return _draw("PRIBOR on the days the repo rate changed", (9.0, 4.5), body)
 
 
-def hedge_cost_figure(premium: pd.DataFrame) -> StaticFigure:
+def hedge_cost_figure(premium: pd.DataFrame, policy: pd.Series | None = None
+                      ) -> StaticFigure:
     """The forward points as % p.a. by trade date, one line per pair and maturity: what a
-    seller of the currency forward earns over spot (an importer who buys it pays).
-    ``premium`` is :func:`cnbkit.analysis.forward_premium`.
+    seller of the currency forward earns over spot (an importer who buys it pays), with the
+    CNB's 2-week repo rate in force behind them (``policy``, a grey step line on the same
+    axis: the CZK side of the rate differential the points carry). ``premium`` is
+    :func:`cnbkit.analysis.forward_premium`, ``policy`` the ``repo_pct`` of
+    :func:`cnbkit.analysis.policy_rates`.
 
     Example:
-        >>> hedge_cost_figure(analysis.forward_premium(points, rates))  # doctest: +SKIP
+        >>> hedge_cost_figure(analysis.forward_premium(points, rates), repo)  # doctest: +SKIP
     """
     def body(figure: StaticFigure) -> None:
         ax = figure.subplots()
+        _policy_steps(ax, policy, pd.Timestamp(premium["valid_for"].min()),
+                      pd.Timestamp(premium["valid_for"].max()))
         for (pair, maturity), part in premium.groupby(["pair", "maturity"], sort=False):
             code = str(pair).split("_")[0]
             ax.plot(part["valid_for"], part["premium_pct"], linewidth=0.8,
@@ -685,11 +843,12 @@ def rolling_hedge_figure(rolls: Mapping[str, pd.DataFrame]) -> StaticFigure:
 
 def liquidity_figure(absorbed: pd.DataFrame, tenders: pd.DataFrame | None = None
                      ) -> StaticFigure:
-    """The liquidity the CNB absorbs (CZK bn, end of each day): the 2-week repos and the
-    deposit facility stacked, and below the deposit facility alone on its own scale (its
+    """The liquidity the CNB absorbs (CZK bn, end of each day: a stock): the 2-week repos and
+    the deposit facility stacked, and below the deposit facility alone on its own scale (its
     period-end peaks). ``absorbed`` is :func:`cnbkit.analysis.liquidity_absorbed` (its
-    complete days), ``tenders`` optionally :func:`cnbkit.analysis.tender_table` (each
-    tender's allotment as points).
+    complete days), ``tenders`` optionally :func:`cnbkit.analysis.tender_table`: each
+    tender's allotment, a flow (CZK bn allotted in one tender), on an axis of its own at the
+    bottom, never on the stock's.
 
     Example:
         >>> liquidity_figure(analysis.liquidity_absorbed(omo))  # doctest: +SKIP
@@ -697,25 +856,32 @@ def liquidity_figure(absorbed: pd.DataFrame, tenders: pd.DataFrame | None = None
     whole = absorbed[absorbed["complete"]]
 
     def body(figure: StaticFigure) -> None:
-        ax, low = figure.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+        ratios = (3, 2, 2) if tenders is not None else (3, 2)
+        axes = figure.subplots(len(ratios), 1, sharex=True, height_ratios=ratios)
+        ax, low = axes[0], axes[1]
         ax.stackplot(whole.index, whole["repo_czk_bn"], whole["deposit_czk_bn"],
                      labels=["2-week repos outstanding", "deposit facility (overnight)"],
                      colors=["#1f77b4", "#ff7f0e"], alpha=0.8)
-        if tenders is not None:
-            shown = tenders[tenders.index >= whole.index.min()]
-            ax.plot(shown.index, shown["allotted_czk_bn"], ".", markersize=2, color="#d62728",
-                    label="allotted in each tender")
         ax.yaxis.set_major_formatter(_thousands())
-        ax.set_ylabel("CZK bn, end of day")
+        ax.set_ylabel("outstanding,\nCZK bn, end of day")
         ax.legend(loc="upper left")
         # the deposit facility on its own scale: a few bn a day, a hundred at a year's turn
         low.plot(whole.index, whole["deposit_czk_bn"], color="#ff7f0e", linewidth=0.6,
                  label="deposit facility alone (its own scale)")
-        low.set_ylabel("CZK bn")
-        low.set_xlabel("date")
+        low.set_ylabel("outstanding,\nCZK bn")
         low.legend(loc="upper left")
+        if tenders is not None:
+            flow = axes[2]
+            shown = tenders[tenders.index >= whole.index.min()]
+            flow.plot(shown.index, shown["allotted_czk_bn"], ".", markersize=2,
+                      color="#d62728", label="allotted in each 2-week repo tender (a flow)")
+            flow.yaxis.set_major_formatter(_thousands())
+            flow.set_ylabel("allotted,\nCZK bn per tender")
+            flow.legend(loc="upper left")
+        axes[-1].set_xlabel("date")
 
-    return _draw("Liquidity absorbed by the CNB", (9.0, 5.0), body)
+    return _draw("Liquidity absorbed by the CNB", (9.0, 5.5 if tenders is not None else 5.0),
+                 body)
 
 
 def corridor_figure(position: pd.DataFrame, period_ends: pd.Series | None = None

@@ -8,7 +8,7 @@ import pandas as pd
 
 from .. import Client, analysis
 from ..backends import as_pandas
-from ._base import Panel
+from ._base import Panel, selection_first
 
 __all__ = ["VIEWS", "FixingExplorer"]
 
@@ -40,10 +40,10 @@ class FixingExplorer(Panel):
     """Exchange rates (CZK per unit), log returns, rolling volatility and correlation, and the
     daily fixing against its monthly and quarterly averages.
 
-    Controls: ``currencies`` (SelectMultiple), ``years`` (IntRangeSlider; a change fetches, so
-    ``continuous_update=False``), ``view`` (one of :data:`VIEWS`), ``window`` (observations of
-    the rolling statistics). The data of the chosen years is fetched once for all currencies,
-    so picking currencies costs no request.
+    Controls: ``currencies`` (SelectMultiple, the chosen ones listed first), ``years``
+    (IntRangeSlider; a change fetches, so ``continuous_update=False``), ``view`` (one of
+    :data:`VIEWS`), ``window`` (observations of the rolling statistics). The data of the
+    chosen years is fetched once for all currencies, so picking currencies costs no request.
 
     Args:
         currencies: the initially selected codes.
@@ -77,8 +77,9 @@ class FixingExplorer(Panel):
         self._load_averages = averages_loader or _default_averages(client)
         self._frames: dict[tuple[int, int], pd.DataFrame] = {}
         wide = self.rates(years)
-        self.currencies = w.SelectMultiple(options=list(wide.columns), value=tuple(currencies),
-                                           description="Currencies", rows=6)
+        self.currencies = w.SelectMultiple(
+            options=selection_first(list(wide.columns), tuple(currencies)),
+            value=tuple(currencies), description="Currencies", rows=6)
         self.years = w.IntRangeSlider(value=years, min=1993, max=max(years[1], 2025),
                                       description="Years", continuous_update=False)
         self.view = w.Dropdown(options=VIEWS, value=view, description="View")

@@ -30,6 +30,7 @@ class ForwardPanel(Panel):
     figsize = (9.0, 5.0)
 
     def __init__(self, start: str | int = 2022, end: str | int = 2025, *,
+                 pair: str = "EUR_TO_CZK", maturity: str = "THREE_MONTH",
                  client: Client | None = None, points: pd.DataFrame | None = None,
                  rates: pd.DataFrame | None = None, pribor: pd.DataFrame | None = None) -> None:
         super().__init__()
@@ -46,9 +47,9 @@ class ForwardPanel(Panel):
                                           progress=False))
         self.points, self.rates, self.pribor_frame = points, rates, pribor
         self.pair = w.Dropdown(options=[(f"{code}/CZK", pair) for pair, code in PAIRS.items()],
-                               value="EUR_TO_CZK", description="Pair")
+                               value=pair, description="Pair")
         self.maturity = w.Dropdown(options=[(TENOR_LABELS[m], m) for m in FORWARD_MATURITIES],
-                                   value="THREE_MONTH", description="Maturity")
+                                   value=maturity, description="Maturity")
         self.controls = [self.pair, self.maturity]
         self._finish()
 

@@ -19,10 +19,11 @@ SPREAD_LABEL = "PRIBOR - CZEONIA, bp (right axis)"
 
 
 class MoneyMarketPanel(Panel):
-    """Left: CZEONIA and one PRIBOR tenor over time (% p.a.) with their spread (bp, right
-    axis). Right: the PRIBOR term structure on the last fixing on or before the picked date
-    (% p.a. by tenor, the tenors in order and evenly spaced; a tenor not fixed that day has
-    no point).
+    """Left: CZEONIA and one PRIBOR tenor over time (% p.a.) with the CNB's 2-week repo rate
+    in force behind them (a grey step line: the steps both follow) and their spread (bp,
+    right axis). Right: the PRIBOR term structure on the last fixing on or before the picked
+    date (% p.a. by tenor, each tenor at its nominal days on a log scale, to scale; a tenor
+    not fixed that day has no point).
 
     Controls: ``tenor`` (Dropdown of PRIBOR tenors), ``date`` (DatePicker). The data of the
     whole range is fetched once when the panel is built; the controls cost no request.
@@ -32,6 +33,9 @@ class MoneyMarketPanel(Panel):
         date: the initial date of the term structure (default: the last day of the data).
         client: the market-data client.
         pribor, czeonia: ready frames (tests) instead of fetching.
+        omo: the open market operations (the repo rate in force, :func:`analysis.policy_rates
+            <cnbkit.analysis.policy_rates>`), fetched from a month before ``start`` when not
+            given with ``pribor`` and ``czeonia``; None with them: no repo rate is drawn.
 
     Example:
         >>> panel = MoneyMarketPanel(2022, 2025)  # doctest: +SKIP
@@ -44,18 +48,26 @@ class MoneyMarketPanel(Panel):
     def __init__(self, start: str | int = 2022, end: str | int = 2025,
                  tenor: str = "THREE_MONTH", date: dt.date | None = None, *,
                  client: Client | None = None, pribor: pd.DataFrame | None = None,
-                 czeonia: pd.DataFrame | None = None,
+                 czeonia: pd.DataFrame | None = None, omo: pd.DataFrame | None = None,
                  loader: Callable[[], tuple[pd.DataFrame, pd.DataFrame]] | None = None) -> None:
         super().__init__()
         w = self._w
         if pribor is None or czeonia is None:
             from .. import czeonia as cz
+            from .. import omo as om
             from .. import pribor as pr
 
             pribor = as_pandas(pr.history(start, end, client=client, progress=False))
             czeonia = as_pandas(cz.history(start, end, client=client, progress=False))
+            if omo is None:  # from a month before: the rate in force on the first day
+                first = pd.Timestamp(f"{start}-01-01" if isinstance(start, int) else start)
+                omo = as_pandas(om.history(f"{first - pd.DateOffset(months=1):%Y-%m-%d}", end,
+                                           client=client, progress=False))
         self.pribor_frame = pribor
         self.czeonia_frame = czeonia
+        self.omo = omo
+        #: the 2-week repo rate in force by day (None when no operations were given)
+        self.repo = None if omo is None else analysis.policy_rates(omo)["repo_pct"].dropna()
         tenors = [t for t in analysis.TENOR_DAYS if t in set(pribor["period"])]
         self.tenor = w.Dropdown(options=[(analysis.TENOR_LABELS[t], t) for t in tenors],
                                 value=tenor, description="Tenor")
@@ -79,7 +91,13 @@ class MoneyMarketPanel(Panel):
     def draw(self) -> None:
         left, right = self.figure.subplots(1, 2, width_ratios=(2, 1))
         pribor = self._pribor_series()
-        self._plot(left, self._czeonia_series(), "CZEONIA", linewidth=0.8)
+        czeonia = self._czeonia_series()
+        if self.repo is not None:
+            repo = self.repo[(self.repo.index >= czeonia.index.min())
+                             & (self.repo.index <= czeonia.index.max())]
+            self._plot(left, repo, "CNB 2W repo rate in force", drawstyle="steps-post",
+                       color="#bdbdbd", linewidth=2.0, zorder=0.5)
+        self._plot(left, czeonia, "CZEONIA", linewidth=0.8)
         self._plot(left, pribor, str(pribor.name), linewidth=0.8)
         left.set_ylabel("rate, % p.a.")
         left.grid(alpha=0.3)
@@ -98,14 +116,15 @@ class MoneyMarketPanel(Panel):
             self.status.value = str(exc)
             return
         self.status.value = ""
-        # the tenors in order, evenly spaced: on a scale of days 2M/3M and 6M/9M/1Y crowd
-        order = list(analysis.TENOR_DAYS)
-        position = [order.index(str(period)) for period in curve["period"]]
-        right.plot(position, curve["pribor"].to_numpy(), marker="o")
+        # each tenor at its nominal days, on a log scale: to scale, and O/N to 1Y all readable
+        days = [analysis.TENOR_DAYS[str(period)] for period in curve["period"]]
+        right.plot(days, curve["pribor"].to_numpy(), marker="o")
         self.plotted["PRIBOR curve"] = curve.set_index("period")["pribor"]
-        right.set_xticks(position, curve["period"].map(analysis.TENOR_LABELS),
-                         fontsize="small")
+        right.set_xscale("log")
+        right.set_xticks(days, curve["period"].map(analysis.TENOR_LABELS), fontsize=7,
+                         rotation=90)  # upright: 2M and 3M, 6M to 1Y sit close on the scale
+        right.minorticks_off()
         right.set_ylabel("PRIBOR, % p.a.")
-        right.set_xlabel("tenor (in order, not to scale)")
+        right.set_xlabel("tenor (nominal days, log scale)")
         right.set_title(f"PRIBOR curve {curve['valid_for'].iloc[0]:%Y-%m-%d}")
         right.grid(alpha=0.3)

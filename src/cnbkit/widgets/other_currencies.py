@@ -11,6 +11,8 @@ therefore pairs each month's rate with the fixing of that month's last business 
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 
 from .. import Client, analysis
@@ -79,9 +81,11 @@ class OtherCurrenciesPanel(Panel):
             from .. import exrates, fxrates
 
             fx = as_pandas(fxrates.history(start, end, lang="EN", client=client, progress=False))
-            fixing = as_pandas(exrates.history(start, end, ["EUR", "USD"], client=client,
-                                               progress=False))
+            fixing = as_pandas(exrates.history(start, end, client=client, progress=False))
         self.fx, self.fixing = fx, fixing
+        #: the currencies of the daily fixing (not among the other currencies: a search for one
+        #: says where it is)
+        self.fixing_codes = sorted(set(fixing["currency_code"].astype(str)))
         names = fx.drop_duplicates("currency_code", keep="last").set_index("currency_code")
         self.labels = {code: f"{code} - {row.currency}, {row.country}"
                        for code, row in names.sort_index().iterrows()}
@@ -106,18 +110,53 @@ class OtherCurrenciesPanel(Panel):
         self.currency.options = options  # resets the value to the first option (or None)
         if current in codes and self.currency.value != current:
             self.currency.value = current
+        elif current is None and not options:  # still nothing: the hint names this search
+            self.redraw()
 
     def _on_change(self, change: dict[str, object]) -> None:
         if change.get("owner") is self.search:
             return
         self.redraw()
 
+    def matches(self, text: str) -> list[str]:
+        """The codes a search for ``text`` lists (code, currency or country), without
+        changing the panel's search.
+
+        Example:
+            >>> panel.matches("peso")  # doctest: +SKIP
+            ['ARS', 'CLP', 'COP', 'CUC', 'CUP', 'DOP', 'UYU']
+        """
+        return [code for _, code in self._options(text)]
+
+    def hint(self, text: str | None = None) -> str:
+        """What a search (``text``, default the panel's) that matches no other currency
+        means: the code of a currency of the daily fixing (PLN, THB) is there, not here;
+        anything else matches nothing.
+
+        Example:
+            >>> panel.hint("PLN")  # doctest: +SKIP
+            'PLN is in the CNB's daily fixing, not among the other currencies: ...'
+        """
+        text = str(self.search.value if text is None else text).strip()
+        code = text.upper()
+        if code in self.fixing_codes:
+            return (f"{code} is in the CNB's daily fixing, not among the other currencies (the "
+                    "monthly rates of the currencies the fixing does not have): "
+                    f"cnbkit.exrates.history(..., [\"{code}\"]), notebook 01's FixingExplorer")
+        return (f"no other currency matches {text!r} (code, currency or country); the daily "
+                f"fixing's {len(self.fixing_codes)} currencies (EUR, PLN, THB, ...) are in "
+                "cnbkit.exrates, notebook 01")
+
     def draw(self) -> None:
         code = self.currency.value
-        ax = self.figure.add_subplot()
-        if code is None:
-            ax.set_title("no currency matches the search")
+        if code is None:  # no axes to read: the message says where to look
+            message = self.hint()
+            self.status.value = message
+            self.figure.text(0.5, 0.5, "\n".join(textwrap.wrap(message, 70)), ha="center",
+                             va="center", fontsize="large")
             return
+        self.status.value = ""
+        ax = self.figure.add_subplot()
         amount = quoted_amount(self.fx, code)
         per_unit = self.fx[self.fx["currency_code"] == code].set_index("valid_for")[
             "rate_per_unit"]

@@ -55,7 +55,8 @@ class PolicyPathPanel(Panel):
         years = self._years = sorted(set(pd.DatetimeIndex(pribor["valid_for"]).year))
         self._paths: dict[int, pd.DataFrame] = {}  # by the premia's last year: a redraw that
         # only moves the date reuses the path
-        self.premia = w.Dropdown(options=[(f"{years[0]}-{y}", y) for y in years],
+        self.premia = w.Dropdown(options=[(f"{years[0]}-{y}" if y != years[0] else str(y), y)
+                                          for y in years],
                                  value=years[min(1, len(years) - 1)],
                                  description="Premia over")
         last = pd.Timestamp(pribor["valid_for"].max())

@@ -13,7 +13,10 @@ banner says sandbox.
 Example:
     >>> from cnbkit.widgets import source_banner
     >>> source_banner()  # doctest: +SKIP
-    Data: sandbox data (clock 2025-12-31) at http://127.0.0.1:PORT/cnbapi
+    Data: sandbox data (clock 2025-12-31) from cnbkit's local sandbox
+
+The banner names the source, not the sandbox's address: its port changes from run to run, and
+a stored output that named it would name an address that no longer answers.
 """
 
 from __future__ import annotations
@@ -59,6 +62,16 @@ class DataSource:
                          "started the sandbox")
             return text
         return f"data from {self.base_url}"
+
+    def where(self) -> str:
+        """Where the data comes from, as the banner names it: the base URL, or for the sandbox
+        "cnbkit's local sandbox" (its port changes from run to run).
+
+        Example:
+            >>> DataSource("sandbox", "http://127.0.0.1:1/cnbapi").where()
+            "cnbkit's local sandbox"
+        """
+        return "cnbkit's local sandbox" if self.kind == "sandbox" else self.base_url
 
 
 def data_source(client: Client | None = None) -> DataSource:
@@ -111,13 +124,17 @@ class Banner:
         self.source = source
 
     def __repr__(self) -> str:
-        return f"Data: {self.source.describe()} at {self.source.base_url}"
+        return f"Data: {self.source.describe()} {self._joined()} {self.source.where()}"
+
+    def _joined(self) -> str:
+        return "from" if self.source.kind == "sandbox" else "at"
 
     def _repr_html_(self) -> str:
         colour = "#1b5e20" if self.source.kind == "live" else "#8a4b00"
-        described, where = html.escape(self.source.describe()), html.escape(self.source.base_url)
+        described, where = html.escape(self.source.describe()), html.escape(self.source.where())
+        shown = where if self.source.kind == "sandbox" else f"<code>{where}</code>"
         return (f'<div style="padding:4px 8px;border-left:4px solid {colour}">'
-                f"<b>Data:</b> {described} at <code>{where}</code></div>")
+                f"<b>Data:</b> {described} {self._joined()} {shown}</div>")
 
 
 def source_banner(client: Client | None = None) -> Banner:

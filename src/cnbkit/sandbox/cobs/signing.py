@@ -27,6 +27,9 @@ Every other way the text allows is played on request, per application or per ord
   /my/payments/{id}``, ``GET /my/standingorders/{id}``) carry the state in their ``signInfo``.
 * ``step_three=False``: Step III answers 501, and only ``USERAGENT_REDIRECT`` is offered.
 * ``poll_interval=False``: Step III answers the ``state`` alone (the 2.0 text, §3.2.11.1).
+  By default Step II's answer names the same ``pollInterval`` as Step III's (a bank may add
+  it there: how often to read while the user is at its page; the local sandbox's page
+  approves at once, so it names a second); ``poll_interval_at_start=False``: Step III alone.
 * ``finish_completes=True``: the user's confirmation on the page leaves the authorization
   ``OPEN`` until Step III completes it ("E.g., in the case of federated authorization"); a
   Step III before the user confirmed changes nothing.
@@ -330,7 +333,17 @@ def start(state: SandboxState, call: Incoming) -> Reply:
             sign["otp"] = f"{secrets.randbelow(10**6):06d}"
             state.outbox.append({"order": sign["order"], "code": sign["otp"]})
         answer["signInfo"] = _info(state, call.params["sign"], sign)
+        if variant.poll_interval and variant.poll_interval_at_start:
+            answer["pollInterval"] = _poll_interval(state, variant)
     return Reply.json(200, answer)
+
+
+def _poll_interval(state: SandboxState, variant: BankVariant) -> int | str:
+    """(with the lock held) The ``pollInterval`` the variant names, in milliseconds: the
+    variant's own or the sandbox's setting, as a number or as text."""
+    interval = state.poll_interval_ms if variant.poll_interval_ms is None \
+        else variant.poll_interval_ms
+    return str(interval) if variant.poll_interval_text else interval
 
 
 def _rich_authorization_request(sign_id: str) -> dict[str, str]:
@@ -394,9 +407,7 @@ def finish(state: SandboxState, call: Incoming) -> Reply:
             _confirm(state, sign_id, sign)
         answer: dict[str, Any] = {"state": shown_state(state, sign)}
         if variant.poll_interval:
-            interval = state.poll_interval_ms if variant.poll_interval_ms is None \
-                else variant.poll_interval_ms
-            answer["pollInterval"] = str(interval) if variant.poll_interval_text else interval
+            answer["pollInterval"] = _poll_interval(state, variant)
     return Reply.json(200, answer)
 
 

@@ -66,6 +66,10 @@ class BankVariant:
             example value) instead of a number.
         poll_interval_ms: the ``pollInterval`` Step III names, in milliseconds (None: the
             sandbox's setting, ``sandbox.app.state.poll_interval_ms``).
+        poll_interval_at_start: with ``poll_interval``, Step II's answer names the same
+            ``pollInterval`` too (the text names it in Step III's; the files let an answer
+            carry more fields, and a bank may say there how often to read while the user is
+            at its page); False: Step III's answer alone names it.
         finish_completes: a ``USERAGENT_REDIRECT`` authorization the user confirmed stays
             ``OPEN`` until Step III, which completes it; a Step III before the user is back
             changes nothing.
@@ -94,6 +98,7 @@ class BankVariant:
     poll_interval: bool = True
     poll_interval_text: bool = False
     poll_interval_ms: int | None = None
+    poll_interval_at_start: bool = True
     finish_completes: bool = False
     done_state: str = "DONE"
     settles_after: int = 0
