@@ -56,7 +56,7 @@ TREND_DAYS = 182
 #: The share of the last half-year's (weighed) changes that the market expects again.
 TREND_SHARE = 0.5
 
-Steps = list[tuple[int, float]]  # (offset in days from the day, level from it on)
+Steps = tuple[tuple[int, float], ...]  # (offset in days from the day, level from it on)
 Dates = tuple[datetime.date, ...]
 
 
@@ -77,7 +77,7 @@ def _known(day: datetime.date, currency: Currency, facts: Facts) -> tuple[Steps,
     announced, effective, levels = _changes(facts, currency)
     known = bisect_left(announced, day)
     if not known:
-        return [(0, levels[0])], 0.0
+        return ((0, levels[0]),), 0.0
     trend = 0.0
     for k in range(max(bisect_left(announced, day - datetime.timedelta(TREND_DAYS)), 1), known):
         age = (day - announced[k]).days
@@ -85,8 +85,8 @@ def _known(day: datetime.date, currency: Currency, facts: Facts) -> tuple[Steps,
     pending = known
     while pending > 0 and effective[pending - 1] > day:
         pending -= 1
-    steps = [(0, levels[max(pending - 1, 0)])] + [
-        ((effective[k] - day).days, levels[k]) for k in range(pending, known)]
+    steps = ((0, levels[max(pending - 1, 0)]), *(
+        ((effective[k] - day).days, levels[k]) for k in range(pending, known)))
     return steps, trend
 
 
@@ -111,27 +111,33 @@ def _meetings(facts: Facts) -> tuple[datetime.date, ...]:
     return tuple(meeting for meeting, _formed, _level in facts.consensus)
 
 
-def expected_mean(day: datetime.date, days: float, currency: Currency = "CZK",
-                  facts: Facts = FACTS) -> float:
-    """The mean of ``currency``'s overnight policy rate (the CNB 2W repo rate, the euro
-    overnight rate, the effective federal funds rate) over the ``days`` calendar days from
-    ``day`` as the market expects it on ``day`` (% p.a.; see the module's text)."""
+@functools.lru_cache(maxsize=65536)
+def _paths(day: datetime.date, currency: Currency,
+           facts: Facts) -> tuple[tuple[float, Steps, float], ...]:
+    """``(weight, steps, trend)`` of the paths the market weighs on ``day``: the trend rule's
+    and, while it learns the next scheduled meeting's consensus, the consensus path."""
     steps, trend = _known(day, currency, facts)
-    end = max(days, 1.0)
     if currency != "CZK":
         # the overnight rate's spread over the policy rate in force (known on the day) holds
         realised = (eur_overnight(day, facts) if currency == "EUR"
                     else effective_fed_funds(day, facts))
         shift = realised - steps[0][1]
-        return _mean([(offset, level + shift) for offset, level in steps], trend, end)
-    mean = _mean(steps, trend, end)
+        return ((1.0, tuple((offset, level + shift) for offset, level in steps), trend),)
     i = bisect_left(_meetings(facts), day)
     if i == len(facts.consensus):
-        return mean
+        return ((1.0, steps, trend),)
     meeting, formed, consensus = facts.consensus[i]
     weight = min(max((day - formed).days / max((meeting - formed).days, 1), 0.0), 1.0)
-    if not weight:
-        return mean
     offset = (next_business_day(meeting) - day).days
-    path = [step for step in steps if step[0] < offset] + [(offset, consensus)]
-    return (1.0 - weight) * mean + weight * _mean(path, trend + consensus - steps[-1][1], end)
+    path = (*(step for step in steps if step[0] < offset), (offset, consensus))
+    return ((1.0 - weight, steps, trend), (weight, path, trend + consensus - steps[-1][1]))
+
+
+def expected_mean(day: datetime.date, days: float, currency: Currency = "CZK",
+                  facts: Facts = FACTS) -> float:
+    """The mean of ``currency``'s overnight policy rate (the CNB 2W repo rate, the euro
+    overnight rate, the effective federal funds rate) over the ``days`` calendar days from
+    ``day`` as the market expects it on ``day`` (% p.a.; see the module's text)."""
+    end = max(days, 1.0)
+    return sum(weight * _mean(steps, trend, end)
+               for weight, steps, trend in _paths(day, currency, facts) if weight)
