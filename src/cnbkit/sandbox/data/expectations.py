@@ -14,7 +14,9 @@ forward points) the market knows the facts of :mod:`cnbkit.sandbox.data.facts` a
    rule's path weighed ``1 - w`` plus the consensus path weighed ``w``, where the consensus
    path takes the rate to the analysts' consensus for that meeting on its effective day
    (:data:`~cnbkit.sandbox.data.facts.CNB_CONSENSUS` where the press reported a surprise,
-   else the decision taken, else no change) and the trend after it, and ``w`` rises linearly
+   else the decision taken, else no change) and the trend after it (counting the consensus
+   change as if announced, so a decision taken as expected moves nothing when it is
+   announced), and ``w`` rises linearly
    from 0 on the day the consensus formed to 1 on the meeting's day
    (:attr:`~cnbkit.sandbox.data.facts.Facts.consensus`: the day of the CNB's last meeting
    before it, scheduled or extraordinary, at most
@@ -93,9 +95,13 @@ def _known(day: datetime.date, currency: Currency, facts: Facts) -> tuple[Steps,
 def _mean(steps: Steps, trend: float, end: float) -> float:
     """The mean over ``end`` days of the path of ``steps`` plus the trend's drift
     (``TREND_SHARE * trend``, arriving from the last step, never below zero)."""
-    total = 0.0
-    for (offset, level), (upto, _) in zip(steps, [*steps[1:], (end, 0.0)], strict=True):
-        total += level * max(0.0, min(upto, end) - min(offset, end))
+    total, (since, level) = 0.0, steps[0]
+    for offset, following in steps[1:]:
+        if offset >= end:
+            break
+        total += level * (offset - since)
+        since, level = offset, following
+    total += level * (end - since)
     start, level = steps[-1]
     drift = TREND_SHARE * trend
     if drift < 0:
