@@ -57,8 +57,7 @@ from cnbkit.sandbox.data.facts import (
 )
 
 __all__ = ["NOISE_ROOM", "corridor", "ecb_deposit_rate", "effective_fed_funds",
-           "eur_overnight", "excess_liquidity", "fed_target", "level_on", "noise_scale",
-           "policy_rate"]
+           "eur_overnight", "excess_liquidity", "level_on", "noise_scale", "policy_rate"]
 
 #: The room between the repo rate and the discount rate (pp) at which the fixings' day-to-day
 #: noise is whole (:func:`noise_scale`).
@@ -118,18 +117,12 @@ def eur_overnight(day: datetime.date, facts: Facts = FACTS) -> float:
     return ecb_deposit_rate(day, facts) + level_on(EUR_OVERNIGHT_SPREAD, day)
 
 
-def fed_target(day: datetime.date, facts: Facts = FACTS) -> float:
-    """The FOMC's federal funds target (the range's upper bound) on ``day`` (% p.a.)."""
-    return level_on(_steps(facts, "fed_target"), day)
-
-
 def effective_fed_funds(day: datetime.date, facts: Facts = FACTS) -> float:
-    """The effective federal funds rate on ``day`` (% p.a.): the target until 15 December
-    2008, then its typical level within each range."""
+    """The effective federal funds rate on ``day`` (% p.a.): the FOMC's target (the range's
+    upper bound) until 15 December 2008, then its typical level within each range."""
     if day < EFFR_LEVELS[0][0]:
-        return fed_target(day, facts)
+        return level_on(_steps(facts, "fed_target"), day)
     return level_on(EFFR_LEVELS, day)
-
 
 
 def excess_liquidity(day: datetime.date) -> float:
