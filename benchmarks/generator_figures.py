@@ -107,6 +107,57 @@ def repo_outstanding(omo: dict) -> dict[datetime.date, tuple[float, float]]:
     return out
 
 
+def pribor_moves(pribor: dict) -> dict[str, object]:
+    """3M PRIBOR's daily moves (bp): their distribution, and on the days no fact explains (the
+    first fixing after a CNB decision's meeting, its effective day, the two weeks after an
+    extraordinary one, May-June 1997), the days a week before a meeting, the zero bound."""
+    facts = _data_module("facts")
+    days = sorted(pribor)
+    explained = {d for d in days if D(1997, 5, 15) <= d <= D(1997, 7, 1)}
+    for decision in facts.CNB_DECISIONS:
+        explained |= {next(d for d in days if d > decision.meeting), decision.effective}
+        if not decision.scheduled and decision.meeting.year >= 2001:
+            explained |= {d for d in days if 0 < (d - decision.meeting).days <= 14}
+    moves = {b: round((pribor_on(pribor, b, "THREE_MONTH") - pribor_on(pribor, a, "THREE_MONTH"))
+                      * 100) for a, b in itertools.pairwise(days)}
+
+    def spread(values: list[int]) -> str:
+        size = sorted(abs(v) for v in values)
+        n = len(size)
+        return (f"n {n}, median {size[n // 2]}, p90 {size[n * 9 // 10]}, "
+                f"p99 {size[n * 99 // 100]}, max {size[-1]}, >=10: {sum(v >= 10 for v in size)}, "
+                f">=20: {sum(v >= 20 for v in size)}")
+
+    out: dict[str, object] = {}
+    out["3M PRIBOR daily moves 1993-2025 (bp)"] = spread(list(moves.values()))
+    recent = {d: m for d, m in moves.items() if d.year >= 2017}
+    out["3M PRIBOR daily moves 2017-2025 (bp)"] = spread(list(recent.values()))
+    out["3M PRIBOR daily moves 2017-2025 on days no fact explains (bp)"] = spread(
+        [m for d, m in recent.items() if d not in explained])
+    meetings = {d.meeting for d in facts.CNB_DECISIONS if d.scheduled}
+    week_before = {next(d for d in days if d >= m - datetime.timedelta(days=7)) for m in meetings}
+    big = [d for d, m in recent.items() if abs(m) >= 20]
+    out["3M moves >= 20 bp 2017-2025: all / a week before a meeting / on days no fact explains"] = (
+        len(big), sum(d in week_before for d in big), sum(d not in explained for d in big))
+    out["3M and 1Y moves on 2022-06-15, 2021-12-15, 2022-01-27, 2018-09-19 (bp)"] = [
+        (moves[d], round((pribor_on(pribor, d, "ONE_YEAR") - pribor_on(
+            pribor, days[days.index(d) - 1], "ONE_YEAR")) * 100))
+        for d in (D(2022, 6, 15), D(2021, 12, 15), D(2022, 1, 27), D(2018, 9, 19))]
+    zero = [d for d in days if d.year in (2015, 2016)]
+    three = [pribor_on(pribor, d, "THREE_MONTH") for d in zero]
+    steps = [(b - a) * 100 for a, b in itertools.pairwise(three)]
+    out["3M PRIBOR 2015-2016: min / max / share of days it moves / sd of daily moves (bp)"] = (
+        min(three), max(three), round(sum(x != 0 for x in steps) / len(steps), 3),
+        round(statistics.pstdev(steps), 2))
+    out["2024-01-30 (repo 6.75): 3M / 6M / 1Y PRIBOR"] = tuple(
+        pribor_on(pribor, D(2024, 1, 30), t) for t in ("THREE_MONTH", "SIX_MONTH", "ONE_YEAR"))
+    h2 = [d for d in days if D(2023, 7, 1) <= d <= D(2023, 11, 30)]
+    out["H2 2023 (Jul-Nov): days with 1Y PRIBOR above 3M"] = (
+        f"{sum(pribor_on(pribor, d, 'ONE_YEAR') > pribor_on(pribor, d, 'THREE_MONTH') for d in h2)}"
+        f" of {len(h2)}")
+    return out
+
+
 def period_kind(day: datetime.date, following: datetime.date | None) -> str:
     if following is None or following.month != day.month:
         return "year end" if day.month == 12 else (
@@ -133,6 +184,7 @@ def figures(seed: int) -> dict[str, object]:
     out["3M PRIBOR 2013-2017: min / mean / max"] = (min(three), round(statistics.mean(three), 3),
                                                     max(three))
 
+    out.update(pribor_moves(pribor))
     bills = bill_yields(skd)
     judged = [(day, days, y) for day, _i, days, y in bills if 2015 <= day.year <= 2025]
     above = sum(1 for day, days, y in judged if y > pribor_at(pribor[day], days))
@@ -195,6 +247,15 @@ def figures(seed: int) -> dict[str, object]:
         k: round(statistics.mean(v), 1) for k, v in by_weekday.items()}
     out["CZEONIA less repo since Jul 2020 by period end (mean bp)"] = {
         k: round(statistics.mean(v), 1) for k, v in by_kind.items()}
+    for label, (a, b) in {"Oct-Nov 2020": (D(2020, 10, 1), D(2020, 11, 27)),
+                          "Jun-Jul 2024": (D(2024, 6, 3), D(2024, 7, 26)),
+                          "Nov-Dec 2025": (D(2025, 11, 3), D(2025, 12, 19))}.items():
+        ds = [d for d in cz_days if a <= d <= b]
+        moves = [abs(czeonia[y][0] - czeonia[x][0]) * 100 for x, y in itertools.pairwise(ds)
+                 if x.month == y.month and (y + datetime.timedelta(days=4)).month == y.month]
+        out[f"CZEONIA day-to-day move {label}, ordinary days (bp): median / mean / max"] = (
+            round(statistics.median(moves), 1), round(statistics.mean(moves), 1),
+            round(max(moves)))
     first, last = D(2020, 11, 24), D(2024, 7, 18)
     window = [d for d in since if first <= d <= last]
     spreads = [(czeonia[d][0] - policy.policy_rate(d)) * 100 for d in window]

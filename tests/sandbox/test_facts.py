@@ -37,12 +37,25 @@ CNB_EFFECTIVE_2022_2025 = ("2022-02-04", "2022-03-31", "2022-05-06", "2022-06-23
                            "2023-12-22", "2024-02-09", "2024-03-21", "2024-05-03",
                            "2024-06-28", "2024-08-02", "2024-09-26", "2024-11-08",
                            "2025-02-07", "2025-05-09")
-#: The CNB's published calendars of monetary-policy meetings.
+#: The CNB's monetary-policy meetings, every one of the year, as the sources list them: the
+#: CNB's pages *Rozhodnutí bankovní rady - 2003* (monthly until 2007), *CNB Board decisions -
+#: 2014*, *Rozhodnutí bankovní rady ČNB* (2018), *Bank Board decisions* (2023, 2024) and *Bank
+#: Board meetings in 2025* with the minutes of 6 Nov and 18 Dec 2025; for 2019-2022 the press
+#: on each meeting (FocusEconomics, dpa-AFX, radio.cz, Reuters, eurozpravy.cz, T. Holub's
+#: presentation of 14 Jan 2021, the CNB's statements of 18 Dec 2019 and 4 Aug 2022). 2019's
+#: planned 19 December was held on Wednesday 18 December (radio.cz: "on Wednesday").
 CNB_MEETINGS = {
-    2023: ("2023-02-02", "2023-03-29", "2023-05-03", "2023-06-21", "2023-08-03", "2023-09-27",
-           "2023-11-02", "2023-12-21"),
-    2024: ("2024-02-08", "2024-03-20", "2024-05-02", "2024-06-27", "2024-08-01", "2024-09-25",
-           "2024-11-07", "2024-12-19"),
+    2003: ("30.01.", "27.02.", "27.03.", "24.04.", "29.05.", "25.06.", "31.07.", "28.08.",
+           "25.09.", "30.10.", "27.11.", "17.12."),
+    2014: ("6.02.", "27.03.", "7.05.", "26.06.", "31.07.", "25.09.", "6.11.", "17.12."),
+    2018: ("1.02.", "29.03.", "3.05.", "27.06.", "2.08.", "26.09.", "1.11.", "20.12."),
+    2019: ("7.02.", "28.03.", "2.05.", "26.06.", "1.08.", "25.09.", "7.11.", "18.12."),
+    2020: ("6.02.", "26.03.", "7.05.", "24.06.", "6.08.", "23.09.", "5.11.", "17.12."),
+    2021: ("4.02.", "24.03.", "6.05.", "23.06.", "5.08.", "30.09.", "4.11.", "22.12."),
+    2022: ("3.02.", "30.03.", "5.05.", "22.06.", "4.08.", "29.09.", "3.11.", "21.12."),
+    2023: ("2.02.", "29.03.", "3.05.", "21.06.", "3.08.", "27.09.", "2.11.", "21.12."),
+    2024: ("8.02.", "20.03.", "2.05.", "27.06.", "1.08.", "25.09.", "7.11.", "19.12."),
+    2025: ("6.02.", "26.03.", "7.05.", "25.06.", "7.08.", "24.09.", "6.11.", "18.12."),
 }
 #: Decisions quoted from press releases and the press: (meeting, effective, repo, discount,
 #: Lombard, scheduled).
@@ -85,16 +98,25 @@ def test_cnb_decisions_agree_with_the_cnb_s_history(facts) -> None:
 
 
 def test_the_calendar_holds_every_published_meeting_and_every_scheduled_decision(facts) -> None:
+    """Every year the table claims complete holds the sources' meetings, no more, no less (the
+    2025 calendar lacked 6 November and 18 December; 2019-2022 had no meeting without a
+    change)."""
     for year, days in CNB_MEETINGS.items():
-        assert [m for m in facts.FACTS.meetings if m.year == year] == [_iso(t) for t in days]
+        published = [datetime.datetime.strptime(f"{t}{year}", "%d.%m.%Y").date() for t in days]
+        assert [m for m in facts.FACTS.meetings if m.year == year] == published, year
+    assert set(facts.CALENDAR_YEARS) == set(CNB_MEETINGS)
     scheduled = {d.meeting for d in facts.CNB_DECISIONS if d.scheduled}
     assert scheduled <= set(facts.FACTS.meetings)
     assert not {d.meeting for d in facts.CNB_DECISIONS if not d.scheduled} & set(
         facts.FACTS.meetings)
-    # a consensus for every scheduled decision: the surprises' own, else the decision
-    consensus = dict(facts.FACTS.consensus)
-    assert consensus[D(2021, 11, 4)] == 2.0 and consensus[D(2020, 2, 6)] == 2.0
-    assert consensus[D(2022, 2, 3)] == 4.5
+    # a consensus for every scheduled meeting: the surprises' own, else the decision, else
+    # no change; formed at the meeting before it (an extraordinary one too), six weeks at most
+    consensus = {meeting: (formed, level) for meeting, formed, level in facts.FACTS.consensus}
+    assert consensus[D(2021, 11, 4)][1] == 2.0 and consensus[D(2020, 2, 6)][1] == 2.0
+    assert consensus[D(2022, 2, 3)][1] == 4.5 and consensus[D(2019, 12, 18)][1] == 2.0
+    assert consensus[D(2020, 3, 26)] == (D(2020, 3, 16), 1.25)
+    assert consensus[D(2021, 11, 4)][0] == D(2021, 9, 30)
+    assert consensus[D(2024, 2, 8)][0] == D(2024, 2, 8) - datetime.timedelta(days=42)
 
 
 def test_the_ecb_s_deposit_rate_was_negative_from_11_june_2014_to_26_july_2022(facts) -> None:

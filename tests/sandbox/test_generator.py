@@ -51,7 +51,7 @@ def _month_end(day: datetime.date) -> bool:
 @pytest.fixture(scope="module")
 def pribor(sandbox, http) -> dict[datetime.date, dict[str, float]]:
     out: dict[datetime.date, dict[str, float]] = {}
-    for year in range(2013, 2026):
+    for year in range(1993, 2026):
         for row in get(http, sandbox, "/pribor/daily-year", f"year={year}").json()["pribs"]:
             out.setdefault(_day(row["validFor"]), {})[row["period"]] = row["pribor"]
     return out
@@ -112,6 +112,56 @@ def test_pribor_at_the_zero_bound_sits_near_the_market_s_quote(pribor) -> None:
     three = [curve["THREE_MONTH"] for day, curve in pribor.items()
              if D(2013, 1, 1) <= day < D(2017, 8, 1)]
     assert 0.22 < statistics.mean(three) < 0.36 and min(three) > 0.15
+
+
+def _explained(days: list[datetime.date]) -> set[datetime.date]:
+    """The days a fact explains a jump of PRIBOR: the first fixing after each CNB decision was
+    announced (decisions are announced in the afternoon, after the 11:00 fixing) and the day it
+    took effect; the two weeks after an extraordinary decision (the consensus it formed for the
+    next meeting); the currency crisis of May-June 1997."""
+    from cnbkit.sandbox.data.facts import CNB_DECISIONS
+
+    out = {day for day in days if D(1997, 5, 15) <= day <= D(1997, 7, 1)}
+    for decision in CNB_DECISIONS:
+        out |= {next(day for day in days if day > decision.meeting), decision.effective}
+        if not decision.scheduled and decision.meeting.year >= 2001:
+            out |= {day for day in days
+                    if 0 < (day - decision.meeting).days <= 14}
+    return out
+
+
+#: The most 3M PRIBOR moves in a day that no fact explains, bp: the fixing's noise and the
+#: weeks over which the market learns an expected decision (it priced each in one jump, up to
+#: 86 bp, on the day exactly a week before its meeting).
+QUIET_DAY_BOUND = 15
+
+
+def test_pribor_moves_in_a_day_only_where_a_fact_explains_it(pribor) -> None:
+    """An expected decision is learnt over the weeks before its meeting: no 3M move above
+    15 bp on a day no fact explains, 1993-2025 (before: 26 of the 36 moves of 20 bp or more in
+    2017-2025 fell on the day a week before a meeting; +86 bp on 15 June 2022 with no news),
+    and the expected decisions of 2018-2022 are no jumps."""
+    days = sorted(pribor)
+    explained = _explained(days)
+    quiet = {day: round((pribor[day]["THREE_MONTH"] - pribor[before]["THREE_MONTH"]) * 100)
+             for before, day in itertools.pairwise(days) if day not in explained}
+    assert len(quiet) > 8000
+    assert {day: move for day, move in quiet.items() if abs(move) > QUIET_DAY_BOUND} == {}
+    for day in (D(2022, 6, 15), D(2021, 12, 15), D(2022, 1, 27), D(2018, 9, 19)):
+        assert abs(quiet[day]) <= 5, day
+    assert abs(pribor[D(2022, 6, 15)]["ONE_YEAR"] - pribor[D(2022, 6, 14)]["ONE_YEAR"]) < 0.1
+
+
+def test_pribor_stands_still_at_the_zero_bound(pribor) -> None:
+    """With the repo rate at 0.05 % the real 3M PRIBOR stayed near 0.29 % (the page's source:
+    issue 43's desk read, the market's 0.29 % of 2013-2017): in 2015-2016 every fixing is within
+    2 bp of it and the fixing barely moves (it ranged 0.22-0.37 % and moved on 72 % of days,
+    1.35 bp a day)."""
+    days = [day for day in sorted(pribor) if day.year in (2015, 2016)]
+    three = [pribor[day]["THREE_MONTH"] for day in days]
+    assert all(abs(rate - 0.29) <= 0.02 for rate in three)
+    moves = [(b - a) * 100 for a, b in itertools.pairwise(three)]
+    assert statistics.pstdev(moves) < 0.5
 
 
 # -- T-bills ------------------------------------------------------------------------------------
@@ -292,6 +342,27 @@ def test_czeonia_before_july_2020_is_not_always_below_repo(czeonia) -> None:
     days = [d for d in czeonia if D(2019, 5, 3) <= d < D(2020, 2, 7)]
     at_or_above = sum(1 for d in days if czeonia[d][0] >= 2.0)
     assert at_or_above / len(days) > 0.10
+
+
+def _ordinary_moves(czeonia: dict[datetime.date, tuple[float, int]], first: datetime.date,
+                    last: datetime.date) -> list[float]:
+    """CZEONIA's moves (bp) from one business day to the next between ``first`` and ``last``,
+    leaving out the turns of months (a period end is a rule of its own)."""
+    days = [day for day in sorted(czeonia) if first <= day <= last]
+    return [abs(czeonia[b][0] - czeonia[a][0]) * 100 for a, b in itertools.pairwise(days)
+            if a.month == b.month and (b + datetime.timedelta(days=4)).month == b.month]
+
+
+def test_czeonia_moves_from_day_to_day_as_the_cnb_s_pages_show(czeonia) -> None:
+    """The CNB's *Daily banking sector liquidity* pages show CZEONIA moving 1-4 bp a day in
+    October-November 2020 (0.14, 0.13, 0.15 %; 0.14, 0.10, 0.14 %: the repo rate 0.25 % over a
+    0.05 % floor) and 6-11 bp a day with a full point between the repo and discount rates
+    (4.23, 4.29, 4.19 % on 16-18 July 2024; 3.20, 3.09, 3.00 % on 12-16 December 2025). The
+    sandbox's median day-to-day move is in those ranges (it was 2-3 and 15-19 bp)."""
+    late_2020 = _ordinary_moves(czeonia, D(2020, 10, 1), D(2020, 11, 27))
+    assert statistics.median(late_2020) <= 4
+    for first, last in ((D(2024, 6, 3), D(2024, 7, 26)), (D(2025, 11, 3), D(2025, 12, 19))):
+        assert 4 <= statistics.median(_ordinary_moves(czeonia, first, last)) <= 11, first
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,8 @@ module is what the HTTP handlers answer from), built once from the sandbox's fac
 from facts where everything announced after D is removed or changed: every value dated D or
 earlier must be equal. The dates are the days before the decisions the old generator knew
 in advance (the emergency cut of 16 March 2020, the surprise of 4 November 2021, the cut of
-8 February 2024, the ECB's first hike of 21 July 2022).
+8 February 2024, the ECB's first hike of 21 July 2022), and a day while the market learns the
+consensus formed by the extraordinary cut (20 March 2020).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import replace
 import pytest
 
 from cnbkit.sandbox.data import czeonia, forward, omo, pribor, skd
-from cnbkit.sandbox.data.facts import FACTS, POLL_DAYS, Change, Facts
+from cnbkit.sandbox.data.facts import FACTS, Change, Facts
 
 D = datetime.date
 SERIES = {"pribor": pribor.series, "skd": skd.series, "omo": omo.series,
@@ -24,13 +25,12 @@ SERIES = {"pribor": pribor.series, "skd": skd.series, "omo": omo.series,
 
 
 def _removed(day: datetime.date) -> Facts:
-    """The sandbox's facts without any announced (or, for a consensus, published) after
+    """The sandbox's facts without any announced (or, for a consensus, formed) after
     ``day``."""
-    poll = datetime.timedelta(days=POLL_DAYS)
     return replace(
         FACTS,
         cnb=tuple(d for d in FACTS.cnb if d.meeting <= day),
-        consensus=tuple((m, v) for m, v in FACTS.consensus if m - poll <= day),
+        consensus=tuple(row for row in FACTS.consensus if row[1] <= day),
         ecb_deposit=tuple(c for c in FACTS.ecb_deposit if c.announced <= day),
         fed_target=tuple(c for c in FACTS.fed_target if c.announced <= day),
     )
@@ -38,8 +38,7 @@ def _removed(day: datetime.date) -> Facts:
 
 def _changed(day: datetime.date) -> Facts:
     """The sandbox's facts with every decision announced after ``day`` a full point higher,
-    and every consensus published after it too."""
-    poll = datetime.timedelta(days=POLL_DAYS)
+    and every consensus formed after it too."""
 
     def foreign(changes: tuple[Change, ...]) -> tuple[Change, ...]:
         return tuple(c._replace(level=c.level + 1.0) if c.announced > day else c
@@ -50,7 +49,8 @@ def _changed(day: datetime.date) -> Facts:
         cnb=tuple(d._replace(repo=d.repo + 1.0, discount=d.discount + 1.0,
                              lombard=d.lombard + 1.0) if d.meeting > day else d
                   for d in FACTS.cnb),
-        consensus=tuple((m, v + 1.0) if m - poll > day else (m, v) for m, v in FACTS.consensus),
+        consensus=tuple((m, formed, v + 1.0) if formed > day else (m, formed, v)
+                        for m, formed, v in FACTS.consensus),
         ecb_deposit=foreign(FACTS.ecb_deposit),
         fed_target=foreign(FACTS.fed_target),
     )
@@ -62,7 +62,7 @@ def _until(data: dict[datetime.date, object], day: datetime.date) -> dict[dateti
 
 @pytest.mark.parametrize(("day", "how"), [
     (D(2020, 3, 13), "removed"), (D(2022, 7, 20), "removed"),
-    (D(2021, 11, 3), "changed"), (D(2024, 2, 7), "changed"),
+    (D(2021, 11, 3), "changed"), (D(2024, 2, 7), "changed"), (D(2020, 3, 20), "changed"),
 ])
 def test_the_series_up_to_a_day_do_not_depend_on_what_came_after(day, how) -> None:
     other = _removed(day) if how == "removed" else _changed(day)

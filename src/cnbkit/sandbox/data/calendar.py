@@ -4,12 +4,15 @@ Every synthetic series (PRIBOR, CZEONIA, forward points, OMO, SKD) uses these da
 has as many rows as the real series (252 business days in 2024). Days after 2025-12-31 have no
 data, but the Prague calendar still knows them (:func:`is_business_day`), so the series' last
 day is judged like any other: 31 December 2025 ends its year (:func:`next_business_day`).
+CZEONIA, OMO, SKD and forward points start on :data:`SERIES_START` (2000-01-03): the live
+CZEONIA starts in 2016 and the sandbox extends it back with the same construction, treating
+the earlier overnight index as CZEONIA; SKD has no data before 2000 in the live API either.
 
 Example:
     >>> import datetime
-    >>> len(business_days(2024))
+    >>> sum(1 for day in all_business_days() if day.year == 2024)
     252
-    >>> last_business_day(datetime.date(2024, 1, 6))
+    >>> next_business_day(datetime.date(2024, 1, 6), -1)
     datetime.date(2024, 1, 5)
 """
 
@@ -20,28 +23,18 @@ import functools
 
 from cnbkit.sandbox.data.fixing import load
 
-__all__ = ["FIRST_DAY", "LAST_DAY", "all_business_days", "business_days", "is_business_day",
-           "last_business_day", "next_business_day"]
+__all__ = ["LAST_DAY", "SERIES_START", "all_business_days", "is_business_day",
+           "next_business_day"]
 
-FIRST_DAY = datetime.date(1993, 1, 4)
+#: The last day of the real fixing, and so of every series.
 LAST_DAY = datetime.date(2025, 12, 31)
+#: The first day of CZEONIA, OMO, SKD and forward points.
+SERIES_START = datetime.date(2000, 1, 3)
 
 
 def all_business_days() -> tuple[datetime.date, ...]:
     """Every business day of the sandbox, oldest first."""
     return load().dates
-
-
-@functools.lru_cache(maxsize=64)
-def business_days(year: int) -> tuple[datetime.date, ...]:
-    """The business days of ``year`` (empty outside 1993-2025)."""
-    return tuple(d for d in load().dates if d.year == year)
-
-
-def last_business_day(day: datetime.date) -> datetime.date | None:
-    """The last business day on or before ``day`` (``None`` before 1993-01-04)."""
-    found = load().last_valid(day)
-    return found.date if found else None
 
 
 @functools.lru_cache(maxsize=1)

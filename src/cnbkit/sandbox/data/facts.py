@@ -5,25 +5,32 @@ module and every page that states one of these dates takes it from here (a test 
 docs/*.md, the README and the docstrings against this table).
 
 **CNB** (:data:`CNB_DECISIONS`): the 2W repo, discount and Lombard rates, each decision with
-its Bank Board meeting (the decision is announced that day at 14:30: CNB, *Bank Board
-decisions*), the day it takes effect (the next business day), and whether the meeting was a
-**scheduled** one of the CNB's published calendar or **extraordinary** (21 January 2002,
-16 March 2020). The decision of 26 March 2020 was taken at the meeting the calendar had set
-for that day (Focus Economics, 16 Mar 2020: the emergency cut "came before 26 March, when the
-meeting was originally scheduled"). Sources: the CNB's history of the 2W repo rate
-(``vyvoj_repo_historie.txt``, as mirrored by kodap.cz for 2005-2021), its *Changes in YYYY*
-tables and press releases (22 Jan 2002, 1 Aug 2003 as quoted by novinky.cz, 2 Nov 2012,
-4 Feb 2022, 21 Mar 2024, ...), its *Bank Board decisions* pages for 2022-2025, behounek.eu's
-copy of the decision of 4 November 2021 ("s účinností od 5.11.2021"; Reuters, 4 Nov 2021:
-"on Thursday"), and for the corridor the *Inflation Report* box *The CNB's monetary policy
-rates* (since 22 February 2001 the discount rate is the repo rate less 1 pp and the Lombard
-rate the repo rate plus 1 pp, "except in exceptional cases": the zero-bound years are the
-exceptions listed). Before 2001 the repo path keeps only its main moves, and those are
-treated as unannounced (no calendar is known for them).
+its Bank Board meeting, the day it takes effect (the next business day), and whether the
+meeting was a **scheduled** one of the CNB's published calendar or **extraordinary**
+(21 January 2002, 16 March 2020). The decision is announced on the meeting's afternoon: at
+14:30 today (CNB, *How does the Bank Board make decisions*), at 1 p.m. in 2014 (CNB, *CNB Board
+decisions - 2014*), with the press conference's presentation "around 3 p.m." in 2003; the
+sandbox records no time per decision, only that it comes after PRIBOR's 11:00 fixing, so a
+decision moves the market from the next business day. The decision of 26 March 2020 was
+taken at the meeting the calendar had set for that day (Focus Economics, 16 Mar 2020: the
+emergency cut "came before 26 March, when the meeting was originally scheduled"). Sources:
+the CNB's history of the 2W repo rate (``vyvoj_repo_historie.txt``, as mirrored by kodap.cz
+for 2005-2021), its *Changes in YYYY* tables and press releases (22 Jan 2002, 1 Aug 2003 as
+quoted by novinky.cz, 2 Nov 2012, 4 Feb 2022, 21 Mar 2024, ...), its *Bank Board decisions*
+pages for 2022-2025, behounek.eu's copy of the decision of 4 November 2021 ("s účinností od
+5.11.2021"; Reuters, 4 Nov 2021: "on Thursday"), and for the corridor the *Inflation Report*
+box *The CNB's monetary policy rates* (since 22 February 2001 the discount rate is the repo
+rate less 1 pp and the Lombard rate the repo rate plus 1 pp, "except in exceptional cases":
+the zero-bound years are the exceptions listed). Before 2001 the repo path keeps only its
+main moves, and those are treated as unannounced (no calendar is known for them).
 
-:data:`CNB_CALENDAR` adds the scheduled meetings without a change that the CNB's published
-calendars list (2018, 2023-2025); :data:`CNB_CONSENSUS` the analysts' consensus where the press
-reported a decision as a surprise (elsewhere the consensus is the decision taken).
+:data:`CNB_CALENDAR` adds the scheduled meetings without a change, complete for the years of
+:data:`CALENDAR_YEARS` (the other years hold only the meetings with a change);
+:data:`CNB_CONSENSUS` the analysts' consensus where the press reported a decision as a
+surprise (elsewhere the consensus is the decision taken, or no change). A meeting's consensus
+**forms** on the day of the CNB's last meeting before it, scheduled or extraordinary, and at
+most :data:`LEARN_DAYS` before it (:attr:`Facts.consensus`): the consensus for 26 March 2020
+formed on 16 March 2020, at the extraordinary cut.
 
 **ECB** (:data:`ECB_DEPOSIT`): the deposit facility rate "with effect from" (ECB, *Key ECB
 interest rates*); it was negative from
@@ -54,24 +61,25 @@ from typing import NamedTuple
 from cnbkit.sandbox.data.calendar import next_business_day
 
 __all__ = [
-    "CNB_CALENDAR", "CNB_CONSENSUS", "CNB_DECISIONS", "ECB_ANNOUNCED", "ECB_DEPOSIT",
-    "EFFR_LEVELS", "EUR_OVERNIGHT_SPREAD", "EXCESS_LIQUIDITY", "FACTS", "FED_TARGET",
-    "POLL_DAYS", "Change", "Decision", "Facts", "negative_deposit_rate",
+    "CALENDAR_YEARS", "CNB_CALENDAR", "CNB_CONSENSUS", "CNB_DECISIONS", "ECB_ANNOUNCED",
+    "ECB_DEPOSIT", "EFFR_LEVELS", "EUR_OVERNIGHT_SPREAD", "EXCESS_LIQUIDITY", "FACTS",
+    "FED_TARGET", "LEARN_DAYS", "Change", "Decision", "Facts", "negative_deposit_rate",
 ]  # fmt: skip
 
 _D = datetime.date
 Table = tuple[tuple[datetime.date, float], ...]
 
-#: A CNB decision is priced at the analysts' consensus from this many days before its meeting
-#: (the press publishes its polls in the week before a meeting: Reuters, ČTK, Bloomberg).
-POLL_DAYS = 7
+#: The most days before a meeting over which the market learns its consensus (the CNB meets
+#: eight times a year, about six weeks apart; the press publishes its polls in the last week).
+LEARN_DAYS = 42
 
 
 class Decision(NamedTuple):
     """One CNB decision on its rates.
 
     Attributes:
-        meeting: the Bank Board's meeting (the decision is announced that day at 14:30).
+        meeting: the Bank Board's meeting (the decision is announced that afternoon, after
+            PRIBOR's fixing).
         effective: the first day of the new rates.
         repo: the 2W repo rate, % p.a.
         discount: the discount rate (the deposit facility's, the corridor's floor), % p.a.
@@ -88,30 +96,33 @@ class Decision(NamedTuple):
     scheduled: bool
 
 
+#: The discount and Lombard rates before 22 February 2001 (the *Inflation Report*'s box).
+PRE_2001_CORRIDOR = (5.0, 7.5)
+
+
 def _cnb(effective: datetime.date, repo: float, kind: str = "S",
          corridor: tuple[float, float] | None = None,
          meeting: datetime.date | None = None) -> Decision:
     """A row of :data:`CNB_DECISIONS`: kind ``S`` scheduled, ``X`` extraordinary, ``-`` before
-    2001; the corridor is the repo rate -/+ 1 pp unless given; the meeting the business day
-    before the effective day unless given."""
-    discount, lombard = corridor or (round(repo - 1.0, 2), round(repo + 1.0, 2))
+    2001; the corridor is the repo rate -/+ 1 pp (:data:`PRE_2001_CORRIDOR` before 2001) unless
+    given; the meeting the business day before the effective day unless given."""
+    discount, lombard = corridor or (PRE_2001_CORRIDOR if kind == "-" else (
+        round(repo - 1.0, 2), round(repo + 1.0, 2)))
     return Decision(meeting or next_business_day(effective, -1), effective, repo, discount,
                     lombard, kind == "S")
 
 
-_PRE = (5.0, 7.5)  # the corridor before 22 February 2001 (the Inflation Report's box)
-
 #: The CNB's decisions, oldest first (see the module's text for the sources).
 CNB_DECISIONS: tuple[Decision, ...] = (
-    _cnb(_D(1992, 12, 31), 12.0, "-", _PRE), _cnb(_D(1993, 6, 1), 11.5, "-", _PRE),
-    _cnb(_D(1995, 6, 1), 11.3, "-", _PRE), _cnb(_D(1996, 6, 1), 12.4, "-", _PRE),
-    _cnb(_D(1997, 5, 16), 14.5, "-", _PRE), _cnb(_D(1997, 6, 20), 17.5, "-", _PRE),
-    _cnb(_D(1997, 12, 1), 15.0, "-", _PRE), _cnb(_D(1998, 7, 17), 14.5, "-", _PRE),
-    _cnb(_D(1998, 8, 3), 14.0, "-", _PRE), _cnb(_D(1998, 9, 11), 13.5, "-", _PRE),
-    _cnb(_D(1998, 10, 26), 12.5, "-", _PRE), _cnb(_D(1998, 11, 13), 11.5, "-", _PRE),
-    _cnb(_D(1998, 12, 23), 9.5, "-", _PRE), _cnb(_D(1999, 1, 14), 8.75, "-", _PRE),
-    _cnb(_D(1999, 3, 12), 7.5, "-", _PRE), _cnb(_D(1999, 5, 5), 6.5, "-", _PRE),
-    _cnb(_D(1999, 11, 4), 5.25, "-", _PRE),
+    _cnb(_D(1992, 12, 31), 12.0, "-"), _cnb(_D(1993, 6, 1), 11.5, "-"),
+    _cnb(_D(1995, 6, 1), 11.3, "-"), _cnb(_D(1996, 6, 1), 12.4, "-"),
+    _cnb(_D(1997, 5, 16), 14.5, "-"), _cnb(_D(1997, 6, 20), 17.5, "-"),
+    _cnb(_D(1997, 12, 1), 15.0, "-"), _cnb(_D(1998, 7, 17), 14.5, "-"),
+    _cnb(_D(1998, 8, 3), 14.0, "-"), _cnb(_D(1998, 9, 11), 13.5, "-"),
+    _cnb(_D(1998, 10, 26), 12.5, "-"), _cnb(_D(1998, 11, 13), 11.5, "-"),
+    _cnb(_D(1998, 12, 23), 9.5, "-"), _cnb(_D(1999, 1, 14), 8.75, "-"),
+    _cnb(_D(1999, 3, 12), 7.5, "-"), _cnb(_D(1999, 5, 5), 6.5, "-"),
+    _cnb(_D(1999, 11, 4), 5.25, "-"),
     _cnb(_D(2001, 2, 23), 5.0), _cnb(_D(2001, 7, 27), 5.25), _cnb(_D(2001, 11, 30), 4.75),
     _cnb(_D(2002, 1, 22), 4.5, "X"), _cnb(_D(2002, 4, 26), 3.75), _cnb(_D(2002, 7, 26), 3.0),
     _cnb(_D(2003, 1, 31), 2.75), _cnb(_D(2003, 6, 27), 2.25, meeting=_D(2003, 6, 25)),
@@ -145,15 +156,36 @@ CNB_DECISIONS: tuple[Decision, ...] = (
     _cnb(_D(2025, 2, 7), 3.75), _cnb(_D(2025, 5, 9), 3.5),
 )  # fmt: skip
 
-#: Scheduled monetary-policy meetings without a change of rates, from the CNB's published
-#: calendars (cnb.cz: *Rozhodnutí bankovní rady ČNB* 2018, *Bank Board decisions* 2023 and
-#: 2024, *Bank Board* 2025). The meetings with a change are those of :data:`CNB_DECISIONS`.
+#: Scheduled monetary-policy meetings without a change of rates (those with a change are
+#: the meetings of :data:`CNB_DECISIONS`). Sources: the CNB's pages *Rozhodnutí bankovní rady -
+#: 2003*, *CNB Board decisions - 2014*, *Rozhodnutí bankovní rady ČNB* (2018, and 2019 as
+#: planned: its 19 December moved to Wednesday 18 December 2019, radio.cz and the CNB's
+#: statement of that day), *Bank Board decisions* (2023, 2024) and *Bank Board meetings in
+#: 2025* with the minutes of 6 November and 18 December 2025; for 2019-2022 the press on each
+#: meeting: FocusEconomics (7 Feb, 28 Mar, 1 Aug, 7 Nov 2019; 24 Jun 2020 with "the next
+#: meeting is scheduled for 6 August", 23 Sep, 5 Nov, 17 Dec 2020; 24 Mar 2021; 3 Nov 2022
+#: with "the next meeting is scheduled for 21 December"), radio.cz (26 Jun 2019), dpa-AFX
+#: (25 Sep 2019, 29 Sep 2022), T. Holub's presentation of 14 Jan 2021 (4 Feb 2021),
+#: eurozpravy.cz (6 May 2021) and the CNB's statement of 4 Aug 2022.
 CNB_CALENDAR: tuple[datetime.date, ...] = (
+    _D(2003, 2, 27), _D(2003, 3, 27), _D(2003, 4, 24), _D(2003, 5, 29), _D(2003, 8, 28),
+    _D(2003, 9, 25), _D(2003, 10, 30), _D(2003, 11, 27), _D(2003, 12, 17),
+    _D(2014, 2, 6), _D(2014, 3, 27), _D(2014, 5, 7), _D(2014, 6, 26), _D(2014, 7, 31),
+    _D(2014, 9, 25), _D(2014, 11, 6), _D(2014, 12, 17),
     _D(2018, 3, 29), _D(2018, 5, 3), _D(2018, 12, 20),
+    _D(2019, 2, 7), _D(2019, 3, 28), _D(2019, 6, 26), _D(2019, 8, 1), _D(2019, 9, 25),
+    _D(2019, 11, 7), _D(2019, 12, 18),
+    _D(2020, 6, 24), _D(2020, 8, 6), _D(2020, 9, 23), _D(2020, 11, 5), _D(2020, 12, 17),
+    _D(2021, 2, 4), _D(2021, 3, 24), _D(2021, 5, 6),
+    _D(2022, 8, 4), _D(2022, 9, 29), _D(2022, 11, 3), _D(2022, 12, 21),
     _D(2023, 2, 2), _D(2023, 3, 29), _D(2023, 5, 3), _D(2023, 6, 21), _D(2023, 8, 3),
     _D(2023, 9, 27), _D(2023, 11, 2), _D(2024, 12, 19),
-    _D(2025, 3, 26), _D(2025, 6, 25), _D(2025, 8, 7), _D(2025, 9, 24),
+    _D(2025, 3, 26), _D(2025, 6, 25), _D(2025, 8, 7), _D(2025, 9, 24), _D(2025, 11, 6),
+    _D(2025, 12, 18),
 )  # fmt: skip
+#: The years whose every scheduled meeting is in :data:`CNB_CALENDAR` or
+#: :data:`CNB_DECISIONS` (monthly until 2007, eight a year since).
+CALENDAR_YEARS: tuple[int, ...] = (2003, 2014, 2018, 2019, 2020, 2021, 2022, 2023, 2024, 2025)
 
 #: ``meeting -> 2W repo rate (%) the analysts' consensus expected`` where the press reported
 #: the decision as a surprise: 31 Jul 2003 and 24 Jun 2004 unchanged (novinky.cz; parkiet.com
@@ -314,30 +346,37 @@ class Facts:
 
     Attributes:
         cnb: :data:`CNB_DECISIONS`.
-        meetings: every scheduled CNB meeting (:data:`CNB_CALENDAR` and the scheduled
-            decisions' meetings), sorted.
-        consensus: ``(meeting, repo %)``: what the analysts expected of a scheduled meeting
-            (:data:`CNB_CONSENSUS`, else the decision taken, else no change), published
-            :data:`POLL_DAYS` before it.
+        consensus: ``(meeting, formed, repo %)`` for every scheduled CNB meeting
+            (:data:`CNB_CALENDAR` and the scheduled decisions' meetings), in date order: what
+            the analysts expected of it (:data:`CNB_CONSENSUS`, else the decision taken, else
+            no change), and the day that consensus formed: the day of the CNB's last meeting
+            before it (scheduled or extraordinary), at most :data:`LEARN_DAYS` before it.
         ecb_deposit, fed_target: the foreign changes with their announcement days.
     """
 
     cnb: tuple[Decision, ...]
-    meetings: tuple[datetime.date, ...]
-    consensus: Table
+    consensus: tuple[tuple[datetime.date, datetime.date, float], ...]
     ecb_deposit: tuple[Change, ...]
     fed_target: tuple[Change, ...]
 
+    @property
+    def meetings(self) -> tuple[datetime.date, ...]:
+        """Every scheduled CNB meeting, in date order."""
+        return tuple(meeting for meeting, _formed, _level in self.consensus)
+
 
 def _facts() -> Facts:
-    scheduled = {d.meeting: d.repo for d in CNB_DECISIONS if d.scheduled}
-    surprises = dict(CNB_CONSENSUS)
-    meetings = tuple(sorted(set(CNB_CALENDAR) | set(scheduled) | set(surprises)))
-    consensus = tuple((m, surprises[m] if m in surprises else scheduled[m]) for m in meetings
-                      if m in surprises or m in scheduled)
+    decided = {d.meeting: d.repo for d in CNB_DECISIONS if d.scheduled}
+    decided.update(CNB_CONSENSUS)
+    every = sorted({d.meeting for d in CNB_DECISIONS} | set(CNB_CALENDAR))
+    consensus = []
+    for i, meeting in enumerate(every):
+        if meeting in CNB_CALENDAR or meeting in decided:
+            in_force = next(d.repo for d in reversed(CNB_DECISIONS) if d.meeting < meeting)
+            formed = max(every[i - 1], meeting - datetime.timedelta(days=LEARN_DAYS))
+            consensus.append((meeting, formed, decided.get(meeting, in_force)))
     return Facts(
-        cnb=CNB_DECISIONS, meetings=meetings, consensus=consensus,
-        ecb_deposit=_ecb(ECB_DEPOSIT),
+        cnb=CNB_DECISIONS, consensus=tuple(consensus), ecb_deposit=_ecb(ECB_DEPOSIT),
         fed_target=tuple(Change(day, day, level) for day, level in FED_TARGET),
     )
 

@@ -1,6 +1,7 @@
 """Deterministic synthetic forward points of EUR/CZK and USD/CZK (3 and 6 months), from 2000.
 
-Covered interest parity on every business day from :data:`START` (2000-01-03), on the
+Covered interest parity on every business day from
+:data:`~cnbkit.sandbox.data.calendar.SERIES_START` (2000-01-03), on the
 forward's actual days, as the FX market settles it:
 
 * spot is two business days after the trade date in each of the pair's centres (Prague and
@@ -48,14 +49,14 @@ import functools
 import random
 
 from cnbkit.sandbox.data import pribor
+from cnbkit.sandbox.data.calendar import SERIES_START
 from cnbkit.sandbox.data.expectations import Currency, expected_mean
 from cnbkit.sandbox.data.facts import FACTS, Facts
 from cnbkit.sandbox.data.fixing import load
 
-__all__ = ["MATURITY_MONTHS", "PAIRS", "START", "TERM_PREMIUM", "foreign_rate", "series",
+__all__ = ["CENTRES", "MATURITY_MONTHS", "PAIRS", "TERM_PREMIUM", "foreign_rate", "series",
            "settlement"]
 
-START = datetime.date(2000, 1, 3)
 PAIRS: tuple[tuple[str, str], ...] = (("EUR_TO_CZK", "EUR"), ("USD_TO_CZK", "USD"))
 #: ``maturity -> (months, PRIBOR tenor)``
 MATURITY_MONTHS: dict[str, tuple[int, str]] = {
@@ -69,7 +70,7 @@ TERM_PREMIUM: dict[tuple[str, int], float] = {
     ("EUR", 3): 0.05, ("EUR", 6): 0.12, ("USD", 3): 0.15, ("USD", 6): 0.25,
 }
 #: Where the ``holidays`` package lists each centre: (kind, code).
-_CENTRES: dict[str, tuple[str, str]] = {
+CENTRES: dict[str, tuple[str, str]] = {
     "CZK": ("country", "CZ"), "EUR": ("financial", "XECB"), "USD": ("financial", "XFED"),
 }
 
@@ -82,7 +83,7 @@ def _centre(centre: str) -> frozenset[datetime.date]:
     """The holidays of one centre (``"CZK"``, ``"EUR"``, ``"USD"``), 1999-2028."""
     import holidays
 
-    kind, code = _CENTRES[centre]
+    kind, code = CENTRES[centre]
     years = range(1999, 2029)
     table = (holidays.country_holidays(code, years=years) if kind == "country"
              else holidays.financial_holidays(code, years=years))
@@ -149,7 +150,8 @@ def foreign_rate(code: str, day: datetime.date, months: int, facts: Facts = FACT
 
 
 def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Row, ...]]:
-    """``day -> rows`` (pairs in order EUR, USD; maturities 3M then 6M) from :data:`START`."""
+    """``day -> rows`` (pairs in order EUR, USD; maturities 3M then 6M) from
+    :data:`~cnbkit.sandbox.data.calendar.SERIES_START`."""
     return _series(seed, facts)
 
 
@@ -161,7 +163,7 @@ def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Row, ...]]:
     out: dict[datetime.date, tuple[Row, ...]] = {}
     for fixing in load().days:
         day = fixing.date
-        if day < START:
+        if day < SERIES_START:
             continue
         czk = {period: value for period, _bid, value in prib[day]}
         rows: list[Row] = []

@@ -54,7 +54,8 @@ from dataclasses import dataclass
 
 from cnbkit.sandbox.data.fixing import load
 
-__all__ = ["ANCHORS", "CURRENCIES", "PEGGED_TO_FIXING", "PEGGED_TO_USD", "START", "FxRow",
+__all__ = ["ANCHORS", "CURRENCIES", "FIXING_PEG_FROM", "PEGGED_TO_FIXING", "PEGGED_TO_USD",
+           "START", "ZERO_FROM", "FxRow",
            "month_rows", "names", "units_per_usd"]
 
 #: The first month of the series.
@@ -194,18 +195,17 @@ CURRENCIES: tuple[tuple[str, str, str, str, str, float], ...] = (
     ("SHP", "Svatá Helena", "libra", "Saint Helena", "pound", 0.75),
 )
 _BY_CODE = {row[0]: row for row in CURRENCIES}
-_START = (2004, 1)
 #: Currencies with a fixed rate to the US dollar: ``code -> (units per USD, first month)``.
 PEGGED_TO_USD: dict[str, tuple[float, tuple[int, int]]] = {
-    "AED": (3.6725, _START), "ANG": (1.79, _START), "AWG": (1.79, _START),
-    "AZN": (1.70, (2017, 4)), "BBD": (2.0, _START), "BHD": (0.376, _START),
-    "BMD": (1.0, _START), "BOB": (6.91, (2011, 11)), "BSD": (1.0, _START),
-    "BZD": (2.0, _START), "CUC": (1.0, _START), "CUP": (24.0, (2021, 1)),
-    "DJF": (177.721, _START), "ERN": (15.0, (2005, 1)), "IRR": (42000.0, (2018, 4)),
-    "JOD": (0.709, _START), "KYD": (1 / 1.2, _START), "MMK": (2100.0, (2023, 6)),
-    "MVR": (15.42, (2011, 4)), "NIO": (36.6243, (2024, 1)), "OMR": (0.3845, _START),
-    "PAB": (1.0, _START), "QAR": (3.64, _START), "SAR": (3.75, _START),
-    "SVC": (8.75, _START), "TMT": (3.5, (2015, 1)), "XCD": (2.7, _START),
+    "AED": (3.6725, START), "ANG": (1.79, START), "AWG": (1.79, START),
+    "AZN": (1.70, (2017, 4)), "BBD": (2.0, START), "BHD": (0.376, START),
+    "BMD": (1.0, START), "BOB": (6.91, (2011, 11)), "BSD": (1.0, START),
+    "BZD": (2.0, START), "CUC": (1.0, START), "CUP": (24.0, (2021, 1)),
+    "DJF": (177.721, START), "ERN": (15.0, (2005, 1)), "IRR": (42000.0, (2018, 4)),
+    "JOD": (0.709, START), "KYD": (1 / 1.2, START), "MMK": (2100.0, (2023, 6)),
+    "MVR": (15.42, (2011, 4)), "NIO": (36.6243, (2024, 1)), "OMR": (0.3845, START),
+    "PAB": (1.0, START), "QAR": (3.64, START), "SAR": (3.75, START),
+    "SVC": (8.75, START), "TMT": (3.5, (2015, 1)), "XCD": (2.7, START),
 }  # fmt: skip
 #: Currencies with a fixed (or tightly managed) rate to a currency of the CNB's daily fixing:
 #: ``code -> (that currency, units of code per unit of it)``. The public pegs: the CFA francs
@@ -225,7 +225,7 @@ PEGGED_TO_FIXING: dict[str, tuple[str, float]] = {
     "BND": ("SGD", 1.0), "MOP": ("HKD", 1.03), "BTN": ("INR", 1.0), "NPR": ("INR", 1.6),
 }  # fmt: skip
 #: The first month of a peg of :data:`PEGGED_TO_FIXING` that did not hold from 2004.
-_FIXING_PEG_FROM: dict[str, tuple[int, int]] = {"STN": (2018, 1), "RSD": (2020, 1)}
+FIXING_PEG_FROM: dict[str, tuple[int, int]] = {"STN": (2018, 1), "RSD": (2020, 1)}
 _M = tuple[int, int]
 #: Floating currencies' units per USD at month ends (see the module's text): ``code ->
 #: ((year, month), units per USD), ...``; the late-2025 level of :data:`CURRENCIES` is the
@@ -306,7 +306,8 @@ ANCHORS: dict[str, tuple[tuple[_M, float], ...]] = {
     "WST": (((2023, 12), 2.72),),
     "ZMW": (((2023, 12), 25.7), ((2024, 12), 27.9)),
 }  # fmt: skip
-_ZERO_FROM = {"VEF": (2019, 1), "ZWL": (2024, 5)}
+#: The month from which a dead currency is quoted ``0.000``, as in the live data.
+ZERO_FROM = {"VEF": (2019, 1), "ZWL": (2024, 5)}
 
 
 @dataclass(frozen=True)
@@ -400,10 +401,10 @@ def _table(seed: int) -> dict[tuple[int, int], tuple[FxRow, ...]]:
             amount = 1 if per_unit >= 1 else (100 if per_unit >= 0.01 else 1000)
             rate = fixing[(year, month)]["USD"] / per_usd_path[code][i] * amount
             anchor, units = PEGGED_TO_FIXING.get(code, ("", 1.0))
-            pegged = (year, month) >= _FIXING_PEG_FROM.get(code, START)
+            pegged = (year, month) >= FIXING_PEG_FROM.get(code, START)
             if anchor in fixing[(year, month)] and pegged:  # from the anchor's first fixing
                 rate = fixing[(year, month)][anchor] / units * amount
-            if code in _ZERO_FROM and (year, month) >= _ZERO_FROM[code]:
+            if code in ZERO_FROM and (year, month) >= ZERO_FROM[code]:
                 rate = 0.0
             rows.append(FxRow(valid_for, month, code, amount, round(rate, 3)))
         out[(year, month)] = tuple(rows)

@@ -54,20 +54,17 @@ import random
 
 from cnbkit.sandbox.data.calendar import (
     LAST_DAY,
+    SERIES_START,
     all_business_days,
     is_business_day,
     next_business_day,
 )
 from cnbkit.sandbox.data.expectations import expected_mean
 from cnbkit.sandbox.data.facts import FACTS, Facts
-from cnbkit.sandbox.data.liquidity import excess_liquidity
 from cnbkit.sandbox.data.period_ends import deposit_facility, extra_deposits
-from cnbkit.sandbox.data.policy import corridor, policy_rate
+from cnbkit.sandbox.data.policy import corridor, excess_liquidity, policy_rate
 
-__all__ = ["START", "excess_liquidity", "series", "tender_days"]
-
-START = datetime.date(2000, 1, 3)
-_DAY = datetime.timedelta(days=1)
+__all__ = ["excess_liquidity", "series", "tender_days"]
 
 Record = dict[str, object]
 
@@ -97,20 +94,21 @@ def _record(kind: str, impact: str, trade: datetime.date, maturity: datetime.dat
 @functools.lru_cache(maxsize=1)
 def tender_days() -> dict[datetime.date, datetime.date]:
     """``slot -> day held`` of the 2-week repo tenders (see the module's text), from two weeks
-    before :data:`START` to three weeks after the data's last day."""
+    before :data:`SERIES_START` to three weeks after the data's last day."""
+    one = datetime.timedelta(days=1)
     held: dict[datetime.date, datetime.date] = {}
-    slot = START - datetime.timedelta(days=14)
+    slot = SERIES_START - datetime.timedelta(days=14)
     while slot <= LAST_DAY + datetime.timedelta(days=21):
         if slot.weekday() in (0, 2, 4):
             day = slot
             while not is_business_day(day):
-                day += _DAY
+                day += one
             if (day - slot).days > 3:
-                day = slot - _DAY
+                day = slot - one
                 while not is_business_day(day):
-                    day -= _DAY
+                    day -= one
             held[slot] = day
-        slot += _DAY
+        slot += one
     return held
 
 
@@ -136,7 +134,7 @@ def _repo(rng: random.Random, day: datetime.date, allotted: float,
 
 
 def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Record, ...]]:
-    """``trade day -> operations`` from :data:`START` (dates are ``datetime.date`` values)."""
+    """``trade day -> operations`` from :data:`SERIES_START` (``datetime.date`` values)."""
     return _series(seed, facts)
 
 
@@ -145,13 +143,13 @@ def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Record, ...]]:
     rng = random.Random(f"{seed}:omo")
     turn = extra_deposits(seed)
     deposits = deposit_facility(seed)
-    days = [d for d in all_business_days() if d >= START]
+    days = [d for d in all_business_days() if d >= SERIES_START]
     slots: dict[datetime.date, list[datetime.date]] = {}
     for slot, day in tender_days().items():
         slots.setdefault(day, []).append(slot)
-    # the repos outstanding (maturity, CZK bn): the tenders of the two weeks before START
-    first = excess_liquidity(START) / 6.0
-    book = [(_maturity(slot), first) for slot, day in tender_days().items() if day < START]
+    # the repos outstanding (maturity, CZK bn): the tenders of the two weeks before SERIES_START
+    first = excess_liquidity(SERIES_START) / 6.0
+    book = [(_maturity(slot), first) for slot, day in tender_days().items() if day < SERIES_START]
     out: dict[datetime.date, tuple[Record, ...]] = {}
     for i, day in enumerate(days):
         discount, lombard = corridor(day, facts)

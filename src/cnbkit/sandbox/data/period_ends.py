@@ -4,11 +4,12 @@ OMO's ``Depozitní facilita`` rows (:mod:`cnbkit.sandbox.data.omo`) and, since 1
 CZEONIA (:mod:`cnbkit.sandbox.data.czeonia`) read the same deposits, so the two series agree
 as the CNB's do. A day's deposits are an ordinary remainder plus a period end's turn:
 
-* **ordinary**: 5 bn times a log-normal factor (sd 0.6), 60 % of that on Fridays
-  (:data:`FRIDAY`): the CNB's *Daily banking sector liquidity* pages show 1.6-15 bn accepted
-  on ordinary days, and less on a Friday than on the days around it (19 Jul 2024: 3.8 bn
-  against 5.9-15.4 on Tuesday-Thursday; 12 Dec 2025: 1.6 against 2.0-6.7 on Monday-Wednesday;
-  20 Nov 2020: 6.1 against 7.1-8.7); the factor is the sandbox's;
+* **ordinary**: :data:`ORDINARY` (5 bn) times a log-normal factor that drifts from day to
+  day (:data:`ORDINARY_NOISE`: its log an AR(1) of 0.8 a day with a standard deviation of
+  0.6), 60 % of that on Fridays (:data:`FRIDAY`): the CNB's *Daily banking sector liquidity*
+  pages show 1.6-15 bn accepted on ordinary days, and less on a Friday than on the days around
+  it (19 Jul 2024: 3.8 bn against 5.9-15.4 on Tuesday-Thursday; 12 Dec 2025: 1.6 against
+  2.0-6.7 on Monday-Wednesday; 20 Nov 2020: 6.1 against 7.1-8.7); the factor is the sandbox's;
 * **the year-end turn**: at the end of a year banks move money from the CNB's 2-week repos
   into the facility, and since 1 July 2020 CZEONIA counts it ("a weighted average of interest
   rates on all unsecured O/N deposits ... (including deposits placed in the CNB's deposit
@@ -28,13 +29,13 @@ as the CNB's do. A day's deposits are an ordinary remainder plus a period end's 
   3 Jan 2024     5.80     76.2
   =============  =======  ==============
 
-  :data:`YEAR_END` (by business days before the year's last one, 0 on it) and
-  :data:`NEW_YEAR` (by business days after the new year's first) are those days less an
-  ordinary day's 8 bn, scaled by the excess liquidity against its level of 2024 (2,800 bn) and
-  a log-normal factor (sd 0.15). Quarter and month ends (:data:`QUARTER_END`,
-  :data:`MONTH_END`) add far less: their sizes are the sandbox's assumption. Whether a day ends
-  a month is judged on the Prague calendar beyond the data's last day too, so 31 December
-  2025 ends its year like every other 31 December.
+  :data:`YEAR_END` (by business days before the year's last one, 0 on it) and :data:`NEW_YEAR`
+  (by business days after the new year's first) are those days less an ordinary day's 8 bn,
+  scaled by the excess liquidity against its level of 2024 (:data:`LEVEL_2024`, 2,800 bn) and a
+  log-normal factor (sd 0.15). Quarter and month ends (:data:`QUARTER_END`, :data:`MONTH_END`)
+  add far less: their sizes are the sandbox's assumption. Whether a day ends a month is judged
+  on the Prague calendar beyond the data's last day too, so 31 December 2025 ends its year like
+  every other 31 December.
 
 Example:
     >>> import datetime
@@ -51,17 +52,21 @@ import datetime
 import functools
 import math
 import random
+from collections.abc import Iterator
 
 from cnbkit.sandbox.data.calendar import all_business_days, next_business_day
-from cnbkit.sandbox.data.liquidity import excess_liquidity
+from cnbkit.sandbox.data.policy import excess_liquidity
 
-__all__ = ["CZEONIA_COUNTS_DEPOSITS_FROM", "FRIDAY", "MONTH_END", "NEW_YEAR", "ORDINARY",
-           "QUARTER_END", "YEAR_END", "deposit_facility", "extra_deposits"]
+__all__ = ["CZEONIA_COUNTS_DEPOSITS_FROM", "FRIDAY", "LEVEL_2024", "MONTH_END", "NEW_YEAR",
+           "ORDINARY", "ORDINARY_NOISE", "QUARTER_END", "YEAR_END", "deposit_facility",
+           "drifting", "extra_deposits"]
 
 #: From this day CZEONIA includes the deposits at the CNB's deposit facility.
 CZEONIA_COUNTS_DEPOSITS_FROM = datetime.date(2020, 7, 1)
 #: An ordinary day's deposits, CZK bn (median).
 ORDINARY = 5.0
+#: The ordinary deposits' log-normal factor: (AR(1) coefficient a day, standard deviation).
+ORDINARY_NOISE = (0.8, 0.6)
 #: A Friday's ordinary deposits against another day's.
 FRIDAY = 0.6
 #: CZK bn at the 2024 level, by business days before the year's last business day (0 on it).
@@ -72,7 +77,22 @@ NEW_YEAR: tuple[float, ...] = (140.0, 68.0, 20.0, 6.0)
 QUARTER_END: tuple[float, ...] = (35.0, 8.0)
 #: CZK bn at the end of the other months (assumed).
 MONTH_END: tuple[float, ...] = (9.0,)
-_LEVEL_2024 = 2800.0
+#: The excess liquidity the period-end sizes are measured at (2024), CZK bn.
+LEVEL_2024 = 2800.0
+
+
+def drifting(rng: random.Random, phi: float, sd: float) -> Iterator[float]:
+    """An endless AR(1) series with coefficient ``phi`` and standard deviation ``sd``,
+    starting at 0.
+
+    Example:
+        >>> len([x for x, _ in zip(drifting(random.Random(0), 0.9, 0.6), range(3))])
+        3
+    """
+    value, innovation = 0.0, sd * math.sqrt(1.0 - phi * phi)
+    while True:
+        value = phi * value + rng.gauss(0.0, innovation)
+        yield value
 
 
 @functools.lru_cache(maxsize=8)
@@ -99,7 +119,7 @@ def extra_deposits(seed: int) -> dict[datetime.date, float]:
                     out[days[i + 1 + ahead]] = amount
     for day, amount in out.items():
         if amount:
-            scale = excess_liquidity(day) / _LEVEL_2024
+            scale = excess_liquidity(day) / LEVEL_2024
             out[day] = round(amount * scale * math.exp(rng.gauss(0.0, 0.15)), 3)
     return out
 
@@ -107,11 +127,10 @@ def extra_deposits(seed: int) -> dict[datetime.date, float]:
 @functools.lru_cache(maxsize=8)
 def deposit_facility(seed: int) -> dict[datetime.date, float]:
     """``day -> CZK bn`` deposited at the CNB's deposit facility (three decimals)."""
-    rng = random.Random(f"{seed}:deposits")
+    factor = drifting(random.Random(f"{seed}:deposits"), *ORDINARY_NOISE)
     turn = extra_deposits(seed)
     out = {}
     for day in all_business_days():
-        ordinary = ORDINARY * math.exp(rng.gauss(0.0, 0.6)) * (FRIDAY if day.weekday() == 4
-                                                                 else 1.0)
+        ordinary = ORDINARY * math.exp(next(factor)) * (FRIDAY if day.weekday() == 4 else 1.0)
         out[day] = round(ordinary + turn[day], 3)
     return out

@@ -6,7 +6,20 @@ first date its first rate applies).
 * the euro overnight rate: the ECB's deposit rate plus
   :data:`~cnbkit.sandbox.data.facts.EUR_OVERNIGHT_SPREAD` (EONIA, then €STR);
 * the US dollar overnight rate: the effective federal funds rate, the FOMC's target until
-  15 December 2008 and :data:`~cnbkit.sandbox.data.facts.EFFR_LEVELS` from then.
+  15 December 2008 and :data:`~cnbkit.sandbox.data.facts.EFFR_LEVELS` from then;
+* the banking sector's excess liquidity that the CNB absorbs (:func:`excess_liquidity`),
+  interpolated linearly between the dated levels of
+  :data:`~cnbkit.sandbox.data.facts.EXCESS_LIQUIDITY` (the CNB's published levels since
+  September 2019, its interventions before): approximate between them, not the CNB's daily
+  series; a measured quantity, not a decision, and the only path whose value on a day depends
+  on a level dated after it;
+* :func:`noise_scale`: how much of their day-to-day noise PRIBOR and CZEONIA show, the room
+  between the repo rate and the corridor's floor over :data:`NOISE_ROOM` (1 pp), at most 1.
+  At the zero bound (repo and discount rates at 0.05 %, November 2012 to August 2017) the
+  room is nil and the fixings stand still at their quotes, as the real 3M PRIBOR stood near
+  0.29 %; in 2020-2021 (0.25 over 0.05) a fifth of the noise is left, the CZEONIA moves of
+  1-4 bp a day the CNB's liquidity pages show (October-November 2020); with a full 1 pp room
+  CZEONIA moves 6-11 bp a day (July 2024, December 2025).
 
 What the market *expected* of these paths is :mod:`cnbkit.sandbox.data.expectations`.
 
@@ -19,6 +32,11 @@ Example:
     (-0.5, -0.58)
     >>> effective_fed_funds(datetime.date(2023, 9, 1))
     5.33
+    >>> noise_scale(datetime.date(2016, 6, 1)), noise_scale(datetime.date(2024, 6, 1))
+    (0.0, 1.0)
+    >>> [round(excess_liquidity(datetime.date(y, m, d))) for y, m, d in ((2012, 6, 30),
+    ...                                                                   (2019, 9, 17))]
+    [350, 2676]
 """
 
 from __future__ import annotations
@@ -30,6 +48,7 @@ from bisect import bisect_right
 from cnbkit.sandbox.data.facts import (
     EFFR_LEVELS,
     EUR_OVERNIGHT_SPREAD,
+    EXCESS_LIQUIDITY,
     FACTS,
     Change,
     Decision,
@@ -37,8 +56,12 @@ from cnbkit.sandbox.data.facts import (
     Table,
 )
 
-__all__ = ["corridor", "ecb_deposit_rate", "effective_fed_funds", "eur_overnight",
-           "fed_target", "level_on", "policy_rate", "usd_overnight"]
+__all__ = ["NOISE_ROOM", "corridor", "ecb_deposit_rate", "effective_fed_funds",
+           "eur_overnight", "excess_liquidity", "level_on", "noise_scale", "policy_rate"]
+
+#: The room between the repo rate and the discount rate (pp) at which the fixings' day-to-day
+#: noise is whole (:func:`noise_scale`).
+NOISE_ROOM = 1.0
 
 
 def level_on(table: Table, day: datetime.date) -> float:
@@ -70,6 +93,13 @@ def corridor(day: datetime.date, facts: Facts = FACTS) -> tuple[float, float]:
     return decision.discount, decision.lombard
 
 
+def noise_scale(day: datetime.date, facts: Facts = FACTS) -> float:
+    """The share of their day-to-day noise that PRIBOR and CZEONIA show on ``day``: the repo
+    rate less the discount rate over :data:`NOISE_ROOM`, between 0 and 1."""
+    decision = _decision(day, facts)
+    return min(max((decision.repo - decision.discount) / NOISE_ROOM, 0.0), 1.0)
+
+
 @functools.lru_cache(maxsize=16)
 def _steps(facts: Facts, name: str) -> Table:
     changes: tuple[Change, ...] = getattr(facts, name)
@@ -87,18 +117,20 @@ def eur_overnight(day: datetime.date, facts: Facts = FACTS) -> float:
     return ecb_deposit_rate(day, facts) + level_on(EUR_OVERNIGHT_SPREAD, day)
 
 
-def fed_target(day: datetime.date, facts: Facts = FACTS) -> float:
-    """The FOMC's federal funds target (the range's upper bound) on ``day`` (% p.a.)."""
-    return level_on(_steps(facts, "fed_target"), day)
-
-
 def effective_fed_funds(day: datetime.date, facts: Facts = FACTS) -> float:
-    """The effective federal funds rate on ``day`` (% p.a.): the target until 15 December
-    2008, then its typical level within each range."""
+    """The effective federal funds rate on ``day`` (% p.a.): the FOMC's target (the range's
+    upper bound) until 15 December 2008, then its typical level within each range."""
     if day < EFFR_LEVELS[0][0]:
-        return fed_target(day, facts)
+        return level_on(_steps(facts, "fed_target"), day)
     return level_on(EFFR_LEVELS, day)
 
 
-#: The US dollar overnight rate of the sandbox: the effective federal funds rate.
-usd_overnight = effective_fed_funds
+def excess_liquidity(day: datetime.date) -> float:
+    """The banking sector's excess liquidity on ``day`` (CZK bn): linear between the dated
+    levels of :data:`~cnbkit.sandbox.data.facts.EXCESS_LIQUIDITY`, the first before them, the
+    last after."""
+    i = bisect_right(EXCESS_LIQUIDITY, (day, float("inf")))
+    if i in (0, len(EXCESS_LIQUIDITY)):
+        return EXCESS_LIQUIDITY[max(i - 1, 0)][1]
+    (d0, v0), (d1, v1) = EXCESS_LIQUIDITY[i - 1], EXCESS_LIQUIDITY[i]
+    return v0 + (v1 - v0) * (day - d0).days / (d1 - d0).days

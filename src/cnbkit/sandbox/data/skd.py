@@ -2,11 +2,11 @@
 
 A new Czech T-bill (ISIN ``CZ0001`` + six digits, ``issueCode`` its sequence number,
 ``issueName`` ``SPP ČR <maturity>``) is issued every Monday with a maturity of 13, 26 or 52
-weeks. Every business day from :data:`START` (2000-01-03) 2-5 live bills settle, some in
-several rows (separate trades). ``nominalValueCZK`` is the nominal value of one bill as a
-**string** (``"10000"``); ``nominalValueOfSettlementCZK`` the nominal settled (CZK, a number);
-``averagePriceToValue`` the price in % of nominal (four decimals). Rows are sorted by ISIN.
-No data before 2000.
+weeks. Every business day from :data:`~cnbkit.sandbox.data.calendar.SERIES_START` (2000-01-03)
+2-5 live bills settle, some in several rows (separate trades). ``nominalValueCZK`` is the
+nominal value of one bill as a **string** (``"10000"``); ``nominalValueOfSettlementCZK`` the
+nominal settled (CZK, a number); ``averagePriceToValue`` the price in % of nominal (four
+decimals). Rows are sorted by ISIN. No data before 2000.
 
 **Yield** of a bill on day D (simple, ACT/360, % p.a.)::
 
@@ -34,13 +34,12 @@ import datetime
 import functools
 import random
 
-from cnbkit.sandbox.data.calendar import all_business_days
+from cnbkit.sandbox.data.calendar import SERIES_START, all_business_days
 from cnbkit.sandbox.data.expectations import expected_mean
 from cnbkit.sandbox.data.facts import FACTS, Facts
 
-__all__ = ["SOVEREIGN_SPREAD", "START", "series"]
+__all__ = ["SOVEREIGN_SPREAD", "series"]
 
-START = datetime.date(2000, 1, 3)
 #: A bill's yield below the expected repo rate over its life, pp.
 SOVEREIGN_SPREAD = 0.15
 
@@ -48,7 +47,7 @@ Record = dict[str, object]
 
 
 def series(seed: int, facts: Facts = FACTS) -> dict[datetime.date, tuple[Record, ...]]:
-    """``settlement day -> rows`` from :data:`START`, sorted by ISIN."""
+    """``settlement day -> rows`` from :data:`SERIES_START`, sorted by ISIN."""
     return _series(seed, facts)
 
 
@@ -72,7 +71,7 @@ def _series(seed: int, facts: Facts) -> dict[datetime.date, tuple[Record, ...]]:
             isin = f"CZ0001{rng.randrange(10**5, 10**6)}"
             live.append((isin, f"{number:03d}", f"SPP ČR {maturity:%d.%m.%Y}", maturity))
         live = [bill for bill in live if bill[3] > day]
-        if day < START or not live:
+        if day < SERIES_START or not live:
             continue
         common = 0.7 * common + rng.gauss(0.0, 0.014)
         rows: list[Record] = []
