@@ -7,7 +7,7 @@ Example:
     >>> from cnbkit.catalog import operation
     >>> arguments(operation("pribor.daily_year_term"), [("period", "THREE_MONTH")],
     ...           datetime.date(2024, 6, 3))
-    {'year': 2024, 'period': 'THREE_MONTH'}
+    {'period': 'THREE_MONTH', 'year': 2024}
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ establish, are in the repository's ``tests/data/cnbapi/`` and its ``FACTS.md``):
 * each series is served from its publication moment (:mod:`cnbkit.sandbox.publication`: the
   fixing of D after 14:30 on D, CZEONIA for D on D + 1 at 09:30, PRIBOR on D + 2 at
   11:00 ...): daily operations give the last valid *published* data on or before the day
-  asked; a year or a month lists only its published days;
+  asked (at a clock past the data's end, their last day); a year or a month lists only its
+  published days;
   periods without data give the result key with ``[]``; an unknown currency
   gives ``{}``; ``/czeonia/daily`` before the series starts gives ``{}`` as well;
 * 400 ``VALIDATION_ERROR`` bodies with the rules ``typeMismatch`` (unparseable or impossible
@@ -31,9 +32,11 @@ establish, are in the repository's ``tests/data/cnbapi/`` and its ``FACTS.md``):
   capture; the upper bound is an assumption). The first failing parameter in Swagger order wins.
 * every error reply carries its ``messageId`` in an ``X-Message-Id`` header, which the server
   logs and strips from the wire;
-* every answer of an operation says where it came from: ``X-Cnbkit-Source: replayed`` (the
-  recorded bytes of a snapshot) or ``generated``, ``X-Cnbkit-Snapshot`` the snapshot's sha256
-  when one is loaded, and ``X-Cnbkit-Clock`` the sandbox's moment (ISO 8601).
+* every answer of an operation says where it came from: ``X-Cnbkit-Source: replayed`` (a
+  snapshot's recorded answer, or recorded rows of broader answers, :mod:`cnbkit.sandbox.replay`;
+  ``X-Cnbkit-Replayed-From`` names them, ``X-Cnbkit-Filled`` the fields the sandbox filled)
+  or ``generated``, ``X-Cnbkit-Snapshot`` the snapshot's sha256 when one is loaded, and
+  ``X-Cnbkit-Clock`` the sandbox's moment (ISO 8601).
 
 Example:
     >>> import datetime

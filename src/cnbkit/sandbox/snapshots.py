@@ -24,11 +24,14 @@ not the operation's are ignored (as the API ignores them); a parameter given twi
 different values keeps all of them, so it matches no recorded answer.
 
 **When an answer is replayed.** Each answer records the moment it stood for (``recorded``:
-the API's "now" when it was asked). The sandbox replays it only when its clock is at or after
-that moment: a snapshot recorded in 2026 does not leak 2026's rows into a sandbox living on
-2025-12-31, which generates those answers instead. An answer asked while its period was open
-(this year's fixing) holds the days published by then and no later ones: replayed later, it
-is what the API said then, and the header says it is replayed.
+the API's "now" when it was asked). The sandbox replays it whole when its clock is at or after
+that moment; a sandbox living before it serves only the rows published by its clock
+(:mod:`cnbkit.sandbox.replay`: a snapshot recorded in 2026 does not leak 2026's rows into a
+sandbox living on 2025-12-31). An answer asked while its period was open (this year's fixing)
+holds the days published by then and no later ones: replayed later, it is what the API said
+then, and the header says it is replayed. A narrower request than the recorded ones (one
+tenor, one currency, one day) is answered from the recorded rows that hold it
+(:mod:`cnbkit.sandbox.replay`).
 
 Example:
     >>> from cnbkit.catalog import operation
