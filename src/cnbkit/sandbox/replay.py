@@ -127,10 +127,10 @@ def _members(text: str) -> dict[str, tuple[Any, str]]:
             at += 1
 
 
-def _elements(text: str) -> list[tuple[Any, str]]:
-    """The elements of the JSON array ``text``: (value, its text as written)."""
+def _elements(text: str, at: int = 0) -> list[tuple[Any, str]]:
+    """The elements of the JSON array at ``at`` in ``text``: (value, its text as written)."""
     out: list[tuple[Any, str]] = []
-    at = _skip(text, 0) + 1  # past "["
+    at = _skip(text, at) + 1  # past "["
     while True:
         at = _skip(text, at)
         if text[at] == "]":
@@ -144,31 +144,42 @@ def _elements(text: str) -> list[tuple[Any, str]]:
 
 def _result(body: bytes, key: str, single: bool) -> list[tuple[Any, str]] | None:
     """The rows of a recorded 200 answer (value and text each), None when it holds none that
-    can be read (``{}``, another shape)."""
+    can be read (``{}``, another shape). Only the result's member is read row by row."""
     try:
         text = body.decode("utf-8")
-        members = _members(text)
+        at = _skip(text, 0)
+        if text[at] != "{":
+            return None
+        at += 1
+        while True:
+            at = _skip(text, at)
+            if text[at] == "}":
+                return None
+            name, at = _DECODER.raw_decode(text, at)
+            at = _skip(text, _skip(text, at) + 1)  # past ":"
+            if name == key:
+                if single:
+                    value, end = _DECODER.raw_decode(text, at)
+                    return [(value, text[at:end])] if isinstance(value, dict) else None
+                if text[at] != "[":
+                    return None
+                return [row for row in _elements(text, at) if isinstance(row[0], dict)]
+            _, at = _DECODER.raw_decode(text, at)
+            at = _skip(text, at)
+            if text[at] == ",":
+                at += 1
     except (UnicodeDecodeError, ValueError, IndexError):
         return None
-    if key not in members:
-        return None
-    value, written = members[key]
-    if single:
-        return [(value, written)] if isinstance(value, dict) else None
-    if not isinstance(value, list):
-        return None
-    return [row for row in _elements(written) if isinstance(row[0], dict)]
 
 
 # -- what an answer holds ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Row:
     """One recorded row: the day its publication follows, its keys (currency, tenor, pair,
-    maturity), its members and its text as recorded."""
+    maturity) and its text as recorded."""
 
     day: dt.date
     keys: Mapping[str, str]
-    value: Mapping[str, Any]
     text: str
 
 
@@ -367,7 +378,7 @@ class Replay:
                 if day is None:
                     break
                 keys = {k: str(value[k]) for k in family.key_fields if k in value}
-                rows.append(Row(day, keys, value, text))
+                rows.append(Row(day, keys, text))
             else:
                 span = _span(op, args)
                 if span is None:  # a daily answer: from the day it returned to the day asked
@@ -479,13 +490,13 @@ class Replay:
             generated = generated_day(target)
             if generated is not None and generated > day:
                 return None
-        if op.single:
-            return Derived(("{" + json.dumps(op.result_key) + ":" + rows[0].text + "}"
-                            ).encode("utf-8"), [held.label])
         if filled:
             return self._fixing_with_names(op, args, held, rows)
         if held.entry.path == op.path and len(rows) == len(held.rows):
             return Derived(self.snapshot.body(held.entry), [held.label])  # as recorded
+        if op.single:
+            return Derived(("{" + json.dumps(op.result_key) + ":" + rows[0].text + "}"
+                            ).encode("utf-8"), [held.label])
         return Derived(_envelope(op.result_key, [r.text for r in rows]), [held.label])
 
     def _fixing_with_names(self, op: Operation, args: Mapping[str, object], held: Held,
