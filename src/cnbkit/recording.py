@@ -65,7 +65,7 @@ def snapshot_calls(client: Client, start: DateArg, end: DateArg,
     """Every call the planner makes for ``groups`` (default: all) over ``start`` .. ``end``,
     each once, in the groups' order: what :func:`record_snapshot` records. Two groups get
     more, so that the sandbox can answer the narrower requests from them
-    (:mod:`cnbkit.sandbox.replay`): the other currencies in both languages (their names
+    (``cnbkit/sandbox/replay.py``): the other currencies in both languages (their names
     differ), and the averages of every year from 1991 (:data:`cnbkit.catalog.FIRST_YEAR`) to
     the end's, in every kind (an average by currency spans every year).
 

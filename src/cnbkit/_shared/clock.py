@@ -76,7 +76,7 @@ class SystemClock:
 class ManualClock:
     """A clock that stands still until :meth:`advance` or :meth:`set` moves it (thread-safe).
 
-    ``start`` is a moment as :func:`read_moment` reads it: an aware datetime,
+    ``start`` is a moment as every clock setting of cnbkit reads it: an aware datetime,
     ``'yyyy-MM-ddTHH:MM'`` in Prague time (or an ISO text with its offset), or a day (a date or
     ``'yyyy-MM-dd'``: the end of that day in Prague).
 
