@@ -67,7 +67,7 @@ def snapshot_calls(client: Client, start: DateArg, end: DateArg,
     more, so that the sandbox can answer the narrower requests from them
     (``cnbkit/sandbox/replay.py``): the other currencies in both languages (their names
     differ), and the averages of every year from 1991 (:data:`cnbkit.catalog.FIRST_YEAR`) to
-    the end's, in every kind (an average by currency spans every year).
+    this year (the client's), in every kind (an average by currency spans every year to now).
 
     Raises:
         InvalidParameter: an unknown group, a bad range.
@@ -87,8 +87,8 @@ def snapshot_calls(client: Client, start: DateArg, end: DateArg,
                                allowed=list(PLANNERS))
     calls: dict[Call, None] = {}
     for group in chosen:
-        if PLANNERS[group].about.ranges == "years":  # averages: every year, every kind
-            last = _year(end, client)
+        if PLANNERS[group].about.ranges == "years":  # averages: every year to now, each kind
+            last = client.today().year
             for kind in AVERAGE_KINDS:
                 calls.update(dict.fromkeys(plan(group, FIRST_YEAR, last, client=client,
                                                 kind=kind)))
@@ -98,16 +98,6 @@ def snapshot_calls(client: Client, start: DateArg, end: DateArg,
         else:
             calls.update(dict.fromkeys(plan(group, start, end, client=client)))
     return list(calls)
-
-
-def _year(value: DateArg, client: Client) -> int:
-    if value is None:
-        return client.today().year
-    if isinstance(value, int):
-        return value
-    if isinstance(value, dt.date):
-        return value.year
-    return int(str(value).strip()[:4])
 
 
 def _recorded(call: Call, response: requests.Response, moment: dt.datetime) -> Recorded:

@@ -42,8 +42,8 @@ def recorded(tmp_path_factory):
 
 
 def test_a_snapshot_holds_every_request_of_the_planner(recorded):
-    """Every request of the planner for the period; the averages of every year from 1991 (an
-    average by currency spans them all, see test_replay.py)."""
+    """Every request of the planner for the period; the averages of every year from 1991 to
+    this year (an average by currency spans them all, see test_replay.py)."""
     source, snapshot = recorded
     expected = {(c.op.path, c.query.encode())
                 for group in GROUPS
