@@ -208,19 +208,23 @@ def _categories(frame) -> dict[str, list[str]]:
             for field in frame.schema if pa.types.is_dictionary(field.type)}
 
 
-@pytest.mark.parametrize("group", ["skd", "pribor", "omo"])
+@pytest.mark.parametrize("group", ["skd", "pribor", "omo", "exrates"])
 @pytest.mark.parametrize("backend", ["pandas", "polars", "pyarrow"])
 def test_a_cut_frame_lists_the_categories_of_its_rows(group, backend):
     """The categories that only rows after the moment used are dropped (SKD's bills issued
-    later), the catalog's fixed orders kept (PRIBOR's tenors): the categories of the frame the
-    sandbox served at the moment. (On d17e3f8: 30 ISINs against 23.)"""
+    later), the catalog's fixed orders kept (PRIBOR's tenors), and so are those no row used
+    (the currencies a history filtered out): the categories of the frame the sandbox served
+    at the moment. (On d17e3f8: 30 ISINs against 23.)"""
     moment = "2020-03-16T10:00"
     start = "2020-03-01" if group == "skd" else START
+    options = HISTORIES[group]
     with serve(clock=moment) as then, \
             cnbkit.Client(base_url=then, cache=False, clock=moment) as client:
-        served = cnbkit.history(group, start, "2020-03-16", client=client, backend=backend)
+        served = cnbkit.history(group, start, "2020-03-16", client=client, backend=backend,
+                                **options)
     with serve() as url, cnbkit.Client(base_url=url, cache=False, clock="2025-12-31") as client:
-        whole = cnbkit.history(group, start, "2020-12-31", client=client, backend=backend)
+        whole = cnbkit.history(group, start, "2020-12-31", client=client, backend=backend,
+                               **options)
     cut = cnbkit.known_at(whole, moment)
     assert _categories(cut) == _categories(served)
     if backend != "polars":

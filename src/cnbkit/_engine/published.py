@@ -92,42 +92,54 @@ def _dates(frame: Any, kind: str, column: str) -> np.ndarray:
     return np.asarray(frame.column(found).to_numpy(zero_copy_only=False)).astype("datetime64[D]")
 
 
-def _unused(categories: list[Any], used: set[Any], fixed: tuple[str, ...]) -> list[Any]:
-    """The categories no kept row uses, but those of the catalog's fixed order (PRIBOR's
-    tenors): what a frame of the kept rows alone would not list."""
-    return [c for c in categories if c not in used and c not in fixed]
+def _gone(categories: list[Any], before: set[Any], after: set[Any],
+          fixed: tuple[str, ...]) -> list[Any]:
+    """The categories that only rows after the moment used (used ``before`` the cut, not
+    ``after``), but those of the catalog's fixed order (PRIBOR's tenors): what a frame of the
+    kept rows, as the API had served them, would not list. Categories no row used at all (the
+    currencies a history filtered out) stay, as in the frame served at the moment."""
+    return [c for c in categories if c in before and c not in after and c not in fixed]
 
 
-def _tidy_pandas(kept: pd.DataFrame, fixed: dict[str, tuple[str, ...]]) -> pd.DataFrame:
+def _tidy_pandas(whole: pd.DataFrame, kept: pd.DataFrame,
+                 fixed: dict[str, tuple[str, ...]]) -> pd.DataFrame:
     import pandas as pd
 
     changes = {}
     for name in kept.columns:
         values = kept[name]
         if isinstance(values.dtype, pd.CategoricalDtype):
-            unused = _unused(list(values.cat.categories), set(values.dropna().unique()),
-                             fixed.get(str(name), ()))
-            if unused:
-                changes[name] = values.cat.remove_categories(unused)
+            gone = _gone(list(values.cat.categories), set(whole[name].dropna().unique()),
+                         set(values.dropna().unique()), fixed.get(str(name), ()))
+            if gone:
+                changes[name] = values.cat.remove_categories(gone)
     return kept.assign(**changes) if changes else kept
 
 
-def _tidy_polars(kept: pl.DataFrame, fixed: dict[str, tuple[str, ...]]) -> pl.DataFrame:
+def _tidy_polars(whole: pl.DataFrame, kept: pl.DataFrame,
+                 fixed: dict[str, tuple[str, ...]]) -> pl.DataFrame:
     import polars as pl
 
     changes = []
     for name, dtype in kept.schema.items():
         if isinstance(dtype, pl.Enum):  # a Categorical lists no categories of its own
             categories = list(dtype.categories)
-            unused = _unused(categories, set(kept[name].drop_nulls().to_list()),
-                             fixed.get(name, ()))
-            if unused:
-                left = pl.Enum([c for c in categories if c not in set(unused)])
+            gone = _gone(categories, set(whole[name].drop_nulls().to_list()),
+                         set(kept[name].drop_nulls().to_list()), fixed.get(name, ()))
+            if gone:
+                left = pl.Enum([c for c in categories if c not in set(gone)])
                 changes.append(pl.col(name).cast(pl.String).cast(left))
     return kept.with_columns(changes) if changes else kept
 
 
-def _tidy_arrow(kept: pa.Table, fixed: dict[str, tuple[str, ...]]) -> pa.Table:
+def _used(column: Any) -> set[Any]:
+    """The categories the rows of a dictionary column use."""
+    categories = column.dictionary.to_pylist()
+    return {categories[int(i)] for i in column.indices.drop_null().unique().to_pylist()}
+
+
+def _tidy_arrow(whole: pa.Table, kept: pa.Table,
+                fixed: dict[str, tuple[str, ...]]) -> pa.Table:
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -136,10 +148,10 @@ def _tidy_arrow(kept: pa.Table, fixed: dict[str, tuple[str, ...]]) -> pa.Table:
             continue
         column: Any = kept.column(index).combine_chunks()  # a DictionaryArray
         categories = column.dictionary.to_pylist()
-        used = {categories[int(i)] for i in column.indices.drop_null().unique().to_pylist()}
-        unused = _unused(categories, used, fixed.get(field.name, ()))
-        if unused:
-            left = pa.array([c for c in categories if c not in set(unused)],
+        gone = _gone(categories, _used(whole.column(index).combine_chunks()), _used(column),
+                     fixed.get(field.name, ()))
+        if gone:
+            left = pa.array([c for c in categories if c not in set(gone)],
                             type=column.dictionary.type)
             values = column.dictionary.take(column.indices)
             rebuilt = pa.DictionaryArray.from_arrays(pc.index_in(values, value_set=left), left,
@@ -234,18 +246,18 @@ def known_at(frame: Any, moment: dt.datetime | dt.date | str, *,
     fixed = {c.name: c.order for c in op.schema.columns if c.order}
     if kind == "pandas":
         attrs = dict(frame.attrs)
-        kept = _tidy_pandas(frame[keep], fixed)
+        kept = _tidy_pandas(frame, frame[keep], fixed)
         kept.attrs = {**attrs, "known_at": stamp}
         return kept
     if kind == "polars":
         import polars as pl
 
-        kept_polars: Any = _tidy_polars(frame.filter(pl.Series(keep)), fixed)
+        kept_polars: Any = _tidy_polars(frame, frame.filter(pl.Series(keep)), fixed)
         kept_polars.attrs = {**provenance(frame), "known_at": stamp}
         return kept_polars
     import pyarrow as pa
 
-    table = _tidy_arrow(cast("pa.Table", frame).filter(pa.array(keep)), fixed)
+    table = _tidy_arrow(frame, cast("pa.Table", frame).filter(pa.array(keep)), fixed)
     about = {**provenance(frame), "known_at": stamp}
     metadata = dict(table.schema.metadata or {})
     metadata[METADATA_KEY] = json.dumps(about, default=str).encode()
