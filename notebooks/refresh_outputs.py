@@ -43,7 +43,7 @@ def main(selected: list[str], snapshot: str | None = None) -> int:
         replay = start(snapshot=snapshot) if snapshot else None  # at the snapshot's moment
         if replay is not None and replay.snapshot is not None:
             env = {**env, "CNBKIT_BASE_URL": str(replay),
-                   "CNBKIT_TODAY": replay.moment.isoformat(timespec="minutes")}
+                   "CNBKIT_TODAY": replay.moment.isoformat()}
             print(f"replaying {snapshot} (sha256 {replay.snapshot.sha256}), clock "
                   f"{env['CNBKIT_TODAY']}", flush=True)
         os.environ.update(env)

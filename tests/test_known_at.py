@@ -154,3 +154,80 @@ def test_the_docs_table_of_publication_moments_is_the_catalog():
         assert row is not None, f"docs/sandbox.md has no row for {op.name}"
         assert op.publication.rule in row, op.name
         assert ("assumption" in row) == op.publication.assumed, op.name
+
+
+# -- frames as users reshape them (the review of main d17e3f8) ----------------------------------
+def test_a_frame_indexed_by_its_dates_is_cut_too(whole):
+    """A frame pivoted by cnbkit.to_wide (a DatetimeIndex named date) or indexed by its date
+    column is cut by its index, to the dates of the long frame cut; a wide polars or Arrow
+    frame by its date column. (On d17e3f8: a bare KeyError: 'valid_for'.)"""
+    moment = "2020-03-16T10:00"
+    for group in ("pribor", "exrates"):
+        long = whole[group]
+        dates = set(cnbkit.known_at(long, moment)["valid_for"])
+        wide = cnbkit.to_wide(long)
+        assert set(cnbkit.known_at(wide, moment).index) == dates
+        indexed = long.set_index("valid_for")
+        assert set(cnbkit.known_at(indexed, moment).index) == dates
+        for backend in ("polars", "pyarrow"):
+            flat = cnbkit.to_wide(long, backend=backend)
+            cut = cnbkit.as_pandas(cnbkit.known_at(flat, moment, operation=long.attrs["operation"]))
+            assert set(pd.to_datetime(cut["date"])) == dates
+
+
+def test_a_frame_without_its_dates_or_with_another_operation_is_refused(whole):
+    """Typed errors that say what to pass: no date column nor index of dates; an operation
+    whose rows are published by another rule than the frame's provenance says. (On d17e3f8:
+    a bare KeyError, and operation="pribor.daily_year" on CZEONIA cut it by PRIBOR's rule.)"""
+    czeonia = whole["czeonia"]
+    with pytest.raises(cnbkit.InvalidParameter, match=r"reset_index\(\)"):
+        cnbkit.known_at(czeonia.drop(columns="valid_for"), "2020-03-16T10:00")
+    with pytest.raises(cnbkit.InvalidParameter, match=r"czeonia\.daily_year"):
+        cnbkit.known_at(czeonia, "2020-03-16T10:00", operation="pribor.daily_year")
+    same_rule = cnbkit.known_at(czeonia, "2020-03-16T10:00", operation="czeonia.daily")
+    assert len(same_rule) == len(cnbkit.known_at(czeonia, "2020-03-16T10:00"))
+
+
+def _categories(frame) -> dict[str, list[str]]:
+    """The category list of each categorical column: pandas' categories, Arrow's
+    dictionaries, polars' Enum categories (a polars Categorical lists none of its own)."""
+    if isinstance(frame, pd.DataFrame):
+        return {name: list(frame[name].cat.categories) for name in frame.columns
+                if isinstance(frame[name].dtype, pd.CategoricalDtype)}
+    try:
+        import polars as pl
+
+        if isinstance(frame, pl.DataFrame):
+            return {name: list(dtype.categories) for name, dtype in frame.schema.items()
+                    if isinstance(dtype, pl.Enum)}
+    except ImportError:  # pragma: no cover - polars is a test dependency
+        pass
+    import pyarrow as pa
+
+    return {field.name: frame.column(field.name).combine_chunks().dictionary.to_pylist()
+            for field in frame.schema if pa.types.is_dictionary(field.type)}
+
+
+@pytest.mark.parametrize("group", ["skd", "pribor", "omo", "exrates"])
+@pytest.mark.parametrize("backend", ["pandas", "polars", "pyarrow"])
+def test_a_cut_frame_lists_the_categories_of_its_rows(group, backend):
+    """The categories that only rows after the moment used are dropped (SKD's bills issued
+    later), the catalog's fixed orders kept (PRIBOR's tenors), and so are those no row used
+    (the currencies a history filtered out): the categories of the frame the sandbox served
+    at the moment. (On d17e3f8: 30 ISINs against 23.)"""
+    moment = "2020-03-16T10:00"
+    start = "2020-03-01" if group == "skd" else START
+    options = HISTORIES[group]
+    with serve(clock=moment) as then, \
+            cnbkit.Client(base_url=then, cache=False, clock=moment) as client:
+        served = cnbkit.history(group, start, "2020-03-16", client=client, backend=backend,
+                                **options)
+    with serve() as url, cnbkit.Client(base_url=url, cache=False, clock="2025-12-31") as client:
+        whole = cnbkit.history(group, start, "2020-12-31", client=client, backend=backend,
+                               **options)
+    cut = cnbkit.known_at(whole, moment)
+    assert _categories(cut) == _categories(served)
+    if backend != "polars":
+        assert _categories(cut), group
+    if group == "pribor" and backend == "pandas":
+        assert len(_categories(cut)["period"]) == 9  # the catalog's tenors, all of them

@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from ._shared.business_days import add_business_days, last_business_day
+from ._shared.clock import FIRST_YEAR as _FIRST_YEAR
 from ._shared.clock import PRAGUE
 from .errors import InvalidParameter
 
@@ -56,8 +57,9 @@ ParamKind = Literal["date", "year", "year_month", "currency", "enum"]
 Dtype = Literal["date", "float", "int", "str"]
 
 #: The first year of any CNB series, 1991 (the exchange-rate fixing history starts then).
-#: Years and dates before it are refused, and a range without a start begins here.
-FIRST_YEAR = 1991
+#: Years, dates, clocks and moments before it are refused, and a range without a start
+#: begins here.
+FIRST_YEAR = _FIRST_YEAR
 
 LANGS: tuple[str, ...] = ("CZ", "EN")
 PRIBOR_PERIODS: tuple[str, ...] = (

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -38,6 +39,13 @@ def _moment(text: str) -> dt.datetime:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a clock: write yyyy-MM-dd (the end of that day) or "
             "yyyy-MM-ddTHH:MM (Prague time)") from exc
+
+
+def _prague(moment: dt.datetime) -> str:
+    """A moment in Prague time with its offset (``2026-11-29T09:55:02+01:00``)."""
+    from ._shared.clock import PRAGUE
+
+    return moment.astimezone(PRAGUE).isoformat(timespec="seconds")
 
 
 def _rate(text: str) -> float:
@@ -98,14 +106,27 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
 
         snap = Snapshot.load(args.directory)
         print(f"{snap.directory}: {len(snap)} answers from {snap.source}, recorded "
-              f"{snap.recorded.isoformat()}, sha256 {snap.sha256}")
+              f"{_prague(snap.recorded)}, sha256 {snap.sha256}")
         return 0
-    from . import Client
+    from . import Client, SystemClock
     from .recording import record_snapshot
 
     if args.start is None:
         raise SystemExit("cnbkit snapshot record: give the period's start (--start yyyy-MM-dd)")
-    client = Client(base_url=args.base_url, cache=False, clock=args.clock)
+    if args.clock is not None:
+        from .errors import ConfigError
+
+        raise ConfigError(
+            "--clock", args.clock, "a clock cannot move a recording: the API answers with what "
+            "it publishes now, and the snapshot stands for that moment. Give the period with "
+            "--start and --end, and replay the snapshot at an earlier moment with: cnbkit "
+            f"sandbox --snapshot {args.directory} --clock {args.clock}")
+    if os.environ.get("CNBKIT_TODAY", "").strip():
+        print(f"cnbkit snapshot record: CNBKIT_TODAY={os.environ['CNBKIT_TODAY'].strip()} is "
+              "ignored: a recording holds what the API publishes now (a sandbox: its own "
+              "clock); replay it at another moment with cnbkit sandbox --snapshot DIR --clock "
+              "...", file=sys.stderr)
+    client = Client(base_url=args.base_url, cache=False, clock=SystemClock())
     try:
         snap = record_snapshot(args.directory, _year_or_date(args.start),
                                _year_or_date(args.end), groups=args.groups, client=client,
@@ -114,7 +135,7 @@ def _cmd_snapshot(args: argparse.Namespace) -> int:
         client.close()
     statuses = sorted({entry.status for entry in snap.entries})
     print(f"recorded {len(snap)} answers (statuses {', '.join(map(str, statuses))}) from "
-          f"{snap.source} into {snap.directory}\n  as of {snap.recorded.isoformat()}\n"
+          f"{snap.source} into {snap.directory}\n  as of {_prague(snap.recorded)}\n"
           f"  sha256 {snap.sha256}")
     return 0
 
@@ -302,9 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
     sn.add_argument("--end", default=None, help="yyyy-MM-dd or a year (default: today)")
     sn.add_argument("--groups", nargs="+", default=None, choices=list(GROUPS),
                     help="the groups to record (default: all)")
-    sn.add_argument("--clock", default=None,
-                    help="what 'now' is for the client (yyyy-MM-dd or yyyy-MM-ddTHH:MM; "
-                         "default: $CNBKIT_TODAY or the real time)")
+    sn.add_argument("--clock", default=None, help=argparse.SUPPRESS)  # refused: see above
     sn.add_argument("--workers", type=int, default=4, help="requests in flight at once")
     sn.add_argument("--force", action="store_true", help="replace a snapshot in DIRECTORY")
     sn.set_defaults(func=_cmd_snapshot)

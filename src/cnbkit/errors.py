@@ -114,6 +114,7 @@ class InvalidParameter(CnbError, ValueError):
     Attributes:
         parameter: the Python argument name (``year_month``, ``period``...).
         value: the offending value, as given.
+        hint: what to change, in words.
         allowed: the allowed values, when the parameter is an enumeration.
     """
 
@@ -126,6 +127,7 @@ class InvalidParameter(CnbError, ValueError):
     ) -> None:
         self.parameter = parameter
         self.value = value
+        self.hint = hint
         self.allowed = tuple(allowed) if allowed else ()
         message = f"invalid {parameter}={_short_repr(value)}"
         if hint:

@@ -11,9 +11,17 @@ place once whole, and a request that still fails after its retries raises
 :class:`~cnbkit.errors.RecordingFailed` naming it (with the others that failed), and nothing is
 written.
 
-The snapshot stands for one moment, ``recorded``: the client's clock when recording starts
-(the real time, unless ``clock=`` or ``CNBKIT_TODAY`` says otherwise), or, from a sandbox, the
-sandbox's own clock (its ``X-Cnbkit-Clock`` header).
+**The moment a snapshot is recorded for** is the source's "now", never the client's clock: from
+the live API (or any server that does not state its clock) each answer stands for the real
+moment it arrived, and the snapshot for the last of them (``recorded``, in Prague time with its
+offset); from a sandbox, the sandbox's own clock (its ``X-Cnbkit-Clock`` header). A client's
+clock cannot move a recording into the past (the API answers with what it publishes now): it
+only says what "today" is for planning the period (the default end). ``cnbkit snapshot record``
+refuses ``--clock`` and ignores ``CNBKIT_TODAY`` with a note; replay a snapshot at an earlier
+moment instead (``cnbkit sandbox --snapshot DIR --clock ...``: the sandbox serves only the rows
+published by then).
+
+A folder that is not empty is refused before the first request (unless ``replace``).
 
 Example:
     >>> from cnbkit.recording import record_snapshot
@@ -40,10 +48,11 @@ from ._engine.execute import STOPS_A_RUN
 from ._engine.history import plan
 from ._engine.planners import AVERAGE_KINDS, PLANNERS
 from ._engine.ranges import DateArg
-from ._engine.transport import RECORDED_STATUSES
-from ._shared.clock import read_moment
+from ._engine.transport import RECORDED_STATUSES, Transport
+from ._shared.clock import PRAGUE, SystemClock, read_moment
+from .catalog import FIRST_YEAR, LANGS
 from .errors import CnbError, FailedChunk, InvalidParameter, RecordingFailed
-from .sandbox.snapshots import Recorded, Snapshot, write
+from .sandbox.snapshots import Recorded, Snapshot, check_free, write
 
 __all__ = ["CLOCK_HEADER", "record_snapshot", "snapshot_calls"]
 
@@ -54,7 +63,11 @@ CLOCK_HEADER = "X-Cnbkit-Clock"
 def snapshot_calls(client: Client, start: DateArg, end: DateArg,
                    groups: Iterable[str] | None = None) -> list[Call]:
     """Every call the planner makes for ``groups`` (default: all) over ``start`` .. ``end``,
-    each once, in the groups' order: what :func:`record_snapshot` records.
+    each once, in the groups' order: what :func:`record_snapshot` records. Two groups get
+    more, so that the sandbox can answer the narrower requests from them
+    (``cnbkit/sandbox/replay.py``): the other currencies in both languages (their names
+    differ), and the averages of every year from 1991 (:data:`cnbkit.catalog.FIRST_YEAR`) to
+    this year (the client's), in every kind (an average by currency spans every year to now).
 
     Raises:
         InvalidParameter: an unknown group, a bad range.
@@ -74,29 +87,23 @@ def snapshot_calls(client: Client, start: DateArg, end: DateArg,
                                allowed=list(PLANNERS))
     calls: dict[Call, None] = {}
     for group in chosen:
-        if PLANNERS[group].about.ranges == "years":  # averages: whole years, every kind
-            first, last = _year(start, client), _year(end, client)
+        if PLANNERS[group].about.ranges == "years":  # averages: every year to now, each kind
+            last = client.today().year
             for kind in AVERAGE_KINDS:
-                calls.update(dict.fromkeys(plan(group, first, last, client=client, kind=kind)))
+                calls.update(dict.fromkeys(plan(group, FIRST_YEAR, last, client=client,
+                                                kind=kind)))
+        elif group == "fxrates":  # the names differ by language: both
+            for lang in LANGS:
+                calls.update(dict.fromkeys(plan(group, start, end, client=client, lang=lang)))
         else:
             calls.update(dict.fromkeys(plan(group, start, end, client=client)))
     return list(calls)
 
 
-def _year(value: DateArg, client: Client) -> int:
-    if value is None:
-        return client.today().year
-    if isinstance(value, int):
-        return value
-    if isinstance(value, dt.date):
-        return value.year
-    return int(str(value).strip()[:4])
-
-
-def _recorded(call: Call, response: requests.Response) -> Recorded:
+def _recorded(call: Call, response: requests.Response, moment: dt.datetime) -> Recorded:
     return Recorded(call.op.path, parse_qsl(call.query.encode(), keep_blank_values=True),
                     response.status_code, response.content,
-                    response.headers.get("Content-Type"))
+                    response.headers.get("Content-Type"), recorded=moment)
 
 
 def record_snapshot(
@@ -118,9 +125,10 @@ def record_snapshot(
         start, end: the period, as ``history()`` takes it (``'yyyy-MM-dd'``, a date, a year).
         groups: the groups to record (default every one: czeonia, exrates, forward, fxrates,
             omo, pribor, skd, averages).
-        client: the client whose transport sends the requests (its base URL, trust, proxies,
-            retries and clock); default a new one for ``base_url`` (default
-            ``$CNBKIT_BASE_URL`` or the live API). Its cache is never used.
+        client: the client whose transport sends the requests (its base URL, trust, proxies
+            and retries); default a new one for ``base_url`` (default ``$CNBKIT_BASE_URL`` or
+            the live API) on the real time. Its cache is never used; its clock only says what
+            "today" is for the period (the default ``end``), never the recording's moment.
         base_url: the API to record, when no client is given.
         workers: requests in flight at once (default the client's ``workers``, 4).
         replace: replace a snapshot already in ``directory``.
@@ -131,7 +139,8 @@ def record_snapshot(
             cause); nothing is written.
         HostUnreachable, CertificateNotTrusted, ProxyRefused: the API cannot be reached at all
             (the first such failure stops the recording); nothing is written.
-        SnapshotError: ``directory`` is not empty and ``replace`` is False.
+        SnapshotError: ``directory`` is not empty and ``replace`` is False (before any
+            request).
 
     Example:
         >>> snap = record_snapshot("snap", 2024, 2024, groups=["pribor"],
@@ -139,7 +148,8 @@ def record_snapshot(
         >>> snap.sha256  # doctest: +SKIP
     """
     own = client is None
-    runner = client if client is not None else Client(base_url=base_url, cache=False)
+    runner = client if client is not None else Client(base_url=base_url, cache=False,
+                                                      clock=SystemClock())
     try:
         return _record(directory, runner, start, end, groups, workers, replace)
     finally:
@@ -147,39 +157,49 @@ def record_snapshot(
             runner.close()
 
 
+def _received(transport: Transport, call: Call) -> tuple[requests.Response, dt.datetime]:
+    """The answer to ``call`` and the real moment it arrived."""
+    response = transport.record(call)
+    return response, dt.datetime.now(dt.UTC).astimezone(PRAGUE)
+
+
 def _record(directory: str | os.PathLike[str], client: Client, start: DateArg, end: DateArg,
             groups: Sequence[str] | None, workers: int | None, replace: bool) -> Snapshot:
+    check_free(directory, replace=replace)  # before the first request, not after the last
     calls = snapshot_calls(client, start, end, groups)
-    moment = client.clock.now()
     transport = client._transport  # the client's own: trust, proxies, one retry budget
-    answers: list[Recorded | None] = [None] * len(calls)
+    received: list[tuple[requests.Response, dt.datetime] | None] = [None] * len(calls)
     failed: list[FailedChunk] = []
-    clocks: set[str] = set()
     with ThreadPoolExecutor(max_workers=workers or client.workers,
                             thread_name_prefix="cnbkit-record") as pool:
-        futures = {pool.submit(transport.record, call): index for index, call in enumerate(calls)}
+        futures = {pool.submit(_received, transport, call): index
+                   for index, call in enumerate(calls)}
         try:
             for future in as_completed(futures):
                 index = futures[future]
                 try:
-                    response = future.result()
+                    received[index] = future.result()
                 except STOPS_A_RUN:
                     raise
                 except CnbError as exc:
                     failed.append(FailedChunk(calls[index].label, exc))
-                    continue
-                answers[index] = _recorded(calls[index], response)
-                if response.headers.get(CLOCK_HEADER):
-                    clocks.add(response.headers[CLOCK_HEADER])
         finally:
             for future in futures:
                 future.cancel()
     if failed:
         failed.sort(key=lambda chunk: chunk.label)
         raise RecordingFailed(failed, succeeded=len(calls) - len(failed))
-    if len(clocks) == 1:  # a sandbox: its answers stand for its clock
-        moment = read_moment(clocks.pop())
-    statuses = sorted({a.status for a in answers if a is not None} - {200})
+    got = [(call, pair) for call, pair in zip(calls, received, strict=True) if pair is not None]
+    clocks = {response.headers.get(CLOCK_HEADER) for _, (response, _) in got}
+    stated = clocks.pop() if len(clocks) == 1 else None
+    if stated:  # a sandbox: every answer stands for its clock
+        moment = read_moment(stated)
+        answers = [_recorded(call, response, moment) for call, (response, _) in got]
+    else:  # the API: each answer stands for the moment it arrived, the snapshot for the last
+        answers = [_recorded(call, response, at) for call, (response, at) in got]
+        moment = max((at for _, (_, at) in got),
+                     default=dt.datetime.now(dt.UTC).astimezone(PRAGUE))
+    statuses = sorted({a.status for a in answers} - {200})
     details = {
         "period": {"start": str(start) if start is not None else None,
                    "end": str(end) if end is not None else None},
@@ -187,5 +207,5 @@ def _record(directory: str | os.PathLike[str], client: Client, start: DateArg, e
         "requests": len(calls),
         "statuses_besides_200": [s for s in statuses if s in RECORDED_STATUSES],
     }
-    return write(directory, (a for a in answers if a is not None), source=client.base_url,
-                 recorded=moment, version=version("cnbkit"), details=details, replace=replace)
+    return write(directory, answers, source=client.base_url, recorded=moment,
+                 version=version("cnbkit"), details=details, replace=replace)

@@ -140,22 +140,75 @@ def test_the_default_date_captures_of_28_may_2026_agree_with_the_rules():
         assert schedule.through("pribor").isoformat() == pribor == "2026-05-26"
 
 
-def test_the_june_2026_captures_agree_with_the_rules_at_some_moment():
-    """PRIBOR of 3 June and the open market operations of 5 June came from one file (committed
-    on 16 June): some moment before that commit serves exactly those two."""
+def test_the_rules_are_consistent_with_the_june_2026_captures_at_some_moment():
+    """What this proves, and no more: the rules are *consistent* with the June captures.
+    PRIBOR of 3 June and the open market operations of 5 June came from one file whose
+    recording moment SOURCES.md does not give (only its commit, on 16 June 2026): by the
+    rules, exactly the moments of 8 June 09:00-10:59 serve both (the operations of Friday
+    5 June are out on Monday at 09:00, PRIBOR of 4 June at 11:00), and that window lies before
+    the commit. A rule that no moment before the commit meets (PRIBOR a week late, or OMO two
+    days late) would fail; the window's width says nothing of the OMO time, an assumption."""
     from cnbkit.sandbox.publication import Schedule
 
     pribor = capture("pribor_daily_2026-06-03_reconstructed-wrapper.json")["pribs"][0]
     omo = capture("omo_daily_2026-06-05_reconstructed-wrapper.json")["operations"][0]
-    moment = _at("2026-06-05T00:00")
-    together = []
-    while moment < _at("2026-06-16T23:59"):
+    commit = _at("2026-06-16T00:00")  # the file's commit day (SOURCES.md): recorded before
+    moment, together = _at("2026-06-05T00:00"), []
+    while moment < commit:
         schedule = Schedule(moment)
         if (schedule.through("pribor").isoformat() == pribor["validFor"]
                 and schedule.through("omo").isoformat() == omo["tradeDate"]):
             together.append(moment)
-        moment += dt.timedelta(minutes=30)
-    assert together, "no moment serves both captures"
+        moment += dt.timedelta(minutes=1)
+    assert together, "no moment before the commit serves both captures"
+    assert (together[0], together[-1]) == (_at("2026-06-08T09:00"), _at("2026-06-08T10:59"))
+
+
+def test_the_recording_moments_sources_md_gives_are_after_each_capture_is_published():
+    """Where SOURCES.md gives a capture's recording moment (the VCR cassettes: the days of
+    16-20 March 2026 recorded on 2 April at 20:37 GMT, the year at 20:53 GMT), the rules
+    publish every row it holds by then, and the year holds every day the rules publish."""
+    from cnbkit.catalog import operation
+    from cnbkit.sandbox.publication import Schedule
+
+    sources = (DATA / "SOURCES.md").read_text(encoding="utf-8")
+    assert "recorded_at Thu, 02 Apr 2026 20:37 GMT" in sources
+    assert "recorded 02 Apr 2026 20:53 GMT" in sources
+    days_at = dt.datetime(2026, 4, 2, 20, 37, tzinfo=dt.UTC)
+    fixing = operation("exrates.daily")
+    for day in range(16, 21):
+        rows = capture(f"exrates_daily_2026-03-{day}_EN.json")["rates"]
+        assert {row["validFor"] for row in rows} == {f"2026-03-{day}"}
+        assert fixing.publication.moment(dt.date(2026, 3, day)) <= days_at
+    year_at = dt.datetime(2026, 4, 2, 20, 53, tzinfo=dt.UTC)
+    year = capture("exrates_daily-year_2026_EN_recorded-2026-04-02.json")["rates"]
+    assert max(row["validFor"] for row in year) == Schedule(year_at).through("fixing"
+                                                                             ).isoformat()
+
+
+def test_facts_md_sentences_on_the_daily_calls_and_on_pribor_late():
+    """FACTS.md's sentences as judges: a weekend or a holiday gives the previous fixing (its
+    own validFor); PRIBOR "with a delay of about a week" (a public snapshot: PRIBOR to
+    14 August 2026 beside the fixing of 21 August) is *later* than the rule (D + 2 at 11:00,
+    which the May capture requires: a week's rule would give 21 May there) -- the rule is the
+    earliest the API has been seen to publish, not a promise, and the docs say so."""
+    assert "a weekend or holiday gives the previous fixing" in " ".join(FACTS.split())
+    with serve(clock="2024-06-30") as url:  # a Sunday
+        for day in ("2024-06-29", "2024-06-30"):
+            rows = requests.get(f"{url}/exrates/daily?date={day}", timeout=30).json()["rates"]
+            assert {row["validFor"] for row in rows} == {"2024-06-28"}
+    found = re.search(r"PRIBOR up to (\d{4}-\d\d-\d\d) while the fixing was at "
+                      r"(\d{4}-\d\d-\d\d)", " ".join(FACTS.split()))
+    assert found, "FACTS.md no longer states the August snapshot"
+    pribor, fixing = (dt.date.fromisoformat(found.group(i)) for i in (1, 2))
+    from cnbkit.catalog import operation
+
+    seen = dt.datetime.combine(fixing, FIXING_AT, PRAGUE)  # the fixing of 21 Aug was out
+    ruled = operation("pribor.daily").publication
+    assert ruled.moment(pribor) < seen  # the rule had published 14 August long before
+    later = pribor + dt.timedelta(days=3)  # Monday 17 August: the API had not shown it yet
+    assert ruled.moment(later) < seen
+    assert "late day is possible" in ruled.source
 
 
 def test_the_catalog_states_the_same_moments_as_facts_md():
@@ -209,3 +262,53 @@ def test_the_client_takes_the_same_moments(monkeypatch):
     monkeypatch.delenv("CNBKIT_TODAY")
     with pytest.raises(cnbkit.ConfigError, match="timezone"):
         cnbkit.Client(base_url=elsewhere, cache=False, clock=dt.datetime(2025, 12, 31, 10))
+
+
+# -- daily operations past the data's end (the review of main d17e3f8) --------------------------
+@pytest.mark.parametrize(("path", "key", "field"), [
+    ("/czeonia/daily", "czeoniaDaily", "validFor"), ("/pribor/daily", "pribs", "validFor"),
+    ("/omo/daily", "operations", "tradeDate"), ("/forward/daily", "forwardPoints", "validFor"),
+    ("/skd/daily", "skds", "settlementDate"), ("/exrates/daily", "rates", "validFor"),
+])
+def test_a_daily_call_past_the_data_answers_with_the_last_day_published(path, key, field):
+    """The live API answers a daily call with the last data published ("the last valid data
+    for the selected day", FACTS.md): a clock after the sandbox's data (which end on 31
+    December 2025) gets their last day, with or without a date, not an empty answer.
+    (On d17e3f8: {} and [] for every series but the fixing.)"""
+    assert "the last valid data for the selected day" in FACTS
+    with serve(clock="2026-06-05T12:00") as url:
+        for query in ("", "?date=2026-06-04", "?date=2026-01-01"):
+            body = requests.get(f"{url}{path}{query}", timeout=30).json()[key]
+            rows = body if isinstance(body, list) else [body]
+            assert rows and {row[field] for row in rows} == {"2025-12-31"}, (path, query)
+
+
+def test_the_reference_snapshot_answers_every_daily_call_at_its_clock():
+    """Replaying the live API's captures at their moment (16 June 2026): what a capture holds
+    is replayed (PRIBOR of 3 June, the open market operations of 5 June: their bytes), the
+    rest is the sandbox's last day; the client's daily calls get one day each. (On d17e3f8:
+    empty answers and frames of 0 rows.)"""
+    import cnbkit
+    from cnbkit.sandbox import Snapshot
+
+    reference = DATA.parent / "snapshots" / "reference"
+    with serve(snapshot=reference) as url:
+        assert url.moment == dt.datetime(2026, 6, 16, 23, 59, tzinfo=PRAGUE)
+        for path, capture_name in (
+                ("/pribor/daily", "pribor_daily_2026-06-03_reconstructed-wrapper.json"),
+                ("/omo/daily", "omo_daily_2026-06-05_reconstructed-wrapper.json")):
+            answer = requests.get(f"{url}{path}", timeout=30)
+            assert answer.headers["X-Cnbkit-Source"] == "replayed"
+            assert answer.content == (DATA / capture_name).read_bytes()
+        for path in ("/czeonia/daily", "/forward/daily", "/skd/daily"):
+            answer = requests.get(f"{url}{path}", timeout=30)
+            assert answer.headers["X-Cnbkit-Source"] == "generated"
+            assert "2025-12-31" in answer.text
+        fixing = requests.get(f"{url}/exrates/daily", timeout=30)  # the year recorded on 2 April
+        assert fixing.headers["X-Cnbkit-Replayed-From"] == "/exrates/daily-year?year=2026"
+        assert fixing.json()["rates"][0]["validFor"] == "2026-04-02"
+        with cnbkit.Client(base_url=url, cache=False, clock=url.moment) as client:
+            for group in ("czeonia", "pribor", "omo", "forward", "skd", "exrates"):
+                frame = getattr(cnbkit, group).daily(client=client)
+                assert len(frame) > 0, group
+                assert frame.attrs["snapshot"] == Snapshot.load(reference).sha256

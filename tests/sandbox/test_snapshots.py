@@ -42,16 +42,18 @@ def recorded(tmp_path_factory):
 
 
 def test_a_snapshot_holds_every_request_of_the_planner(recorded):
+    """Every request of the planner for the period; the averages of every year from 1991 to
+    this year (an average by currency spans them all, see test_replay.py)."""
     source, snapshot = recorded
     expected = {(c.op.path, c.query.encode())
                 for group in GROUPS
                 for kind in (("monthly", "cumulative", "quarterly") if group == "averages"
                              else (None,))
-                for c in cnbkit.plan(group, 2024, 2025, client=cnbkit.Client(
+                for c in cnbkit.plan(group, 1991 if kind else 2024, 2025, client=cnbkit.Client(
                     base_url=source, cache=False, clock="2025-12-31"),
                     **({"kind": kind} if kind else {}))}
     assert {(e.path, e.query) for e in snapshot.entries} == expected
-    assert len(snapshot) == len(expected) == 2 + 2 + 2 + 3 * 2
+    assert len(snapshot) == len(expected) == 2 + 2 + 2 + 3 * (2025 - 1991 + 1)
     manifest = json.loads((snapshot.directory / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["source"] == str(source) and manifest["cnbkit"] == cnbkit.__version__
     assert manifest["recorded"] == "2025-12-31T23:59:59.999999+01:00"  # the sandbox's clock
@@ -76,8 +78,8 @@ def test_another_seed_replays_it_byte_for_byte_and_generates_what_it_lacks(recor
             assert ours.status_code == entry.status
             assert ours.headers["X-Cnbkit-Source"] == "replayed"
             assert ours.headers["X-Cnbkit-Snapshot"] == snapshot.sha256
-        for target in ("/czeonia/daily-year?year=2023", "/omo/daily?date=2025-06-02",
-                       "/forward/daily?date=2024-05-02"):  # not recorded: seed 1's own
+        for target in ("/czeonia/daily-year?year=2023", "/omo/daily?date=2023-06-02",
+                       "/forward/daily?date=2024-05-02"):  # not held: seed 1's own
             ours = requests.get(f"{replay}{target}", timeout=30)
             theirs = requests.get(f"{source}{target}", timeout=30)
             assert ours.headers["X-Cnbkit-Source"] == "generated"
@@ -110,13 +112,21 @@ def test_the_client_keeps_which_answers_were_replayed(recorded):
         assert attrs["generated"] == attrs["source"]
 
 
-def test_an_answer_recorded_after_the_clock_is_not_replayed(recorded):
-    """A snapshot stands for its moment: a sandbox living before it does not see its answers
-    (no look-ahead through a snapshot)."""
+def test_an_answer_recorded_after_the_clock_is_cut_to_what_was_published_then(recorded):
+    """A snapshot stands for its moment: a sandbox living before it serves a recorded answer
+    only as far as it was published at its own clock (no look-ahead through a snapshot), as
+    the recording sandbox itself served it then."""
     _, snapshot = recorded
-    with serve(seed=1, snapshot=snapshot.directory, clock="2025-12-31T12:00") as early:
-        answer = requests.get(f"{early}/czeonia/daily-year?year=2024", timeout=30)
-        assert answer.headers["X-Cnbkit-Source"] == "generated"
+    with serve(seed=1, snapshot=snapshot.directory, clock="2025-12-31T09:00") as early, \
+            serve(seed=0, clock="2025-12-31T09:00") as then:
+        for target in ("/czeonia/daily-year?year=2025", "/czeonia/daily-year?year=2024",
+                       "/omo/daily-year?year=2025"):
+            answer = requests.get(f"{early}{target}", timeout=30)
+            assert answer.headers["X-Cnbkit-Source"] == "replayed"
+            assert answer.headers["X-Cnbkit-Replayed-From"] == target
+            assert answer.content == requests.get(f"{then}{target}", timeout=30).content
+        year = requests.get(f"{early}/czeonia/daily-year?year=2025", timeout=30).json()
+        assert year["rates"][-1]["validFor"] == "2025-12-29"  # 30 Dec's comes at 09:30
 
 
 # -- snapshots that cannot be trusted ----------------------------------------------------------
@@ -261,9 +271,18 @@ def test_a_request_without_a_date_means_the_clock_day():
         pribor = requests.get(f"{url}/pribor/daily", timeout=30)
         assert pribor.headers["X-Cnbkit-Source"] == "replayed"
         assert pribor.json()["pribs"][0]["validFor"] == "2026-05-26"
+        assert pribor.content == (DATA / "pribor_daily_2026-05-26_from-rds.json").read_bytes()
     with serve(snapshot=REFERENCE, clock="2026-05-29T23:59") as url:
+        # the API would have PRIBOR of 27 May by then; the last day the sandbox has is the
+        # recorded 26 May (its generated data end in 2025), as the capture's bytes
         later = requests.get(f"{url}/pribor/daily", timeout=30)
-        assert later.headers["X-Cnbkit-Source"] == "generated"
+        assert later.headers["X-Cnbkit-Source"] == "replayed"
+        assert later.headers["X-Cnbkit-Replayed-From"] == "/pribor/daily?date=2026-05-28"
+        assert later.content == (DATA / "pribor_daily_2026-05-26_from-rds.json").read_bytes()
+        assert later.json()["pribs"][0]["validFor"] == "2026-05-26"
+        czeonia = requests.get(f"{url}/czeonia/daily", timeout=30)  # no capture: generated
+        assert czeonia.headers["X-Cnbkit-Source"] == "generated"
+        assert czeonia.json()["czeoniaDaily"]["validFor"] == "2025-12-31"
 
 
 def test_the_sandbox_on_2025_12_31_sees_no_capture_of_2026():
@@ -289,3 +308,106 @@ def test_the_notebooks_banner_names_the_snapshot_it_replays():
         assert snapshot.sha256 in banner._repr_html_()
     with serve() as url, cnbkit.Client(base_url=url, cache=False) as client:
         assert "snapshot" not in repr(source_banner(client))
+
+
+# -- the moment of a recording, the folder (the review of main d17e3f8) -------------------------
+class _LikeTheApi:
+    """A stand-in for the live API on loopback: a sandbox behind a proxy that drops the
+    sandbox's own ``X-Cnbkit-*`` headers (the live API states no clock)."""
+
+    def __init__(self, upstream: str) -> None:
+        import http.server
+        import threading
+        import urllib.request
+
+        origin = upstream.split("/cnbapi")[0]
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                with urllib.request.urlopen(origin + self.path, timeout=60) as answer:
+                    body, status = answer.read(), answer.status
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/cnbapi"
+
+    def __enter__(self) -> str:
+        self.thread.start()
+        return self.url
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+def test_a_recording_of_the_api_stands_for_the_real_moment_not_the_client_clock(tmp_path):
+    """From a server that states no clock (the live API), each answer stands for the real
+    moment it arrived, the snapshot for the last (Prague time with its offset), whatever the
+    client's clock says; replayed at a clock in 2020, it serves what was published then.
+    (On d17e3f8: recorded "2020-06-30", and the replay at 1 July 2020 served CZEONIA to
+    31 December 2020.)"""
+    folder = tmp_path / "live"
+    with serve() as upstream, _LikeTheApi(upstream) as live, \
+            cnbkit.Client(base_url=live, cache=False, clock="2020-06-30") as client:
+        before = dt.datetime.now(dt.UTC)
+        snapshot = record_snapshot(folder, "2020-01-01", "2020-06-30", groups=["czeonia"],
+                                   client=client)
+        after = dt.datetime.now(dt.UTC)
+    assert before <= snapshot.recorded <= after
+    assert snapshot.recorded.utcoffset() in (dt.timedelta(hours=1), dt.timedelta(hours=2))
+    assert all(before <= e.recorded <= snapshot.recorded for e in snapshot.entries)
+    moment = "2020-07-01T10:00"
+    with serve(seed=1, snapshot=folder, clock=moment) as replay, \
+            serve(seed=0, clock=moment) as then:
+        target = "/czeonia/daily-year?year=2020"
+        answer = requests.get(f"{replay}{target}", timeout=30)
+        assert answer.headers["X-Cnbkit-Source"] == "replayed"
+        assert answer.json()["rates"][-1]["validFor"] == "2020-06-30"
+        assert answer.content == requests.get(f"{then}{target}", timeout=30).content
+
+
+def test_the_command_line_refuses_a_clock_and_ignores_cnbkit_today(tmp_path):
+    """``--clock`` is refused (a recording is of the API's present), ``CNBKIT_TODAY`` is
+    ignored with a note; the moment is printed in Prague time with its offset."""
+    import os
+
+    command = [sys.executable, "-m", "cnbkit.cli", "snapshot", "record", str(tmp_path / "a"),
+               "--start", "2024", "--end", "2024", "--groups", "czeonia"]
+    with serve() as source:
+        refused = subprocess.run([*command, "--base-url", str(source), "--clock", "2020-06-30"],
+                                 capture_output=True, text=True, timeout=300, check=False)
+        assert refused.returncode == 2 and "cannot move a recording" in refused.stderr
+        assert source.count("/czeonia/") == 0 and not (tmp_path / "a").exists()
+        env = {**os.environ, "CNBKIT_TODAY": "2020-06-30"}
+        done = subprocess.run([*command, "--base-url", str(source)], env=env,
+                              capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "CNBKIT_TODAY=2020-06-30 is ignored" in done.stderr
+    assert "as of 2025-12-31T23:59:59+01:00" in done.stdout  # the sandbox's clock
+    assert Snapshot.load(tmp_path / "a").recorded == dt.datetime.fromisoformat(
+        "2025-12-31T23:59:59.999999+01:00")
+
+
+def test_a_folder_that_is_not_empty_is_refused_before_the_first_request(tmp_path):
+    """(On d17e3f8: every request was made, then "not empty".)"""
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "mine.txt").write_text("keep me", encoding="utf-8")
+    with serve() as source, cnbkit.Client(base_url=source, cache=False,
+                                          clock="2025-12-31") as client:
+        with pytest.raises(SnapshotError, match="not empty"):
+            record_snapshot(taken, "2019-01-01", "2019-12-31", groups=["skd"], client=client)
+        assert source.count("/skd/") == 0
+        with pytest.raises(SnapshotError, match="is a file"):
+            record_snapshot(taken / "mine.txt", 2019, 2019, groups=["czeonia"], client=client)
+        assert source.count("/czeonia/") == 0
+    assert (taken / "mine.txt").read_text(encoding="utf-8") == "keep me"

@@ -80,12 +80,12 @@ class Client:
             ``backend=`` return (``$CNBKIT_BACKEND``). Give ``backend="polars"`` or
             ``"pyarrow"`` on each call instead: the types of cnbkit's functions follow that
             argument and assume pandas without it (see the backends page).
-        clock: what "now" is: None (the real time, or ``$CNBKIT_TODAY``), a date or
-            ``'yyyy-MM-dd'`` (the real time on that day), an aware datetime or
-            ``'yyyy-MM-ddTHH:MM'`` in Prague time (the real time, started at that moment,
-            as the sandbox's ``clock=`` takes it), or a :class:`~cnbkit.Clock`
-            such as :class:`~cnbkit.ManualClock`. It decides the default end of a
-            range, the last year accepted, which periods are closed and when TTLs run out.
+        clock: what "now" is: None (the real time, or ``$CNBKIT_TODAY``), a moment as the
+            sandbox's ``clock=`` takes it (a date or ``'yyyy-MM-dd'``: the end of that day;
+            an aware datetime or ``'yyyy-MM-ddTHH:MM'`` in Prague time), at which the client's
+            clock then stands (a :class:`~cnbkit.ManualClock`), or any
+            :class:`~cnbkit.Clock`. It decides the default end of a range, the last year
+            accepted, which periods are closed and when TTLs run out.
         trust: which certificates HTTPS answers are verified against: ``"system"`` (default:
             the system's certificate store, where IT installs a company's root CA, and
             certifi's bundle), ``"certifi"`` (certifi's bundle alone) or the path of a CA

@@ -10,9 +10,10 @@ CNBKIT_CACHE_URL    ``cache_url``: where the HTTP cache lives: ``sqlite:///path`
 CNBKIT_CACHE_DIR    ``cache_dir``: a directory for the SQLite cache (a shorthand for
                     ``sqlite:///<dir>/cnbkit-http.sqlite``)
 CNBKIT_OFFLINE      ``offline``: ``1``/``true`` answers from the cache only
-CNBKIT_TODAY        ``today``: the day (``yyyy-MM-dd``) or the moment (``yyyy-MM-ddTHH:MM``,
-                    Prague time) the client takes for now (``cnbkit lab`` sets the
-                    sandbox's clock here); default the real time
+CNBKIT_TODAY        ``today``: the day (``yyyy-MM-dd``, its end) or the moment
+                    (``yyyy-MM-ddTHH:MM``, Prague time) the client takes for now, its clock
+                    standing there (``cnbkit lab`` sets the sandbox's clock here); default
+                    the real time
 CNBKIT_BACKEND      ``backend``: ``pandas`` (default); ``polars`` or ``pyarrow`` deprecated
 CNBKIT_TRUST        ``trust``: which certificates the market-data transport trusts:
                     ``system`` (default: the system's store and certifi's bundle),
@@ -114,8 +115,8 @@ class Settings:
         workers: threads that download a ``history()``.
         progress: draw a progress bar on long histories (None: only on a terminal or in a
             Jupyter kernel).
-        today: the day the client takes for today, or an aware datetime: the moment it takes
-            for now (None: the real time).
+        today: the day the client takes for today (its end), or an aware datetime: the
+            moment it takes for now (None: the real time); the client's clock stands there.
         backend: what calls without ``backend=`` return: ``pandas`` (anything else is
             deprecated: the client warns).
         trust: which certificates HTTPS answers are verified against: ``system`` (the
@@ -303,13 +304,8 @@ def missing_bundle(source: str | None) -> str:
 def _day_or_moment(name: str, text: str) -> dt.date:
     """``yyyy-MM-dd`` (a day) or ``yyyy-MM-ddTHH:MM`` (a moment in Prague time, an aware
     datetime)."""
-    if "T" in text:
-        return read_moment(text, name=name)
-    try:
-        return dt.date.fromisoformat(text.strip())
-    except ValueError:
-        raise ConfigError(name, text, "write the day as yyyy-MM-dd, or the moment as "
-                          "yyyy-MM-ddTHH:MM (Prague time)") from None
+    moment = read_moment(text, name=name)  # checked once, as every clock is
+    return moment if "T" in text else moment.date()
 
 
 Settings.__module__ = "cnbkit"  # public as cnbkit.Settings, whatever module holds it

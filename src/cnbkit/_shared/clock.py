@@ -4,22 +4,30 @@ A client's clock decides the default end of a ``history()`` range, the last year
 check accepts, which periods are closed (cached for good) and when an open answer's TTL runs
 out. The API's own time zone is Europe/Prague, so "today" is the Prague date of ``now()``.
 
+**One meaning of a moment, everywhere** (the sandbox's ``clock=``, :func:`cnbkit.known_at`,
+``Client(clock=)``, ``CNBKIT_TODAY``, :class:`ManualClock`): an aware datetime;
+``'yyyy-MM-ddTHH:MM'`` (or with seconds) written without an offset is Prague time; a plain day
+(a date or ``'yyyy-MM-dd'``) is **the end of that day** in Prague, 23:59:59.999999, when
+everything published that day is out (:func:`read_moment`). Moments before 1991
+(:data:`cnbkit.catalog.FIRST_YEAR`, where the CNB's series start) are refused.
+
 * :class:`SystemClock`: the real time (the default).
-* :class:`ShiftedClock`: the real time moved to another day (or to a moment), so that seconds
-  still pass (TTLs run out) but "today" is that day; a client of the sandbox uses the
-  sandbox's day or moment (``Client(clock="2025-12-31")``, ``Client(clock="2025-12-31T10:00")``
-  in Prague time, or ``CNBKIT_TODAY`` which ``cnbkit lab`` sets).
-* :class:`ManualClock`: a clock that moves only when told to (tests move it instead of
-  sleeping).
+* :class:`ManualClock`: a clock that stands at a moment and moves only when told to. A client
+  given a day or a moment (``Client(clock="2025-12-31")``, ``CNBKIT_TODAY`` which ``cnbkit lab``
+  sets) lives at that moment as the sandbox does: its clock stands there (a running clock
+  could not stay at the end of a day), so "today" stays that day and an answer cached then
+  stays fresh for the session (a sandbox's answers at a fixed clock never change).
 
 Example:
     >>> import datetime as dt
-    >>> clock = ManualClock("2025-12-31T12:00:00+01:00")
+    >>> clock = ManualClock("2025-12-31T12:00")
     >>> today(clock)
     datetime.date(2025, 12, 31)
     >>> clock.advance(hours=12)
     >>> today(clock)
     datetime.date(2026, 1, 1)
+    >>> ManualClock("2025-12-31").now().astimezone(PRAGUE).isoformat()
+    '2025-12-31T23:59:59.999999+01:00'
 """
 
 from __future__ import annotations
@@ -31,11 +39,14 @@ from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError
 
-__all__ = ["PRAGUE", "Clock", "ClockLike", "ManualClock", "ShiftedClock", "SystemClock",
+__all__ = ["FIRST_YEAR", "PRAGUE", "Clock", "ClockLike", "ManualClock", "SystemClock",
            "end_of_day", "make_clock", "read_moment", "today"]
 
 #: The API's time zone.
 PRAGUE = ZoneInfo("Europe/Prague")
+#: The first year of any CNB series, 1991 (public as :data:`cnbkit.catalog.FIRST_YEAR`): a clock
+#: or a moment before it is refused.
+FIRST_YEAR = 1991
 
 
 @runtime_checkable
@@ -62,57 +73,23 @@ class SystemClock:
         return "SystemClock()"
 
 
-class ShiftedClock:
-    """The real time moved by whole days so that today (in Prague) is ``day``; or, given an
-    aware datetime, moved so that it is that moment now.
-
-    Time passes as usual (a TTL of an hour runs out after an hour); only the date (or the
-    moment it started from) differs.
-
-    Example:
-        >>> today(ShiftedClock(dt.date(2025, 12, 31)))
-        datetime.date(2025, 12, 31)
-        >>> clock = ShiftedClock(read_moment("2025-12-31T10:00"))
-        >>> clock.now() - read_moment("2025-12-31T10:00") < dt.timedelta(minutes=1)
-        True
-    """
-
-    def __init__(self, day: dt.date) -> None:
-        real = dt.datetime.now(dt.UTC)
-        if isinstance(day, dt.datetime):
-            self.day = day.astimezone(PRAGUE).date()
-            self._start: dt.datetime | None = day.astimezone(PRAGUE)
-            self._offset = day - real
-        else:
-            self.day = day
-            self._start = None
-            self._offset = dt.timedelta(days=(day - real.astimezone(PRAGUE).date()).days)
-
-    def now(self) -> dt.datetime:
-        return dt.datetime.now(dt.UTC) + self._offset
-
-    def __repr__(self) -> str:
-        if self._start is not None:
-            return f"ShiftedClock({self._start.isoformat(timespec='minutes')})"
-        return f"ShiftedClock({self.day.isoformat()})"
-
-
 class ManualClock:
     """A clock that stands still until :meth:`advance` or :meth:`set` moves it (thread-safe).
 
-    ``start`` is an aware datetime, an ISO string (``2025-12-31T12:00:00+01:00``) or a date
-    (noon in Prague).
+    ``start`` is a moment as every clock setting of cnbkit reads it: an aware datetime,
+    ``'yyyy-MM-ddTHH:MM'`` in Prague time (or an ISO text with its offset), or a day (a date or
+    ``'yyyy-MM-dd'``: the end of that day in Prague).
 
     Example:
-        >>> clock = ManualClock(dt.date(2025, 12, 31))
+        >>> clock = ManualClock("2025-12-31T10:00")
         >>> clock.advance(seconds=3601)
         >>> clock.now().isoformat()
-        '2025-12-31T12:00:01+00:00'
+        '2025-12-31T10:00:01+00:00'
     """
 
     def __init__(self, start: dt.datetime | dt.date | str) -> None:
         self._lock = threading.Lock()
-        self._now = _moment(start)
+        self._now = read_moment(start).astimezone(dt.UTC)
 
     def now(self) -> dt.datetime:
         with self._lock:
@@ -125,27 +102,12 @@ class ManualClock:
             self._now += step
 
     def set(self, moment: dt.datetime | dt.date | str) -> None:
-        """Move the clock to ``moment``."""
+        """Move the clock to ``moment`` (read as ``start`` is)."""
         with self._lock:
-            self._now = _moment(moment)
+            self._now = read_moment(moment).astimezone(dt.UTC)
 
     def __repr__(self) -> str:
-        return f"ManualClock({self.now().isoformat()})"
-
-
-def _moment(value: dt.datetime | dt.date | str) -> dt.datetime:
-    if isinstance(value, str):
-        try:
-            value = dt.datetime.fromisoformat(value) if "T" in value else \
-                dt.date.fromisoformat(value)
-        except ValueError:
-            raise ConfigError("clock", value, "write yyyy-MM-dd or an ISO date and time") \
-                from None
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is None:
-            raise ConfigError("clock", value, "give a timezone-aware datetime")
-        return value.astimezone(dt.UTC)
-    return dt.datetime(value.year, value.month, value.day, 12, tzinfo=PRAGUE).astimezone(dt.UTC)
+        return f"ManualClock({self.now().astimezone(PRAGUE).isoformat()})"
 
 
 ClockLike = Clock | dt.date | str | None
@@ -160,7 +122,8 @@ def read_moment(value: dt.datetime | dt.date | str, *, name: str = "clock") -> d
     day in Prague (:func:`end_of_day`).
 
     Raises:
-        ConfigError: a naive datetime, a text in another form, another type (naming ``name``).
+        ConfigError: a naive datetime, a text in another form, another type, a moment before
+            1991 (:data:`FIRST_YEAR`) (naming ``name``).
 
     Example:
         >>> read_moment("2025-12-31T09:30").isoformat()
@@ -168,6 +131,7 @@ def read_moment(value: dt.datetime | dt.date | str, *, name: str = "clock") -> d
         >>> read_moment("2025-12-31").isoformat()
         '2025-12-31T23:59:59.999999+01:00'
     """
+    given = value
     if isinstance(value, str):
         text = value.strip()
         try:
@@ -182,15 +146,20 @@ def read_moment(value: dt.datetime | dt.date | str, *, name: str = "clock") -> d
         if value.tzinfo is None:
             raise ConfigError(name, value, "give a timezone-aware datetime, or "
                               "'yyyy-MM-ddTHH:MM' in Prague time")
-        return value.astimezone(PRAGUE)
-    if isinstance(value, dt.date):
-        return end_of_day(value)
-    raise ConfigError(name, value, _MOMENT_FORMS)
+        moment = value.astimezone(PRAGUE)
+    elif isinstance(value, dt.date):
+        moment = end_of_day(value)
+    else:
+        raise ConfigError(name, value, _MOMENT_FORMS)
+    if moment.year < FIRST_YEAR:
+        raise ConfigError(name, given, f"the CNB's series start in {FIRST_YEAR} "
+                          "(cnbkit.catalog.FIRST_YEAR): give a moment from then on")
+    return moment
 
 
 def end_of_day(day: dt.date) -> dt.datetime:
-    """The last moment of ``day`` in Prague (23:59:59.999999): what a clock given as a plain
-    day means to the sandbox, which serves everything published that day.
+    """The last moment of ``day`` in Prague (23:59:59.999999): what a plain day means as a
+    clock or a moment, when everything published that day is out.
 
     Example:
         >>> end_of_day(dt.date(2025, 12, 31)).isoformat()
@@ -200,29 +169,20 @@ def end_of_day(day: dt.date) -> dt.datetime:
 
 
 def make_clock(value: ClockLike) -> Clock:
-    """A clock from a setting: None (the real time), a date or ``'yyyy-MM-dd'`` (the real time
-    on that day, :class:`ShiftedClock`), an aware datetime or ``'yyyy-MM-ddTHH:MM'`` in Prague
-    time (the real time moved to start at that moment), or a :class:`Clock`.
+    """A clock from a setting: None (the real time, :class:`SystemClock`), a :class:`Clock`,
+    or a moment as :func:`read_moment` reads it (a day: its end; ``'yyyy-MM-ddTHH:MM'`` in
+    Prague time; an aware datetime): a :class:`ManualClock` standing there.
 
     Example:
         >>> make_clock("2025-12-31")
-        ShiftedClock(2025-12-31)
+        ManualClock(2025-12-31T23:59:59.999999+01:00)
         >>> make_clock("2025-12-31T10:00")
-        ShiftedClock(2025-12-31T10:00+01:00)
+        ManualClock(2025-12-31T10:00:00+01:00)
     """
     if value is None:
         return SystemClock()
-    if isinstance(value, str):
-        if "T" in value:
-            return ShiftedClock(read_moment(value))
-        try:
-            return ShiftedClock(dt.date.fromisoformat(value.strip()))
-        except ValueError:
-            raise ConfigError("clock", value, _MOMENT_FORMS) from None
-    if isinstance(value, dt.datetime):
-        return ShiftedClock(read_moment(value))
-    if isinstance(value, dt.date):
-        return ShiftedClock(value)
+    if isinstance(value, str | dt.date):
+        return ManualClock(value)
     if isinstance(value, Clock):
         return value
     raise ConfigError("clock", value, "give None, a date, 'yyyy-MM-dd', an aware datetime, "

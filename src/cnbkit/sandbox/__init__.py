@@ -145,15 +145,19 @@ def start(
             is the default of every date, year and month parameter; each series is served
             from its publication moment (the fixing of D after 14:30 on D, CZEONIA for D on
             the next business day at 09:30 ...). Default: the snapshot's moment, else the
-            end of 2025-12-31, the last day of the real fixing.
+            end of 2025-12-31, the last day of the real fixing. A moment before 1991 is
+            refused.
         faults: the initial fault plan (none by default).
         seed: the seed of the synthetic series (same seed, same bytes).
         cobs: also start the COBS (PSD2) sandbox over mutual TLS, as ``url.cobs``.
         snapshot: a snapshot's folder (``cnbkit snapshot record``) or a loaded
             :class:`Snapshot`: a request it holds, recorded at or before the clock, is
-            answered with the recorded bytes and status; any other is generated. Every answer
-            says which (``X-Cnbkit-Source: replayed`` or ``generated``) and names the
-            snapshot by its sha256 (``X-Cnbkit-Snapshot``).
+            answered with the recorded bytes and status; a narrower one (one tenor, one
+            currency, one day...) with the recorded rows of the broader answers that hold it
+            (``cnbkit/sandbox/replay.py``), cut to what is published at the clock; any other
+            is generated. Every answer says which (``X-Cnbkit-Source: replayed`` or
+            ``generated``; ``X-Cnbkit-Replayed-From``) and names the snapshot by its sha256
+            (``X-Cnbkit-Snapshot``).
 
     Returns:
         The base URL, e.g. ``http://127.0.0.1:8765/cnbapi``.

@@ -21,7 +21,8 @@ establish, are in the repository's ``tests/data/cnbapi/`` and its ``FACTS.md``):
 * each series is served from its publication moment (:mod:`cnbkit.sandbox.publication`: the
   fixing of D after 14:30 on D, CZEONIA for D on D + 1 at 09:30, PRIBOR on D + 2 at
   11:00 ...): daily operations give the last valid *published* data on or before the day
-  asked; a year or a month lists only its published days;
+  asked (at a clock past the data's end, their last day); a year or a month lists only its
+  published days;
   periods without data give the result key with ``[]``; an unknown currency
   gives ``{}``; ``/czeonia/daily`` before the series starts gives ``{}`` as well;
 * 400 ``VALIDATION_ERROR`` bodies with the rules ``typeMismatch`` (unparseable or impossible
@@ -31,9 +32,11 @@ establish, are in the repository's ``tests/data/cnbapi/`` and its ``FACTS.md``):
   capture; the upper bound is an assumption). The first failing parameter in Swagger order wins.
 * every error reply carries its ``messageId`` in an ``X-Message-Id`` header, which the server
   logs and strips from the wire;
-* every answer of an operation says where it came from: ``X-Cnbkit-Source: replayed`` (the
-  recorded bytes of a snapshot) or ``generated``, ``X-Cnbkit-Snapshot`` the snapshot's sha256
-  when one is loaded, and ``X-Cnbkit-Clock`` the sandbox's moment (ISO 8601).
+* every answer of an operation says where it came from: ``X-Cnbkit-Source: replayed`` (a
+  snapshot's recorded answer, or recorded rows of broader answers, :mod:`cnbkit.sandbox.replay`;
+  ``X-Cnbkit-Replayed-From`` names them, ``X-Cnbkit-Filled`` the fields the sandbox filled)
+  or ``generated``, ``X-Cnbkit-Snapshot`` the snapshot's sha256 when one is loaded, and
+  ``X-Cnbkit-Clock`` the sandbox's moment (ISO 8601).
 
 Example:
     >>> import datetime
@@ -45,32 +48,34 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import calendar as _calendar
 import datetime
 import json
 import logging
-import re
 import secrets
 import string
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from cnbkit._shared.clock import read_moment
-from cnbkit.catalog import BY_PATH, Operation, Param
+from cnbkit.catalog import BY_PATH, Operation
+from cnbkit.sandbox.arguments import YEAR_RANGE, Invalid, arguments, year_month
 from cnbkit.sandbox.data import averages, czeonia, forward, fxrates, omo, pribor, skd
 from cnbkit.sandbox.data.collation import sort_key
 from cnbkit.sandbox.data.fixing import load
 from cnbkit.sandbox.data.names import names
 from cnbkit.sandbox.httpserver import Reply, Request
-from cnbkit.sandbox.publication import Schedule, Series, last_business_day
+from cnbkit.sandbox.publication import Schedule, Series
+from cnbkit.sandbox.replay import FILLED_HEADER, FROM_HEADER, Replay
 from cnbkit.sandbox.snapshots import Snapshot
 
-__all__ = ["CLOCK_HEADER", "PREFIX", "SNAPSHOT_HEADER", "SOURCE_HEADER", "YEAR_RANGE", "Fixed",
-           "MarketApp", "dumps", "fault_reply"]
+__all__ = ["CLOCK_HEADER", "FILLED_HEADER", "FROM_HEADER", "PREFIX", "SNAPSHOT_HEADER",
+           "SOURCE_HEADER", "YEAR_RANGE", "Fixed", "MarketApp", "dumps", "fault_reply"]
 
 log = logging.getLogger("cnbkit.sandbox")
 
@@ -81,11 +86,6 @@ SOURCE_HEADER = "X-Cnbkit-Source"
 SNAPSHOT_HEADER = "X-Cnbkit-Snapshot"
 #: The sandbox's clock, the moment its answers stand for (ISO 8601).
 CLOCK_HEADER = "X-Cnbkit-Clock"
-#: Years accepted by the ``Range`` rule (inclusive).
-YEAR_RANGE = (1, 9999)
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
-_YEAR_MONTH = re.compile(r"(\d{4})-(\d{2})", re.ASCII)
-_INT = re.compile(r"[+-]?\d{1,10}", re.ASCII)
 _ALPHANUMERIC = string.ascii_letters + string.digits
 
 
@@ -198,71 +198,11 @@ def _printable_method(method: str) -> str:
     return "".join(c for c in method if c.isascii() and c.isalnum())[:20]
 
 
-class _Invalid(Exception):
-    """A parameter failed validation (internal: becomes a 400 reply)."""
-
-    def __init__(self, rule: str, field: str, value: str) -> None:
-        super().__init__(f"ValidationErrorCode: {rule};  Field: {field}; Value: {value}")
-
-
-# -- parameters --------------------------------------------------------------------------------
-def _parse(param: Param, raw: str) -> object:
-    kind = param.kind
-    if kind == "date":
-        if not _DATE.fullmatch(raw):
-            raise _Invalid("typeMismatch", param.api, raw)
-        try:
-            return datetime.date.fromisoformat(raw)
-        except ValueError:
-            raise _Invalid("typeMismatch", param.api, raw) from None
-    if kind == "year":
-        if not _INT.fullmatch(raw) or not -(2**31) <= int(raw) < 2**31:
-            raise _Invalid("typeMismatch", param.api, raw)
-        year = int(raw)
-        if not YEAR_RANGE[0] <= year <= YEAR_RANGE[1]:
-            raise _Invalid("Range", param.api, raw)
-        return year
-    if kind == "year_month":
-        match = _YEAR_MONTH.fullmatch(raw)
-        if not match or not 1 <= int(match.group(2)) <= 12 or int(match.group(1)) < 1:
-            raise _Invalid("typeMismatch", param.api, raw)
-        return int(match.group(1)), int(match.group(2))
-    if kind == "enum":
-        if raw not in param.enum:
-            raise _Invalid("typeMismatch", param.api, raw)
-        return raw
-    return raw  # currency: any non-empty text; unknown codes answer {}
-
-
-def _arguments(op: Operation, request: Request, clock: datetime.date) -> dict[str, object]:
-    given: dict[str, list[str]] = {}
-    for key, value in request.query:
-        given.setdefault(key, []).append(value)
-    out: dict[str, object] = {}
-    for param in op.params:
-        values = given.get(param.api)
-        if values is not None and len(set(values)) > 1:
-            raise _Invalid("typeMismatch", param.api, ",".join(values))
-        raw = values[0] if values else None
-        if param.required and raw is None:
-            raise _Invalid("NotNull", param.api, "null")
-        if param.required and raw is not None and not raw.strip():
-            raise _Invalid("NotEmpty", param.api, raw)
-        if raw is None or not raw.strip():
-            out[param.api] = _default(param, clock)
-        else:
-            out[param.api] = _parse(param, raw)
-    return out
-
-
-def _default(param: Param, clock: datetime.date) -> object:
-    if param.kind == "date":
-        return clock
-    if param.kind == "year":
-        return clock.year
-    if param.kind == "year_month":
-        return clock.year, clock.month
-    return param.default
+#: The generated series of the daily operations, by group.
+_SERIES: dict[str, Callable[[int], Mapping[datetime.date, object]]] = {
+    "czeonia": czeonia.series, "forward": forward.series, "omo": omo.series,
+    "pribor": pribor.series, "skd": skd.series,
+}
 
 
 # -- the app -----------------------------------------------------------------------------------
@@ -287,8 +227,11 @@ class MarketApp:
             self._headers[SNAPSHOT_HEADER] = snapshot.sha256
         # Answers are fixed for a clock and seed: keep the recent bodies (LRU) so that serving
         # a year of data costs the sandbox microseconds, not a fresh serialization.
-        self._bodies: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+        self._bodies: OrderedDict[tuple[object, ...], tuple[bytes, dict[str, str]]] = \
+            OrderedDict()
         self._bodies_lock = threading.Lock()
+        self._days: dict[str, list[datetime.date]] = {}
+        self._replay = Replay(snapshot, self.moment, self.schedule) if snapshot else None
         self._handlers: dict[str, Handler] = {
             "czeonia.daily": self._czeonia_daily,
             "czeonia.daily_year": self._czeonia_year,
@@ -327,33 +270,71 @@ class MarketApp:
             if found is not None:
                 entry, recorded = found
                 return Reply(entry.status, recorded,
-                             {**self._headers, SOURCE_HEADER: "replayed"},
+                             {**self._headers, SOURCE_HEADER: "replayed",
+                              FROM_HEADER: f"{entry.path}?{entry.query}"},
                              content_type=entry.content_type)
-        generated = {**self._headers, SOURCE_HEADER: "generated"}
         try:
-            args = _arguments(op, request, self.clock)
-        except _Invalid as exc:
+            args = arguments(op, request.query, self.clock)
+        except Invalid as exc:
             reply = _error(400, "VALIDATION_ERROR", str(exc), request)
-            reply.headers.update(generated)
+            reply.headers.update({**self._headers, SOURCE_HEADER: "generated"})
             log.info("400 %s: %s", request.target, exc)
             return reply
         key = (op.name, tuple(sorted(args.items())))
         with self._bodies_lock:
-            body = self._bodies.get(key)
-            if body is not None:
+            known = self._bodies.get(key)
+            if known is not None:
                 self._bodies.move_to_end(key)
-        if body is None:
-            body = _reply(self._handlers[op.name](args)).body
+        if known is None:
+            known = self._answer(op, args)
             with self._bodies_lock:
-                self._bodies[key] = body
+                self._bodies[key] = known
                 while len(self._bodies) > _BODY_CACHE_SIZE:
                     self._bodies.popitem(last=False)
-        return Reply(200, body, generated)
+        body, headers = known
+        return Reply(200, body, {**self._headers, **headers})
+
+    def _answer(self, op: Operation, args: dict[str, object]) -> tuple[bytes, dict[str, str]]:
+        """The body of a valid request and its source headers: made of a snapshot's recorded
+        rows where they hold it (:mod:`cnbkit.sandbox.replay`), else generated."""
+        if self._replay is not None:
+            derived = self._replay.answer(op, args, generated_day=self._generated_day(op))
+            if derived is not None:
+                headers = {SOURCE_HEADER: "replayed", FROM_HEADER: ", ".join(derived.sources)}
+                if derived.filled:
+                    headers[FILLED_HEADER] = ",".join(derived.filled)
+                return derived.body, headers
+        return _reply(self._handlers[op.name](args)).body, {SOURCE_HEADER: "generated"}
+
+    def _generated_day(self, op: Operation) -> Callable[[datetime.date], datetime.date | None]:
+        """The last day on or before a day that the generator answers ``op``'s daily
+        requests with."""
+        group = op.group
+        if group == "exrates":
+            def fixing(day: datetime.date) -> datetime.date | None:
+                found = load().last_valid(day)
+                return found.date if found is not None else None
+
+            return fixing
+        return lambda day: self._last_in(group, _SERIES[group](self.seed), day)
 
     # -- helpers -------------------------------------------------------------------------------
-    def _day(self, value: object, series: Series = "fixing") -> datetime.date | None:
-        """The last business day on or before ``value`` whose ``series`` is published."""
-        return last_business_day(min(cast(datetime.date, value), self.schedule.through(series)))
+    def _last_in(self, series: str, data: Mapping[datetime.date, object],
+                 day: datetime.date) -> datetime.date | None:
+        """The last day of ``data`` (a series' days) on or before ``day``."""
+        days = self._days.get(series)
+        if days is None:
+            days = self._days[series] = sorted(data)
+        at = bisect.bisect_right(days, day)
+        return days[at - 1] if at else None
+
+    def _day(self, value: object, series: Series, data: Mapping[datetime.date, object]
+             ) -> datetime.date | None:
+        """The day a daily request for ``value`` answers with, as the live API's "last valid
+        data": the last day of ``series`` the sandbox has that is published by the clock and
+        on or before ``value`` (after the data's last day, that last day)."""
+        return self._last_in(series, data,
+                             min(cast(datetime.date, value), self.schedule.through(series)))
 
     def _year_end(self, year: object, series: Series = "fixing"
                   ) -> tuple[datetime.date, datetime.date]:
@@ -367,8 +348,8 @@ class MarketApp:
     # -- exrates -------------------------------------------------------------------------------
     def _exrates_daily(self, args: dict[str, object]) -> object:
         lang = str(args["lang"])
-        day = self._day(args["date"])
-        fixing = load().last_valid(day) if day else None
+        day = min(cast(datetime.date, args["date"]), self.schedule.through("fixing"))
+        fixing = load().last_valid(day)
         if fixing is None:
             return {"rates": []}
         rows = []
@@ -399,7 +380,7 @@ class MarketApp:
         code = str(args["currency"])
         if code not in load().codes:
             return {}
-        year, month = _year_month(args["yearMonth"])
+        year, month = year_month(args["yearMonth"])
         start = datetime.date(year, month, 1)
         end = min(datetime.date(year, month, _calendar.monthrange(year, month)[1]),
                   self.schedule.through("fixing"))
@@ -444,8 +425,8 @@ class MarketApp:
 
     def _czeonia_daily(self, args: dict[str, object]) -> object:
         data = czeonia.series(self.seed)
-        day = self._day(args["date"], "czeonia")
-        if day is None or day not in data:
+        day = self._day(args["date"], "czeonia", data)
+        if day is None:
             return {}
         return {"czeoniaDaily": self._czeonia(day, data[day])}
 
@@ -466,8 +447,8 @@ class MarketApp:
 
     def _pribor_daily(self, args: dict[str, object]) -> object:
         data = pribor.series(self.seed)
-        day = self._day(args["date"], "pribor")
-        return {"pribs": self._pribs(day, data[day]) if day in data else []}
+        day = self._day(args["date"], "pribor", data)
+        return {"pribs": self._pribs(day, data[day]) if day is not None else []}
 
     def _pribor_year(self, args: dict[str, object]) -> object:
         data = pribor.series(self.seed)
@@ -493,8 +474,8 @@ class MarketApp:
 
     def _forward_daily(self, args: dict[str, object]) -> object:
         data = forward.series(self.seed)
-        day = self._day(args["date"], "forward")
-        rows = self._points(day, data[day], "ALL", "ALL") if day in data else []
+        day = self._day(args["date"], "forward", data)
+        rows = self._points(day, data[day], "ALL", "ALL") if day is not None else []
         return {"forwardPoints": rows}
 
     def _forward_range(self, args: dict[str, object]) -> object:
@@ -530,7 +511,7 @@ class MarketApp:
             datetime.date(year, month, _calendar.monthrange(year, month)[1]))
 
     def _fx_month(self, args: dict[str, object]) -> object:
-        year, month = _year_month(args["yearMonth"])
+        year, month = year_month(args["yearMonth"])
         if not self._month_ok(year, month):
             return {"rates": []}
         return {"rates": self._fx_rows(fxrates.month_rows(self.seed, year, month),
@@ -573,8 +554,8 @@ class MarketApp:
 
     def _omo_daily(self, args: dict[str, object]) -> object:
         data = omo.series(self.seed)
-        day = self._day(args["date"], "omo")
-        rows = data.get(day, ()) if day else ()
+        day = self._day(args["date"], "omo", data)
+        rows = data[day] if day is not None else ()
         return {"operations": [self._omo_record(r) for r in rows]}
 
     def _omo_year(self, args: dict[str, object]) -> object:
@@ -584,17 +565,9 @@ class MarketApp:
 
     def _skd_daily(self, args: dict[str, object]) -> object:
         data = skd.series(self.seed)
-        day = self._day(args["date"], "skd")
-        rows = data.get(day, ()) if day else ()
+        day = self._day(args["date"], "skd", data)
+        rows = data[day] if day is not None else ()
         return {"skds": [
             {**r, "averagePriceToValue": Fixed(float(r["averagePriceToValue"]), 4)}  # type: ignore[arg-type]
             for r in rows
         ]}  # fmt: skip
-
-
-def _year_month(value: object) -> tuple[int, int]:
-    """The (year, month) that argument parsing made of a ``yyyy-MM`` parameter."""
-    if not (isinstance(value, tuple) and len(value) == 2
-            and all(isinstance(part, int) for part in value)):
-        raise TypeError(f"expected a parsed (year, month), got {value!r}")
-    return value[0], value[1]

@@ -24,11 +24,14 @@ not the operation's are ignored (as the API ignores them); a parameter given twi
 different values keeps all of them, so it matches no recorded answer.
 
 **When an answer is replayed.** Each answer records the moment it stood for (``recorded``:
-the API's "now" when it was asked). The sandbox replays it only when its clock is at or after
-that moment: a snapshot recorded in 2026 does not leak 2026's rows into a sandbox living on
-2025-12-31, which generates those answers instead. An answer asked while its period was open
-(this year's fixing) holds the days published by then and no later ones: replayed later, it
-is what the API said then, and the header says it is replayed.
+the API's "now" when it was asked). The sandbox replays it whole when its clock is at or after
+that moment; a sandbox living before it serves only the rows published by its clock
+(:mod:`cnbkit.sandbox.replay`: a snapshot recorded in 2026 does not leak 2026's rows into a
+sandbox living on 2025-12-31). An answer asked while its period was open (this year's fixing)
+holds the days published by then and no later ones: replayed later, it is what the API said
+then, and the header says it is replayed. A narrower request than the recorded ones (one
+tenor, one currency, one day) is answered from the recorded rows that hold it
+(:mod:`cnbkit.sandbox.replay`).
 
 Example:
     >>> from cnbkit.catalog import operation
@@ -59,7 +62,7 @@ from cnbkit.catalog import BY_PATH, Operation, Param
 from cnbkit.errors import SnapshotError
 
 __all__ = ["FORMAT", "MANIFEST", "Entry", "Recorded", "Snapshot", "canonical_query",
-           "snapshot_sha256", "write"]
+           "check_free", "snapshot_sha256", "write"]
 
 #: The format written in every manifest (a reader refuses another).
 FORMAT = "cnbkit-snapshot/1"
@@ -271,6 +274,10 @@ class Snapshot:
             entries[(entry.path, entry.query)] = (entry, body)
         return cls(folder, manifest, entries)
 
+    def body(self, entry: Entry) -> bytes:
+        """The recorded bytes of ``entry`` (one of :attr:`entries`)."""
+        return self._entries[(entry.path, entry.query)][1]
+
     def find(self, path: str, query: str, moment: dt.datetime) -> tuple[Entry, bytes] | None:
         """The recorded answer to ``path?query`` if the snapshot holds one recorded at or
         before ``moment`` (the sandbox's clock), else None."""
@@ -288,6 +295,27 @@ class Snapshot:
             return None
         day = moment.astimezone(_PRAGUE).date()
         return self.find(path, canonical_query(op, pairs, day), moment)
+
+
+def check_free(directory: str | os.PathLike[str], *, replace: bool = False) -> Path:
+    """``directory`` as a path, if a snapshot may be written there: it does not exist, is an
+    empty folder, or ``replace`` is True. The recorder asks before its first request.
+
+    Raises:
+        SnapshotError: ``directory`` is a file, or a folder that holds something and
+            ``replace`` is False.
+
+    Example:
+        >>> check_free("a-new-folder").name
+        'a-new-folder'
+    """
+    target = Path(directory)
+    if target.exists() and not target.is_dir():
+        raise SnapshotError(f"{target} is a file: give a folder for the snapshot")
+    if target.exists() and any(target.iterdir()) and not replace:
+        raise SnapshotError(f"{target} is not empty: give another folder, or replace it "
+                            "(--force)")
+    return target
 
 
 def write(directory: str | os.PathLike[str], answers: Iterable[Recorded], *, source: str,
@@ -319,10 +347,7 @@ def write(directory: str | os.PathLike[str], answers: Iterable[Recorded], *, sou
         ...       version="0.2.0")  # doctest: +SKIP
         Snapshot('snap', answers=1, recorded='2025-12-31T23:00:00+00:00', sha256='...'...)
     """
-    target = Path(directory)
-    if target.exists() and any(target.iterdir()) and not replace:
-        raise SnapshotError(f"{target} is not empty: give another folder, or replace it "
-                            "(--force)")
+    target = check_free(directory, replace=replace)
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
