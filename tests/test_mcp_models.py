@@ -307,6 +307,7 @@ def test_each_frameworks_model_sees_the_rows_and_is_refused_nothing(framework, t
         "a year of CZEONIA": len(library.get("czeonia.daily_year", year=2024)),
         "a PRIBOR history": len(cnbkit.pribor.history(2021, 2024, "THREE_MONTH",
                                                       client=library)),
+        "PRIBOR quarter ends": 16,  # 4 years of quarters (test_the_quarter_ends_are_one_call)
     }
     found = seen_by(framework, cnbkit_server(tmp_path))
     assert [seen.question for seen in found] == list(QUESTIONS)

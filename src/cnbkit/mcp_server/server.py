@@ -109,7 +109,8 @@ TOOLS: dict[str, tuple[str, str]] = {
         "A CNB series over any date range",
         "Any date range of one series (czeonia, exrates, forward, fxrates, omo, pribor, skd, "
         "averages) as one table, fetched in calendar-aligned chunks and cached; filters narrow "
-        "it (a currency, a tenor...). Reports progress per chunk when the client asks."),
+        "it (a currency, a tenor...), every gives one row a period (the month or quarter "
+        "ends). Reports progress per chunk when the client asks."),
     "value_date": (
         "Spot and value date of a deal",
         "The spot (T+2) and value date of a deal traded on trade_date for tenor: weeks, "

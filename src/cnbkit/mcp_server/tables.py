@@ -25,15 +25,19 @@ Example:
     >>> frame.attrs.update(operation="czeonia.daily_year", units={"rate": "% p.a."})
     >>> store = ResultStore()
     >>> table = to_table(frame, max_rows=1, data_source="sandbox",
-    ...                  base_url="http://127.0.0.1:1", narrow="ask for fewer days", store=store)
+    ...                  base_url="http://127.0.0.1:1", narrow=["a shorter range"],
+    ...                  store=store, resume="start")
     >>> table["columns"][1]
     {'name': 'rate', 'dtype': 'float', 'unit': '% p.a.', 'values': [6.7]}
     >>> table["total_rows"], table["truncated"]
     (2, True)
-    >>> print(render(table))  # doctest: +ELLIPSIS
+    >>> print(render(table))  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
     czeonia.daily_year: 2 rows x 2 columns, sandbox data from http://127.0.0.1:1
-    units: rate % p.a.
+    units: rate % p.a.; numbers: at most 15 significant digits (all the API gives)
     TRUNCATED: the first 1 of 2 rows follow. All 2 rows: the CSV resource cnbkit://results/...
+    (read it with resources/read; the answer links it). All of them here: ask again with
+    max_rows 2. The rows after these: ask again with start "2024-01-03", the other arguments
+    as they were. Fewer rows: a shorter range. Or read the whole table from the resource.
     valid_for,rate
     2024-01-02,6.7
     ... 1 more rows in cnbkit://results/...

@@ -4,13 +4,20 @@ A call is made in two steps. :meth:`Tools.prepare` checks the arguments with the
 checks (dates by its parser, named by their argument; parameters by the catalog; ranges and
 options by the group's planner) and plans the work, at once and without a request; it gives a
 :class:`Prepared`: the work to run in a worker thread, and the key under which its finished
-answer may be reused (the operation and its checked query, or the planned calls, and
-``max_rows``). The work then runs under a :class:`cnbkit.Watch` that reports its progress,
+answer may be reused (the operation and its checked query, or the planned calls, ``every``
+and ``max_rows``). The work then runs under a :class:`cnbkit.Watch` that reports its progress,
 tells how long its answers stay fresh, and stops it when the call is cancelled. Everything it
 uses of the library is public (:class:`cnbkit.Client`, :func:`cnbkit.plan`,
 :meth:`cnbkit.Client.plan_call`, :data:`cnbkit.GROUPS`, :mod:`cnbkit.catalog`) but for the
 shared leaf's readers of dates and currency codes and its per-call warnings
 (``cnbkit._shared``).
+
+The two tools that fetch nothing (:data:`WITHOUT_SOURCE`: the catalog of ``list_operations``,
+:mod:`cnbkit.mcp_server.listing`; the calendars of :func:`value_date`) are prepared without a
+client (:func:`prepare_without_source`), so that their first call never opens the data source.
+A table's answer says how to get the rows it does not show, fitted to the call: the rows after
+them (``history``'s ``start``), the filters the group has and the call did not give, one row a
+period (``every``, :func:`period_ends`).
 
 Every answer is structured content that validates against the tool's output schema
 (:mod:`cnbkit.mcp_server.schemas`) and a short text; what cannot be computed (a period past the
@@ -18,11 +25,11 @@ data, an empty period) raises :class:`~cnbkit.errors.InvalidParameter` saying wh
 argument. Nothing here reads account data: the PSD2 client (``cnbkit.cobs``) has no tool.
 
 Example:
+    >>> prepared = prepare_without_source("value_date", {"trade_date": "2025-06-26",
+    ...                                                  "tenor": "1M", "pair": None})
+    >>> prepared.work(Watch())[0]["value_date"]
+    '2025-07-30'
     >>> tools = Tools(client, "sandbox")  # doctest: +SKIP
-    >>> prepared = tools.prepare("value_date", {"trade_date": "2025-06-26",
-    ...                                         "tenor": "1M", "pair": None})  # doctest: +SKIP
-    >>> prepared.work(Watch())[0]["value_date"]  # doctest: +SKIP
-    '2025-07-31'
 """
 
 from __future__ import annotations
