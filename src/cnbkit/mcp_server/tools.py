@@ -127,11 +127,12 @@ def _filters_to_narrow(group: str, given: Mapping[str, Any]) -> list[str]:
         if option.name in given and given[option.name] not in (None, "ALL"):
             continue
         values = [str(canonical_pair(v)) for v in option.choices if v != "ALL"]
+        listed = " or a list" if option.many else ""
         if values and (option.many or "ALL" in option.choices):
-            ways.append(f"filters.{option.name} ({' or '.join(values[:3])}"
-                        f"{'...' if len(values) > 3 else ''})")
+            ways.append(f"filters.{option.name} (one of {', '.join(values[:3])}"
+                        f"{', ...' if len(values) > 3 else ''}{listed})")
         elif option.many:
-            ways.append(f"filters.{option.name} (one code or a list)")
+            ways.append(f"filters.{option.name} (one code{listed})")
     return ways
 
 
@@ -156,7 +157,7 @@ def _call_hint(op: Operation, params: Mapping[str, Any]) -> list[str]:
     for param in op.params:
         if "ALL" in param.enum and params.get(param.arg) in (None, "ALL"):
             values = [str(canonical_pair(v)) for v in param.enum if v != "ALL"]
-            ways.append(f"params.{param.arg} ({' or '.join(values)})")
+            ways.append(f"params.{param.arg} (one of {', '.join(values)})")
     group = _history_group(op)
     if group is not None:
         takes = ", ".join(way.split(" (", 1)[0] for way in _history_hint(group, {}, None)[:-1])
