@@ -30,6 +30,10 @@ soon it answers.
    call pays it each time), against the do-nothing server's (the issue's target: at most
    1.5x), with ``cnbkit --version`` beside. The server opens its data source (the sandbox
    here; the live API's probe with ``auto``) at the first call that needs it, not before.
+3. The first call of a tool on a fresh server (after its ``list_tools``), for information:
+   ``list_operations`` and ``value_date`` fetch nothing and never open the data source (the
+   catalog; the calendars, with pandas), while the first call that fetches
+   (``call_operation``) opens it: the sandbox's start, then the request.
 
 Both servers and the direct client use fresh SQLite caches in a temporary folder.
 
@@ -71,6 +75,12 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
 #: before whose data is cached (``max_rows`` differs every round: above any table's rows).
 PATHS = ("reused", "not reused")
 CALL_LIMIT, DIRECT_LIMIT, START_LIMIT = 1.3, 3.0, 1.5
+#: The first calls timed on a fresh server: two tools that fetch nothing, one that fetches.
+FIRST_CALLS: dict[str, dict[str, Any]] = {
+    "list_operations": {},
+    "value_date": {"trade_date": "2025-06-26", "tenor": "3M", "pair": "EUR/CZK"},
+    "call_operation": {"operation": "exrates.daily", "params": {"date": "2019-05-17"}},
+}
 
 
 def _ms(times: list[float]) -> str:
@@ -165,6 +175,18 @@ async def _first_answer(server: StdioServerParameters) -> float:
         return time.perf_counter() - start
 
 
+async def _first_call(server: StdioServerParameters, tool: str, arguments: dict[str, Any]
+                      ) -> float:
+    """The time of ``tool``'s call on a server that has answered ``list_tools`` only."""
+    async with Client(server) as session:
+        await session.list_tools()
+        start = time.perf_counter()
+        answer = await session.call_tool(tool, arguments)
+        elapsed = time.perf_counter() - start
+        assert not answer.is_error, answer.content
+        return elapsed
+
+
 def _version() -> float:
     start = time.perf_counter()
     subprocess.run([str(CNBKIT), "--version"], check=True, capture_output=True)
@@ -195,6 +217,11 @@ def main() -> int:
             starts["cnbkit"].append(anyio.run(_first_answer, _cnbkit_mcp(root / "starts")))
             starts["null"].append(anyio.run(_first_answer, _null_server(recording)))
             starts["version"].append(_version())
+        firsts: dict[str, list[float]] = {tool: [] for tool in FIRST_CALLS}
+        for round_ in range(STARTS):  # interleaved, each on a fresh server and cache
+            for tool, arguments in FIRST_CALLS.items():
+                firsts[tool].append(anyio.run(_first_call, _cnbkit_mcp(
+                    root / f"first-{round_}-{tool}"), tool, arguments))
     ok = True
     print(f"cached call_operation over stdio, {ROUNDS} interleaved rounds (median; fastest)")
     for case, (operation, params) in CASES.items():
@@ -218,6 +245,10 @@ def main() -> int:
     text, met = _ratio(starts, "cnbkit", "null", START_LIMIT, True)
     ok = ok and met
     print(f"  cnbkit / do-nothing:                 {text}")
+    print(f"the first call of a tool on a fresh cnbkit mcp --source sandbox, {STARTS} rounds "
+          "(for information)")
+    for tool, tool_times in firsts.items():
+        print(f"  {tool + ':':37}{_ms(tool_times)}")
     return 0 if ok else 1
 
 

@@ -1,7 +1,8 @@
-"""What the model behind each framework sees of ``cnbkit mcp`` for three questions (a fixing,
-a year of CZEONIA, a PRIBOR history): the tokens it is given (bytes / 4), the rows of the table
-visible to it, and whether the call was refused, per framework: openai-agents (by default, and
-with ``convert_schemas_to_strict``), pydantic-ai, LangChain's MCP adapters, the MCP SDK's client.
+"""What the model behind each framework sees of ``cnbkit mcp`` for four questions (a fixing,
+a year of CZEONIA, a PRIBOR history, the PRIBOR of each quarter end): the tokens it is given
+(bytes / 4), the rows of the table visible to it, and whether the call was refused, per
+framework: openai-agents (by default, and with ``convert_schemas_to_strict``), pydantic-ai,
+LangChain's MCP adapters, the MCP SDK's client.
 Each framework's own MCP client starts ``cnbkit mcp --source sandbox`` over stdio; a local model
 object of the framework's own asks (``tests/mcp_frameworks.py`` says how). No network.
 

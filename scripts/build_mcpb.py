@@ -40,6 +40,16 @@ if __name__ == "__main__":
 '''
 
 
+#: What the user's choice of data source is, and how far it reaches: the MCPB spec substitutes
+#: ``${user_config.KEY}`` only in ``mcp_config``, which a host may ignore for a ``uv`` bundle
+#: ("host manages execution"); the server then runs with its default, auto.
+SOURCE_CHOICE = ("auto (the live API when it answers, else the local sandbox), live "
+                 "(api.cnb.cz) or sandbox (emulated data, offline). A host that runs the "
+                 "bundle without its mcp_config (the MCPB spec allows it for uv bundles) "
+                 "starts the server with auto; every answer's provenance names the source "
+                 "used.")
+
+
 def project() -> dict[str, Any]:
     """pyproject.toml's [project] table (the one place the version is written)."""
     table: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
@@ -79,14 +89,13 @@ def manifest(version: str) -> dict[str, Any]:
         "user_config": {
             "source": {
                 "type": "string", "title": "Data source", "default": "auto", "required": False,
-                "description": "auto (the live API when it answers, else the local sandbox), "
-                               "live (api.cnb.cz) or sandbox (emulated data, offline)"},
+                "description": SOURCE_CHOICE},
         },
         "tools": [{"name": name, "description": description}
                   for name, (_, description) in TOOLS.items()],
         "prompts": [{"name": prompt.name, "description": prompt.description,
                      "arguments": [argument.name for argument in prompt.arguments],
-                     "text": prompt.text} for prompt in PROMPTS.values()],
+                     "text": prompt.template()} for prompt in PROMPTS.values()],
         "compatibility": {"platforms": ["darwin", "win32", "linux"],
                           "runtimes": {"python": project()["requires-python"]}},
     }

@@ -35,8 +35,9 @@ from typing import Any
 
 import anyio
 
-#: The three questions: a fixing, a year of CZEONIA, a PRIBOR history, as the tool calls a model
-#: means (the arguments it means; strict mode makes it send every other key too).
+#: The questions: a fixing, a year of CZEONIA, a PRIBOR history (the issue's three) and the
+#: PRIBOR of each quarter end, as the tool calls a model means (the arguments it means; strict
+#: mode makes it send every other key too).
 QUESTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "a fixing": ("call_operation", {"operation": "exrates.daily",
                                     "params": {"date": "2019-05-17"}}),
@@ -44,6 +45,9 @@ QUESTIONS: dict[str, tuple[str, dict[str, Any]]] = {
                                              "params": {"year": 2024}}),
     "a PRIBOR history": ("history", {"group": "pribor", "start": 2021, "end": 2024,
                                      "filters": {"period": "THREE_MONTH"}}),
+    "PRIBOR quarter ends": ("history", {"group": "pribor", "start": 2021, "end": 2024,
+                                        "filters": {"period": "THREE_MONTH"},
+                                        "every": "quarter"}),
 }
 FRAMEWORKS = ("openai-agents", "openai-agents strict", "pydantic-ai", "langchain", "mcp sdk")
 #: LangChain's MCP adapters need the MCP SDK 1.x: their own environment (scripts/test.sh).
@@ -227,7 +231,7 @@ async def _pydantic_ai(server: Server) -> list[Seen]:
     found: list[Seen] = []
     toolset = MCPToolset(StdioTransport(server.command, server.args, env=server.env),
                          tool_error_behavior="error", init_timeout=120, read_timeout=120)
-    async with toolset:  # one session for the three questions (else one server per run)
+    async with toolset:  # one session for the questions (else one server per run)
         for question in QUESTIONS:
             await _pydantic_ai_question(toolset, question, found)
     return found

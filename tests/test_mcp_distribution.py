@@ -31,8 +31,8 @@ from .mcp_support import CNBKIT, DEADLINE_S, TOOLS, environment, talk
 ROOT = Path(__file__).resolve().parents[1]
 SERVER_JSON = ROOT / "server.json"
 REGISTRY_SCHEMA = Path(__file__).parent / "data" / "mcp_registry" / "server.schema.json"
-MCPB_CLI = (Path(__file__).parent / "mcp_js" / "node_modules" / "@anthropic-ai" / "mcpb" /
-            "dist" / "cli" / "cli.js")
+MCP_JS = Path(__file__).parent / "mcp_js"
+MCPB_CLI = MCP_JS / "node_modules" / "@anthropic-ai" / "mcpb" / "dist" / "cli" / "cli.js"
 #: The registry's rule for the README (PyPI's description): ``mcp-name: NAME`` followed by a
 #: boundary, a newline, whitespace, an HTML tag or the comment's close.
 MARKER = r"mcp-name: {name}(?=\s|<|-->|$)"
@@ -164,27 +164,91 @@ def test_the_bundles_manifest_passes_the_mcpb_tools_validator(tmp_path):
     assert _mcpb_validate(broken).returncode != 0
 
 
+def _host_config(manifest: Path, unpacked: Path, user_config: dict[str, Any]) -> Any:
+    """The command a host runs for the bundle, as the MCPB tools' own code makes it from the
+    manifest (``tests/mcp_js/mcpb_config.mjs``: ``getMcpConfigForManifest``)."""
+    node = shutil.which("node")
+    if node is None or not MCPB_CLI.is_file():
+        pytest.skip("Node.js or the MCPB tools are missing (scripts/test.sh runs npm ci in "
+                    "tests/mcp_js)")
+    run = subprocess.run([node, str(MCP_JS / "mcpb_config.mjs"), str(manifest), str(unpacked),
+                          json.dumps(user_config)], capture_output=True, text=True,
+                         timeout=DEADLINE_S, check=True, cwd=MCP_JS)
+    return json.loads(run.stdout)
+
+
 def test_the_bundle_starts_the_server_as_its_manifest_says(tmp_path):
-    """The manifest's command, ``uv run --project DIR --quiet ENTRY ARGS``, with this
+    """The command the MCPB tools make of the manifest (the user's choice of source filled in,
+    the default when there is none), ``uv run --project DIR --quiet ENTRY ARGS``, with this
     environment's Python standing in for ``uv run`` (the host would install the bundle's
     pyproject.toml, cnbkit[mcp] at this version: this environment has it, and no network is
-    reached here); ``${__dirname}`` is the unpacked bundle, the user's source the sandbox.
-    The tools and prompts it serves are the ones the manifest declares."""
+    reached here). The server it starts uses the source the user chose, and serves the tools
+    and prompts the manifest declares."""
     unpacked = tmp_path / "unpacked"
     with zipfile.ZipFile(_build(tmp_path)) as archive:
         archive.extractall(unpacked)
     manifest = json.loads((unpacked / "manifest.json").read_text("utf-8"))
-    config = manifest["server"]["mcp_config"]
-    assert config["command"] == "uv" and config["args"][:2] == ["run", "--project"]
-    entry = config["args"].index("${__dirname}/" + manifest["server"]["entry_point"])
-    chosen = {"${__dirname}": str(unpacked),
-              "${user_config.source}": "sandbox"}
-    args = [chosen.get(a, a.replace("${__dirname}", str(unpacked))) for a in
-            config["args"][entry:]]
-    assert manifest["user_config"]["source"]["default"] == "auto"
-    tools, prompts = _listed(StdioServerParameters(command=sys.executable, args=args,
-                                                   env=environment(tmp_path / "cache"),
-                                                   cwd=str(unpacked)))
-    assert [(t.name, t.description) for t in tools] == \
+    assert _host_config(unpacked / "manifest.json", unpacked, {})["args"][-2:] == \
+        ["--source", "auto"]  # the manifest's default
+    config = _host_config(unpacked / "manifest.json", unpacked, {"source": "sandbox"})
+    assert config["command"] == "uv" and config["args"][:4] == \
+        ["run", "--project", str(unpacked), "--quiet"]
+    entry = config["args"].index(f"{unpacked}/{manifest['server']['entry_point']}")
+    found: dict[str, Any] = {}
+
+    async def conversation(client: Client) -> None:
+        found["tools"] = (await client.list_tools()).tools
+        found["prompts"] = (await client.list_prompts()).prompts
+        found["about"] = json.loads((await client.read_resource("cnbkit://about"))
+                                    .contents[0].text)
+
+    talk(StdioServerParameters(command=sys.executable, args=config["args"][entry:],
+                               env=environment(tmp_path / "cache"), cwd=str(unpacked)),
+         conversation)
+    assert found["about"]["data_source"] == "sandbox"  # the user's choice reached the server
+    assert [(t.name, t.description) for t in found["tools"]] == \
         [(t["name"], t["description"]) for t in manifest["tools"]]
-    assert [p.name for p in prompts] == [p["name"] for p in manifest["prompts"]]
+    assert [p.name for p in found["prompts"]] == [p["name"] for p in manifest["prompts"]]
+    assert "mcp_config" in manifest["user_config"]["source"]["description"]  # its reach said
+
+
+#: The MCPB spec's placeholder of a prompt argument ("Prompt Structure" in its MANIFEST.md).
+PLACEHOLDER = re.compile(r"\$\{arguments\.([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def test_the_bundles_prompts_follow_the_mcpb_spec(tmp_path):
+    """The manifest's prompt texts were Python format strings ({currency}, {{"currency": ...}},
+    and {until}, {end_argument}, which are no arguments), where the MCPB spec writes an
+    argument ``${arguments.NAME}``. Each declared argument is a placeholder, each placeholder
+    a declared argument, nothing else is one; filled in as a host fills them, the text is the
+    server's own prompt (an optional argument's text says both cases)."""
+    with zipfile.ZipFile(_build(tmp_path)) as archive:
+        manifest = json.loads(archive.read("manifest.json"))
+    given = {"currency": "EUR", "start": "2025-01-02", "end": "2025-03-31",
+             "date": "2025-06-02"}
+    calls = []
+    for prompt in manifest["prompts"]:
+        text = prompt["text"]
+        assert set(PLACEHOLDER.findall(text)) == set(prompt["arguments"]), prompt["name"]
+        rest = PLACEHOLDER.sub("", text)
+        assert not re.search(r"\{[A-Za-z_]*\}|\{\{|\}\}|\$\{", rest), (prompt["name"], rest)
+        calls.append((prompt, {name: given[name] for name in prompt["arguments"]}))
+    found: dict[str, Any] = {}
+
+    async def conversation(client: Client) -> None:
+        listed = {p.name: p for p in (await client.list_prompts()).prompts}
+        found["required"] = {name: {a.name for a in p.arguments or () if a.required}
+                             for name, p in listed.items()}
+        found["texts"] = [(await client.get_prompt(prompt["name"], values)).messages[0]
+                          .content.text for prompt, values in calls]
+
+    talk(StdioServerParameters(command=str(CNBKIT), args=["mcp", "--source", "sandbox"],
+                               env=environment(tmp_path / "cache")), conversation)
+    for (prompt, values), served in zip(calls, found["texts"], strict=True):
+        filled = PLACEHOLDER.sub(lambda match, values=values: values[match[1]],
+                                 prompt["text"])
+        if found["required"][prompt["name"]] == set(prompt["arguments"]):
+            assert filled == served, prompt["name"]
+        else:  # the values stand where the server's text puts them
+            for value in values.values():
+                assert filled.count(value) >= served.count(value) > 0, (prompt["name"], value)

@@ -157,3 +157,64 @@ def test_the_langchain_snippet_keeps_one_session_and_reads_a_link(tmp_path):
     first, rows = run.stdout.strip().splitlines()
     assert first.startswith("TRUNCATED: the first 300 of 1006 rows")
     assert rows == "1006 rows"
+
+
+def _cell(section: str, argument: str) -> str:
+    """The "what" cell of ``argument``'s row in a tool's table on the page."""
+    rows = re.findall(rf"^\| `{argument}` \| (.*?) \|[^|]*\|$", section, re.M)
+    return str(rows[0]) if rows else ""
+
+
+def test_the_pages_claims_about_values_are_what_the_server_does(tmp_path):
+    """docs/mcp.md said a tenor's D counts business days for value_date, which refuses
+    {"tenor": "2D"} ("a count of days is not a tenor here"). Each value the page shows an
+    argument taking, the server takes; each it says is refused, the server refuses (a count
+    of days, whichever way the page has it, is named and judged); the bounds and periods it
+    names are the schema's."""
+    sections = _sections(PAGE.read_text(encoding="utf-8"))
+    tenor = _cell(sections["value_date"], "tenor")
+    taken, _, refused = tenor.partition("Refused:")
+    taken_tenors = re.findall(r"`([^`]+)`", taken)
+    refused_tenors = re.findall(r"`([^`]+)`", refused)
+    assert {"THREE_MONTH", "3M"} <= set(taken_tenors)
+    assert any(re.fullmatch(r"[0-9]*D", t) for t in taken_tenors + refused_tenors), \
+        "the page says what a count of days does"
+    pairs = re.findall(r"`([^`]+)`", _cell(sections["value_date"], "pair"))
+    every = re.findall(r"`([a-z]+)`", _cell(sections["history"], "every"))
+    every = [period for period in every if period != "averages"]
+    calls = [("value_date", {"trade_date": "2025-06-26", "tenor": t}) for t in
+             taken_tenors + refused_tenors + ["2D"]]
+    calls += [("value_date", {"trade_date": "2025-06-26", "tenor": "3M", "pair": p})
+              for p in pairs]
+    calls += [("history", {"group": "pribor", "start": "2024-10-01", "end": "2024-12-31",
+                           "filters": {"period": "THREE_MONTH"}, "every": p}) for p in every]
+    found: dict[str, Any] = {}
+
+    async def conversation(client: Client) -> None:
+        found["tools"] = {t.name: t for t in (await client.list_tools()).tools}
+        found["answers"] = [await client.call_tool(tool, arguments)
+                            for tool, arguments in calls]
+
+    talk(stdio(tmp_path, "--source", "sandbox"), conversation)
+    answers = iter(found["answers"])
+    for t in taken_tenors:
+        answer = next(answers)
+        assert not answer.is_error, (t, answer.content[0].text)
+    for t in refused_tenors:
+        answer = next(answers)
+        assert answer.is_error, (t, "the page says it is refused")
+    days = next(answers)  # what the server does with a count of days: the page says it
+    assert days.is_error == ("2D" in refused_tenors or not any(
+        re.fullmatch(r"[0-9]*D", t) for t in taken_tenors)), days.content[0].text
+    for pair in pairs:
+        answer = next(answers)
+        assert not answer.is_error, (pair, answer.content[0].text)
+    schema = found["tools"]["history"].input_schema["properties"]
+    assert every and every == next(b for b in schema["every"]["anyOf"] if "enum" in b)["enum"]
+    for period in every:
+        answer = next(answers)
+        assert not answer.is_error, (period, answer.content[0].text)
+    for tool in ("call_operation", "history"):
+        rows = next(b for b in found["tools"][tool].input_schema["properties"]["max_rows"]
+                    ["anyOf"] if b["type"] == "integer")
+        assert f"{rows['minimum']} to {rows['maximum']}" in _cell(sections[tool], "max_rows")

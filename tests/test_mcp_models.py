@@ -249,7 +249,8 @@ def test_one_spelling_of_a_currency_pair_in_both_tools(tmp_path):
     for described in (tools["value_date"].input_schema["properties"]["pair"],
                       tools["history"].input_schema["properties"]["filters"]["anyOf"][0]
                       ["properties"]["currency_pair"]):
-        assert "EUR/CZK (canonical)" in described["description"]
+        assert "EUR/CZK" in described["description"]
+        assert "canonical" in described["description"]
         assert "EUR_TO_CZK" in described["description"]
 
 
@@ -266,8 +267,7 @@ def test_the_first_answer_comes_before_the_data_stack_is_imported(tmp_path):
         await client.list_prompts()
         await client.list_resource_templates()
         seen["listed"] = errors.read_text("utf-8")
-        answer = await client.call_tool("value_date", {"trade_date": "2025-06-26",
-                                                       "tenor": "1M"})
+        answer = await client.call_tool("pribor_curve", {"date": "2024-05-17"})
         assert not answer.is_error
         seen["called"] = errors.read_text("utf-8")
 
@@ -307,6 +307,7 @@ def test_each_frameworks_model_sees_the_rows_and_is_refused_nothing(framework, t
         "a year of CZEONIA": len(library.get("czeonia.daily_year", year=2024)),
         "a PRIBOR history": len(cnbkit.pribor.history(2021, 2024, "THREE_MONTH",
                                                       client=library)),
+        "PRIBOR quarter ends": 16,  # 4 years of quarters (test_the_quarter_ends_are_one_call)
     }
     found = seen_by(framework, cnbkit_server(tmp_path))
     assert [seen.question for seen in found] == list(QUESTIONS)
@@ -316,3 +317,209 @@ def test_each_frameworks_model_sees_the_rows_and_is_refused_nothing(framework, t
         assert seen.rows == min(total, DEFAULT_ROWS), (framework, seen.question, seen.rows)
         if total > DEFAULT_ROWS:  # the model is told, and told where the rest is
             assert f"of {total} rows" in seen.text and "cnbkit://results/" in seen.text
+
+
+# -- the second review: the tools read as a model reads them ---------------------------------------
+def _branch(schema: dict[str, Any]) -> dict[str, Any]:
+    """The non-null branch of a nullable property (the property itself when it is not)."""
+    return next((b for b in schema.get("anyOf", ()) if b.get("type") != "null"), schema)
+
+
+def test_one_spelling_of_a_pair_in_schemas_errors_and_answers(tmp_path):
+    """The enums listed only EUR/CZK while the descriptions said EUR_TO_CZK "is taken too" (a
+    client validating against the schema refused it), a bad pair was refused naming "ALL,
+    EUR_TO_CZK, USD_TO_CZK", and the forward history answered EUR_TO_CZK to EUR/CZK."""
+    from jsonschema import Draft202012Validator
+
+    from cnbkit.catalog import CURRENCY_PAIRS
+
+    api = [pair for pair in CURRENCY_PAIRS if pair != "ALL"]
+    canonical = [pair.replace("_TO_", "/") for pair in api]  # the desk's spelling
+    forward = {"group": "forward", "start": "2024-01-02", "end": "2024-01-05",
+               "filters": {"currency_pair": "EUR/CZK"}}
+    found = _conversation(tmp_path, [
+        ("history", forward),
+        ("history", {**forward, "max_rows": 2}),
+        ("history", {**forward, "filters": {"currency_pair": "EUR-CZK"}}),
+        ("call_operation", {"operation": "forward.daily_range_currency_pair_maturity",
+                            "params": {"currency_pair": "EURCZK", "date_from": "2024-01-02"}}),
+        ("value_date", {"trade_date": "2024-01-02", "tenor": "3M", "pair": "GBP/CZK"}),
+        ("list_operations", {"operation": "forward.daily_range_currency_pair_maturity"}),
+        ("call_operation", {"operation": "forward.daily_range_currency_pair_maturity",
+                            "params": {"currency_pair": "USD_TO_CZK", "maturity": "SIX_MONTH",
+                                       "date_from": "2024-01-02", "date_to": "2024-01-05"}})])
+    tools = found["tools"]
+    described = {
+        "value_date.pair": _branch(tools["value_date"].input_schema["properties"]["pair"]),
+        "history.filters.currency_pair": _branch(_branch(
+            tools["history"].input_schema["properties"]["filters"])["properties"]
+            ["currency_pair"]),
+        "call_operation.params.currency_pair": _branch(_branch(
+            tools["call_operation"].input_schema["properties"]["params"])["properties"]
+            ["currency_pair"])}
+    for where, schema in described.items():
+        assert set(canonical + api) <= set(schema["enum"]), where  # both spellings taken
+        assert "EUR/CZK" in schema["description"] and "canonical" in schema["description"]
+        assert "EUR_TO_CZK" in schema["description"] and "accepted" in schema["description"]
+    for tool, arguments in (("history", {**forward, "filters": {"currency_pair": "USD_TO_CZK"}}),
+                            ("value_date", {"trade_date": "2024-01-02", "tenor": "3M",
+                                            "pair": "EUR_TO_CZK"})):
+        assert not list(Draft202012Validator(tools[tool].input_schema).iter_errors(arguments))
+    answers = found["answers"]
+    whole, short, *refused, detail, other = answers
+    for answer in refused:  # the canonical spelling named, never the API's
+        text = answer.content[0].text
+        assert answer.is_error and "EUR/CZK, USD/CZK" in text, text
+        assert "allowed values: ALL, EUR_TO_CZK" not in text and "EUR, USD" not in text, text
+    for answer, pair in ((whole, "EUR/CZK"), (short, "EUR/CZK"), (other, "USD/CZK")):
+        assert not answer.is_error, answer.content[0].text
+        (column,) = [c for c in answer.structured_content["columns"]
+                     if c["name"] == "currency_pair"]
+        assert set(column["values"]) == {pair}
+        assert {row["currency_pair"] for row in _csv_rows(answer.content[0].text)} == {pair}
+        assert "_TO_" not in answer.content[0].text
+    read: dict[str, str] = {}
+
+    async def conversation(client: Client) -> None:
+        answer = await client.call_tool("history", {**forward, "max_rows": 2})
+        link = answer.structured_content["resource"]
+        read["csv"] = (await client.read_resource(link)).contents[0].text
+
+    talk(stdio(tmp_path, "--source", "sandbox"), conversation)
+    assert {row["currency_pair"] for row in csv.DictReader(io.StringIO(read["csv"]))} == \
+        {"EUR/CZK"}
+    (parameter,) = [p for p in detail.structured_content["operations"][0]["parameters"]
+                    if p["name"] == "currency_pair"]
+    assert parameter["allowed"] == ["ALL", *canonical]
+
+
+def _narrow(answer: Any) -> str:
+    table = answer.structured_content
+    assert table["truncated"], answer.content[0].text[:300]
+    assert table["narrow"] in answer.content[0].text
+    return str(table["narrow"])
+
+
+_PRIBOR = {"group": "pribor", "start": 2021, "end": 2024, "filters": {"period": "THREE_MONTH"}}
+
+
+def test_the_quarter_ends_are_one_call(tmp_path, library):
+    """ "3M PRIBOR at each quarter end 2021-2024" took two calls: max_rows=1000 showed 1000 of
+    1006 rows and missed 2024-12-31. history's every gives the library's last row of each
+    quarter."""
+    daily = cnbkit.pribor.history(2021, 2024, "THREE_MONTH", client=library)
+    (quarters,) = _conversation(tmp_path, [("history", {**_PRIBOR, "every": "quarter"})]
+                                )["answers"]
+    assert not quarters.is_error, quarters.content[0].text
+    days = pd.to_datetime(daily["valid_for"])
+    ends = daily.groupby(days.dt.to_period("Q").to_numpy()).tail(1)
+    table = {c["name"]: c["values"] for c in quarters.structured_content["columns"]}
+    assert quarters.structured_content["total_rows"] == len(ends) == 16
+    assert table["valid_for"] == pd.to_datetime(ends["valid_for"]).dt.strftime(
+        "%Y-%m-%d").tolist()
+    assert table["valid_for"][-1] == "2024-12-31"
+    assert table["pribor"] == ends["pribor"].tolist()
+    assert [r["valid_for"] for r in _csv_rows(quarters.content[0].text)] == table["valid_for"]
+
+
+def test_the_hints_fit_the_call(tmp_path, library):
+    """The hint said "ask again with max_rows up to 1000" when 1000 was asked, CZEONIA's
+    suggested a currency and a tenor it has no filter for, and a one-currency month's "one
+    currency / a month"; the hints are built from the catalog's filters and what was asked."""
+    daily = cnbkit.pribor.history(2021, 2024, "THREE_MONTH", client=library)
+    found = _conversation(tmp_path, [
+        ("history", {**_PRIBOR, "max_rows": 1000}),
+        ("history", {"group": "czeonia", "start": 2021, "end": 2024}),
+        ("call_operation", {"operation": "exrates.daily_currency_month",
+                            "params": {"currency": "EUR", "year_month": "2019-05"},
+                            "max_rows": 3})])
+    page, czeonia, month = found["answers"]
+    # a full page: no "max_rows up to 1000" again; the day the rest starts from, which works
+    hint = _narrow(page)
+    assert "max_rows" not in page.content[0].text.split("TRUNCATED")[1].split("\n")[0]
+    first_left = pd.Timestamp(daily["valid_for"].iloc[1000]).strftime("%Y-%m-%d")
+    assert f'start "{first_left}"' in hint
+    rest = _conversation(tmp_path, [("history", {**_PRIBOR, "start": first_left})])
+    rows = _csv_rows(rest["answers"][0].content[0].text)
+    assert len(rows) == len(daily) - 1000 and rows[-1]["valid_for"] == "2024-12-31"
+    # CZEONIA has no filters: none is suggested; one row a period and a shorter range are
+    hint = _narrow(czeonia)
+    assert not cnbkit.GROUPS["czeonia"].options
+    assert "filter" not in hint and "currency" not in hint and "tenor" not in hint, hint
+    assert "every" in hint and "max_rows up to 1000" in czeonia.content[0].text
+    # a month of one currency: nothing to narrow by that was not given; all 21 rows fit
+    hint = _narrow(month)
+    total = month.structured_content["total_rows"]
+    assert f"max_rows {total}" in month.content[0].text
+    assert "one currency" not in hint and "a month" not in hint, hint
+
+
+def test_numbers_are_written_as_the_api_wrote_them(tmp_path):
+    """The CSV carried float noise: THB's rate_per_unit 0.7253400000000001 (72.534 / 100)."""
+    from decimal import Decimal
+
+    found = _conversation(tmp_path, [
+        ("call_operation", {"operation": "exrates.daily", "params": {"date": "2019-05-17"},
+                            "max_rows": 5})])
+    (answer,) = found["answers"]
+    text = answer.content[0].text
+    (units,) = [line for line in text.splitlines() if line.startswith("units: ")]
+    assert "15 significant digits" in units
+    read: dict[str, str] = {}
+
+    async def conversation(client: Client) -> None:
+        again = await client.call_tool("call_operation", {
+            "operation": "exrates.daily", "params": {"date": "2019-05-17"}, "max_rows": 5})
+        read["csv"] = (await client.read_resource(again.structured_content["resource"])
+                       ).contents[0].text
+
+    talk(stdio(tmp_path, "--source", "sandbox"), conversation)
+    rows = list(csv.DictReader(io.StringIO(read["csv"])))
+    shown = _csv_rows(text)
+    assert len(rows) == answer.structured_content["total_rows"] > 30
+    assert shown == rows[:len(shown)]
+    per_unit = {c["name"]: c["values"] for c in answer.structured_content["columns"]}
+    for number, row in enumerate(rows):
+        # the decimal quotient of the API's rate and amount, in its shortest form
+        exact = Decimal(row["rate"]) / Decimal(row["amount"])
+        assert Decimal(row["rate_per_unit"]) == exact, row
+        assert row["rate_per_unit"] == repr(float(exact)), row
+        if number < len(shown):
+            assert per_unit["rate_per_unit"][number] == float(exact)
+    assert "THB" in {row["currency_code"] for row in rows}
+
+
+def test_tools_that_fetch_nothing_never_open_the_data_source(tmp_path):
+    """The first call of any tool paid the deferred sandbox start (5.1-8.6 s), list_operations
+    too, which needs no data: the server's log and Python's import log after each call."""
+    errors = tmp_path / "stderr.txt"
+    seen: dict[str, str] = {}
+
+    async def conversation(client: Client) -> None:
+        await client.list_tools()
+        for tool, arguments in (("list_operations", {}),
+                                ("list_operations", {"operation": "exrates.daily"}),
+                                ("value_date", {"trade_date": "2025-06-26", "tenor": "1M",
+                                                "pair": "EUR/CZK"}),
+                                ("pribor_curve", {"date": "2024-05-17"})):
+            answer = await client.call_tool(tool, arguments)
+            assert not answer.is_error, answer.content[0].text
+            seen[f"{tool} {len(seen)}"] = errors.read_text("utf-8")
+
+    with errors.open("w", encoding="utf-8") as errlog:
+        talk(stdio(tmp_path, "--source", "sandbox", PYTHONPROFILEIMPORTTIME="1"),
+             conversation, errlog=errlog)
+
+    def imported(log: str) -> set[str]:
+        return {line.rsplit("|", 1)[1].strip() for line in log.splitlines()
+                if line.startswith("import time:") and "|" in line}
+
+    listed, detail, dated, fetched = seen.values()
+    for log in (listed, detail):  # the catalog: not even pandas
+        assert "the local sandbox" not in log
+        assert not {"pandas", "cnbkit.sandbox", "requests", "cnbkit.mcp_server.tools"} & \
+            imported(log)
+    assert "the local sandbox" not in dated  # the calendars: pandas, no source
+    assert "pandas" in imported(dated) and "cnbkit.sandbox" not in imported(dated)
+    assert "requests_cache" not in imported(dated)
+    assert "the local sandbox" in fetched and "cnbkit.sandbox" in imported(fetched)

@@ -7,9 +7,16 @@ before it is rendered, and an optional argument left out changes the text around
 of standing in for a value (``fixing_history`` without ``end`` asks for the history up to the
 latest fixing and tells the model to leave ``end`` out).
 
+The same prompts are written into the Claude Desktop extension's manifest as templates
+(:meth:`Prompt.template`), each argument the MCPB spec's placeholder ``${arguments.NAME}``:
+an optional argument's fragments then say both cases in one text, for the host fills in
+what the user gave and nothing more.
+
 Example:
     >>> PROMPTS["pribor_curve"].render({"date": "2025-06-02"}).splitlines()[0]
     'Show the PRIBOR curve of 2025-06-02 from the CNB.'
+    >>> PROMPTS["pribor_curve"].template().splitlines()[0]
+    'Show the PRIBOR curve of ${arguments.date} from the CNB.'
     >>> PROMPTS["fixing_history"].render({"currency": "EUR", "start": "2025-01-02"}
     ...                                  ).splitlines()[0].split(" move ")[1]
     'from 2025-01-02 up to the latest fixing?'
@@ -24,7 +31,7 @@ from types import MappingProxyType
 from .._shared.currencies import check_currency
 from .._shared.dates import to_date
 
-__all__ = ["PROMPTS", "Prompt", "PromptArgument"]
+__all__ = ["PLACEHOLDER", "PROMPTS", "Prompt", "PromptArgument"]
 
 
 def _day(value: str, name: str) -> str:
@@ -40,6 +47,8 @@ class PromptArgument:
             :class:`~cnbkit.errors.InvalidParameter` naming the argument).
         given: for an optional argument, the text of each of ``fragments`` when it is given
             (with ``{name}`` for its value), and ``left_out``, when it is not.
+        either: for an optional argument, the text of each fragment in a template, where it
+            is not known whether it is given (with ``{name}`` for its placeholder).
     """
 
     name: str
@@ -48,6 +57,11 @@ class PromptArgument:
     required: bool = True
     given: Mapping[str, str] = field(default_factory=dict)
     left_out: Mapping[str, str] = field(default_factory=dict)
+    either: Mapping[str, str] = field(default_factory=dict)
+
+
+#: The MCPB manifest spec's placeholder of a prompt argument (its section "Prompt Structure").
+PLACEHOLDER = "${{arguments.{name}}}"
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,21 @@ class Prompt:
                            for fragment, text in argument.given.items()})
         return self.text.format(**values)
 
+    def template(self) -> str:
+        """The prompt's text as the MCPB manifest spec writes a prompt: each argument its
+        placeholder ``${arguments.NAME}``, an optional one's fragments saying both cases.
+
+        Example:
+            >>> PROMPTS["fixing_history"].template().splitlines()[0].split(" move ")[1]
+            'from ${arguments.start} to ${arguments.end} (no end given: up to the latest fixing)?'
+        """
+        values = {argument.name: PLACEHOLDER.format(name=argument.name)
+                  for argument in self.arguments}
+        for argument in self.arguments:
+            values.update({fragment: text.format(**values)
+                           for fragment, text in argument.either.items()})
+        return self.text.format(**values)
+
 
 _START = PromptArgument("start", "the first day, yyyy-MM-dd")
 _SOURCE = ("Say where the data came from (the provenance's data_source: live is the CNB's API, "
@@ -100,7 +129,10 @@ PROMPTS: Mapping[str, Prompt] = MappingProxyType({p.name: p for p in (
                         given={"until": "to {end}", "end_argument": ', end "{end}"'},
                         left_out={"until": "up to the latest fixing",
                                   "end_argument": " (no end: the history runs to the latest "
-                                                  "fixing)"})),
+                                                  "fixing)"},
+                        either={"until": "to {end} (no end given: up to the latest fixing)",
+                                "end_argument": ', end "{end}" (no end given: leave end out, '
+                                                "the history runs to the latest fixing)"})),
         "How did the CNB exchange-rate fixing of {currency} against CZK move from {start} "
         "{until}?\n"
         "Use the history tool with group \"exrates\", start \"{start}\"{end_argument} and "

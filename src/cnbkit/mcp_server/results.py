@@ -23,12 +23,37 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # a frame is only handed in: pandas is not imported here
     import pandas as pd
 
-__all__ = ["KEPT_BYTES", "SESSIONLESS", "Kept", "ResultStore", "csv_text"]
+__all__ = ["KEPT_BYTES", "SESSIONLESS", "SIGNIFICANT", "Kept", "ResultStore", "csv_text",
+           "tidy"]
+
+
+#: The significant digits a number of an answer keeps: every digit a decimal the API writes
+#: has (a double holds 15 of them exactly), none of the binary noise of a division
+#: (72.534 / 100 is 0.7253400000000001 as a double).
+SIGNIFICANT = 15
+
+
+def tidy(number: float) -> float:
+    """``number`` rounded to :data:`SIGNIFICANT` significant digits: the double whose
+    shortest text is the decimal the API meant.
+
+    Example:
+        >>> tidy(72.534 / 100), tidy(0.1 + 0.2), tidy(25.645)
+        (0.72534, 0.3, 25.645)
+    """
+    return float(f"{number:.{SIGNIFICANT}g}")
+
+
+def _written(number: object) -> str:
+    """A float cell of a CSV, as :func:`tidy` gives it (pandas hands each one over)."""
+    return repr(tidy(float(number)))  # type: ignore[arg-type]  # a float cell
 
 
 def csv_text(frame: pd.DataFrame) -> str:
-    """``frame`` as CSV: a header line, dates yyyy-MM-dd, a missing value empty."""
-    return frame.to_csv(index=False, lineterminator="\n", date_format="%Y-%m-%d")
+    """``frame`` as CSV: a header line, dates yyyy-MM-dd, a missing value empty, numbers as
+    :func:`tidy` gives them."""
+    return frame.to_csv(index=False, lineterminator="\n", date_format="%Y-%m-%d",
+                        float_format=_written)
 
 #: How much CSV text the server keeps for ``cnbkit://results/{id}``, in bytes of memory, all
 #: sessions together (the oldest tables are dropped first; a table larger than this is not

@@ -60,10 +60,12 @@ from ..catalog import FIRST_YEAR, OPERATIONS, Param
 from ..errors import InvalidParameter
 
 __all__ = [
+    "API_PAIRS",
     "ARGUMENTS",
     "DATE_PATTERN",
     "DEFAULT_ROWS",
     "DTYPES",
+    "EVERY",
     "MAX_ROWS",
     "OUTPUTS",
     "PAIRS",
@@ -79,6 +81,8 @@ __all__ = [
 #: 250 to 262 business days, fits whole: the question an assistant is asked most), and the
 #: most it may say (the whole table is always offered as a CSV resource).
 DEFAULT_ROWS, MAX_ROWS = 300, 1000
+#: The periods history gives one row of with ``every`` (the last row of each).
+EVERY = ("week", "month", "quarter", "year")
 #: The types of a table's columns, as the catalog names them (one vocabulary everywhere).
 DTYPES = ("date", "float", "int", "str")
 #: A day as every date argument takes it (ISO 8601, yyyy-MM-dd).
@@ -108,12 +112,13 @@ TENOR_NAMES = _catalog_enum("period")
 #: How the API writes a currency pair (``EUR_TO_CZK``) and how a desk does (``EUR/CZK``).
 _API_PAIR = re.compile(r"^([A-Za-z]{3})_TO_([A-Za-z]{3})$", re.IGNORECASE)
 _DESK_PAIR = re.compile(r"^([A-Za-z]{3})/([A-Za-z]{3})$")
-#: The currency pairs of the CNB's forward points, canonical spelling (``EUR/CZK``): the pairs
-#: value_date computes and the forward history filters.
-PAIRS = tuple(f"{match[1]}/{match[2]}" for match in map(_API_PAIR.match,
-                                                         _catalog_enum("currency_pair")) if match)
-_PAIR_TEXT = ("a currency pair written EUR/CZK (canonical) or as the API writes it, EUR_TO_CZK; "
-              "both are taken")
+#: The currency pairs of the CNB's forward points as the API writes them (``EUR_TO_CZK``).
+API_PAIRS = tuple(pair for pair in _catalog_enum("currency_pair") if _API_PAIR.match(pair))
+#: The same pairs in their canonical spelling (``EUR/CZK``): the one every description, error
+#: and answer uses; the pairs value_date computes and the forward history filters.
+PAIRS = tuple(f"{match[1]}/{match[2]}" for match in map(_API_PAIR.match, API_PAIRS) if match)
+_PAIR_TEXT = ("a currency pair, EUR/CZK or USD/CZK (canonical; the API's spelling, EUR_TO_CZK, "
+              "is accepted too)")
 
 
 def canonical_pair(value: Any, *, api: bool = False) -> Any:
@@ -131,6 +136,24 @@ def canonical_pair(value: Any, *, api: bool = False) -> Any:
         return value
     base, quote = (code.upper() for code in match.groups())
     return f"{base}_TO_{quote}" if api else f"{base}/{quote}"
+
+
+def _check_pair(name: str, value: Any, *, everything: bool) -> str:
+    """A currency pair of the forward points (``everything``: or ``ALL``), in its canonical
+    spelling.
+
+    Raises:
+        InvalidParameter: not one of them, in either spelling (the canonical ones named).
+    """
+    allowed = ["ALL", *PAIRS] if everything else list(PAIRS)
+    pair = canonical_pair(value)
+    if isinstance(pair, str) and pair.strip().upper() == "ALL" and everything:
+        return "ALL"
+    if pair not in allowed:
+        raise InvalidParameter(name, value, "a currency pair of the CNB's forward points, "
+                               "written EUR/CZK (the API's spelling, EUR_TO_CZK, is accepted "
+                               "too)", allowed=allowed)
+    return str(pair)
 
 
 def _day(description: str) -> dict[str, Any]:
@@ -190,7 +213,7 @@ def _param_schema(param: Param, used_by: Sequence[str]) -> dict[str, Any]:
     if param.kind == "currency":
         return _currency(text)
     if param.arg == "currency_pair":
-        return {"type": "string", "enum": ["ALL", *PAIRS], "description": text}
+        return {"type": "string", "enum": ["ALL", *PAIRS, *API_PAIRS], "description": text}
     return {"type": "string", "enum": list(param.enum), "description": text}
 
 
@@ -247,7 +270,7 @@ def _filters() -> dict[str, Any]:
         one: dict[str, Any] = ({"type": "string", "enum": list(option.choices)} if option.choices
                                else {"type": "string", "pattern": "^[A-Za-z]{3}$"})
         if name == "currency_pair":  # one spelling of a pair in every tool
-            one["enum"] = ["ALL", *PAIRS]
+            one["enum"] = ["ALL", *PAIRS, *API_PAIRS]
             text = f"ALL, or {_PAIR_TEXT}; default ALL (groups {', '.join(groups[name])})"
         properties[name] = _nullable(
             {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}], "description": text}
@@ -307,6 +330,12 @@ ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
                                    "description": f"the last day: {_BOUND}; null: today (after "
                                                   "a year as start: the end of that year)"})),
         Argument("filters", _nullable(_filters()), default=MappingProxyType({})),
+        Argument("every", _nullable({
+            "type": "string", "enum": list(EVERY),
+            "description": "one row a period: the last row of each week, month, quarter or "
+                           "year (its last published day, e.g. the quarter ends; the period "
+                           "still running gives its latest), for each currency, tenor...; "
+                           "not for averages; null: every row"})),
         Argument("max_rows", _nullable(_MAX_ROWS), default=DEFAULT_ROWS),
     ),
     "value_date": (
@@ -319,7 +348,7 @@ ARGUMENTS: Mapping[str, tuple[Argument, ...]] = MappingProxyType({
                                           "trade date to the next business day"},
                  required=True),
         Argument("pair", _nullable({
-            "type": "string", "enum": list(PAIRS),
+            "type": "string", "enum": [*PAIRS, *API_PAIRS],
             "description": f"an FX pair for a forward, {_PAIR_TEXT} (the joint calendar of "
                            "both centres, end-end rule); null: a CZK deposit on the Prague "
                            "calendar"})),
@@ -421,10 +450,15 @@ def check_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
             value = {name: _whole(item, properties.get(name, {}), f"{argument.name}.{name}")
                      for name, item in value.items()
                      if item is not None or name not in properties}
-            if "currency_pair" in value:  # the API's spelling
-                value["currency_pair"] = canonical_pair(value["currency_pair"], api=True)
-        elif argument.name == "pair":
-            value = canonical_pair(value)
+            if "currency_pair" in value:  # the API's spelling, once checked
+                pair = _check_pair(f"{argument.name}.currency_pair", value["currency_pair"],
+                                   everything=True)
+                value["currency_pair"] = canonical_pair(pair, api=True)
+        elif argument.name == "every" and value is not None and value not in EVERY:
+            raise InvalidParameter("every", value, "one row a period: the last of each",
+                                   allowed=EVERY)
+        elif argument.name == "pair" and value is not None:
+            value = _check_pair("pair", value, everything=False)
         checked[argument.name] = value
     if tool == "history":
         _check_filters(checked["group"], checked["filters"])
@@ -522,7 +556,8 @@ TABLE = _object({
     "returned_rows": {"type": "integer"},
     "truncated": {"type": "boolean", "description": "true when the columns hold fewer rows "
                                                     "than the table"},
-    "narrow": {**_TEXT_OR_NULL, "description": "how to ask for fewer rows"},
+    "narrow": {**_TEXT_OR_NULL, "description": "how to ask for the rows not shown, or for "
+                                               "fewer rows"},
     "resource": {**_TEXT_OR_NULL,
                  "description": "cnbkit://results/{id}: the whole table as CSV, when truncated"},
     "provenance": _PROVENANCE,

@@ -11,9 +11,10 @@ server, every call in its own worker thread.
 * **Answers a model can read whatever its client forwards**: the structured content, and a
   text with the rows as CSV (:func:`~cnbkit.mcp_server.tables.render`); a truncated table's
   answer links its whole table (a ``resource_link``).
-* **The data source is opened at the first call that needs it** (:meth:`CnbkitServer.on_demand`,
+* **The data source is opened at the first call that fetches** (:meth:`CnbkitServer.on_demand`,
   what ``cnbkit mcp`` runs): the handshake, ``tools/list``, prompts and resource templates
-  come before the data stack is imported.
+  come before the data stack is imported, and ``list_operations`` and ``value_date``, which
+  fetch nothing, never wait for the sandbox to start.
 * **Finished answers are reused**: a table is kept by its plan (:class:`cnbkit.Plan`: the
   operation and its checked parameters, or the planned calls) and ``max_rows`` for as long as
   the cache entries it came from stay fresh, so a repeated call costs no more than the
@@ -57,6 +58,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..errors import LEAVE_OFFLINE, USE_CACHED, USE_SANDBOX, CnbError, InvalidParameter
+from .listing import WITHOUT_SOURCE
 from .results import SESSIONLESS, ResultStore
 from .schemas import ARGUMENTS, OUTPUTS, check_arguments, input_schema
 
@@ -107,7 +109,8 @@ TOOLS: dict[str, tuple[str, str]] = {
         "A CNB series over any date range",
         "Any date range of one series (czeonia, exrates, forward, fxrates, omo, pribor, skd, "
         "averages) as one table, fetched in calendar-aligned chunks and cached; filters narrow "
-        "it (a currency, a tenor...). Reports progress per chunk when the client asks."),
+        "it (a currency, a tenor...), every gives one row a period (the month or quarter "
+        "ends). Reports progress per chunk when the client asks."),
     "value_date": (
         "Spot and value date of a deal",
         "The spot (T+2) and value date of a deal traded on trade_date for tenor: weeks, "
@@ -365,17 +368,26 @@ class CnbkitServer:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}; the "
                            f"tools: {', '.join(TOOLS)}")
         owner = _owner(ctx)
+        reused_answers: _Reused | None = None
         try:
             checked = check_arguments(name, arguments)
-            ready = self._ready
-            if ready is None:  # the first call: open the data source in a worker thread
-                ready = await anyio.to_thread.run_sync(self._open)
-            tools, reused_answers = ready
-            prepared = tools.prepare(name, checked, owner)
-            if prepared.key is not None:
-                reused = reused_answers.get((name, prepared.key), owner)
-                if reused is not None:
-                    return reused
+            if name == "list_operations":  # the catalog: nothing to import or open
+                from .listing import list_operations
+
+                prepared = list_operations(**checked)
+            elif name in WITHOUT_SOURCE:  # no request: the source is not opened for it
+                prepared = await anyio.to_thread.run_sync(_prepare_without_source, name,
+                                                          checked)
+            else:
+                ready = self._ready
+                if ready is None:  # the first call that fetches: open the data source (in a
+                    ready = await anyio.to_thread.run_sync(self._open)  # worker thread)
+                tools, reused_answers = ready
+                prepared = tools.prepare(name, checked, owner)
+                if prepared.key is not None:
+                    reused = reused_answers.get((name, prepared.key), owner)
+                    if reused is not None:
+                        return reused
             answer, watch = await self._run(ctx, name, prepared)
         except CnbError as exc:
             return await self._refuse(ctx, name, for_clients(str(exc)))
@@ -388,7 +400,7 @@ class CnbkitServer:
                           f": {type(exc).__name__}: {exc}. This is a fault in cnbkit, not in "
                           "the request: please report it")
         result = _success(answer, self.store)
-        if prepared.key is not None:
+        if prepared.key is not None and reused_answers is not None:
             reused_answers.put((name, prepared.key), result, watch)
         return result
 
@@ -547,6 +559,14 @@ class CnbkitServer:
                 "cache": cache.display if cache is not None else None,
                 "tools": list(TOOLS), "prompts": list(self._prompts()),
                 "account_data": "none: the PSD2 client has no tool"}
+
+
+def _prepare_without_source(name: str, checked: dict[str, Any]) -> Prepared:
+    """The call of a tool that fetches nothing (its first one imports the tools' module,
+    pandas with it: in a worker thread)."""
+    from .tools import prepare_without_source
+
+    return prepare_without_source(name, checked)
 
 
 #: The library's ways out of a failure, as a client's user takes them (the server's

@@ -25,15 +25,19 @@ Example:
     >>> frame.attrs.update(operation="czeonia.daily_year", units={"rate": "% p.a."})
     >>> store = ResultStore()
     >>> table = to_table(frame, max_rows=1, data_source="sandbox",
-    ...                  base_url="http://127.0.0.1:1", narrow="ask for fewer days", store=store)
+    ...                  base_url="http://127.0.0.1:1", narrow=["a shorter range"],
+    ...                  store=store, resume="start")
     >>> table["columns"][1]
     {'name': 'rate', 'dtype': 'float', 'unit': '% p.a.', 'values': [6.7]}
     >>> table["total_rows"], table["truncated"]
     (2, True)
-    >>> print(render(table))  # doctest: +ELLIPSIS
+    >>> print(render(table))  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
     czeonia.daily_year: 2 rows x 2 columns, sandbox data from http://127.0.0.1:1
-    units: rate % p.a.
+    units: rate % p.a.; numbers: at most 15 significant digits (all the API gives)
     TRUNCATED: the first 1 of 2 rows follow. All 2 rows: the CSV resource cnbkit://results/...
+    (read it with resources/read; the answer links it). All of them here: ask again with
+    max_rows 2. The rows after these: ask again with start "2024-01-03", the other arguments
+    as they were. Fewer rows: a shorter range. Or read the whole table from the resource.
     valid_for,rate
     2024-01-02,6.7
     ... 1 more rows in cnbkit://results/...
@@ -49,16 +53,20 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .results import KEPT_BYTES, SESSIONLESS, Kept, ResultStore
+from .results import KEPT_BYTES, SESSIONLESS, SIGNIFICANT, Kept, ResultStore, tidy
 from .schemas import MAX_ROWS
 
-__all__ = ["KEPT_BYTES", "SESSIONLESS", "Kept", "ResultStore", "dtype_of", "render",
-           "to_table"]
+__all__ = ["KEPT_BYTES", "PRECISION", "SESSIONLESS", "Kept", "ResultStore", "dtype_of",
+           "render", "to_table"]
+
+#: What the units line says of the numbers (:func:`~cnbkit.mcp_server.results.tidy`).
+PRECISION = f"numbers: at most {SIGNIFICANT} significant digits (all the API gives)"
 
 
 #: The catalog's type of a column, by the kind of its dtype (numpy's letter: datetime, signed
@@ -87,9 +95,7 @@ def json_column(column: pd.Series) -> list[Any]:
         return [None if t == "NaT" else t for t in text] if np.isnat(days).any() else text
     if kind == "f":
         values = column.to_numpy(dtype=float)
-        numbers: list[Any] = values.tolist()
-        return [None if math.isnan(v) else v for v in numbers] if np.isnan(values).any() \
-            else numbers
+        return [None if math.isnan(v) else tidy(v) for v in values.tolist()]
     if kind in "iu" and isinstance(dtype, np.dtype):  # numpy's integers have no missing value
         whole: list[Any] = column.to_numpy().tolist()
         return whole
@@ -98,12 +104,45 @@ def json_column(column: pd.Series) -> list[Any]:
             else (v.item() if hasattr(v, "item") else v) for v in values_]
 
 
+def _resume_at(frame: pd.DataFrame, row: int) -> str | None:
+    """The day of ``frame``'s row ``row`` (by its first date column), when its rows are in
+    date order: where a request for the rows from there on starts (None: no such column)."""
+    for column in frame.columns:
+        dates = frame[column]
+        if dtype_of(dates) == "date":
+            if not dates.is_monotonic_increasing or pd.isna(dates.iloc[row]):
+                return None
+            return str(pd.Timestamp(dates.iloc[row]).date().isoformat())
+    return None
+
+
+def _how_to_narrow(frame: pd.DataFrame, shown: int, ways: Sequence[str],
+                   resume: str | None, kept: bool, capacity: str) -> str:
+    """What a truncated table says about its other rows: the argument that asks for the rows
+    after the ones shown, the ways to ask for fewer rows (``ways``, fitted to the call), and
+    the resource."""
+    said = []
+    day = _resume_at(frame, shown) if resume else None
+    if day is not None:
+        said.append(f'The rows after these: ask again with {resume} "{day}", the other '
+                    "arguments as they were.")
+    if ways:
+        said.append("Fewer rows: " + "; ".join(ways) + ".")
+    said.append("Or read the whole table from the resource." if kept else
+                f"(The whole table is larger than the {capacity} the server keeps for "
+                "resources.)")
+    return " ".join(said)
+
+
 def to_table(frame: pd.DataFrame, *, max_rows: int, data_source: str, base_url: str,
-             narrow: str, store: ResultStore, warnings: list[str] | None = None,
-             title: str = "", owner: str | None = None) -> dict[str, Any]:
+             narrow: Sequence[str], store: ResultStore, warnings: list[str] | None = None,
+             title: str = "", owner: str | None = None, resume: str | None = None
+             ) -> dict[str, Any]:
     """``frame`` (a pandas frame cnbkit returned, with its ``attrs``) as the structured content
     of a table of at most ``max_rows`` rows; a longer one is kept whole in ``store`` (described
-    by ``title``, for ``owner``)."""
+    by ``title``, for ``owner``) and says how to get the other rows: ``resume``, the argument
+    that asks for the rows after the ones shown (``start``: the day of the first row not
+    shown), and ``narrow``, the ways to ask for fewer rows that fit the call."""
     attrs = frame.attrs
     units = attrs.get("units") or {}
     total = len(frame)
@@ -125,9 +164,8 @@ def to_table(frame: pd.DataFrame, *, max_rows: int, data_source: str, base_url: 
         "total_rows": total,
         "returned_rows": min(total, max_rows),
         "truncated": truncated,
-        "narrow": (f"{narrow}, or read the whole table from the resource" if resource else
-                   f"{narrow} (the whole table is larger than the {store.capacity} the server "
-                   "keeps for resources)") if truncated else None,
+        "narrow": _how_to_narrow(frame, max_rows, narrow, resume, resource is not None,
+                                 store.capacity) if truncated else None,
         "resource": resource,
         "provenance": {
             "data_source": data_source, "base_url": base_url, "operation": operation,
@@ -169,14 +207,19 @@ def render(table: dict[str, Any]) -> str:
                      f"from snapshot sha256 {where['snapshot']}; {where['generated']} generated "
                      "by the sandbox")
     units = [f"{c['name']} {c['unit']}" for c in columns if c["unit"]]
+    if any(c["dtype"] == "float" for c in columns):
+        units.append(PRECISION)
     if units:
         lines.append("units: " + "; ".join(units))
     if table["truncated"]:
         whole = (f"All {total} rows: the CSV resource {table['resource']} (read it with "
                  "resources/read; the answer links it)" if table["resource"] else
                  "The whole table is larger than the server keeps for resources")
-        lines.append(f"TRUNCATED: the first {shown} of {total} rows follow. {whole}. For more "
-                     f"rows here, ask again with max_rows up to {MAX_ROWS}; to narrow it: "
+        more = ""
+        if shown < MAX_ROWS:  # max_rows can show more
+            more = (f" All of them here: ask again with max_rows {total}." if total <= MAX_ROWS
+                    else f" More of them here: max_rows up to {MAX_ROWS}.")
+        lines.append(f"TRUNCATED: the first {shown} of {total} rows follow. {whole}.{more} "
                      f"{table['narrow']}")
     lines.extend(f"note: {w}" for w in table["warnings"])
     if shown:

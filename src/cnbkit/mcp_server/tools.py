@@ -4,13 +4,20 @@ A call is made in two steps. :meth:`Tools.prepare` checks the arguments with the
 checks (dates by its parser, named by their argument; parameters by the catalog; ranges and
 options by the group's planner) and plans the work, at once and without a request; it gives a
 :class:`Prepared`: the work to run in a worker thread, and the key under which its finished
-answer may be reused (the operation and its checked query, or the planned calls, and
-``max_rows``). The work then runs under a :class:`cnbkit.Watch` that reports its progress,
+answer may be reused (the operation and its checked query, or the planned calls, ``every``
+and ``max_rows``). The work then runs under a :class:`cnbkit.Watch` that reports its progress,
 tells how long its answers stay fresh, and stops it when the call is cancelled. Everything it
 uses of the library is public (:class:`cnbkit.Client`, :func:`cnbkit.plan`,
 :meth:`cnbkit.Client.plan_call`, :data:`cnbkit.GROUPS`, :mod:`cnbkit.catalog`) but for the
 shared leaf's readers of dates and currency codes and its per-call warnings
 (``cnbkit._shared``).
+
+The two tools that fetch nothing (:data:`WITHOUT_SOURCE`: the catalog of ``list_operations``,
+:mod:`cnbkit.mcp_server.listing`; the calendars of :func:`value_date`) are prepared without a
+client (:func:`prepare_without_source`), so that their first call never opens the data source.
+A table's answer says how to get the rows it does not show, fitted to the call: the rows after
+them (``history``'s ``start``), the filters the group has and the call did not give, one row a
+period (``every``, :func:`period_ends`).
 
 Every answer is structured content that validates against the tool's output schema
 (:mod:`cnbkit.mcp_server.schemas`) and a short text; what cannot be computed (a period past the
@@ -18,11 +25,11 @@ data, an empty period) raises :class:`~cnbkit.errors.InvalidParameter` saying wh
 argument. Nothing here reads account data: the PSD2 client (``cnbkit.cobs``) has no tool.
 
 Example:
+    >>> prepared = prepare_without_source("value_date", {"trade_date": "2025-06-26",
+    ...                                                  "tenor": "1M", "pair": None})
+    >>> prepared.work(Watch())[0]["value_date"]
+    '2025-07-30'
     >>> tools = Tools(client, "sandbox")  # doctest: +SKIP
-    >>> prepared = tools.prepare("value_date", {"trade_date": "2025-06-26",
-    ...                                         "tenor": "1M", "pair": None})  # doctest: +SKIP
-    >>> prepared.work(Watch())[0]["value_date"]  # doctest: +SKIP
-    '2025-07-31'
 """
 
 from __future__ import annotations
@@ -30,8 +37,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -42,40 +48,28 @@ from .._shared.currencies import check_currency
 from .._shared.dates import to_date
 from .._shared.warnings_at_caller import collecting
 from ..backends import as_pandas
-from ..catalog import FIRST_YEAR, OPERATIONS, Operation, Param, operation
+from ..catalog import FIRST_YEAR, Operation
 from ..errors import CnbError, CnbkitWarning, InvalidParameter
-from .schemas import MAX_ROWS, filter_text
-from .tables import ResultStore, render, to_table
+from .listing import WITHOUT_SOURCE, Answer, Prepared, find_operation, list_operations
+from .schemas import MAX_ROWS, canonical_pair
+from .tables import ResultStore, dtype_of, render, to_table
 
-__all__ = ["Answer", "NoData", "Prepared", "Tools"]
+__all__ = ["WITHOUT_SOURCE", "Answer", "NoData", "Prepared", "Tools", "period_ends",
+           "prepare_without_source", "value_date"]
 
-#: (structured content, text) of one answer.
-Answer = tuple[dict[str, Any], str]
 #: The last year of a trade whose value date is computed (pandas dates end in 2262).
 LAST_YEAR = 2200
 #: A tenor written as a count of days ("1D", "2d"), which value_date does not take.
 DAY_COUNT = re.compile(r"[0-9]+[Dd]")
-_KIND_FORMAT = {"date": "yyyy-MM-dd", "year": "yyyy (a whole number)", "year_month": "yyyy-MM",
-                "currency": "three letters (ISO 4217)", "enum": "one of the allowed values"}
 #: The tools that answer tables (their long tables are kept for the session asking).
 _TABLES = frozenset({"call_operation", "history", "pribor_curve"})
-_CATALOG_DTYPES = {"date": "date", "float": "float", "int": "int", "str": "str"}
-_NARROW_CALL = "ask for a shorter period (a day or a month instead of a year) or one currency"
-_NARROW_HISTORY = "give a later start or an earlier end, or filter (one currency, one tenor)"
+#: pandas' periods by the values of history's ``every``.
+_PERIODS = {"week": "W", "month": "M", "quarter": "Q", "year": "Y"}
 
 
 class NoData(CnbError):
     """Nothing to answer with: the API has no data for what was asked (an unknown currency,
     which it answers with an empty list); the message is the library's notice."""
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """A checked call: ``work(watch)`` gives its answer (in a worker thread); ``key`` is what
-    its finished answer may be reused under (None: never reused)."""
-
-    work: Callable[[Watch], Answer]
-    key: Hashable | None = None
 
 
 def _warnings(collected: list[Warning]) -> list[str]:
@@ -86,16 +80,103 @@ def _day(value: object) -> str:
     return pd.Timestamp(value).date().isoformat()  # type: ignore[arg-type]  # a date of a frame
 
 
+def prepare_without_source(tool: str, arguments: Mapping[str, Any]) -> Prepared:
+    """The call of a tool of :data:`WITHOUT_SOURCE` (``arguments`` as
+    :func:`~cnbkit.mcp_server.schemas.check_arguments` gives them).
+
+    Raises:
+        InvalidParameter: an argument the library refuses (its message).
+    """
+    if tool == "list_operations":
+        return list_operations(**arguments)
+    return value_date(**arguments)
+
+
+def period_ends(frame: pd.DataFrame, every: str) -> pd.DataFrame:
+    """The last row of each ``every`` (week, month, quarter or year) of ``frame``, by its
+    first date column, for each value of its text columns (a currency, a tenor...), in the
+    frame's order: the rows of period ends (a period still running gives its latest row).
+
+    Example:
+        >>> frame = pd.DataFrame({"valid_for": pd.to_datetime(["2024-03-28", "2024-03-29",
+        ...                                                    "2024-04-02"]),
+        ...                       "rate": [5.1, 5.2, 5.3]})
+        >>> period_ends(frame, "quarter")["rate"].tolist()
+        [5.2, 5.3]
+    """
+    dates = next(name for name, column in frame.items() if dtype_of(column) == "date")
+    keys = [frame[name] for name, column in frame.items() if dtype_of(column) == "str"]
+    periods = frame[dates].dt.to_period(_PERIODS[every])
+    picked = frame.groupby([periods, *keys], sort=False, observed=True, dropna=False).tail(1)
+    picked = picked.reset_index(drop=True)
+    picked.attrs = frame.attrs
+    return picked
+
+
+def _history_group(op: Operation) -> str | None:
+    """The history group whose rows ``op`` gives (its averages: ``averages``)."""
+    group = "averages" if "averages" in op.name else op.group
+    return group if group in GROUPS else None
+
+
+def _filters_to_narrow(group: str, given: Mapping[str, Any]) -> list[str]:
+    """The filters of ``group``'s history that give fewer rows and were not given (or given
+    as ALL), as a hint names them."""
+    ways = []
+    for option in GROUPS[group].options:
+        if option.name in given and given[option.name] not in (None, "ALL"):
+            continue
+        values = [str(canonical_pair(v)) for v in option.choices if v != "ALL"]
+        listed = " or a list" if option.many else ""
+        if values and (option.many or "ALL" in option.choices):
+            ways.append(f"filters.{option.name} (one of {', '.join(values[:3])}"
+                        f"{', ...' if len(values) > 3 else ''}{listed})")
+        elif option.many:
+            ways.append(f"filters.{option.name} (one code{listed})")
+    return ways
+
+
+#: The hint of history's ``every``.
+_EVERY_HINT = 'every "month", "quarter" or "year" (one row a period, its last: the quarter ends...)'
+
+
+def _history_hint(group: str, given: Mapping[str, Any], every: str | None) -> list[str]:
+    """How to ask ``group``'s history for fewer rows: the filters not given, one row a
+    period, a shorter range."""
+    ways = _filters_to_narrow(group, given)
+    if GROUPS[group].ranges == "dates" and every is None:
+        ways.append(_EVERY_HINT)
+    ways.append("a later start or an earlier end")
+    return ways
+
+
+def _call_hint(op: Operation, params: Mapping[str, Any]) -> list[str]:
+    """How to ask for fewer rows than ``op`` gave with ``params``: its own parameters that
+    narrow it and were not given, and the history of its series (any range, its filters)."""
+    ways = []
+    for param in op.params:
+        if "ALL" in param.enum and params.get(param.arg) in (None, "ALL"):
+            values = [str(canonical_pair(v)) for v in param.enum if v != "ALL"]
+            ways.append(f"params.{param.arg} (one of {', '.join(values)})")
+    group = _history_group(op)
+    if group is not None:
+        takes = ", ".join(way.split(" (", 1)[0] for way in _history_hint(group, {}, None)[:-1])
+        ways.append(f'the history tool with group "{group}" (any start and end'
+                    + (f"; {takes}" if takes else "") + ")")
+    return ways
+
+
 class Tools:
-    """The seven tools over ``client`` (``data_source``: live, sandbox or custom, as every
-    answer's provenance says); ``store`` keeps the whole tables of long answers."""
+    """The tools that fetch data, over ``client`` (``data_source``: live, sandbox or custom,
+    as every answer's provenance says); ``store`` keeps the whole tables of long answers.
+    The two that fetch nothing (:data:`WITHOUT_SOURCE`) are prepared here too, as
+    :func:`prepare_without_source` prepares them."""
 
     def __init__(self, client: Client, data_source: str, store: ResultStore | None = None
                  ) -> None:
         self.client = client
         self.data_source = data_source
         self.store = store or ResultStore()
-        self.catalog = _catalog()
 
     def prepare(self, tool: str, arguments: dict[str, Any], owner: str | None = None
                 ) -> Prepared:
@@ -106,17 +187,21 @@ class Tools:
         Raises:
             InvalidParameter: an argument the library refuses (its message).
         """
+        if tool in WITHOUT_SOURCE:
+            return prepare_without_source(tool, arguments)
         prepare: Callable[..., Prepared] = getattr(self, f"_{tool}")
         if tool in _TABLES:
             return prepare(**arguments, owner=owner)
         return prepare(**arguments)
 
     # -- tables ---------------------------------------------------------------------------------
-    def _table(self, plan: Plan, *, max_rows: int, narrow: str, title: str,
-               notes: list[str], owner: str | None,
-               empty: InvalidParameter | None = None) -> Prepared:
+    def _table(self, plan: Plan, *, max_rows: int, narrow: Sequence[str], title: str,
+               notes: list[str], owner: str | None, resume: str | None = None,
+               every: str | None = None, empty: InvalidParameter | None = None) -> Prepared:
         """The work of a table answer; ``empty``: the error to raise when it has no rows (an
-        analysis that cannot answer without them), else an empty table says why it is."""
+        analysis that cannot answer without them), else an empty table says why it is;
+        ``every``: one row a period (:func:`period_ends`); ``narrow`` and ``resume``: how to
+        ask for fewer rows, and which argument asks for the rows after the ones shown."""
         def work(watch: Watch) -> Answer:
             with collecting() as collected:
                 frame = as_pandas(self.client.collect(plan, backend="pandas", progress=False,
@@ -124,29 +209,40 @@ class Tools:
             said = notes + _warnings(collected)
             if frame.empty:
                 said = _why_empty(plan, title, said, empty)
+            elif every is not None:
+                frame = period_ends(frame, every)
+            if "currency_pair" in frame.columns:  # the canonical spelling in every answer
+                frame["currency_pair"] = _canonical_pairs(frame["currency_pair"])
             table = to_table(frame, max_rows=max_rows, data_source=self.data_source,
                              base_url=self.client.base_url, narrow=narrow, store=self.store,
-                             warnings=said, title=title, owner=owner)
+                             warnings=said, title=title, owner=owner, resume=resume)
             return table, render(table)
 
-        return Prepared(work, (plan, max_rows))
+        return Prepared(work, (plan, max_rows, every))
 
     def _call_operation(self, operation: str, params: dict[str, Any], max_rows: int,
                         owner: str | None) -> Prepared:
-        op = _operation(operation)
+        op = find_operation(operation)
         one = self.client.plan_call(op, **params)
         query = one[0].query
-        return self._table(one, max_rows=max_rows, narrow=_NARROW_CALL,
-                           title=f"{op.name} {' '.join(f'{k}={v}' for k, v in query.items())}"
-                           .strip(), notes=[], owner=owner)
+        asked = " ".join(f"{k}={canonical_pair(v) if k == 'currencyPair' else v}"
+                         for k, v in query.items())
+        resume = "params.date_from" if any(p.arg == "date_from" for p in op.params) else None
+        return self._table(one, max_rows=max_rows, narrow=_call_hint(op, params),
+                           title=f"{op.name} {asked}".strip(), notes=[], owner=owner,
+                           resume=resume)
 
     def _history(self, group: str, start: Any, end: Any, filters: dict[str, Any],
-                 max_rows: int, owner: str | None) -> Prepared:
+                 every: str | None, max_rows: int, owner: str | None) -> Prepared:
         today = self.client.today()
-        if end is None and isinstance(start, str) and group in GROUPS and \
-                GROUPS[group].ranges == "dates" and to_date(start, "start") > today:
+        ranges = GROUPS[group].ranges if group in GROUPS else None
+        if end is None and isinstance(start, str) and ranges == "dates" and \
+                to_date(start, "start") > today:
             raise InvalidParameter("start", start, f"after today ({today}), the last day "
                                    f"with data: give a start on or before {today}")
+        if every is not None and ranges == "years":
+            raise InvalidParameter("every", every, f"the {group} history is of months or "
+                                   "quarters already (filters.kind): leave every out")
         with collecting() as collected:  # a range trimmed to today, moved to the series' start
             try:
                 chosen = plan_history(group, start, end, client=self.client, **filters)
@@ -160,73 +256,29 @@ class Tools:
         years = chosen.filters.get("year")
         if chosen.span is None and years:
             span = f" {years[0]}" + (f" to {years[-1]}" if len(years) > 1 else "")
-        given = "".join(f" {name}={_listed(value)}" for name, value in filters.items()
-                        if value is not None)
-        return self._table(chosen, max_rows=max_rows, narrow=_NARROW_HISTORY,
-                           title=f"{group} history{span}{given}", notes=_warnings(collected),
-                           owner=owner)
+        given = "".join(f" {name}={_listed(canonical_pair(value))}"
+                        for name, value in filters.items() if value is not None)
+        notes = _warnings(collected)
+        if every is not None:
+            notes.insert(0, f"one row a {every}: the last of each (every={every}), for each "
+                            "value of the text columns; the period still running gives its "
+                            "latest row")
+            given += f" every={every}"
+        return self._table(chosen, max_rows=max_rows, every=every,
+                           narrow=_history_hint(group, filters, every),
+                           title=f"{group} history{span}{given}", notes=notes,
+                           owner=owner, resume="start" if ranges == "dates" else None)
 
     def _pribor_curve(self, date: Any, owner: str | None) -> Prepared:
         one = self.client.plan_call("pribor.daily", date=date)
         day = one[0].query.get("date")
         empty = InvalidParameter("date", day, "no PRIBOR fixing was published on or before "
                                  "this day: give a later date")
-        return self._table(one, max_rows=MAX_ROWS, narrow=_NARROW_CALL,
+        return self._table(one, max_rows=MAX_ROWS, narrow=(),
                            title=f"pribor.daily date={day}" if day else "pribor.daily",
                            notes=[], owner=owner, empty=empty)
 
-    # -- the catalog ----------------------------------------------------------------------------
-    def _list_operations(self, operation: Any) -> Prepared:
-        if operation is None:
-            answer = (self.catalog, _catalog_text(self.catalog))
-        else:
-            op = _operation(operation)
-            detail = _operation_detail(op)
-            answer = ({"operations": [detail], "groups": []}, _detail_text(detail))
-        return Prepared(lambda watch: answer, ("list_operations", operation))
-
     # -- analyses -------------------------------------------------------------------------------
-    def _value_date(self, trade_date: Any, tenor: Any, pair: Any) -> Prepared:
-        day = to_date(trade_date, "trade_date")
-        if pair is not None and not isinstance(pair, str):
-            raise InvalidParameter("pair", pair, "a currency pair such as 'EUR/CZK'")
-        if not isinstance(tenor, str):
-            raise InvalidParameter("tenor", tenor, "a CNB tenor name (THREE_MONTH) or a count "
-                                   "and unit such as '3M'")
-        if day.year > LAST_YEAR:
-            raise InvalidParameter("trade_date", day.isoformat(), f"value dates are computed "
-                                   f"for trades up to {LAST_YEAR}")
-        if DAY_COUNT.fullmatch(tenor.strip()):
-            raise InvalidParameter("tenor", tenor, "a count of days is not a tenor here (the "
-                                   "market's O/N, T/N and S/N start on different days): give "
-                                   "ONE_DAY for the overnight deposit (the trade date to the "
-                                   "next business day), or weeks, months or years from spot "
-                                   "(1W, 3M, 1Y)")
-        overnight = tenor == "ONE_DAY"
-
-        def work(watch: Watch) -> Answer:
-            try:
-                spot = analysis.spot_date(day, pair=pair)
-                value = analysis.value_date(day, tenor, pair=pair)
-            except InvalidParameter as exc:  # the analysis names its own arguments
-                if exc.parameter != "dates":
-                    raise
-                raise _named(exc, "trade_date", day.isoformat()) from None
-            except (OverflowError, ValueError, NotImplementedError) as exc:
-                raise InvalidParameter("tenor", tenor, f"the value date falls beyond the dates "
-                                       f"cnbkit computes ({type(exc).__name__}): give a "
-                                       "shorter tenor") from None
-            start = pd.Timestamp(day) if overnight else spot
-            answer = {"trade_date": day.isoformat(), "tenor": str(tenor), "pair": pair,
-                      "calendar": analysis.fx_calendar(pair) if pair else "PRAGUE",
-                      "spot_date": _day(spot), "start_date": _day(start),
-                      "value_date": _day(value), "days": int((value - start).days)}
-            starts = "the trade date" if overnight else f"spot {answer['spot_date']}"
-            return answer, (f"{tenor} from {answer['trade_date']}{f' ({pair})' if pair else ''}"
-                            f": starts on {starts}, value date {answer['value_date']}, "
-                            f"{answer['days']} days, calendar {answer['calendar']}")
-        return Prepared(work)
-
     def _czeonia_compounded(self, start: Any, end: Any) -> Prepared:
         first, last = to_date(start, "start"), to_date(end, "end")
         if last <= first:
@@ -311,6 +363,54 @@ class Tools:
         return Prepared(work)
 
 
+
+def value_date(trade_date: Any, tenor: Any, pair: Any) -> Prepared:
+    """The spot and value date of a deal (no request: the calendars of the library).
+
+    Raises:
+        InvalidParameter: a day, tenor or pair it does not take.
+    """
+    day = to_date(trade_date, "trade_date")
+    if pair is not None and not isinstance(pair, str):
+        raise InvalidParameter("pair", pair, "a currency pair such as 'EUR/CZK'")
+    if not isinstance(tenor, str):
+        raise InvalidParameter("tenor", tenor, "a CNB tenor name (THREE_MONTH) or a count "
+                               "and unit such as '3M'")
+    if day.year > LAST_YEAR:
+        raise InvalidParameter("trade_date", day.isoformat(), f"value dates are computed "
+                               f"for trades up to {LAST_YEAR}")
+    if DAY_COUNT.fullmatch(tenor.strip()):
+        raise InvalidParameter("tenor", tenor, "a count of days is not a tenor here (the "
+                               "market's O/N, T/N and S/N start on different days): give "
+                               "ONE_DAY for the overnight deposit (the trade date to the "
+                               "next business day), or weeks, months or years from spot "
+                               "(1W, 3M, 1Y)")
+    overnight = tenor == "ONE_DAY"
+
+    def work(watch: Watch) -> Answer:
+        try:
+            spot = analysis.spot_date(day, pair=pair)
+            value = analysis.value_date(day, tenor, pair=pair)
+        except InvalidParameter as exc:  # the analysis names its own arguments
+            if exc.parameter != "dates":
+                raise
+            raise _named(exc, "trade_date", day.isoformat()) from None
+        except (OverflowError, ValueError, NotImplementedError) as exc:
+            raise InvalidParameter("tenor", tenor, f"the value date falls beyond the dates "
+                                   f"cnbkit computes ({type(exc).__name__}): give a "
+                                   "shorter tenor") from None
+        start = pd.Timestamp(day) if overnight else spot
+        answer = {"trade_date": day.isoformat(), "tenor": str(tenor), "pair": pair,
+                  "calendar": analysis.fx_calendar(pair) if pair else "PRAGUE",
+                  "spot_date": _day(spot), "start_date": _day(start),
+                  "value_date": _day(value), "days": int((value - start).days)}
+        starts = "the trade date" if overnight else f"spot {answer['spot_date']}"
+        return answer, (f"{tenor} from {answer['trade_date']}{f' ({pair})' if pair else ''}"
+                        f": starts on {starts}, value date {answer['value_date']}, "
+                        f"{answer['days']} days, calendar {answer['calendar']}")
+    return Prepared(work)
+
+
 def _listed(value: object) -> str:
     """A filter's value as a title shows it: one value, or several joined by commas."""
     if isinstance(value, list | tuple):
@@ -365,77 +465,8 @@ def _named(exc: InvalidParameter, parameter: str, value: object) -> InvalidParam
     return InvalidParameter(parameter, value, hint, allowed=exc.allowed)
 
 
-def _operation(name: Any) -> Operation:
-    """The operation called ``name`` (the library's lookup: an unknown name gets the closest)."""
-    if not isinstance(name, str):
-        raise InvalidParameter("operation", name, "an operation's name, e.g. exrates.daily",
-                               allowed=list(OPERATIONS))
-    return operation(name)
-
-
-# -- the catalog ----------------------------------------------------------------------------------
-def _catalog() -> dict[str, Any]:
-    """list_operations without an operation: every operation once, compact, and the groups."""
-    operations = [{"name": op.name, "summary": op.summary,
-                   "parameters": [_parameter(p) for p in op.params]}
-                  for op in OPERATIONS.values()]
-    groups = [{"group": g.name, "summary": g.summary, "start_end": g.ranges,
-               "filters": [{"name": o.name, "help": filter_text(o), "many": o.many,
-                            "allowed": list(o.choices) or None} for o in g.options]}
-              for g in GROUPS.values()]
-    return {"operations": operations, "groups": groups}
-
-
-def _parameter(param: Param, *, detail: bool = False) -> dict[str, Any]:
-    """A parameter as list_operations gives it (``required``: it must be given, having no
-    default)."""
-    given = {"name": param.arg, "kind": param.kind,
-             "required": param.required and param.default is None}
-    if detail:
-        given.update(wire_name=param.api, format=_KIND_FORMAT[param.kind],
-                     default=param.default, allowed=list(param.enum) or None)
-    return given
-
-
-def _operation_detail(op: Operation) -> dict[str, Any]:
-    schema = op.schema
-    kinds = {c.name: c.dtype for c in (*schema.columns, *schema.derived)}
-    units = schema.units
-    return {
-        "name": op.name, "summary": op.summary, "path": op.path,
-        "parameters": [_parameter(p, detail=True) for p in op.params],
-        "columns": [{"name": name, "dtype": _CATALOG_DTYPES[kinds[name]],
-                     "unit": units.get(name) or None} for name in op.column_names],
-    }
-
-
-def _catalog_text(catalog: dict[str, Any]) -> str:
-    lines = [f"{len(catalog['operations'])} operations (call_operation runs one with params; "
-             "list_operations with operation= gives its parameters and columns):"]
-    for op in catalog["operations"]:
-        params = ", ".join(p["name"] + ("*" if p["required"] else "") for p in op["parameters"])
-        lines.append(f"  {op['name']}({params}): {op['summary']}")
-    lines.append("history groups (history runs any date range of one; * a required "
-                 "parameter above):")
-    for group in catalog["groups"]:
-        options = ", ".join(f["name"] for f in group["filters"])
-        years = (" (start and end are years)" if group["start_end"] == "years" and
-                 "years" not in group["summary"] else "")
-        lines.append(f"  {group['group']}: {group['summary']}{years}"
-                     + (f"; filters: {options}" if options else ""))
-    return "\n".join(lines)
-
-
-def _detail_text(detail: dict[str, Any]) -> str:
-    lines = [f"{detail['name']} ({detail['path']}): {detail['summary']}", "parameters:"]
-    for p in detail["parameters"]:
-        extra = ("required" if p["required"] else
-                 f"default {p['default']}" if p["default"] is not None else "optional")
-        allowed = f"; one of {', '.join(p['allowed'])}" if p["allowed"] else ""
-        form = "" if p["allowed"] else f"{p['format']}, "
-        lines.append(f"  {p['name']}: {form}{extra}{allowed}")
-    lines.append("columns:")
-    lines.extend(f"  {c['name']}: {c['dtype']}" + (f" ({c['unit']})" if c["unit"] else "")
-                 for c in detail["columns"])
-    return "\n".join(lines)
-
+def _canonical_pairs(column: pd.Series) -> pd.Series:
+    """A column of currency pairs in their canonical spelling (``EUR/CZK``)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.rename_categories(lambda pair: str(canonical_pair(pair)))
+    return column.map(canonical_pair, na_action="ignore")
