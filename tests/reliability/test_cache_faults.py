@@ -343,25 +343,55 @@ def test_a_read_only_folder_keeps_nothing_and_says_why(tmp_path, history_2015_20
         assert "read-only" in text and "make the folder writable" in text
 
 
-def test_a_lock_held_too_long_is_counted_not_waited_on_for_good(
-        sandbox, tmp_path, monkeypatch, history_2015_2018):
-    """Another program holds the cache file's write lock past the busy timeout (shortened
-    here from 30 s): the answers are not kept, and the call says so."""
+#: Another program: it opens the cache file, takes its write lock (as a writer does, with
+#: ``BEGIN IMMEDIATE`` and a change), says so, and holds it until it is stopped.
+HOLDER = """
+import sqlite3, sys, time
+connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+connection.execute("BEGIN IMMEDIATE")
+connection.execute("DELETE FROM redirects")
+print("holding", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_lock_held_by_another_program_is_waited_for_once_per_call(
+        sandbox, tmp_path, monkeypatch, caplog):
+    """Another program holds the cache file's write lock for as long as the call runs. The
+    first write waits the busy timeout (SQLite's own, shortened here from 30 s to 1 s) and
+    fails; the call's other answers are not kept either, without a wait each: one wait per
+    call, not one per answer (a 35-year history used to take 34 times the timeout). The
+    frame is whole and the warning says what happened."""
     folder = tmp_path / "cache"
     with quick_client(sandbox, folder) as client:
-        cnbkit.exrates.history(2015, 2016, client=client)
-    monkeypatch.setattr(engine_cache, "SQLITE_BUSY_SECONDS", 0.2)
-    other = sqlite3.connect(folder / CACHE_FILE, isolation_level=None)
-    other.execute("BEGIN EXCLUSIVE")  # held until the end of the call
+        cnbkit.exrates.history(2015, 2016, client=client)  # the file exists
+    monkeypatch.setattr(engine_cache, "SQLITE_BUSY_SECONDS", 1.0)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder / CACHE_FILE)],
+                              stdout=subprocess.PIPE, text=True)
     try:
-        with quick_client(sandbox, folder) as client, \
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        sandbox.clear_log()
+        caplog.set_level("DEBUG", logger="cnbkit")
+        with quick_client(sandbox, folder, workers=4) as client, \
                 warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            frame = cnbkit.exrates.history(2015, 2018, client=client)
+            frame = cnbkit.exrates.history(1991, 2025, client=client)
     finally:
-        other.execute("ROLLBACK")
-        other.close()
-    pd.testing.assert_frame_equal(frame, history_2015_2018)
+        holder.kill()
+        holder.wait(timeout=60)
+        if holder.stdout is not None:
+            holder.stdout.close()
+    downloaded = sandbox.count("daily-year")
+    assert downloaded == 33  # 35 years, 2 of them cached
+    waits = [r for r in caplog.records if "held the cache file's lock for more than" in
+             r.getMessage() and r.levelname == "DEBUG"]
+    assert len(waits) == 1, [r.getMessage() for r in waits]  # one wait for the whole call
     (text,) = cache_warnings(caught)
-    assert "2 of the 2 answers downloaded were not kept" in text
-    assert "held the cache file's lock" in text
+    assert f"{downloaded} of the {downloaded} answers downloaded were not kept" in text
+    assert "held the cache file's lock" in text and "waited for the lock once" in text
+    sandbox.clear_log()
+    with quick_client(sandbox, folder) as client, warnings.catch_warnings():
+        warnings.simplefilter("error")  # the lock is free again: kept, no warning
+        again = cnbkit.exrates.history(1991, 2025, client=client)
+        assert client.cache_info().responses == 35
+    pd.testing.assert_frame_equal(frame, again)  # the frame was whole and right

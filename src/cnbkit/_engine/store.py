@@ -18,7 +18,10 @@ A cache is only a cache, so what goes wrong with it never stops a call:
 * **A write that fails** (a full disk, a read-only folder or file system, a lock another program
   held longer than the 30 s busy timeout) is counted; the call's answers are whole, and once
   the call is done one warning says how many answers were not kept and why
-  (:func:`keeping`). On SQLite cnbkit writes an answer in its own transaction
+  (:func:`keeping`). A lock is waited for once per call: after the first write that it
+  failed, the call's other answers are counted as not kept without another wait (a history
+  of 34 answers waits 30 s, not 34 times 30 s). On SQLite cnbkit writes an answer in its own
+  transaction
   (:func:`_write_sqlite`), not through requests-cache's ``SQLiteDict.__setitem__``: that write
   path commits inside ``_acquire_sqlite_lock``, which rolls back on ``OperationalError`` without
   raising (so a full disk loses answers with no sign) and retries ``BEGIN IMMEDIATE`` without
@@ -42,6 +45,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import errno
 import logging
@@ -56,8 +60,8 @@ from typing import TYPE_CHECKING, Any
 
 from .._shared.warnings_at_caller import warn
 from ..errors import CacheUnavailableWarning, ConfigError
+from . import cache as cache_module
 from .cache import (
-    SQLITE_BUSY_SECONDS,
     CacheInfo,
     CacheLocation,
     _cache_file,
@@ -70,7 +74,7 @@ if TYPE_CHECKING:
     from requests_cache.backends.base import BaseCache
     from requests_cache.models.response import CachedResponse
 
-__all__ = ["Store", "Tally", "is_damage", "keeping", "set_aside"]
+__all__ = ["Store", "Tally", "is_damage", "is_lock", "keeping", "set_aside"]
 
 log = logging.getLogger("cnbkit")
 
@@ -149,12 +153,28 @@ def reason_of(exc: BaseException) -> str:
     if primary == sqlite3.SQLITE_READONLY or number in (errno.EROFS, errno.EACCES, errno.EPERM) \
             or "readonly" in text or "read-only" in text.lower():
         return "the folder or the file is read-only"
-    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in text:
-        return (f"another program held the cache file's lock for more than "
-                f"{SQLITE_BUSY_SECONDS:g} s")
+    if is_lock(exc):
+        return _lock_reason()
     if primary == sqlite3.SQLITE_CANTOPEN:
         return "the cache file cannot be opened: its folder is read-only or cannot be written"
     return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__
+
+
+def is_lock(exc: BaseException) -> bool:
+    """Whether ``exc`` says another connection held the file's lock past the busy timeout.
+
+    Example:
+        >>> is_lock(sqlite3.OperationalError("database is locked"))
+        True
+    """
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    return primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(exc)
+
+
+def _lock_reason() -> str:
+    return (f"another program held the cache file's lock for more than "
+            f"{cache_module.SQLITE_BUSY_SECONDS:g} s")  # (read now: a test may shorten it)
 
 
 def _fix_for(reasons: set[str]) -> str:
@@ -176,7 +196,13 @@ class Tally:
     unkept: int = 0
     unread: int = 0
     reasons: set[str] = field(default_factory=set)
+    #: Another program held the file's lock past the busy timeout once in this call: its
+    #: other writes are not tried (each would wait as long again).
+    locked_out: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: Held by the write in progress, so that the call's threads wait for a held lock once
+    #: between them, not once each.
+    writing: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, *, downloaded: int = 0, unkept: int = 0, unread: int = 0,
             reason: str | None = None) -> None:
@@ -201,6 +227,9 @@ class Tally:
             parts.append(f"{self.unkept} of the {self.downloaded} answers downloaded were "
                          f"not kept in the cache at {where} ({why}): the frame is whole and "
                          "right, but the next call downloads them again")
+        if self.locked_out:
+            parts.append("the call waited for the lock once, then kept none of its later "
+                         "answers rather than wait again for each")
         return "; ".join(parts) + f"; {_fix_for(self.reasons)}"
 
 
@@ -432,11 +461,16 @@ class Store:
             else:
                 storage.save_response(response, key, expires)
 
-        try:
-            self._twice(save)
-        except self._errors as exc:
-            self._failed(exc, unkept=1)
-            return False
+        tally = _TALLY.get()
+        with tally.writing if tally is not None else contextlib.nullcontext():
+            if tally is not None and tally.locked_out:  # not waited for again in this call
+                tally.add(downloaded=1, unkept=1, reason=_lock_reason())
+                return False
+            try:
+                self._twice(save)
+            except self._errors as exc:
+                self._failed(exc, unkept=1)
+                return False
         _count(downloaded=1)
         return True
 
@@ -450,6 +484,9 @@ class Store:
             else:
                 storage.delete(key)
 
+        tally = _TALLY.get()
+        if tally is not None and tally.locked_out:
+            return  # the lock is held: left for a later call (it is read as none meanwhile)
         try:
             self._twice(remove)
         except self._errors as exc:
@@ -461,6 +498,10 @@ class Store:
         tally = _TALLY.get()
         if tally is not None:
             tally.add(downloaded=unkept, unkept=unkept, unread=unread, reason=reason)
+            if is_lock(exc) and not tally.locked_out:
+                tally.locked_out = True
+                log.info("cache at %s: %s: the rest of this call keeps no answer rather "
+                         "than wait for the lock again", self.where, reason)
             return
         single = Tally()  # outside a call (the transport used alone): warn at once
         single.add(downloaded=unkept, unkept=unkept, unread=unread, reason=reason)
@@ -621,7 +662,7 @@ def _open_readonly(path: Path) -> Any:
     """requests-cache's view of an existing SQLite file, for :meth:`Store.info` (the file is
     read, never set aside nor written: a file without the cache's tables is reported as not
     a cache)."""
-    connection = sqlite3.connect(path, timeout=SQLITE_BUSY_SECONDS)
+    connection = sqlite3.connect(path, timeout=cache_module.SQLITE_BUSY_SECONDS)
     try:
         tables = {row[0] for row in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
