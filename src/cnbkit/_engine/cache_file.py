@@ -30,6 +30,7 @@ import errno
 import os
 import sqlite3
 import stat
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -263,11 +264,12 @@ def _code(exc: sqlite3.Error) -> int | None:
 def _writable(path: Path) -> bool:
     """Whether the file, its folder and its file system can be written (a cache writes its
     file, and its WAL and shared-memory files beside it)."""
-    try:
-        if os.statvfs(path).f_flag & os.ST_RDONLY:
-            return False
-    except (OSError, AttributeError):  # no statvfs (Windows): the access checks alone
-        pass
+    if sys.platform != "win32":  # (Windows has no statvfs: the access checks alone)
+        try:
+            if os.statvfs(path).f_flag & os.ST_RDONLY:
+                return False
+        except OSError:
+            pass
     return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
@@ -287,8 +289,15 @@ def read_only_uri(path: Path, *, immutable: bool) -> str:
 
 
 def _uri(path: Path, mode: str) -> str:
+    """SQLite's URI of ``path`` (``file:/C:/...`` for a drive letter, ``file:////server/...``
+    for a share, as SQLite reads them on Windows)."""
     flag = "immutable=1" if mode == "immutable" else f"mode={mode}"
-    return f"file:{quote(path.absolute().as_posix(), safe='/:')}?{flag}"
+    where = path.absolute().as_posix()
+    if where.startswith("//"):
+        where = "//" + where
+    elif not where.startswith("/"):
+        where = "/" + where
+    return f"file:{quote(where, safe='/:')}?{flag}"
 
 
 @contextmanager
