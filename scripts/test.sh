@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: creates a virtual environment, installs cnbkit with
 # every user extra and the developer tools (pyproject.toml's dependency group `dev`) from PyPI,
-# installs the Debian packages the tests start (Chromium, redis-server, Node.js, tinyproxy) when they are
+# installs the Debian packages the tests start (Chromium, redis-server, Node.js, tinyproxy, capsh) when they are
 # missing (as root, with apt-get) and the TypeScript MCP client from npm, then runs ruff, the
 # layers' contract (lint-imports), mypy --strict for Linux, Windows and macOS, and pytest in a
 # random order: pytest-randomly prints "Using --randomly-seed=N" at the top;
@@ -39,7 +39,8 @@ echo "scripts/test.sh: Python $("$bin/python" -c 'import platform; print(platfor
 missing=""
 check_parts() {
   missing=""
-  for part in chromium:chromium redis-server:redis-server node:nodejs npm:npm tinyproxy:tinyproxy; do
+  for part in chromium:chromium redis-server:redis-server node:nodejs npm:npm tinyproxy:tinyproxy \
+              capsh:libcap2-bin; do
     command -v "${part%%:*}" >/dev/null 2>&1 || missing="$missing ${part#*:}"
   done
 }

@@ -310,10 +310,11 @@ def test_a_new_cache_file_opens_while_another_process_writes_to_it(tmp_path):
     after the busy timeout) while another connection writes in the old journal mode. The open
     waits for that writer instead of failing the call."""
     path = tmp_path / "cnbkit-http.sqlite"
-    writer = sqlite3.connect(path, isolation_level=None)
-    writer.execute("CREATE TABLE other (x)")
+    writer = sqlite3.connect(path, isolation_level=None)  # the other process: it has made
+    writer.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, value BLOB, "  # one table
+                   "expires INTEGER)")
     writer.execute("BEGIN IMMEDIATE")
-    writer.execute("INSERT INTO other VALUES (1)")
+    writer.execute("INSERT INTO responses VALUES ('k', x'00', NULL)")
     opened, failed = [], []
     tried_again = threading.Event()
 

@@ -13,10 +13,11 @@ from pathlib import PurePosixPath, PureWindowsPath
 
 import pytest
 
+import cnbkit
 from cnbkit import Client
 from cnbkit._engine.cache import CacheLocation
 from cnbkit._os.systems import SYSTEM
-from cnbkit.errors import ConfigError
+from cnbkit.errors import ConfigError, OfflineCacheMiss
 
 WINDOWS = [
     ("sqlite:///C:/Users/me/cache.sqlite", r"C:\Users\me\cache.sqlite"),
@@ -97,6 +98,13 @@ def test_a_paths_url_reads_back_as_the_same_path(path):
     assert sqlite_path(url, system) == path
 
 
+def _read_a_cache(client: Client) -> None:
+    """Open the client's cache the way a call does: an offline call reads it (and finds no
+    answer in a new one)."""
+    with pytest.raises(OfflineCacheMiss):
+        cnbkit.exrates.daily("2019-05-17", client=client)
+
+
 def test_the_default_cache_dir_round_trips_on_this_system(tmp_path):
     """The default client's URL (built from the user cache dir) names that dir, also when
     the dir holds a space, a '#', a '%' or a Czech letter (the URL is read back by
@@ -105,11 +113,12 @@ def test_the_default_cache_dir_round_trips_on_this_system(tmp_path):
     location = CacheLocation.sqlite_in(directory)
     assert CacheLocation.parse(location.url).path == location.path == \
         directory.absolute() / "cnbkit-http.sqlite"
-    client = Client(cache_dir=directory, progress=False)
+    client = Client(cache_dir=directory, progress=False, offline=True)
     try:
         assert client.cache_info().path == location.path
-        assert not location.path.exists()  # looking creates no file
-        client.clear_cache()  # opens the cache
+        assert not location.path.exists()  # looking creates no file, nor does clearing none
+        assert client.clear_cache() == 0 and not location.path.exists()
+        _read_a_cache(client)
         assert location.path.exists()
     finally:
         client.close()
@@ -121,10 +130,10 @@ def test_cnbkit_cache_url_with_a_percent_escape_opens_that_file(tmp_path, monkey
     url = "sqlite://" + ("/" if SYSTEM == "windows" else "") + \
         target.as_posix().replace(" ", "%20")
     monkeypatch.setenv("CNBKIT_CACHE_URL", url)
-    client = Client(progress=False)
+    client = Client(progress=False, offline=True)
     try:
         assert client.cache_info().path == target
-        client.clear_cache()  # opens the cache (looking at it creates no file)
+        _read_a_cache(client)
     finally:
         client.close()
     assert target.exists() and not (tmp_path / "my%20cache").exists()

@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import sqlite3
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -151,15 +151,17 @@ def _cmd_cache(args: argparse.Namespace) -> int:
         info = client.cache_info()
         try:
             count = client.clear_cache()
-        except (OSError, sqlite3.Error) as exc:
+        except OSError as exc:  # why it cannot be cleared, and what to do
             where = info.location if info else "the cache"
-            print(f"cnbkit: could not clear {where} ({exc.__class__.__name__}: {exc}); make "
-                  "its folder writable, or delete the file by hand", file=sys.stderr)
+            fix = getattr(exc, "fix", "make its folder writable, or delete the file by hand")
+            print(f"cnbkit: did not clear {where}: {exc}; {fix}", file=sys.stderr)
             return 1
         if info is None:
             print("cleared 0 answers from no cache")
+        elif info.path is not None and not info.path.exists() and info.damaged is None:
+            print(f"cleared 0 answers: there is no cache file at {info.location}")
         elif info.damaged is not None:
-            print(f"deleted the damaged cache file {info.location} ({info.damaged}); the "
+            print(f"deleted the cache file {info.location}, which was {info.damaged}; the "
                   "next call starts a fresh cache")
         else:
             print(f"cleared {count} answers from {info.location}")
@@ -423,11 +425,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     parser = build_parser()
     args = parser.parse_args(given)
-    try:
-        return int(args.func(args))
-    except CnbError as exc:
-        print(f"cnbkit: {exc}", file=sys.stderr)
-        return 2
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        try:
+            return int(args.func(args))
+        except CnbError as exc:
+            print(f"cnbkit: {exc}", file=sys.stderr)
+            return 2
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning as the command shows it: one line on stderr, ``cnbkit: warning: ...`` (its
+    kind named unless it is cnbkit's own), never a file name or a line of source."""
+    from .errors import CnbkitWarning
+
+    kind = "" if issubclass(category, CnbkitWarning) else f" ({category.__name__})"
+    text = " ".join(str(message).split())
+    print(f"cnbkit: warning{kind}: {text}", file=file or sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

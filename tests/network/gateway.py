@@ -11,6 +11,12 @@ so this one is written here, with the standard library, from what such a proxy d
    origin requires a client certificate, so the handshake fails (or the first read does,
    under TLS 1.3) and the proxy answers ``status`` with its own page.
 
+It plays the proxy's other answers too, as a company's proxy gives them: a 4xx ``status``
+(401: a sign-on it wants, with ``challenge`` as its ``WWW-Authenticate``; 403: a block page)
+is answered at once, without asking the origin; ``connect`` answers the ``CONNECT`` itself
+with that status (407 with ``Proxy-Authenticate: Basic``, 401 as tinyproxy does, 403), with
+an HTML page, and no tunnel.
+
 It listens on 127.0.0.1 and logs each CONNECT target it served (:attr:`Gateway.seen`).
 """
 
@@ -30,15 +36,22 @@ PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>
         b"TLS handshake failed.</p></body></html>")
 
 
+_REASONS = {401: b"Unauthorized", 403: b"Forbidden", 407: b"Proxy Authentication Required",
+            502: b"Bad Gateway", 503: b"Service Unavailable"}
+
+
 class Gateway:
     """The inspecting proxy (context manager): ``url`` is its address."""
 
     def __init__(self, company: trustme.CA, upstream_ca: Path, *, status: int = 502,
-                 html: bool = True) -> None:
+                 html: bool = True, challenge: str | None = None,
+                 connect: int | None = None) -> None:
         self.company = company
         self.upstream_ca = upstream_ca
         self.status = status
         self.html = html
+        self.challenge = challenge
+        self.connect = connect
         self.seen: list[str] = []
         owner = self
 
@@ -79,6 +92,14 @@ class Gateway:
             return
         self.seen.append(target)
         host, port = target.rsplit(":", 1)
+        if self.connect is not None:  # the tunnel refused: the proxy's own page
+            challenge = (b'Proxy-Authenticate: Basic realm="corp"\r\n' if self.connect == 407
+                         else b'WWW-Authenticate: Basic realm="corp"\r\n'
+                         if self.connect == 401 else b"")
+            sock.sendall(b"HTTP/1.1 %d %s\r\n%sContent-Type: text/html\r\nContent-Length: %d"
+                         b"\r\nConnection: close\r\n\r\n" % (self.connect, _REASONS[self.connect],
+                                                              challenge, len(PAGE)) + PAGE)
+            return
         sock.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self.company.issue_cert(host).configure_cert(context)
@@ -87,14 +108,15 @@ class Gateway:
             if not request:
                 return
             _read_body(tls, request)  # read whole: unread bytes would make the close a reset
-            if self._origin_answers(host, int(port)):  # pragma: no cover - the bank wants mTLS
-                reason = b"Unexpected"
-            else:
-                reason = b"Bad Gateway" if self.status == 502 else b"Service Unavailable"
+            reason = _REASONS[self.status]
+            if self.status >= 500 and self._origin_answers(host, int(port)):  # pragma: no cover
+                reason = b"Unexpected"  # (the bank wants mutual TLS: it never answers)
             body = PAGE if self.html else b""
-            kind = b"Content-Type: text/html\r\n" if self.html else b""
+            extra = b"Content-Type: text/html\r\n" if self.html else b""
+            if self.challenge:
+                extra += b"WWW-Authenticate: %s\r\n" % self.challenge.encode("latin-1")
             tls.sendall(b"HTTP/1.1 %d %s\r\n%sContent-Length: %d\r\nConnection: close\r\n\r\n"
-                        % (self.status, reason, kind, len(body)) + body)
+                        % (self.status, reason, extra, len(body)) + body)
 
     def _origin_answers(self, host: str, port: int) -> bool:
         """Whether the proxy's own TLS connection to the origin works (it has no client

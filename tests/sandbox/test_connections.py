@@ -17,6 +17,7 @@ import socket
 import ssl
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,9 @@ SHORT = 1.0
 PATIENCE = 10.0
 #: The standard's own example of its Content-Length request header (the COBS files).
 STANDARD_LENGTH = 16529
+#: The COBS OpenAPI file the 5.0 sandbox follows (the nearest published one, 7.0).
+REFERENCE_OPENAPI = (Path(__file__).resolve().parents[1] / "data" / "cobs" /
+                     "COBS_RuleBook_AISP_PISP_V07.0.0.0.yaml")
 
 Connect = Callable[[], socket.socket]
 
@@ -249,6 +253,105 @@ def test_trace_and_options_are_answered_405_in_the_error_shape(connect, path, me
     assert status == 405 and "allow" in headers and "GET" in headers["allow"]
     assert in_shape(request.node.callspec.id, body)
     assert b"echo-me" not in raw  # a TRACE is never echoed
+
+
+@pytest.mark.parametrize("line", [b"HELLO", b"PRI * HTTP/2.0\r\n\r\nSM"],
+                         ids=["garbage", "HTTP/2 preface"])
+def test_a_request_line_that_cannot_be_read_gets_a_status_line(connect, line, request) -> None:
+    """A real server answers what it cannot read with ``HTTP/1.1 400`` (nginx does so for
+    HTTP/2's preface on a port that speaks HTTP/1.1): never a bare body without a status
+    line, as ``http.server`` sends an HTTP/0.9 client."""
+    sock = connect()
+    sock.sendall(line + b"\r\n\r\n")
+    raw = until_closed(sock)
+    assert raw.startswith(b"HTTP/1.1 400 ")
+    status, _, body = answer(raw)
+    assert status == 400 and in_shape(request.node.callspec.id, body)
+
+
+def test_an_unknown_method_is_answered_as_the_real_server_does(connect, path, request) -> None:
+    """``BREW``: the market-data API (Spring, which answers every method it has no mapping for
+    with "Request method '...' is not supported") 405 with ``Allow: GET, HEAD`` and
+    ``VALIDATION_ERROR``; the COBS sandbox 501 ``NOT_IMPLEMENTED`` (RFC 9110 §9.1: a method the
+    server does not recognize), in its shape. Neither says ``INTERNAL_SERVER_ERROR``."""
+    sock = connect()
+    sock.sendall(f"BREW {path} HTTP/1.1\r\nHost: sandbox\r\nConnection: close\r\n\r\n"
+                 .encode())
+    status, headers, body = answer(until_closed(sock))
+    assert in_shape(request.node.callspec.id, body)
+    assert "INTERNAL_SERVER_ERROR" not in json.dumps(body)
+    if "market" in request.node.callspec.id:
+        assert status == 405 and headers["allow"] == "GET, HEAD"
+    else:
+        assert status == 501 and body["errors"][0]["error"] == "NOT_IMPLEMENTED"
+
+
+#: COBS paths with the methods the OpenAPI files (COBS 7.0's, the 5.0 sandbox's) give them.
+COBS_PATHS = {
+    "/cobs/5.0/my/accounts": "GET",
+    "/cobs/5.0/my/accounts/X1/balance": "GET",
+    "/cobs/5.0/my/payments": "POST",
+    "/cobs/5.0/my/payments/balanceCheck": "POST",
+    "/cobs/5.0/my/payments/P1": "GET, DELETE",
+    "/cobs/5.0/my/standingorders/S1": "GET, PUT, DELETE",
+}
+
+
+@pytest.mark.parametrize("method", ["PATCH", "PUT", "TRACE", "OPTIONS"])
+@pytest.mark.parametrize("target", list(COBS_PATHS))
+def test_cobs_answers_a_method_a_path_does_not_serve_405_before_the_token(
+        cobs, method, target) -> None:
+    """No token is sent: the method is judged first (405, with the methods the OpenAPI
+    files' path serves in ``Allow``, in COBS's error shape), as the files' paths decide, not
+    401; a TRACE is never echoed."""
+    allowed = COBS_PATHS[target]
+    if method in allowed.split(", "):
+        pytest.skip(f"{target} serves {method}")
+    raw = socket.create_connection(("127.0.0.1", cobs.server.port), timeout=PATIENCE)
+    sock = _tls(cobs).wrap_socket(raw, server_hostname="127.0.0.1")
+    sock.sendall(f"{method} {target} HTTP/1.1\r\nHost: sandbox\r\nX-Secret: echo-me\r\n"
+                 "Connection: close\r\n\r\n".encode())
+    received = until_closed(sock)
+    status, headers, body = answer(received)
+    assert status == 405 and headers["allow"] == allowed
+    assert cobs_shape(body) and body["errors"][0]["error"] == "METHOD_NOT_ALLOWED"
+    assert b"echo-me" not in received
+
+
+def test_cobs_allow_is_read_from_the_openapi_files() -> None:
+    """The judge: the COBS OpenAPI file (7.0, read from the reference YAML, not from the
+    sandbox's copy of its request rules). For every path of the file that the sandbox serves,
+    the 405's ``Allow`` names no method the file does not give that path, and every method
+    of it the sandbox serves (a path the sandbox does not serve, direct debits..., is a 404)."""
+    import yaml
+
+    from cnbkit.sandbox.cobs.routes import allowed_methods
+    from cnbkit.sandbox.cobs.standard import StandardRules
+
+    spec = yaml.safe_load(REFERENCE_OPENAPI.read_text(encoding="utf-8"))
+    served = tuple(StandardRules.load().operations["5.0"])
+    judged = 0
+    for template, item in spec["paths"].items():
+        methods = {m.upper() for m in item if m in ("get", "post", "put", "delete", "patch")}
+        if any(other != template and _same_shape(other, template) for other in spec["paths"]):
+            continue  # a path a literal path shadows (judged by its literal twin)
+        serves = {operation.split(" ")[0] for operation in served
+                  if operation.split(" ", 1)[1].rstrip("/") == template.rstrip("/")}
+        if not serves:
+            continue
+        concrete = "/".join("X1" if part.startswith("{") else part
+                            for part in template.rstrip("/").split("/"))
+        allowed = set(allowed_methods(concrete, "5.0", served))
+        assert allowed <= methods and serves <= allowed, (template, allowed, methods)
+        judged += 1
+    assert judged >= 15
+
+
+def _same_shape(literal: str, template: str) -> bool:
+    a, b = literal.rstrip("/").split("/"), template.rstrip("/").split("/")
+    return len(a) == len(b) and all(y.startswith("{") or x == y for x, y in zip(a, b,
+                                                                                strict=True)) \
+        and any(y.startswith("{") and not x.startswith("{") for x, y in zip(a, b, strict=True))
 
 
 # -- the backlog ---------------------------------------------------------------------------------

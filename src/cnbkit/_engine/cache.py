@@ -61,9 +61,11 @@ if TYPE_CHECKING:  # requests-cache is imported when a cache is opened, not when
 
 __all__ = [
     "CACHE_FILE",
+    "CACHE_TABLES",
     "DEFAULT_PREFIX",
     "CacheInfo",
     "CacheLocation",
+    "NotACache",
     "cache_info",
     "expires_at",
     "open_storage",
@@ -73,6 +75,8 @@ __all__ = [
 ]
 
 CACHE_FILE = "cnbkit-http.sqlite"
+#: requests-cache's tables, which make a SQLite file a cnbkit cache.
+CACHE_TABLES = frozenset({"responses", "redirects"})
 #: How long an SQLite connection waits for another's lock, in seconds (also the budget for
 #: switching a new file to WAL while others write to it).
 SQLITE_BUSY_SECONDS = 30.0
@@ -370,13 +374,20 @@ def _prepare_sqlite(path: Path) -> None:
     transaction of cnbkit's own, so that what fails (a damaged file, a full disk, a folder that
     cannot be written) raises here; a file that has them is only read (the check also finds a
     file that is not a database), so opening needs no write lock.
+
+    Raises:
+        NotACache: the file is another program's SQLite database (tables of its own): cnbkit
+            never adds its tables to it.
     """
     connection = sqlite3.connect(path, timeout=SQLITE_BUSY_SECONDS, isolation_level=None)
     try:
         tables = {row[0] for row in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if {"responses", "redirects"} <= tables:
+        if CACHE_TABLES <= tables:
             return
+        if tables - CACHE_TABLES:
+            raise NotACache(f"the file is another program's SQLite database (tables: "
+                            f"{', '.join(sorted(tables)[:8])}), not a cnbkit cache")
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("BEGIN IMMEDIATE")
         try:
@@ -391,6 +402,11 @@ def _prepare_sqlite(path: Path) -> None:
             raise
     finally:
         connection.close()
+
+
+class NotACache(sqlite3.DatabaseError):
+    """A SQLite database of another program at a cache's path (it is neither damaged nor
+    changed: cnbkit goes on without a cache and leaves it as it is)."""
 
 
 def _cache_file(path: Path) -> SQLiteCache:
@@ -431,9 +447,15 @@ class CacheInfo:
         size_bytes: the stored size (SQLite: the files on disk with the WAL; Redis and
             memory: the stored answers).
         path: the SQLite file (None for the other backends).
-        damaged: None, or why the SQLite file cannot be read as a cache (``damaged (file is
-            not a database)``): the next call moves it aside and starts a fresh one, and
-            ``cnbkit cache clear`` deletes it.
+        damaged: None, or why the SQLite file cannot be used as a cache: ``damaged (file is
+            not a database)`` (SQLite's own check finds a damaged page too), ``not a cnbkit
+            cache: another program's SQLite database (tables: ...)``, ``a directory, not a
+            cache file``, ``cannot be read by this user (permission denied)``.
+        note: None, or what happens to the file and what to do (a damaged one is set aside
+            when a call meets the damage, and ``cnbkit cache clear`` deletes it; another
+            program's database, a directory or a file this user may not read is left as it
+            is, and calls go on without a cache), or that a readable cache cannot be written
+            (its answers are read, no new one is kept).
     """
 
     location: str
@@ -443,16 +465,16 @@ class CacheInfo:
     size_bytes: int
     path: Path | None = None
     damaged: str | None = None
+    note: str | None = None
 
     def __str__(self) -> str:
+        size = f"{self.size_bytes / 1e6:.1f} MB"
         if self.damaged is not None:
-            return (f"cache {self.location}: {self.damaged}, {self.size_bytes / 1e6:.1f} MB; "
-                    "the next call moves it aside and starts a fresh cache, and "
-                    "'cnbkit cache clear' deletes it")
-        return (
-            f"cache {self.location}: {self.responses} answers ({self.final} final, "
-            f"{self.expired} expired), {self.size_bytes / 1e6:.1f} MB"
-        )
+            text = f"cache {self.location}: {self.damaged}, {size}"
+        else:
+            text = (f"cache {self.location}: {self.responses} answers ({self.final} final, "
+                    f"{self.expired} expired), {size}")
+        return f"{text}; {self.note}" if self.note else text
 
 
 def cache_info(storage: BaseCache, location: CacheLocation, now: dt.datetime) -> CacheInfo:

@@ -297,9 +297,12 @@ class Client:
 
     # -- cache ------------------------------------------------------------------------------------
     def cache_info(self) -> CacheInfo | None:
-        """What the cache holds (None when caching is off). A SQLite file that cannot be read
-        as a cache is reported (:attr:`CacheInfo.damaged`), not moved: the next call moves it
-        aside and starts a fresh cache.
+        """What the cache holds (None when caching is off). A SQLite file is looked at without
+        being changed, and checked with SQLite's own ``quick_check``: one that cannot be used
+        as a cache (damaged, another program's database, a directory, a file this user may
+        not read) is reported (:attr:`CacheInfo.damaged`, with :attr:`CacheInfo.note` saying
+        what happens to it and what to do), never moved; a cache that cannot be written is
+        counted, and its note says calls read it but keep no new answers.
 
         Example:
             >>> client.cache_info()  # doctest: +SKIP
@@ -309,10 +312,14 @@ class Client:
 
     def clear_cache(self) -> int:
         """Delete every cached answer (on a shared Redis: only those under this prefix; a
-        damaged SQLite file is deleted whole) and return how many there were.
+        damaged SQLite file is deleted whole) and return how many there were (0 when there is
+        no cache file, or an empty one, which is left as it is).
 
         Raises:
-            OSError, sqlite3.Error: the cache's file cannot be written (a read-only folder).
+            OSError: it cannot be cleared (a read-only folder, a file this user may not read),
+                or what is at the cache's path is not a cnbkit cache (another program's SQLite
+                database, a directory: never deleted); the message says why, and its ``fix``
+                attribute what to do.
 
         Example:
             >>> client.clear_cache()  # doctest: +SKIP

@@ -38,6 +38,10 @@ message, a log line or a repr.
 Text a server or a proxy sent (an issuer, a reason phrase) is shown through
 :func:`cnbkit.errors.printable`: no control character or escape sequence reaches a terminal.
 
+What a proxy's answers and settings mean, and the words for each, are
+:mod:`cnbkit._shared.proxy_failures`', shared with the PSD2 client; this module raises the
+market-data classes with them.
+
 Example:
     >>> check_proxy("http://alice:Pa55/word@proxy:8080", "https://api.cnb.cz")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -48,19 +52,27 @@ Example:
 from __future__ import annotations
 
 import os
-import re
 import ssl
 import threading
-from collections.abc import Callable, Iterator
-from typing import TypeVar
-from urllib.parse import unquote, urlsplit
+from collections.abc import Callable
+from urllib.parse import urlsplit
 
 import requests
 from requests.utils import select_proxy
-from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
+from urllib3.exceptions import NameResolutionError, NewConnectionError
 from urllib3.exceptions import ProxyError as Urllib3ProxyError
 
-from .._shared.proxies import proxy_variable, without_credentials
+from .._shared import proxy_failures
+from .._shared.proxies import without_credentials
+from .._shared.proxy_failures import (
+    ProxyVerdict,
+    causes,
+    check_proxy,
+    connect_timed_out,
+    find,
+    proxy_challenges,
+    unreadable_proxy,
+)
 from ..errors import (
     NETWORK_PAGE,
     SET_PROXY,
@@ -68,14 +80,13 @@ from ..errors import (
     WORK_WITHOUT,
     CertificateNotTrusted,
     CnbError,
-    ConfigError,
     ConnectionFailed,
     HostUnreachable,
     ProxyAuthenticationRequired,
     ProxyRefused,
     printable,
 )
-from .peer import presented_issuer, proxy_challenges
+from .peer import presented_issuer
 from .settings import LOOPBACK_HOSTS, Settings
 from .tls import describe
 
@@ -90,49 +101,17 @@ CONNECT_ATTEMPTS = 2
 _WRONG_CERTIFICATE = frozenset({9, 10, 62, 64})
 #: A CA bundle with fewer certificates holds none of the public CAs (certifi's holds 140).
 _PUBLIC_CAS = 20
-#: Authentication schemes a proxy may offer (requests answers Basic only), and Windows sign-on.
-_SCHEMES = ("Basic", "Digest", "NTLM", "Negotiate", "Kerberos", "Bearer")
-_WINDOWS_SIGN_ON = frozenset({"ntlm", "negotiate", "kerberos"})
-_E = TypeVar("_E", bound=BaseException)
-#: A ``%`` that does not start a percent-escape (``%`` and two hex digits): a literal ``%`` of a
-#: password written as it is, which requests would keep or decode by chance (``50%off`` stays,
-#: ``per%41cent`` becomes ``perAcent``); refused, so that it is written ``%25``.
-_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
-_TUNNEL = re.compile(r"Tunnel connection failed: (?P<status>\d{3})\s*(?P<phrase>[^'\")]*)")
-
-
-def _causes(exc: BaseException) -> Iterator[BaseException]:
-    """``exc`` and everything it wraps (requests and urllib3 nest their errors in ``args``,
-    ``reason``, ``original_error`` and the ``__cause__``/``__context__`` chain)."""
-    seen: set[int] = set()
-    todo: list[object] = [exc]
-    while todo:
-        item = todo.pop(0)
-        if not isinstance(item, BaseException) or id(item) in seen:
-            continue
-        seen.add(id(item))
-        yield item
-        todo.extend([*item.args, getattr(item, "reason", None),
-                     getattr(item, "original_error", None), item.__cause__, item.__context__])
-
-
-def _find(exc: BaseException, kind: type[_E]) -> _E | None:
-    return next((cause for cause in _causes(exc) if isinstance(cause, kind)), None)
 
 
 def _innermost(exc: BaseException) -> str:
     """What the deepest cause of ``exc`` says (``Remote end closed connection without
     response``), for a message: urllib3's wrappers add only its pool's description."""
-    *_, last = _causes(exc)
+    *_, last = causes(exc)
     return printable(str(last) or last.__class__.__name__, 120)
 
 
 def _attempts(count: int) -> str:
     return f"{count} attempt{'' if count == 1 else 's'}"
-
-
-def _has_credentials(proxy: str) -> bool:
-    return urlsplit(proxy if "://" in proxy else f"http://{proxy}").username is not None
 
 
 def proxy_for(session: requests.Session, url: str) -> str | None:
@@ -143,85 +122,16 @@ def proxy_for(session: requests.Session, url: str) -> str | None:
     return select_proxy(url, settings["proxies"])
 
 
-def _setting(proxy: str, url: str) -> tuple[str, str]:
-    """(the variable to name in a fix, where the proxy came from, for a message)."""
-    variable = proxy_variable(proxy, url)
-    default = "HTTPS_PROXY" if url.lower().startswith("https:") else "HTTP_PROXY"
-    return variable or default, variable or "the system's proxy settings"
-
-
-def check_proxy(proxy: str, url: str) -> None:
-    """Raise :class:`~cnbkit.errors.ConfigError` when ``proxy`` cannot be read as a proxy's
-    URL: most often a password with a ``/``, ``#`` or ``?`` that was not percent-encoded, which
-    cuts the URL short. The error names the variable and never its text (it holds the
-    password).
-
-    A literal ``%`` that does not start a percent-escape (``50%off``) is refused the same
-    way: written as it is, requests would keep it or, when two hex digits follow
-    (``per%41cent``), decode it without a word; it is to be written ``%25``.
-
-    Example:
-        >>> check_proxy("http://alice:Pa55%2Fword@proxy:8080", "https://api.cnb.cz")  # fine
-    """
-    try:
-        where = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
-        _ = where.port  # raises ValueError when the port is not a number
-        broken = not where.hostname or "@" in f"{where.path}?{where.query}#{where.fragment}"
-        stray = _stray_percent(where.netloc.rpartition("@")[0])
-    except ValueError:
-        broken, stray = True, False
-    if stray and not broken:
-        variable, _ = _setting(proxy, url)
-        raise ConfigError(
-            proxy_variable(proxy, url) or "proxy", "<hidden>",
-            "the user name or password in the proxy URL has a % that does not start a "
-            "percent-escape (not shown: it may be the password). Write a literal % as %25 (and "
-            f"@ as %40, : as %3A, / as %2F), as in {variable}=http://USER:PASSWORD@"
-            f"proxy.bank.example:8080: a % followed by two hex digits is read as an escape of "
-            f"UTF-8, so a password x%y is written x%25y; {NETWORK_PAGE}")
-    if broken:
-        raise unreadable_proxy(proxy, url)
-
-
-def _stray_percent(userinfo: str) -> bool:
-    """Whether the credentials of a proxy URL hold a ``%`` that starts no escape, or escapes
-    that are not UTF-8 (``per%cent``: ``%ce`` is a byte no text holds; requests would send a
-    replacement character, or fail on it)."""
-    if _STRAY_PERCENT.search(userinfo) is not None:
-        return True
-    try:
-        unquote(userinfo, errors="strict")
-    except UnicodeDecodeError:
-        return True
-    return False
-
-
-def unreadable_proxy(proxy: str, url: str) -> ConfigError:
-    """The error for a proxy URL that cannot be read (see :func:`check_proxy`)."""
-    variable, _ = _setting(proxy, url)
-    return ConfigError(
-        proxy_variable(proxy, url) or "proxy", "<hidden>",
-        "the proxy URL cannot be read (it is not shown: it may hold a password). Percent-encode "
-        "the special characters of the user name and password (% as %25, / as %2F, # as %23, "
-        f"? as %3F, @ as %40, : as %3A), as in "
-        f"{variable}=http://USER:PASSWORD@proxy.bank.example:8080; {NETWORK_PAGE}")
-
-
-def _loopback_hint(url: str) -> str:
-    """For a host on this machine, which a proxy elsewhere cannot reach: how to go around."""
-    host = urlsplit(url).hostname or ""
-    if host not in LOOPBACK_HOSTS:
-        return ""
-    return (f"; {host} is this machine, which a proxy elsewhere cannot reach: to go around "
-            "the proxy, NO_PROXY=localhost,127.0.0.1")
-
-
-def connect_timed_out(exc: BaseException) -> bool:
-    """Whether ``exc`` is a connection that timed out before it was made (to the host or to
-    the proxy): nothing answered at all. (urllib3's refused connection, NewConnectionError,
-    is a kind of ConnectTimeoutError too: not this.)"""
-    return any(isinstance(cause, ConnectTimeoutError)
-               and not isinstance(cause, NewConnectionError) for cause in _causes(exc))
+def _refusal(verdict: ProxyVerdict) -> ProxyRefused:
+    """The market-data error class for a proxy's verdict (one text, in
+    :mod:`cnbkit._shared.proxy_failures`)."""
+    if verdict.credentials:
+        error = ProxyAuthenticationRequired(
+            verdict.message, proxy=verdict.proxy, credentials_given=verdict.credentials_given,
+            schemes=verdict.schemes)
+        error.status = verdict.status
+        return error
+    return ProxyRefused(verdict.message, proxy=verdict.proxy, status=verdict.status)
 
 
 def api_error_body(response: requests.Response) -> bool:
@@ -237,23 +147,7 @@ def api_error_body(response: requests.Response) -> bool:
 def proxy_note(response: requests.Response, proxy: str | None) -> str:
     """For a 5xx that came through ``proxy``: that the answer is most likely the proxy's (""
     when no proxy carried it, or when it is the API's own error)."""
-    if proxy is None or api_error_body(response):
-        return ""
-    return (f"; it came through the proxy {without_credentials(proxy)} and is not the API's own "
-            "error, so most likely the proxy's: it could not reach the API")
-
-
-def _schemes(challenges: list[str]) -> list[str]:
-    """The authentication schemes named by ``Proxy-Authenticate`` challenges
-    (``Negotiate, NTLM`` -> ``["Negotiate", "NTLM"]``)."""
-    found: list[str] = []
-    for challenge in challenges:
-        for piece in challenge.split(","):
-            word = piece.strip().split(" ", 1)[0]
-            scheme = next((s for s in _SCHEMES if s.lower() == word.lower()), None)
-            if scheme is not None and scheme not in found:
-                found.append(scheme)
-    return found
+    return proxy_failures.proxy_note(proxy, api_error_body(response))
 
 
 class Failures:
@@ -324,10 +218,10 @@ class Failures:
                     ) -> CertificateNotTrusted | None:
         """The error when ``exc`` is a certificate that failed verification (the server's, or
         an ``https://`` proxy's own); None for any other failure."""
-        failed = _find(exc, ssl.SSLCertVerificationError)
+        failed = find(exc, ssl.SSLCertVerificationError)
         if failed is None:
             return None
-        own = proxy is not None and _find(exc, Urllib3ProxyError) is not None  # the proxy's TLS
+        own = proxy is not None and find(exc, Urllib3ProxyError) is not None  # the proxy's TLS
         target = urlsplit(proxy if own and proxy else url)
         host = target.hostname or url
         issuer = self.issuer(host, target.port or 443, None if own else proxy)
@@ -387,12 +281,9 @@ class Failures:
         """The error for a connection that timed out before it was made, ``attempts`` times:
         the proxy's (when the request went through one), or the host's."""
         seconds = f"{self.settings.timeout[0]:g} s, {_attempts(attempts)}"
-        if proxy is not None and _find(exc, Urllib3ProxyError) is not None:
-            shown, (_, origin) = without_credentials(proxy), _setting(proxy, url)
-            return ProxyRefused(
-                f"cannot reach the proxy {shown}: connecting to it timed out ({seconds}): check "
-                f"its address (from {origin}), or ask the network team whether it is the proxy "
-                f"to use; {NETWORK_PAGE}.", proxy=shown)
+        if proxy is not None and find(exc, Urllib3ProxyError) is not None:
+            verdict = proxy_failures.proxy_timed_out(proxy, url, seconds)
+            return ProxyRefused(verdict.message, proxy=verdict.proxy)
         host = urlsplit(url).hostname or url
         if host in LOOPBACK_HOSTS:
             why = "it accepts no connection (is the server running, and serving?)"
@@ -409,7 +300,7 @@ class Failures:
                     ) -> HostUnreachable | None:
         """The error when ``exc`` means the host cannot be reached at all (the name does not
         resolve, or the connection is refused); None for failures worth a retry."""
-        if _find(exc, Urllib3ProxyError) is not None:
+        if find(exc, Urllib3ProxyError) is not None:
             return None  # the proxy's failure, not the host's: proxy_failure
         reason = getattr(exc.args[0], "reason", None) if exc.args else None
         if not isinstance(reason, NewConnectionError):  # timeouts and dropped connections
@@ -432,107 +323,29 @@ class Failures:
         """The proxy's failure in ``exc`` as (error, worth a retry), or None when ``exc`` is
         not a proxy's: a 407 to the CONNECT, another refusal (403...), a 5xx for a host on
         this machine and a proxy that cannot be reached are raised at once; another 5xx (the
-        proxy could not reach the API) is retried."""
-        failed = _find(exc, Urllib3ProxyError)
-        if failed is None or proxy is None:
-            return None
-        shown, (_, origin) = without_credentials(proxy), _setting(proxy, url)
+        proxy could not reach the API) is retried (the judge:
+        :func:`cnbkit._shared.proxy_failures.of_exception`)."""
         target = urlsplit(url)
         host = target.hostname or url
-        tunnel = next((match for cause in _causes(failed)
-                       if (match := _TUNNEL.search(str(cause))) is not None), None)
-        if tunnel is not None:
-            status, phrase = int(tunnel["status"]), printable(tunnel["phrase"].strip(), 80)
-            said = f"{status} {phrase}".strip()
-            if status == 407:
-                port = target.port or (443 if target.scheme == "https" else 80)
-                challenges = proxy_challenges(proxy, host, port,
-                                              timeout=self.settings.timeout[0],
-                                              proxy_context=self._context())
-                return self.auth_required(proxy, url, challenges or []), False
-            if status == 401:  # tinyproxy's answer to wrong or missing credentials
-                return self.auth_required(proxy, url, [], status=401), False
-            if status >= 500 and host in LOOPBACK_HOSTS:
-                return self._cannot_reach_this_machine(proxy, url, status, said), False
-            if status >= 500:
-                return ProxyRefused(
-                    f"the proxy {shown} would not open a tunnel to {host} ({said}): the proxy "
-                    f"could not reach it; try again later, or {USE_CACHED}; {NETWORK_PAGE}.",
-                    proxy=shown, status=status), True
-            return ProxyRefused(
-                f"the proxy {shown} would not open a tunnel to {host} ({said}): ask the "
-                f"network team to allow {target.scheme}://{host}, or set NO_PROXY={host} if "
-                f"it is to be reached directly{_loopback_hint(url)}; {NETWORK_PAGE}.",
-                proxy=shown, status=status), False
-        connection = _find(failed, NewConnectionError)
-        if connection is not None:
-            cause = ("its name does not resolve" if isinstance(connection, NameResolutionError)
-                     else "it refuses connections")
-            return ProxyRefused(
-                f"cannot reach the proxy {shown} ({cause}): check its address (from {origin}), "
-                f"or set NO_PROXY={host} to reach {host} directly; {NETWORK_PAGE}.",
-                proxy=shown), False
-        return ProxyRefused(f"the proxy {shown} failed on the way to {host} "
-                            f"({_innermost(failed)}); {NETWORK_PAGE}.", proxy=shown), True
+        port = target.port or (443 if target.scheme == "https" else 80)
 
-    def _cannot_reach_this_machine(self, proxy: str, url: str, status: int, said: str
-                                   ) -> ProxyRefused:
-        shown, (variable, _) = without_credentials(proxy), _setting(proxy, url)
-        host = urlsplit(url).hostname or url
-        return ProxyRefused(
-            f"the proxy {shown} ({variable}) could not reach {host} ({said}): {host} is this "
-            "machine, which a proxy elsewhere cannot reach. Not retried: to go around the "
-            f"proxy, NO_PROXY=localhost,127.0.0.1; {NETWORK_PAGE}.", proxy=shown, status=status)
+        def challenges() -> list[str] | None:
+            return proxy_challenges(proxy or "", host, port, timeout=self.settings.timeout[0],
+                                    proxy_context=self._context())
+
+        verdict = proxy_failures.of_exception(exc, url, proxy, challenges=challenges,
+                                              later=f"try again later, or {USE_CACHED}")
+        if verdict is None:
+            return None
+        return _refusal(verdict), verdict.retry
 
     def of_answer(self, response: requests.Response, url: str, proxy: str | None
                   ) -> ProxyRefused | None:
         """The error to raise at once for an answer a proxy gave itself: a 407 to a plain
-        ``http://`` request it forwards, or a 5xx without the API's body for a host on this
-        machine; None when the answer is the API's (or worth a retry)."""
-        status = response.status_code
-        if proxy is None:
-            return None
-        if status == 407:
-            return self.auth_required(proxy, url,
-                                      [response.headers.get("Proxy-Authenticate", "")])
-        if status == 401:  # the API asks for no credentials: a proxy's (tinyproxy answers so)
-            return self.auth_required(proxy, url, [], status=401)
-        host = urlsplit(url).hostname or ""
-        if status >= 500 and host in LOOPBACK_HOSTS and not api_error_body(response):
-            said = f"{status} {printable(response.reason or '', 80)}".strip()
-            return self._cannot_reach_this_machine(proxy, url, status, said)
-        return None
-
-    def auth_required(self, proxy: str, url: str, challenges: list[str], *, status: int = 407
-                      ) -> ProxyAuthenticationRequired:
-        """The error for a proxy's 407, from the challenges it sent (``Proxy-Authenticate``),
-        or for its 401 (tinyproxy answers wrong or missing credentials with 401, not 407):
-        a credentials problem either way."""
-        shown, (variable, origin) = without_credentials(proxy), _setting(proxy, url)
-        given = _has_credentials(proxy)
-        offered = _schemes(challenges)
-        form = f"{variable}={shown.replace('://', '://USER:PASSWORD@', 1)}"
-        encoded = ("special characters percent-encoded: % as %25, @ as %40, : as %3A, "
-                   "/ as %2F")
-        said = ("407 Proxy Authentication Required" if status == 407 else
-                f"{status} Unauthorized, which some proxies, tinyproxy among them, answer for "
-                "credentials they do not accept")
-        host = urlsplit(url).hostname or url
-        if offered and all(scheme.lower() in _WINDOWS_SIGN_ON for scheme in offered):
-            what = (f"takes only Windows sign-on ({', '.join(offered)}; 407 Proxy "
-                    "Authentication Required), which cnbkit, as requests, does not speak"
-                    + (": the password in its URL cannot be used" if given else "")
-                    + ". Run a local relay that signs on for you, such as px or cntlm, and "
-                    f"point {variable} at it (http://127.0.0.1:3128, the relay's address)")
-        elif given:
-            what = (f"refused the credentials given in {origin} ({said}): check the user "
-                    f"name and password in {form} ({encoded}); cnbkit never shows them")
-        else:
-            what = (f"wants credentials ({said}): put them in the proxy variable, {form} "
-                    f"({encoded}); cnbkit never shows them")
-        error = ProxyAuthenticationRequired(
-            f"the proxy {shown} {what}. Not retried ({host} was not reached)"
-            f"{_loopback_hint(url)}; {NETWORK_PAGE}.", proxy=shown,
-            credentials_given=given, schemes=tuple(offered))
-        error.status = status
-        return error
+        ``http://`` request it forwards, a 401 (the API asks for no credentials), or a 5xx
+        without the API's body for a host on this machine; None when the answer is the API's
+        (or worth a retry)."""
+        verdict = proxy_failures.of_answer(
+            response.status_code, response.headers, url, proxy,
+            own_body=api_error_body(response), reason=response.reason or "")
+        return None if verdict is None else _refusal(verdict)

@@ -15,10 +15,9 @@ TLS to an ``https://`` proxy, verified as the real request verified it); a serve
 that inspects TLS) that speaks TLS 1.3 only leaves the issuer unread (None): its certificate
 travels encrypted, and a verifying handshake that fails never shows it.
 
-The same CONNECT, asked once more, reads the schemes a proxy offers when it answers 407
-(:func:`proxy_challenges`): ``http.client`` keeps no header of the 407 that failed the request,
-and a proxy that takes only Windows sign-on (NTLM, Negotiate) is told apart from one that
-refused a password by them.
+The CONNECT through a proxy is :func:`cnbkit._shared.proxy_failures.open_tunnel`, which also
+reads the schemes a proxy offers when it answers 407 (``proxy_challenges``, shared with the
+PSD2 client).
 
 :func:`issuer_of` reads the issuer of a DER certificate with a few lines of DER, without
 needing the ``cryptography`` package, and writes it as RFC 4514 does (``CN=...,O=...``).
@@ -30,16 +29,13 @@ Example:
 
 from __future__ import annotations
 
-import base64
 import http.client
 import socket
 import ssl
-from urllib.parse import unquote, urlsplit
 
-from ..errors import printable
+from .._shared.proxy_failures import open_tunnel
 
-__all__ = ["ISSUER_LIMIT", "first_certificate", "issuer_of", "presented_issuer",
-           "proxy_challenges"]
+__all__ = ["ISSUER_LIMIT", "first_certificate", "issuer_of", "presented_issuer"]
 
 #: Short names of the attribute types (RFC 4514 section 3), by dotted OID.
 _NAMES = {"2.5.4.3": "CN", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.10": "O", "2.5.4.11": "OU",
@@ -218,59 +214,6 @@ def _leaf(sock: socket.socket, host: str) -> bytes | None:
 ISSUER_LIMIT = 300
 
 
-def _tunnel(proxy: str, host: str, port: int, timeout: float,
-            proxy_context: ssl.SSLContext | None) -> tuple[socket.socket, int, list[str]]:
-    """Ask ``proxy`` (an ``http://`` or ``https://`` URL, credentials included as the real
-    request used them) for a tunnel to ``host:port``: the socket (open: the caller closes it),
-    the proxy's status and its ``Proxy-Authenticate`` challenges. An ``https://`` proxy is
-    verified against ``proxy_context`` (the trust of the real request); without one it is
-    not asked (OSError)."""
-    where = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
-    if where.scheme not in ("http", "https") or not where.hostname:
-        raise OSError(f"not an HTTP proxy: {where.scheme}")
-    if where.scheme == "https" and proxy_context is None:
-        raise OSError("no context to verify the https:// proxy with")
-    sock = socket.create_connection(
-        (where.hostname, where.port or (443 if where.scheme == "https" else 80)), timeout)
-    try:
-        if where.scheme == "https" and proxy_context is not None:
-            sock = proxy_context.wrap_socket(sock, server_hostname=where.hostname)
-        target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        lines = [f"CONNECT {target} HTTP/1.1", f"Host: {target}"]
-        if where.username is not None:
-            pair = f"{unquote(where.username)}:{unquote(where.password or '')}"
-            lines.append("Proxy-Authorization: Basic "
-                         + base64.b64encode(pair.encode("utf-8")).decode("ascii"))
-        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
-        answer = http.client.HTTPResponse(sock, method="CONNECT")
-        answer.begin()  # the status line and headers (a tunnel's server speaks only after us)
-        return sock, answer.status, answer.headers.get_all("Proxy-Authenticate") or []
-    except BaseException:
-        sock.close()
-        raise
-
-
-def proxy_challenges(proxy: str, host: str, port: int, *, timeout: float,
-                     proxy_context: ssl.SSLContext | None = None) -> list[str] | None:
-    """The ``Proxy-Authenticate`` challenges ``proxy`` sends in its 407 to a CONNECT to
-    ``host:port`` (``["Negotiate", "NTLM"]``...), asked once more with the same credentials:
-    the 407 that failed the real request is read by ``http.client``, which keeps no header of
-    it. None when the proxy did not answer 407 this time, or could not be asked.
-
-    Example:
-        >>> proxy_challenges("http://127.0.0.1:9", "api.cnb.cz", 443, timeout=0.5) is None
-        True
-    """
-    try:
-        sock, status, challenges = _tunnel(proxy, host, port, timeout, proxy_context)
-        sock.close()
-    except (OSError, http.client.HTTPException, ValueError):
-        return None
-    if status != 407:
-        return None
-    return [printable(challenge) for challenge in challenges]
-
-
 def presented_issuer(host: str, port: int, *, proxy: str | None, timeout: float,
                      proxy_context: ssl.SSLContext | None = None) -> str | None:
     """The issuer of the certificate ``host:port`` presents, reached through ``proxy`` (an
@@ -282,7 +225,7 @@ def presented_issuer(host: str, port: int, *, proxy: str | None, timeout: float,
             with socket.create_connection((host, port), timeout) as sock:
                 der = _leaf(sock, host)
         else:
-            sock, status, _ = _tunnel(proxy, host, port, timeout, proxy_context)
+            sock, status, _ = open_tunnel(proxy, host, port, timeout, proxy_context)
             with sock:
                 der = _leaf(sock, host) if status == 200 else None
         if not der:

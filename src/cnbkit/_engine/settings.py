@@ -62,6 +62,7 @@ from urllib.parse import urlsplit
 import platformdirs
 
 from .._shared.clock import read_moment
+from .._shared.proxy_failures import LOOPBACK_HOSTS  # hosts that mean "this machine"
 from ..errors import ConfigError
 from .cache import CacheLocation
 
@@ -74,8 +75,6 @@ BACKENDS: tuple[Backend, ...] = ("pandas", "polars", "pyarrow")
 
 #: The live market-data API.
 LIVE_URL = "https://api.cnb.cz/cnbapi"
-#: Hosts that mean "this machine" (where a local sandbox runs).
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 #: The certificate stores ``trust`` names (anything else is a CA bundle's path).
 TRUST_STORES = ("system", "certifi")
 _TRUE = frozenset({"1", "true", "yes", "on"})

@@ -18,7 +18,10 @@ A cache is only a cache, so what goes wrong with it never stops a call:
 * **A write that fails** (a full disk, a read-only folder or file system, a lock another program
   held longer than the 30 s busy timeout) is counted; the call's answers are whole, and once
   the call is done one warning says how many answers were not kept and why
-  (:func:`keeping`). On SQLite cnbkit writes an answer in its own transaction
+  (:func:`keeping`). A lock is waited for once per call: after the first write that it
+  failed, the call's other answers are counted as not kept without another wait (a history
+  of 34 answers waits 30 s, not 34 times 30 s). On SQLite cnbkit writes an answer in its own
+  transaction
   (:func:`_write_sqlite`), not through requests-cache's ``SQLiteDict.__setitem__``: that write
   path commits inside ``_acquire_sqlite_lock``, which rolls back on ``OperationalError`` without
   raising (so a full disk loses answers with no sign) and retries ``BEGIN IMMEDIATE`` without
@@ -42,8 +45,9 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import datetime as dt
-import errno
 import logging
 import sqlite3
 import threading
@@ -57,12 +61,20 @@ from typing import TYPE_CHECKING, Any
 from .._shared.warnings_at_caller import warn
 from ..errors import CacheUnavailableWarning, ConfigError
 from .cache import (
-    SQLITE_BUSY_SECONDS,
     CacheInfo,
     CacheLocation,
     _cache_file,
     cache_info,
     open_storage,
+)
+from .cache_file import (
+    CacheFileError,
+    FileState,
+    examine,
+    is_damage,
+    is_lock,
+    open_read_only,
+    reason_of,
 )
 
 if TYPE_CHECKING:
@@ -70,36 +82,15 @@ if TYPE_CHECKING:
     from requests_cache.backends.base import BaseCache
     from requests_cache.models.response import CachedResponse
 
-__all__ = ["Store", "Tally", "is_damage", "keeping", "set_aside"]
+__all__ = ["Store", "Tally", "is_damage", "is_lock", "keeping", "set_aside"]
 
 log = logging.getLogger("cnbkit")
 
-#: SQLite's result codes of a file that is not (or no longer) a database.
-_DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 #: How many times an operation meets a damaged file and sets it aside before it gives up
 #: (another thread or process may be setting aside the files it opens).
 _OPEN_ATTEMPTS = 3
 #: The files that belong to one SQLite database beside the main file.
 _COMPANIONS = ("-wal", "-shm", "-journal")
-
-
-def is_damage(exc: BaseException) -> bool:
-    """Whether ``exc`` says the SQLite file is not a database or is damaged (as opposed to a
-    failure of the disk, the folder or a lock, after which the file is still good).
-
-    Example:
-        >>> is_damage(sqlite3.DatabaseError("file is not a database"))
-        True
-        >>> is_damage(sqlite3.OperationalError("database or disk is full"))
-        False
-    """
-    if not isinstance(exc, sqlite3.DatabaseError):
-        return False
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in _DAMAGE_CODES  # extended codes carry the primary in the low byte
-    text = str(exc)
-    return "not a database" in text or "malformed" in text
 
 
 def set_aside(path: Path, now: dt.datetime | None = None) -> Path:
@@ -131,38 +122,21 @@ def set_aside(path: Path, now: dt.datetime | None = None) -> Path:
     return target
 
 
-def reason_of(exc: BaseException) -> str:
-    """What a failure of the storage means, in words a user can act on.
+def fix_of(exc: BaseException) -> str:
+    """What to do about a failure of the storage (:func:`reason_of` says what it was).
 
     Example:
-        >>> reason_of(sqlite3.OperationalError("database or disk is full"))
-        'the disk is full'
-        >>> reason_of(OSError(errno.EROFS, "Read-only file system"))
-        'the folder or the file is read-only'
+        >>> fix_of(sqlite3.OperationalError("database or disk is full"))
+        'free space on that disk, or move the cache (CNBKIT_CACHE_DIR)'
     """
-    code = getattr(exc, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
-    number = getattr(exc, "errno", None)
-    text = str(exc)
-    if primary == sqlite3.SQLITE_FULL or number == errno.ENOSPC or "disk is full" in text:
-        return "the disk is full"
-    if primary == sqlite3.SQLITE_READONLY or number in (errno.EROFS, errno.EACCES, errno.EPERM) \
-            or "readonly" in text or "read-only" in text.lower():
-        return "the folder or the file is read-only"
-    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in text:
-        return (f"another program held the cache file's lock for more than "
-                f"{SQLITE_BUSY_SECONDS:g} s")
-    if primary == sqlite3.SQLITE_CANTOPEN:
-        return "the cache file cannot be opened: its folder is read-only or cannot be written"
-    return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__
-
-
-def _fix_for(reasons: set[str]) -> str:
-    if any("full" in reason for reason in reasons):
+    if isinstance(exc, CacheFileError):
+        return exc.fix
+    reason = reason_of(exc)
+    if "full" in reason:
         return "free space on that disk, or move the cache (CNBKIT_CACHE_DIR)"
-    if any("read-only" in reason or "cannot be opened" in reason for reason in reasons):
+    if "read-only" in reason or "cannot be opened" in reason:
         return "make the folder writable, or move the cache (CNBKIT_CACHE_DIR)"
-    if any("lock" in reason for reason in reasons):
+    if "lock" in reason:
         return "close the program that holds the cache file, or give this one its own cache"
     return "check the cache's disk or server, or move the cache (CNBKIT_CACHE_DIR)"
 
@@ -175,17 +149,24 @@ class Tally:
     downloaded: int = 0
     unkept: int = 0
     unread: int = 0
-    reasons: set[str] = field(default_factory=set)
+    #: Why, each with its fix.
+    reasons: dict[str, str] = field(default_factory=dict)
+    #: Another program held the file's lock past the busy timeout once in this call: its
+    #: other writes are not tried (each would wait as long again).
+    locked_out: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: Held by the write in progress, so that the call's threads wait for a held lock once
+    #: between them, not once each.
+    writing: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, *, downloaded: int = 0, unkept: int = 0, unread: int = 0,
-            reason: str | None = None) -> None:
+            failure: BaseException | None = None) -> None:
         with self.lock:
             self.downloaded += downloaded
             self.unkept += unkept
             self.unread += unread
-            if reason is not None:
-                self.reasons.add(reason)
+            if failure is not None:
+                self.reasons.setdefault(reason_of(failure), fix_of(failure))
 
     def message(self, where: str) -> str | None:
         """The one warning of the call, or None when the cache did all it was asked."""
@@ -201,7 +182,12 @@ class Tally:
             parts.append(f"{self.unkept} of the {self.downloaded} answers downloaded were "
                          f"not kept in the cache at {where} ({why}): the frame is whole and "
                          "right, but the next call downloads them again")
-        return "; ".join(parts) + f"; {_fix_for(self.reasons)}"
+        if self.locked_out:
+            parts.append("the call waited for the lock once, then kept none of its later "
+                         "answers rather than wait again for each")
+        fixes = "; or ".join(dict.fromkeys(self.reasons[reason] for reason in
+                                           sorted(self.reasons)))
+        return "; ".join(parts) + f"; {fixes or 'check the cache'}"
 
 
 _TALLY: ContextVar[Tally | None] = ContextVar("cnbkit_cache_tally", default=None)
@@ -287,12 +273,29 @@ class Store:
             if is_damage(exc):
                 raise _Damaged(exc, before) from None
             _remove_if_empty(path, before is not None)
-            raise
+            storage = self._other_way(path, exc)
+        except OSError as exc:  # the folder cannot be made
+            storage = self._other_way(path, exc)
         self._local.storage = storage
         self._local.identity = before if before is not None else _identity(path)
         with self._lock:
             self._opened.append(storage)
         return storage
+
+    def _other_way(self, path: Path, exc: BaseException) -> BaseCache:
+        """After the file could not be opened for reading and writing (``exc``): a cnbkit
+        cache that can be read is opened read-only (its answers are served; writes fail at
+        once and are counted); anything else is raised with its real reason (a directory at
+        the path, a file this user may not read, another program's database, which cnbkit
+        leaves as it is)."""
+        state = examine(path)
+        if state.kind == "cache":
+            log.debug("cache file %s cannot be written (%s): reading it read-only", path,
+                      reason_of(exc))
+            return open_read_only(path, immutable=state.immutable)
+        if state.kind in ("directory", "unreadable", "foreign"):
+            raise state.error(path) from None
+        raise exc
 
     @contextmanager
     def _operation(self) -> Iterator[None]:
@@ -432,11 +435,17 @@ class Store:
             else:
                 storage.save_response(response, key, expires)
 
-        try:
-            self._twice(save)
-        except self._errors as exc:
-            self._failed(exc, unkept=1)
-            return False
+        tally = _TALLY.get()
+        with tally.writing if tally is not None else contextlib.nullcontext():
+            if tally is not None and tally.locked_out:  # not waited for again in this call
+                locked = sqlite3.OperationalError("database is locked")
+                tally.add(downloaded=1, unkept=1, failure=locked)
+                return False
+            try:
+                self._twice(save)
+            except self._errors as exc:
+                self._failed(exc, unkept=1)
+                return False
         _count(downloaded=1)
         return True
 
@@ -450,6 +459,9 @@ class Store:
             else:
                 storage.delete(key)
 
+        tally = _TALLY.get()
+        if tally is not None and tally.locked_out:
+            return  # the lock is held: left for a later call (it is read as none meanwhile)
         try:
             self._twice(remove)
         except self._errors as exc:
@@ -460,68 +472,108 @@ class Store:
         log.debug("cache at %s: %s (%r)", self.where, reason, exc)
         tally = _TALLY.get()
         if tally is not None:
-            tally.add(downloaded=unkept, unkept=unkept, unread=unread, reason=reason)
+            tally.add(downloaded=unkept, unkept=unkept, unread=unread, failure=exc)
+            if is_lock(exc) and not tally.locked_out:
+                tally.locked_out = True
+                log.info("cache at %s: %s: the rest of this call keeps no answer rather "
+                         "than wait for the lock again", self.where, reason)
             return
         single = Tally()  # outside a call (the transport used alone): warn at once
-        single.add(downloaded=unkept, unkept=unkept, unread=unread, reason=reason)
+        single.add(downloaded=unkept, unkept=unkept, unread=unread, failure=exc)
         text = single.message(self.where)
         if text is not None:
             warn(CacheUnavailableWarning(text))
 
     # -- info and clear ----------------------------------------------------------------------
     def info(self, now: dt.datetime) -> CacheInfo:
-        """What the cache holds; a damaged SQLite file is reported (``damaged``), not moved.
-
-        Raises:
-            CnbError: see :meth:`_inspect` (never a raw storage error).
+        """What the cache holds, and for a SQLite file what is at its path, looked at without
+        changing it (:func:`~cnbkit._engine.cache_file.examine`, with SQLite's
+        ``quick_check``): a file that cannot be used as a cache is reported
+        (``damaged``, with ``note`` saying what happens to it and what to do), never moved,
+        and no file or table is made.
         """
         if self.location.kind == "sqlite":
-            path = self._path
-            if not path.exists():
-                return CacheInfo(self.where, 0, 0, 0, 0, path=path)
-            try:
-                storage = _open_readonly(path)
-            except sqlite3.Error as exc:
-                return self._damaged_info(path, exc)
-            try:
-                return cache_info(storage, self.location, now)
-            except sqlite3.Error as exc:
-                return self._damaged_info(path, exc)
-            finally:
-                storage.close()
+            return self._sqlite_info(self._path, now)
         storage = self._storage()
         unreadable = [key for key, value in _entries(storage) if value is None]
         for key in unreadable:
             self.delete(key)
         return cache_info(storage, self.location, now)
 
-    def _damaged_info(self, path: Path, exc: sqlite3.Error) -> CacheInfo:
-        files = (path.with_name(path.name + suffix) for suffix in ("", "-wal", "-shm"))
-        size = sum(p.stat().st_size for p in files if p.is_file())
-        state = (f"damaged ({exc})" if is_damage(exc)
-                 else f"cannot be read ({reason_of(exc)})")
-        return CacheInfo(self.where, 0, 0, 0, size, path=path, damaged=state)
+    def _sqlite_info(self, path: Path, now: dt.datetime) -> CacheInfo:
+        state = examine(path, check=True)
+        size = _size(path)
+        if state.kind == "missing":
+            return CacheInfo(self.where, 0, 0, 0, 0, path=path)
+        if state.kind == "empty":
+            return CacheInfo(self.where, 0, 0, 0, size, path=path,
+                             note=f"{state.detail}: the next call makes it a cache")
+        if state.kind != "cache":
+            return self._unusable_info(path, state, size)
+        storage = (open_read_only(path, immutable=state.immutable) if state.read_only
+                   else _cache_file(path))  # (read-write, only read: no companion is left)
+        try:
+            counted = cache_info(storage, self.location, now)
+        except sqlite3.Error as exc:
+            return self._unusable_info(path, FileState("damaged", str(exc)) if is_damage(exc)
+                                       else FileState("unreadable", reason_of(exc)), size)
+        finally:
+            storage.close()  # type: ignore[no-untyped-call]  # requests-cache has no hint
+        if state.read_only:
+            return dataclasses.replace(counted, note=(
+                "read-only (its file, folder or file system cannot be written): calls read "
+                "its answers but keep no new ones"))
+        return counted
+
+    def _unusable_info(self, path: Path, state: FileState, size: int) -> CacheInfo:
+        """A file that cannot be used as a cache, in words: what it is, what happens to it,
+        and what to do."""
+        if state.kind == "damaged":
+            shown = f"damaged ({state.detail})"
+            note = ("cnbkit sets it aside (renamed beside it, kept for inspection) and starts "
+                    "a fresh cache as soon as a call meets the damage; 'cnbkit cache clear' "
+                    "deletes it now")
+        else:
+            shown = {"foreign": f"not a cnbkit cache: another program's SQLite database "
+                                f"({state.detail})",
+                     "directory": f"{state.detail}, not a cache file",
+                     "unreadable": f"cannot be read by this user ({state.detail})"}[state.kind]
+            leaves = ("cnbkit leaves it as it is: calls go on without a cache, and 'cnbkit "
+                      "cache clear' does not delete it")
+            note = f"{leaves}; {state.fix(path)}"
+        return CacheInfo(self.where, 0, 0, 0, size, path=path, damaged=shown, note=note)
 
     def clear(self) -> int:
-        """Delete every answer (on a shared Redis: only this prefix's); a damaged SQLite file
-        is deleted with its companions. How many answers there were (0 for a damaged file).
+        """Delete every answer (on a shared Redis: only this prefix's) and return how many
+        there were. A damaged SQLite file is deleted with its companions (0); an empty one,
+        or none, is left as it is (0); what is not a cnbkit cache (another program's
+        database, a directory) or cannot be read is never deleted (raised).
 
         Raises:
-            sqlite3.Error, OSError: the file cannot be written (a read-only folder).
+            CacheFileError: (an OSError) it cannot be cleared: why, and what to do.
         """
         from requests_cache.backends.sqlite import SQLiteCache
 
         if self.location.kind == "sqlite":
             path = self._path
-            info = self.info(dt.datetime.now(dt.UTC))
-            if info.damaged is not None and "damaged" in info.damaged:
-                self.close()
-                for suffix in ("", *_COMPANIONS):
-                    path.with_name(path.name + suffix).unlink(missing_ok=True)
+            state = examine(path, check=True)
+            if state.kind in ("missing", "empty"):
                 return 0
-            count = info.responses
+            if state.kind in ("directory", "unreadable", "foreign"):
+                raise state.error(path)
+            if state.kind == "damaged":
+                self.close()
+                try:
+                    for suffix in ("", *_COMPANIONS):
+                        path.with_name(path.name + suffix).unlink(missing_ok=True)
+                except OSError as exc:
+                    raise CacheFileError(f"the damaged file cannot be deleted "
+                                         f"({reason_of(exc)})", fix_of(exc)) from None
+                return 0
+            count = self._sqlite_info(path, dt.datetime.now(dt.UTC)).responses
         else:
             count = sum(1 for _ in self._storage().responses.keys())
+
         def empty(storage: BaseCache) -> None:
             if isinstance(storage, SQLiteCache):
                 _in_transaction(storage, "DELETE FROM responses")
@@ -529,7 +581,10 @@ class Store:
             else:
                 storage.clear()  # type: ignore[no-untyped-call]  # requests-cache has no hint
 
-        self._twice(empty)
+        try:
+            self._twice(empty)
+        except (sqlite3.Error, OSError) as exc:
+            raise CacheFileError(reason_of(exc), fix_of(exc)) from None
         return count
 
     def close(self) -> None:
@@ -617,19 +672,10 @@ def _in_transaction(storage: Any, statement: str, values: tuple[object, ...] = (
             raise
 
 
-def _open_readonly(path: Path) -> Any:
-    """requests-cache's view of an existing SQLite file, for :meth:`Store.info` (the file is
-    read, never set aside nor written: a file without the cache's tables is reported as not
-    a cache)."""
-    connection = sqlite3.connect(path, timeout=SQLITE_BUSY_SECONDS)
-    try:
-        tables = {row[0] for row in connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-    finally:
-        connection.close()
-    if "responses" not in tables:
-        raise sqlite3.DatabaseError("file is not a cnbkit cache (no responses table)")
-    return _cache_file(path)
+def _size(path: Path) -> int:
+    """The bytes of a SQLite file with its WAL and shared memory (0: none, or not a file)."""
+    files = (path.with_name(path.name + suffix) for suffix in ("", "-wal", "-shm"))
+    return sum(p.stat().st_size for p in files if p.is_file())
 
 
 def _entries(storage: BaseCache) -> Iterator[tuple[str, object]]:

@@ -3,8 +3,9 @@ collects the warnings of the call.
 
 ``warnings.warn`` takes a fixed ``stacklevel``, but a warning can be raised several calls deep
 (a group function, the client, the transport...). :func:`warn` walks up the stack to the first
-frame outside cnbkit, so the warning names the user's own line (and Python's "once per
-location" filter counts per user line).
+frame outside cnbkit (and outside ``contextlib``, which runs the end of cnbkit's ``with``
+blocks), so the warning names the user's own line (and Python's "once per location" filter
+counts per user line).
 
 A shell that serves many calls at once (``cnbkit mcp``) needs each call's warnings for that
 call's answer; ``warnings.catch_warnings`` cannot give them, because its filters are
@@ -28,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import warnings
 from collections.abc import Iterator
@@ -51,10 +53,17 @@ def warn(warning: Warning) -> None:
         collected.append(warning)  # list.append is atomic: download threads may append too
         return
     level, frame = 2, sys._getframe(1)  # stacklevel 2 is the caller of this function
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+    while frame is not None and _inside(frame.f_code.co_filename):
         frame = frame.f_back  # type: ignore[assignment]  # None ends the loop
         level += 1
     warnings.warn(warning, stacklevel=level)
+
+
+def _inside(filename: str) -> bool:
+    """Whether a frame of ``filename`` is cnbkit's, or the standard library's ``contextlib``
+    running one of cnbkit's context managers (a warning issued as a ``with`` block of cnbkit
+    ends, as the cache's once-per-call warning is, passes through its ``__exit__``)."""
+    return filename.startswith(_PACKAGE) or filename == contextlib.__file__
 
 
 @contextmanager

@@ -426,6 +426,10 @@ class CobsClient:
                     self._remember_move(url, moved)
                 target = moved
                 continue
+            refused = proxy_answer(response, method)
+            if refused is not None:  # the proxy's own answer (before a refresh it would meet)
+                refused.request_id = request_id
+                raise refused
             if not refreshed and with_token and self._refresh_helps(response):
                 log.debug("%s on %s: the answer says the token is invalid or expired: "
                           "refreshing it once and retrying", response.status_code, path)

@@ -42,10 +42,19 @@ from urllib.parse import parse_qs, urlsplit
 import requests
 from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
+from urllib3.exceptions import ProxyError as Urllib3ProxyError
 
 from cnbkit._os import private_files
 from cnbkit._shared.clock import Clock, SystemClock
 from cnbkit._shared.proxies import environment_proxy, without_credentials
+from cnbkit._shared.proxy_failures import (
+    ProxyVerdict,
+    connect_timed_out,
+    find,
+    of_answer,
+    of_exception,
+    proxy_timed_out,
+)
 from cnbkit.cobs import redact
 from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (
@@ -272,14 +281,17 @@ def _provider_body(response: requests.Response) -> bool:
 def proxy_answer(response: requests.Response, method: str) -> CobsConnectionError | None:
     """The error for an answer that a proxy most likely gave itself, or None.
 
-    When HTTPS to the provider goes through a proxy (``HTTPS_PROXY``...) and the answer is a
-    5xx without the provider's error body, or an HTML page, it is the proxy's: a proxy that
-    inspects TLS (its CA trusted by the client, in the system's store or ``ca_bundle``) cannot
-    present the client's eIDAS certificate to the bank, so its own handshake with the bank
-    fails and it answers 502 or 503 itself. Waiting does not heal that, so it is not a
-    :class:`~cnbkit.cobs.errors.RateLimited`: the error (a
-    :class:`~cnbkit.cobs.errors.CobsConnectionError`, the bank not reached) names the proxy,
-    why mutual TLS cannot pass it, and the fix.
+    When HTTPS to the provider goes through a proxy (``HTTPS_PROXY``...), the answer is read
+    as the market-data side reads it (:func:`cnbkit._shared.proxy_failures.of_answer`, one
+    judge and one text for both): a 407, or a 401 without the provider's error body and
+    without a ``Bearer`` challenge, is the proxy asking for credentials (or refusing them);
+    a 5xx without the provider's error body, or an HTML page, is the proxy answering for the
+    bank: a proxy that inspects TLS (its CA trusted by the client, in the system's store or
+    ``ca_bundle``) cannot present the client's eIDAS certificate to the bank, so its own
+    handshake with the bank fails and it answers 502 or 503 itself. Waiting does not heal
+    that, so it is not a :class:`~cnbkit.cobs.errors.RateLimited`: the error (a
+    :class:`~cnbkit.cobs.errors.CobsConnectionError` with the proxy's ``status``, the bank
+    not reached) names the proxy, why, and the fix.
 
     Example:
         >>> response = requests.Response()
@@ -287,37 +299,41 @@ def proxy_answer(response: requests.Response, method: str) -> CobsConnectionErro
         >>> proxy_answer(response, "GET") is None  # no proxy in this environment
         True
     """
-    status = response.status_code
-    html = "html" in (response.headers.get("Content-Type") or "").lower()
-    if status < 400 or not (status >= 500 or html) or _provider_body(response):
+    if response.status_code < 300 and "html" not in (
+            response.headers.get("Content-Type") or "").lower():
         return None
-    proxy = environment_proxy(response.url)
-    if proxy is None or not response.url.lower().startswith("https:"):
-        return None
-    host = urlsplit(response.url).hostname or response.url
-    where = redact.mask_path(urlsplit(response.url)._replace(query="", fragment="").geturl())
-    shown = without_credentials(proxy)
-    what = "an HTML page" if html else "no error body of the provider's"
-    return CobsConnectionError(
-        f"{method} {where}: the proxy {shown} answered {status} with {what}, so most likely "
-        f"itself, not the COBS provider: a proxy that inspects TLS cannot present the client "
-        f"certificate to the bank (mutual TLS cannot pass an inspecting proxy), so it fails "
-        f"to reach {host} and answers for it. Waiting will not help: set NO_PROXY={host} "
-        f"where the bank's API is reached directly, or ask the network team to bypass TLS "
-        f"inspection for {host} ({NETWORK_PAGE}). If the proxy only tunnels (no inspection), "
-        "the provider itself failed: try again later", status=status, url=where)
+    verdict = of_answer(response.status_code, response.headers, response.url,
+                        environment_proxy(response.url), own_body=_provider_body(response),
+                        mutual_tls=True)
+    return None if verdict is None else _proxy_error(verdict, method, response.url)
+
+
+def _proxy_error(verdict: ProxyVerdict, method: str, url: str) -> CobsConnectionError:
+    """The COBS error class for a proxy's verdict (its text is the shared judge's)."""
+    where = redact.mask_path(urlsplit(url)._replace(query="", fragment="").geturl())
+    return CobsConnectionError(f"{method} {where}: {verdict.message}", status=verdict.status,
+                               url=where)
 
 
 def connection_error(exc: requests.RequestException, method: str, url: str) -> CobsConnectionError:
     """A :class:`CobsConnectionError` (or :class:`CobsTlsError`) for a failed request to
-    ``url``: the message names the endpoint and the reason, never a query string or secret."""
+    ``url``: the message names the endpoint and the reason, never a query string or secret.
+    A proxy's refusal (a tunnel refused with 407, 401, 403 or 5xx, a proxy that cannot be
+    reached) is read as the market-data side reads it
+    (:func:`cnbkit._shared.proxy_failures.of_exception`), with the proxy's ``status``."""
     where = redact.mask_path(urlsplit(url)._replace(query="", fragment="").geturl())
+    proxy = environment_proxy(url)
+    verdict = of_exception(exc, url, proxy)
+    if verdict is None and proxy is not None and connect_timed_out(exc) \
+            and find(exc, Urllib3ProxyError) is not None:
+        verdict = proxy_timed_out(proxy, url)
+    if verdict is not None:
+        return _proxy_error(verdict, method, url)
     reason = redact.redact(_QUERY.sub("", str(exc)))
     if len(reason) > 300:
         reason = reason[:297] + "..."
     if isinstance(exc, requests.exceptions.SSLError):
         advice = ""
-        proxy = environment_proxy(url)
         if _UNKNOWN_CA.search(reason) and proxy:
             host = urlsplit(url).hostname
             advice = (f"; the request went through the proxy {without_credentials(proxy)}: a "
@@ -505,6 +521,8 @@ class OAuthFlow:
         except OAuth2Error as exc:
             raise OAuthError.from_body(exc.status_code, {
                 "error": exc.error, "error_description": exc.description}) from None
+        except CobsConnectionError:
+            raise  # the token endpoint's hook judged the answer (a proxy's): as it said
         except requests.RequestException as exc:
             raise connection_error(exc, "POST", self.config.token_endpoint) from None
         except Warning as exc:

@@ -26,8 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives import serialization
+from requests.utils import select_proxy
 
 from cnbkit._os import private_files
+from cnbkit._shared.proxy_failures import check_proxy
 from cnbkit._shared.tls import PinnedTlsAdapter
 from cnbkit.cobs.errors import CertificateError
 from cnbkit.cobs.identity import ClientIdentity
@@ -89,6 +91,17 @@ class MutualTlsAdapter(PinnedTlsAdapter):
         verify = verifying_context(ca_bundle)  # (the provider's CAs: one load of the bundle)
         context = verify if identity is None else client_ssl_context(identity, ca_bundle)
         super().__init__(context, proxy_context=verify, **kwargs)
+
+    def send(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        """Send ``request``; a proxy setting that cannot be read, or whose password holds a
+        ``%`` that starts no escape, is a :class:`~cnbkit.errors.ConfigError` naming its
+        variable, never its text (as on the market-data side:
+        :func:`cnbkit._shared.proxy_failures.check_proxy`)."""
+        proxies = kwargs.get("proxies") or (args[4] if len(args) > 4 else None) or {}
+        proxy = select_proxy(request.url, proxies)
+        if proxy:
+            check_proxy(proxy, request.url)
+        return super().send(request, *args, **kwargs)
 
     def __getstate__(self) -> dict[str, Any]:  # the context (and key) is never pickled
         raise TypeError("MutualTlsAdapter cannot be pickled")

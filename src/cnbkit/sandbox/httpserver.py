@@ -23,10 +23,11 @@ runs):
   allows for a request that could be smuggled);
 * **a listen backlog** of :data:`BACKLOG` (``socketserver``'s is 5: a burst of connections
   made later ones wait for the kernel to resend their SYN, a second or more);
-* the answers the server gives itself (400, 408, 413, an unknown method's 501, and injected
-  500/503) are built by the sandbox's ``fault_reply``, in its own JSON error shape; every
-  method, TRACE and OPTIONS too, reaches the app, which answers what it does not serve with
-  its 405.
+* the answers the server gives itself (400, 408, 413, 414, 431, and injected 500/503)
+  are built by the sandbox's ``fault_reply``, in its own JSON error shape, always after a
+  status line (a request line that cannot be read, ``HELLO`` or HTTP/2's preface, too);
+  every method, TRACE, OPTIONS and unknown ones (``BREW``) too, reaches the app, which
+  answers what it does not serve as its real server does (405 with ``Allow``, or 501).
 
 Example:
     >>> from cnbkit.sandbox.httpserver import LoopbackServer, Reply
@@ -52,6 +53,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from email.message import Message
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from cnbkit._os.systems import ExclusiveHTTPServer
@@ -215,6 +217,10 @@ class _DeadlineReader(io.RawIOBase):
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    #: What a request line that says no version (or cannot be read: ``HELLO``, HTTP/2's
+    #: preface) is answered in: ``http.server``'s default, HTTP/0.9, answers with a bare body
+    #: and no status line; a real server answers ``HTTP/1.1 400`` (or 505).
+    default_request_version = "HTTP/1.1"
     server: _ThreadingServer
     server_version = "cnbkit-sandbox"
     sys_version = ""
@@ -253,8 +259,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def send_error(self, code: int, message: str | None = None,
                    explain: str | None = None) -> None:
-        """The errors ``http.server`` answers itself (a bad request line, headers too long,
-        an unknown method), in the sandbox's error shape; the connection is closed."""
+        """The errors ``http.server`` answers itself (a request line that cannot be read,
+        headers too long), in the sandbox's error shape; the connection is closed. A request
+        line of another HTTP version (HTTP/2's preface, ``PRI * HTTP/2.0``) is answered 400,
+        as nginx answers it on a port that speaks HTTP/1.1 (``http.server`` says 505)."""
+        if code == http.HTTPStatus.HTTP_VERSION_NOT_SUPPORTED:
+            code = http.HTTPStatus.BAD_REQUEST
         self.close_connection = True
         self.deadline = None
         request = self._request(b"")
@@ -421,6 +431,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.connection.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
+
+    def __getattr__(self, name: str) -> Any:
+        """Every other method (``BREW``...) reaches the app too, which answers it as the
+        real server does (405 with ``Allow``, or 501), in its error shape: ``http.server``
+        would answer 501 itself, in neither."""
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
 
     do_GET = _serve
     do_POST = _serve

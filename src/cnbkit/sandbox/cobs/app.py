@@ -35,7 +35,7 @@ from cnbkit.sandbox.cobs.data import SandboxBank
 from cnbkit.sandbox.cobs.incoming import Incoming, peer_of
 from cnbkit.sandbox.cobs.public import public_peer
 from cnbkit.sandbox.cobs.replies import Fail, cobs_error, not_in_cobs, oauth_error
-from cnbkit.sandbox.cobs.routes import VERSIONS, find_route, is_registration
+from cnbkit.sandbox.cobs.routes import VERSIONS, allowed_methods, find_route, is_registration
 from cnbkit.sandbox.cobs.standard import StandardRules, check_request
 from cnbkit.sandbox.cobs.state import PAGING_QUIRKS, RECORDED_HEADERS, SandboxState
 from cnbkit.sandbox.cobs.variants import BankVariant
@@ -51,10 +51,10 @@ _COBS = "/cobs/"
 ROOTS = {"/cobs/": None, "/aisp/": "aisp", "/pisp/": "pisp", "/cisp/": "cisp"}
 #: The files' maxLength of X-Request-ID.
 _REQUEST_ID_LENGTH = 60
-#: Methods no route serves, answered 405 before routing (a TRACE is never echoed back).
-_NOT_SERVED = frozenset({"TRACE", "OPTIONS", "CONNECT"})
-#: The methods the bank's routes take, as a 405's ``Allow`` says.
-_ALLOW = "GET, POST, PUT, DELETE"
+#: The methods HTTP defines (RFC 9110 §9, and PATCH): any other is answered 501 (RFC 9110
+#: §9.1: a method the server does not recognize), before anything else.
+_KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS",
+                            "TRACE", "PATCH"})
 
 #: Routes a user's browser opens (it sends no header of the application's), besides the signing
 #: page: the consent screen.
@@ -260,6 +260,26 @@ class CobsApp:
                 raise cobs_error(401, {"error": "UNAUTHORISED", "message": text})
             raise oauth_error(401, "invalid_client", text)
 
+    def _method_allowed(self, request: Request, path: str, version: str | None) -> None:
+        """405 for a method the path does not serve, before its headers and token are
+        checked, with ``Allow`` naming the methods it does serve, as the OpenAPI files' paths
+        (and the routes of the files' paths' neighbours: registration, OAuth, consents) decide;
+        a TRACE is never echoed. A path no file nor route knows goes on to its 404. HEAD is
+        left to the routes (a GET path's HEAD)."""
+        operations = tuple(self.rules.operations.get(version, {})) if version else ()
+        allowed = allowed_methods(path, version, operations)
+        method = request.method
+        if not allowed or method in allowed or (method == "HEAD" and "GET" in allowed):
+            return
+        headers = {"Allow": ", ".join(allowed), "Cache-Control": "no-store"}
+        text = f"{method} is not served on {path} (it serves {', '.join(allowed)})"
+        if version is None or is_registration(path):  # OAuth's and registration's shape
+            fail = oauth_error(405, "invalid_request", text)
+            fail.reply.headers.update(headers)
+            raise fail
+        raise cobs_error(405, {"error": "METHOD_NOT_ALLOWED", "message": text},
+                         headers=headers)
+
     def _dispatch(self, request: Request) -> Reply:
         """Find the route, check headers and authorization as it needs, run its handler.
 
@@ -270,14 +290,15 @@ class CobsApp:
         (:mod:`~cnbkit.sandbox.cobs.standard`: headers, query, body) before its authorization
         (401/403) and its handler.
         """
-        if request.method in _NOT_SERVED:  # before anything else: nothing is echoed
-            raise cobs_error(405, {"error": "METHOD_NOT_ALLOWED",
-                                   "message": f"{request.method} is not served here"},
-                             headers={"Allow": _ALLOW, "Cache-Control": "no-store"})
+        if request.method not in _KNOWN_METHODS:  # before anything else
+            raise cobs_error(501, {"error": "NOT_IMPLEMENTED", "message":
+                                   "the request method is not implemented"},
+                             headers={"Cache-Control": "no-store"})
         peer = public_peer(request) if self.state.cnb_sandbox else peer_of(request)
         path = request.path.rstrip("/") or "/"
         root = next((prefix for prefix in ROOTS if path.startswith(prefix)), None)
         if root is None:
+            self._method_allowed(request, path, None)
             found = find_route(request.method, path)
             if found is None:
                 raise cobs_error(404, {"error": "NOT_FOUND", "message": "no such path"})
@@ -289,6 +310,7 @@ class CobsApp:
                 raise cobs_error(404, {"error": "NOT_FOUND",
                                        "message": f"unknown COBS version {version}"})
             path = "/" + tail
+            self._method_allowed(request, path, version)
             found = find_route(request.method, path, version)
             area = ROOTS[root]
             if found is None or (area is not None and found[0].area not in (None, area)):

@@ -50,6 +50,7 @@ __all__ = [
     "VERSIONS",
     "Handler",
     "Route",
+    "allowed_methods",
     "cobs_segments",
     "find_route",
     "is_registration",
@@ -292,3 +293,50 @@ def find_route(method: str, path: str,
             return route, params
     return None
 
+
+
+def _literals(pattern: str) -> int:
+    return sum(1 for segment in cobs_segments(pattern) if not segment.startswith("{"))
+
+
+def _matches(pattern: str, segments: list[str]) -> bool:
+    wanted = cobs_segments(pattern)
+    return len(wanted) == len(segments) and all(
+        want.startswith("{") or want == got for want, got in zip(wanted, segments, strict=True))
+
+
+def allowed_methods(path: str, version: str | None,
+                    operations: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The methods a path serves, as its ``Allow`` says (empty: the path is not known).
+
+    ``operations`` are the OpenAPI files' (``"GET /my/accounts"``...) of ``version``; with the
+    routes of the table that take one method (not :data:`ANY`), they decide: the methods of
+    the most specific paths that match (a literal segment before a ``{parameter}``, as in
+    OpenAPI: ``/my/payments/balanceCheck`` is not a payment id). ``path`` is relative to
+    ``/cobs/{version}`` with a version, absolute without.
+
+    Example:
+        >>> allowed_methods("/my/accounts", "5.0", ("GET /my/accounts",))
+        ('GET',)
+        >>> allowed_methods("/my/payments/balanceCheck", "5.0")
+        ('POST',)
+        >>> allowed_methods("/oauth/token", None)
+        ('POST',)
+    """
+    segments = cobs_segments(path)
+    if version is None:
+        found = [(route.method, route.pattern) for route in ROUTES
+                 if not route.is_cobs and route.method != ANY]
+    else:
+        area = is_registration(path)
+        found = [(route.method, route.pattern) for route in ROUTES
+                 if version in route.versions and route.method != ANY
+                 and is_registration(route.pattern) == area]
+        found += [tuple(operation.split(" ", 1)) for operation in operations]  # type: ignore[misc]
+    matching = [(method, pattern) for method, pattern in found if _matches(pattern, segments)]
+    if not matching:
+        return ()
+    best = max(_literals(pattern) for _, pattern in matching)
+    methods = {method for method, pattern in matching if _literals(pattern) == best}
+    return tuple(method for method in ("GET", "POST", "PUT", "DELETE", "PATCH")
+                 if method in methods)
