@@ -314,7 +314,7 @@ def _langchain(server: Server) -> list[Seen]:
     plan = {"command": server.command, "args": server.args, "env": server.env,
             "questions": QUESTIONS}
     run = subprocess.run([str(LANGCHAIN_PYTHON), "-c", LANGCHAIN_SCRIPT], input=json.dumps(plan),
-                         capture_output=True, text=True, timeout=600, check=False)
+                         capture_output=True, text=True, encoding="utf-8", timeout=600, check=False)
     if run.returncode:
         raise RuntimeError(f"LangChain's client failed: {run.stderr[-3000:]}")
     return [Seen("langchain", item["question"], item["text"], item["refused"],

@@ -122,7 +122,8 @@ def test_the_command_server_json_describes_starts_the_server(tmp_path):
 
 def _build(out: Path) -> Path:
     run = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_mcpb.py"), str(out)],
-                         capture_output=True, text=True, check=True, timeout=DEADLINE_S)
+                         capture_output=True, text=True, encoding="utf-8",
+                         check=True, timeout=DEADLINE_S)
     return Path(run.stdout.strip())
 
 
@@ -147,7 +148,7 @@ def _mcpb_validate(manifest: Path) -> subprocess.CompletedProcess[str]:
         pytest.skip("Node.js or the MCPB tools are missing (scripts/test.sh runs npm ci in "
                     "tests/mcp_js)")
     return subprocess.run([node, str(MCPB_CLI), "validate", str(manifest)], capture_output=True,
-                          text=True, timeout=DEADLINE_S, check=False)
+                          text=True, encoding="utf-8", timeout=DEADLINE_S, check=False)
 
 
 def test_the_bundles_manifest_passes_the_mcpb_tools_validator(tmp_path):
@@ -173,7 +174,7 @@ def _host_config(manifest: Path, unpacked: Path, user_config: dict[str, Any]) ->
                     "tests/mcp_js)")
     run = subprocess.run([node, str(MCP_JS / "mcpb_config.mjs"), str(manifest), str(unpacked),
                           json.dumps(user_config)], capture_output=True, text=True,
-                         timeout=DEADLINE_S, check=True, cwd=MCP_JS)
+                         encoding="utf-8", timeout=DEADLINE_S, check=True, cwd=MCP_JS)
     return json.loads(run.stdout)
 
 

@@ -152,7 +152,7 @@ def test_the_langchain_snippet_keeps_one_session_and_reads_a_link(tmp_path):
     env = environment(tmp_path)  # the page's "cnbkit" is this environment's
     env["PATH"] = os.pathsep.join([str(CNBKIT.parent), env.get("PATH", "")])
     run = subprocess.run([str(LANGCHAIN_PYTHON), "-c", snippet], env=env, capture_output=True,
-                         text=True, timeout=DEADLINE_S * 2, check=False)
+                         text=True, encoding="utf-8", timeout=DEADLINE_S * 2, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
     first, rows = run.stdout.strip().splitlines()
     assert first.startswith("TRUNCATED: the first 300 of 1006 rows")

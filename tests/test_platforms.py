@@ -187,8 +187,8 @@ def _no_encoding(call: ast.Call) -> str | None:
     opener = func.value.attr if isinstance(func, ast.Attribute) and \
         isinstance(func.value, ast.Attribute) else None
     if name == "open" and owner not in ("os", "lzma", "gzip", "bz2", "tarfile", "zipfile",
-                                        "webbrowser", "shelve", "dbm", "wave", "Image") \
-            and opener != "browser":  # PIL reads images; a browser opens a URL
+                                        "webbrowser", "shelve", "dbm", "wave", "Image", "self") \
+            and opener != "browser":  # PIL reads images; a browser opens a URL; self.open() is ours
         return "Path.open()" if TEXT_MODE.match(mode(0, "r")) else None
     if name == "open" and owner in ("lzma", "gzip", "bz2"):
         return f"{owner}.open()" if "t" in mode(1, "rb") else None
@@ -229,6 +229,7 @@ def test_every_text_file_is_opened_with_an_explicit_encoding():
     ("subprocess.run(c, text=True)", "subprocess.run(text=True)"),
     ("subprocess.run(c, text=True, encoding='utf-8')", None),
     ("lzma.open(p, 'rt')", "lzma.open()"), ("os.fdopen(fd, 'w')", "os.fdopen()"),
+    ("self.open()", None), ("self.path.open()", "Path.open()"),
 ])
 def test_the_encoding_check_finds_what_it_should(line, found):
     assert _no_encoding(ast.parse(line).body[0].value) == found

@@ -246,7 +246,8 @@ def test_the_commands_run_as_a_user_runs_them(sandbox, tmp_path):
         cnbkit.exrates.daily_year(2019, client=client)
     damage(folder / CACHE_FILE, "text")
     done = subprocess.run([sys.executable, "-m", "cnbkit.cli", "cache", "info", "--cache-dir",
-                           str(folder)], capture_output=True, text=True, timeout=300,
+                           str(folder)], capture_output=True, text=True, encoding="utf-8",
+                           timeout=300,
                           check=False)
     assert done.returncode == 0, done.stderr
     assert "damaged (file is not a database)" in done.stdout and "Traceback" not in done.stderr
@@ -290,7 +291,8 @@ def as_root(*command: str) -> subprocess.CompletedProcess[str]:
     through ``sudo -n`` (a hosted runner), which fails at once where no password-less sudo
     is."""
     prefix = [] if ROOT else ["sudo", "-n"]
-    return subprocess.run([*prefix, *command], capture_output=True, text=True, check=False)
+    return subprocess.run([*prefix, *command], capture_output=True, text=True, encoding="utf-8",
+                          check=False)
 
 
 @contextmanager
@@ -397,7 +399,7 @@ def test_a_lock_held_by_another_program_is_waited_for_once_per_call(
         cnbkit.exrates.history(2015, 2016, client=client)  # the file exists
     monkeypatch.setattr(engine_cache, "SQLITE_BUSY_SECONDS", 1.0)
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder / CACHE_FILE)],
-                              stdout=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, text=True, encoding="utf-8")
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
         sandbox.clear_log()
@@ -548,7 +550,8 @@ def test_a_file_this_user_may_not_read_is_named_so(sandbox, tmp_path):
             pytest.skip("capsh (libcap2-bin) is needed to drop root's right to read any file")
         command = ["capsh", "--drop=cap_dac_override,cap_dac_read_search", "--", "-c",
                    " ".join(f"'{part}'" for part in command)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8",
+                          timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     out, err = done.stdout, done.stderr
     assert "rows" in out and out.count("warning ") == 1
@@ -614,7 +617,7 @@ def test_the_command_shows_a_warning_as_one_line(sandbox, tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "cnbkit.cli", "fetch", "exrates", "--start", "2019-01-01",
          "--end", "2019-12-31", "--base-url", str(sandbox), "-o", str(tmp_path / "out.csv")],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True, text=True, encoding="utf-8", timeout=300, check=False,
         env={**os.environ, "CNBKIT_CACHE_DIR": str(folder)})
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.splitlines() if "warning" in line.lower()]

@@ -201,17 +201,19 @@ def test_the_command_line_records_verifies_and_replays(tmp_path):
             [sys.executable, "-m", "cnbkit.cli", "snapshot", "record", str(folder),
              "--base-url", str(source), "--start", "2024-01-01", "--end", "2024-12-31",
              "--groups", "czeonia", "pribor"],
-            capture_output=True, text=True, timeout=600, check=False)
+            capture_output=True, text=True, encoding="utf-8", timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     snapshot = Snapshot.load(folder)
     assert f"sha256 {snapshot.sha256}" in done.stdout and len(snapshot) == 2
     checked = subprocess.run([sys.executable, "-m", "cnbkit.cli", "snapshot", "verify",
-                              str(folder)], capture_output=True, text=True, timeout=120,
+                              str(folder)], capture_output=True, text=True, encoding="utf-8",
+                              timeout=120,
                              check=False)
     assert checked.returncode == 0 and snapshot.sha256 in checked.stdout
     (folder / snapshot.entries[0].file).write_bytes(b"{}")
     refused = subprocess.run([sys.executable, "-m", "cnbkit.cli", "snapshot", "verify",
-                              str(folder)], capture_output=True, text=True, timeout=120,
+                              str(folder)], capture_output=True, text=True, encoding="utf-8",
+                              timeout=120,
                              check=False)
     assert refused.returncode == 2 and "does not match its sha256" in refused.stderr
 
@@ -384,12 +386,14 @@ def test_the_command_line_refuses_a_clock_and_ignores_cnbkit_today(tmp_path):
                "--start", "2024", "--end", "2024", "--groups", "czeonia"]
     with serve() as source:
         refused = subprocess.run([*command, "--base-url", str(source), "--clock", "2020-06-30"],
-                                 capture_output=True, text=True, timeout=300, check=False)
+                                 capture_output=True, text=True, encoding="utf-8",
+                                 timeout=300, check=False)
         assert refused.returncode == 2 and "cannot move a recording" in refused.stderr
         assert source.count("/czeonia/") == 0 and not (tmp_path / "a").exists()
         env = {**os.environ, "CNBKIT_TODAY": "2020-06-30"}
         done = subprocess.run([*command, "--base-url", str(source)], env=env,
-                              capture_output=True, text=True, timeout=300, check=False)
+                              capture_output=True, text=True, encoding="utf-8",
+                              timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert "CNBKIT_TODAY=2020-06-30 is ignored" in done.stderr
     assert "as of 2025-12-31T23:59:59+01:00" in done.stdout  # the sandbox's clock
