@@ -61,7 +61,13 @@ def _tree(path: Path) -> tuple[ast.Module, dict[ast.AST, ast.AST]]:
 
 def _one_system_uses(tree: ast.Module, source: str) -> list[tuple[ast.AST, str]]:
     found: list[tuple[ast.AST, str]] = []
+    # the file-type tests (stat.S_ISDIR(st.st_mode), ...) read bits every system sets
+    file_type = {id(arg) for node in ast.walk(tree) if isinstance(node, ast.Call)
+                 and isinstance(node.func, ast.Attribute) and node.func.attr.startswith("S_IS")
+                 for arg in node.args}
     for node in ast.walk(tree):
+        if id(node) in file_type:
+            continue
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and node.attr in ONE_SYSTEM_ATTRIBUTES.get(node.value.id, ()):
             found.append((node, f"{node.value.id}.{node.attr}"))
@@ -152,6 +158,7 @@ def test_the_guard_check_finds_an_unguarded_call():
               "def check(path):\n    return os.stat(path).st_mode & 0o077\n"
               "def portable(fd):\n    if sys.platform != 'win32':\n        os.fchmod(fd, 0o600)\n"
               "def posix_only(fd):\n    os.fchmod(fd, 0o600)\n"
+              "def kind(path):\n    return stat.S_ISDIR(os.stat(path).st_mode)\n"
               "def dispatch(fd, system):\n    if system == 'posix':\n        posix_only(fd)\n")
     tree = ast.parse(source)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
