@@ -8,6 +8,9 @@ skip names the missing part and the line that installs it. Where every part is i
 ``scripts/test.sh`` sets ``CNBKIT_TEST_NO_SKIP=1`` (always under CI, where it installs them
 itself): then a single skip fails the run, so that a green run cannot mean "nothing ran".
 
+Tiers: the places in :data:`SLOW_PLACES` (and tests marked ``slow`` where they are) are the slow
+tier; ``bash scripts/test.sh --quick`` runs the rest (``-m "not slow"``), the full command all.
+
 Systems: a test that can only run on some of the systems of CI's matrix (Linux, macOS,
 Windows) says so with ``@pytest.mark.only_on("windows", reason="...")``; so do, without a
 marker of their own, the tests that start a Debian package the Linux jobs alone install
@@ -35,6 +38,16 @@ DEBIAN_PARTS = {
     "redis_server": "starts Debian's redis-server, which the Linux jobs install",
     "browser": "drives Debian's Chromium, which the Linux jobs install",
 }
+#: Where the slow tests are (they start browsers, build wheels, drive proxies, run notebooks,
+#: kill processes...): marked ``slow`` here, in one place, and left out of the quick tier
+#: (``bash scripts/test.sh --quick``, or ``-m "not slow"``); the full run has them all. A test
+#: elsewhere that takes more than a couple of seconds carries ``@pytest.mark.slow`` itself.
+SLOW_PLACES = (
+    "tests/browser/", "tests/release/", "tests/network/", "tests/reliability/",
+    "tests/cobs/standin_bank/", "notebooks/", "tests/test_binder.py",
+    "tests/test_environments.py", "tests/test_doc_blocks.py", "tests/test_mcp_js.py",
+    "tests/test_mcp_fuzz.py",
+)
 _skipped: list[pytest.TestReport] = []
 _elsewhere: list[pytest.TestReport] = []
 
@@ -65,7 +78,14 @@ def system_limits(item: pytest.Item) -> tuple[tuple[str, ...], str] | None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = config.rootpath
     for item in items:
+        try:
+            place = item.path.relative_to(root).as_posix()
+        except ValueError:
+            place = ""
+        if place.startswith(SLOW_PLACES):
+            item.add_marker(pytest.mark.slow)
         limits = system_limits(item)
         if limits is None or PLATFORM in limits[0]:
             continue

@@ -6,7 +6,7 @@ starts a notebook's kernel while it sets up the notebook, before any fixture run
 sandbox is started by the ``pytest_runtest_setup`` hook below, and ``CNBKIT_BASE_URL``,
 ``CNBKIT_CACHE_DIR`` (a fresh directory) and ``CNBKIT_SOURCE`` are set only while a kernel
 starts: other tests in the same process keep their own environment. The cells of one notebook
-stay on one xdist worker because pytest runs with ``--dist loadscope`` (pyproject.toml), and in
+stay on one xdist worker because pytest runs with ``--dist loadscope`` (scripts/test.sh), and in
 their order: pytest-randomly shuffles the tests, and :func:`pytest_collection_modifyitems` puts
 each notebook's cells back in order (notebooks still run in a random order among the tests).
 

@@ -7,6 +7,12 @@
 # random order: pytest-randomly prints "Using --randomly-seed=N" at the top;
 # `bash scripts/test.sh --randomly-seed=N` repeats that order. Extra arguments go to pytest.
 #
+# The quick tier, for a contributor between edits: `bash scripts/test.sh --quick [pytest args]`
+# installs only when pyproject.toml or the interpreter changed since the last install, skips the
+# Debian packages, Binder, the release cache, npm, mypy and pyright, and runs ruff, lint-imports
+# and pytest on the tests not marked slow (conftest.py's SLOW_PLACES), then prints its time.
+# The full command (no --quick) is what CI runs.
+#
 # The interpreter: python3, or the one PYTHON names (`PYTHON=python3.13 bash scripts/test.sh`).
 # Each gets its own environment: .venv for the default, .venv-3.13 for PYTHON=python3.13, so that
 # switching never reuses packages built for another Python.
@@ -19,6 +25,12 @@
 # Debian packages are Linux's only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=""
+if [ "${1:-}" = "--quick" ]; then
+  quick=1
+  shift
+  started=$(date +%s)
+fi
 python=${PYTHON:-python3}
 if ! "$python" -c pass >/dev/null 2>&1 && command -v pyenv >/dev/null 2>&1; then
   # a pyenv shim (python3.13) of a version that is installed but not selected here: ask pyenv
@@ -32,8 +44,25 @@ if [ -z "${PYTHON:-}" ]; then venv=.venv; else venv=.venv-$version; fi
 if [ -x "$venv/bin/python" ]; then bin=$venv/bin; else bin=$venv/Scripts; fi
 echo "scripts/test.sh: Python $("$bin/python" -c 'import platform; print(platform.python_version())') in $venv" >&2
 # pip >= 25.1 installs dependency groups (PEP 735): the upgrade brings it
-"$bin/python" -m pip install --quiet --upgrade pip
-"$bin/python" -m pip install --quiet -e ".[sandbox,notebooks,redis,polars,arrow,mcp]" --group dev
+installed=$( (cat pyproject.toml; "$bin/python" -VV) | sha256sum | cut -d' ' -f1)
+if [ -z "$quick" ] || [ "$(cat "$venv/.cnbkit-installed.sha256" 2>/dev/null)" != "$installed" ]; then
+  "$bin/python" -m pip install --quiet --upgrade pip
+  "$bin/python" -m pip install --quiet -e ".[sandbox,notebooks,redis,polars,arrow,mcp]" --group dev
+  echo "$installed" > "$venv/.cnbkit-installed.sha256"
+fi
+
+# the pytest options that need a plugin (pyproject.toml's addopts has only pytest's own):
+# pytest-timeout's limit per test; xdist's loadscope keeps one module's (one notebook's) tests on
+# one worker
+plugins=(--dist loadscope --timeout=600)
+if [ -n "$quick" ]; then
+  "$bin/python" -m ruff check .
+  "$bin/lint-imports" --no-logo --no-cache
+  status=0
+  "$bin/python" -m pytest -n 2 "${plugins[@]}" -m "not slow" "$@" || status=$?
+  echo "scripts/test.sh --quick: $(( $(date +%s) - started )) s" >&2
+  exit "$status"
+fi
 
 # Debian packages the tests start, as command:package
 missing=""
@@ -144,4 +173,5 @@ done
 "$bin/python" -m mypy --config-file tests/typing/mypy.ini --cache-dir .mypy_cache/user \
   tests/typing/user_script.py
 "$bin/python" -m pyright -p tests/typing --pythonpath "$bin/python"
-exec "$bin/python" -m pytest -n 2 "$@"
+# notebooks/*.ipynb under strict nbval against a sandbox (notebooks/conftest.py)
+exec "$bin/python" -m pytest -n 2 "${plugins[@]}" --nbval --nbval-current-env "$@"

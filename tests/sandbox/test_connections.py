@@ -297,16 +297,15 @@ COBS_PATHS = {
 }
 
 
-@pytest.mark.parametrize("method", ["PATCH", "PUT", "TRACE", "OPTIONS"])
-@pytest.mark.parametrize("target", list(COBS_PATHS))
+@pytest.mark.parametrize(("target", "method"), [
+    (target, method) for target, served in COBS_PATHS.items()
+    for method in ("PATCH", "PUT", "TRACE", "OPTIONS") if method not in served.split(", ")])
 def test_cobs_answers_a_method_a_path_does_not_serve_405_before_the_token(
         cobs, method, target) -> None:
     """No token is sent: the method is judged first (405, with the methods the OpenAPI
     files' path serves in ``Allow``, in COBS's error shape), as the files' paths decide, not
-    401; a TRACE is never echoed."""
+    401; a TRACE is never echoed. (Each path with each method it does not serve.)"""
     allowed = COBS_PATHS[target]
-    if method in allowed.split(", "):
-        pytest.skip(f"{target} serves {method}")
     raw = socket.create_connection(("127.0.0.1", cobs.server.port), timeout=PATIENCE)
     sock = _tls(cobs).wrap_socket(raw, server_hostname="127.0.0.1")
     sock.sendall(f"{method} {target} HTTP/1.1\r\nHost: sandbox\r\nX-Secret: echo-me\r\n"
