@@ -74,11 +74,11 @@ PRIBOR_PERIODS: tuple[str, ...] = (
     "NINE_MONTH",
     "ONE_YEAR",
 )
-#: The forward points' currency pairs and maturities (None asks for every one: the API's
-#: ``ALL``, :attr:`Param.every`).
+#: The forward points' currency pairs and maturities to choose from; None asks for every one,
+#: sent as the API's ``ALL`` (:attr:`Param.every`).
 CURRENCY_PAIRS: tuple[str, ...] = ("EUR_TO_CZK", "USD_TO_CZK")
 MATURITIES: tuple[str, ...] = ("THREE_MONTH", "SIX_MONTH")
-#: The languages of the names in an answer (``lang``): the country and currency names of the
+#: The languages of the names in an answer (``lang``), the country and currency names of the
 #: fixing and of the other currencies' rates.
 Lang = Literal["CZ", "EN"]
 #: Month codes of the averages operations (months, quarters and cumulative periods).
@@ -122,13 +122,13 @@ class Param:
 
     @property
     def wire_enum(self) -> tuple[str, ...]:
-        """Every value the API takes for an enumeration: :attr:`enum` and :attr:`every`."""
+        """Every value the API takes for an enumeration, :attr:`enum` and :attr:`every`."""
         return (*self.enum, self.every) if self.every is not None else self.enum
 
     @property
     def optional(self) -> bool:
-        """A caller may leave it out: the API does not require it, or cnbkit sends a value
-        (its :attr:`default`, or :attr:`every` for None)."""
+        """Whether a caller may leave it out, because the API does not require it or cnbkit
+        sends a value for it (its :attr:`default`, or :attr:`every` for None)."""
         return not self.required or self.default is not None or self.every is not None
 
 

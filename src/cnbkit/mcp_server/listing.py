@@ -10,9 +10,9 @@ server's answers (the API's ``EUR_TO_CZK`` is accepted in the arguments).
 Example:
     >>> answer, text = list_operations("forward.daily_range_currency_pair_maturity").work(None)
     >>> answer["operations"][0]["parameters"][0]["allowed"]
-    ['ALL', 'EUR/CZK', 'USD/CZK']
+    ['EUR/CZK', 'USD/CZK']
     >>> print(text.splitlines()[2])  # doctest: +NORMALIZE_WHITESPACE
-      currency_pair: default ALL; one of ALL, EUR/CZK, USD/CZK (EUR_TO_CZK, as the API
+      currency_pair: every one when null; one of EUR/CZK, USD/CZK (EUR_TO_CZK, as the API
       writes it, is accepted too)
 """
 
@@ -150,7 +150,7 @@ def _detail_text(detail: dict[str, Any]) -> str:
         every = OPERATIONS[detail["name"]].param(p["wire_name"]).every is not None
         extra = ("required" if p["required"] else
                  f"default {p['default']}" if p["default"] is not None else
-                 "null: every one" if every else "optional")
+                 "every one when null" if every else "optional")
         allowed = f"; one of {', '.join(p['allowed'])}" if p["allowed"] else ""
         if p["name"] == "currency_pair":
             allowed += _PAIR_NOTE
