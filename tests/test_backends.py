@@ -105,8 +105,8 @@ HISTORIES = {
     "omo": lambda c, b: cnbkit.omo.history(2024, client=c, backend=b),
     "pribor": lambda c, b: cnbkit.pribor.history(2018, 2019, client=c, backend=b),  # null pribid
     "skd": lambda c, b: cnbkit.skd.history("2024-12-20", "2024-12-31", client=c, backend=b),
-    "averages": lambda c, b: cnbkit.exrates.averages("quarterly", "EUR", (2023, 2024), client=c,
-                                                     backend=b),
+    "averages": lambda c, b: cnbkit.exrates.averages(2023, 2024, "EUR", kind="quarterly",
+                                                     client=c, backend=b),
 }
 
 

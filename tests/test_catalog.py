@@ -31,8 +31,9 @@ def test_parameters_match_the_spec(swagger, name):
     for param in op.params:
         source = declared[param.api]
         assert param.required == source["required"], param.api
-        if "enum" in source:
-            assert sorted(param.enum) == sorted(source["enum"]), param.api
+        if "enum" in source:  # the wire's values: the choices and the one meaning "every"
+            assert sorted(param.wire_enum) == sorted(source["enum"]), param.api
+            assert param.every is None or param.every not in param.enum, param.api
 
 
 @pytest.mark.parametrize("name", sorted(OPERATIONS))
@@ -68,3 +69,14 @@ def test_a_misspelt_operation_names_the_closest_ones_through_the_client():
         with pytest.raises(cnbkit.CnbError, match=r"did you mean exrates\.daily\b") as caught:
             client.get("exrates.dayly")
     assert isinstance(caught.value, InvalidParameter)
+
+
+def test_every_value_is_none_in_python_and_all_on_the_wire(swagger):
+    """The forward points' ``currencyPair`` and ``maturity`` take ``ALL`` on the wire (the
+    Swagger file's enum) and None in Python; no other parameter has a value meaning every."""
+    every = {(op.name, p.arg): p.every for op in OPERATIONS.values() for p in op.params
+             if p.every is not None}
+    assert every == {("forward.daily_range_currency_pair_maturity", "currency_pair"): "ALL",
+                     ("forward.daily_range_currency_pair_maturity", "maturity"): "ALL"}
+    spec = _ops(swagger)["/forward/daily-range-currency-pair-maturity"]
+    assert all("ALL" in p["enum"] for p in spec["parameters"] if "enum" in p)

@@ -64,6 +64,24 @@ def test_cnbkit_fetch_writes_csv_and_parquet(sandbox, tmp_path, monkeypatch, cap
     assert len(table) == 252 and set(table["period"]) == {"THREE_MONTH"}
 
 
+def test_fetch_forward_takes_every_pair_by_default_and_0_1_0s_all_with_a_warning(
+        sandbox, tmp_path, monkeypatch, capsys):
+    """None means every pair (the request says ALL); ``--currency-pair ALL`` (0.1.0) still
+    parses, warns until 0.3.0 and writes the same rows."""
+    monkeypatch.setenv("CNBKIT_CACHE_DIR", str(tmp_path / "cache"))
+    new, old = tmp_path / "new.csv", tmp_path / "old.csv"
+    assert main(["fetch", "forward", "--start", "2024", "-o", str(new),
+                 "--base-url", str(sandbox)]) == 0
+    assert "FutureWarning" not in capsys.readouterr().err
+    assert main(["fetch", "forward", "--start", "2024", "--currency-pair", "ALL",
+                 "-o", str(old), "--base-url", str(sandbox)]) == 0
+    assert "warning (FutureWarning): currency_pair='ALL' is deprecated since cnbkit 0.2.0" \
+        in capsys.readouterr().err  # as the command line says a warning
+    assert new.read_bytes() == old.read_bytes()
+    assert [e.target.split("?", 1)[1] for e in sandbox.log if "/forward/" in e.target] == \
+        ["currencyPair=ALL&dateFrom=2024-01-01&dateTo=2024-12-31&maturity=ALL"]
+
+
 def test_bad_cli_input_gets_a_message_not_a_traceback(sandbox, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CNBKIT_CACHE_DIR", str(tmp_path / "cache"))
     code = main(["fetch", "exrates", "--start", "2019-02-31", "-o", str(tmp_path / "x.csv"),

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import inspect
 import time
+import warnings
 
 import pandas as pd
 import pytest
@@ -183,13 +186,16 @@ def test_skd_history_drops_holiday_repeats(client, sandbox):
 
 
 def test_averages_over_years_and_currencies(client):
-    frame = cnbkit.exrates.averages("quarterly", currency=["EUR", "USD"], year=(2015, 2017),
-                                    client=client)
+    frame = cnbkit.exrates.averages(2015, 2017, ["EUR", "USD"], kind="quarterly", client=client)
     assert set(frame["currency_code"]) == {"EUR", "USD"}
     assert sorted(frame["year"].unique()) == [2015, 2016, 2017]
     assert len(frame) == 2 * 3 * 4
-    with pytest.raises(InvalidParameter, match="year"):
-        cnbkit.exrates.averages("monthly", client=client)
+    with pytest.raises(InvalidParameter, match="give a year or a range") as caught:
+        cnbkit.exrates.averages(client=client)
+    assert caught.value.parameter == "start"
+    days = cnbkit.exrates.averages("2015-03-31", dt.date(2017, 1, 2), ["EUR", "USD"],
+                                   kind="quarterly", client=client)  # a day means its year
+    pd.testing.assert_frame_equal(days, frame)
 
 
 def test_monthly_rates_keep_the_month_a_range_ends_in(client):
@@ -200,13 +206,11 @@ def test_monthly_rates_keep_the_month_a_range_ends_in(client):
 
 
 def test_averages_of_the_current_year_do_not_warn(client):
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         calls = plan("averages", TODAY.year, None, kind="monthly")
     assert [dict(c.query)["year"] for c in calls] == [str(TODAY.year)]
-    with pytest.raises(InvalidParameter, match="year"):
+    with pytest.raises(InvalidParameter, match="the range starts after it ends"):
         plan("averages", 2020, 2019, kind="monthly")
 
 
@@ -277,3 +281,175 @@ def test_history_keeps_at_most_workers_requests_in_flight(make_client, workers):
 def test_the_progress_bar_shows_on_long_plans(client, capsys):
     cnbkit.omo.history(2016, 2023, client=client, progress=True)
     assert "omo history" in capsys.readouterr().err
+
+
+# -- one history shape: None means every value ---------------------------------------------------
+def _forward_queries(sandbox):
+    return [e.target.split("?", 1)[1] for e in sandbox.log if "/forward/" in e.target]
+
+
+def test_none_asks_for_every_pair_and_maturity_and_all_on_the_wire(sandbox, make_client):
+    """The forward points' filters default to None, as every other filter does; the wire
+    still says ALL (the Swagger file's value), so the request is the one 0.1.0 sent."""
+    client = make_client(sandbox)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no deprecation for the new spelling
+        whole = cnbkit.forward.history(2024, 2024, client=client)
+        one = cnbkit.forward.daily_range_currency_pair_maturity("2024-03-01", "2024-03-31",
+                                                               client=client)
+    assert _forward_queries(sandbox) == [
+        "currencyPair=ALL&dateFrom=2024-01-01&dateTo=2024-12-31&maturity=ALL",
+        "currencyPair=ALL&dateFrom=2024-03-01&dateTo=2024-03-31&maturity=ALL"]
+    assert set(whole["currency_pair"]) == {"EUR_TO_CZK", "USD_TO_CZK"}
+    assert set(one["maturity"]) == {"THREE_MONTH", "SIX_MONTH"}
+    assert plan("forward", 2024, 2024, currency_pair=None, maturity=None) == \
+        plan("forward", 2024, 2024)
+
+
+def test_all_as_0_1_0_spelt_it_warns_at_the_callers_line_and_sends_the_same(sandbox,
+                                                                             make_client):
+    client = make_client(sandbox)
+    new = cnbkit.forward.history(2024, 2024, client=client)
+    with pytest.warns(FutureWarning, match=r"currency_pair='ALL' is deprecated since cnbkit "
+                      r"0\.2\.0 and goes in 0\.3\.0: None means every pair") as caught:
+        old = cnbkit.forward.history(2024, 2024, currency_pair="ALL", client=client)
+    assert caught[0].filename == __file__
+    pd.testing.assert_frame_equal(old, new)
+    with pytest.warns(FutureWarning, match="maturity='all'.*None means every maturity"):
+        cnbkit.forward.daily_range_currency_pair_maturity("2024-03-01", "2024-03-31",
+                                                          maturity="all", client=client)
+    assert set(_forward_queries(sandbox)) == {
+        "currencyPair=ALL&dateFrom=2024-01-01&dateTo=2024-12-31&maturity=ALL",
+        "currencyPair=ALL&dateFrom=2024-03-01&dateTo=2024-03-31&maturity=ALL"}
+
+
+def test_a_pair_not_offered_names_the_choices_and_none():
+    with pytest.raises(InvalidParameter, match=r"None: every one.*EUR_TO_CZK, USD_TO_CZK"):
+        plan("forward", 2024, 2024, currency_pair="GBP_TO_CZK")
+    assert cnbkit.GROUPS["forward"].options[0].choices == ("EUR_TO_CZK", "USD_TO_CZK")
+
+
+# -- one history shape: the averages ---------------------------------------------------------------
+@pytest.mark.parametrize(("old", "new"), [
+    (lambda c: cnbkit.exrates.averages("quarterly", ["EUR", "USD"], (2015, 2017), client=c),
+     "averages(2015, 2017, currency=['EUR', 'USD'], kind='quarterly')"),
+    (lambda c: cnbkit.exrates.averages("monthly", "EUR", year=2016, client=c),
+     "averages(2016, currency='EUR')"),
+    (lambda c: cnbkit.exrates.averages(kind="cumulative", currency="EUR", year=(2015, 2016),
+                                       client=c),
+     "averages(2015, 2016, currency='EUR', kind='cumulative')"),
+    (lambda c: cnbkit.exrates.averages(currency="EUR", client=c),
+     f"averages({cnbkit.catalog.FIRST_YEAR}, {TODAY.year}, currency='EUR')"),
+], ids=["positional", "year-keyword", "keywords", "no-year"])
+def test_0_1_0s_averages_warn_naming_the_new_call_and_give_its_rows(client, old, new):
+    with pytest.warns(FutureWarning, match=r"averages\(kind, currency, year\) is deprecated "
+                      r"since cnbkit 0\.2\.0 and goes in 0\.3\.0") as caught:
+        frame = old(client)
+    assert caught[0].filename == __file__  # the caller's line
+    message = str(caught[0].message)
+    assert message.endswith(new), message
+    again = eval("cnbkit.exrates." + new[:-1] + ", client=client)")  # the call it names
+    pd.testing.assert_frame_equal(frame, again)
+
+
+def test_averages_refuse_a_year_beside_a_start():
+    with pytest.raises(InvalidParameter, match="give start and end, not year"):
+        cnbkit.exrates.averages(2015, year=2016, client=PLANNING)
+    with pytest.raises(InvalidParameter, match="averages takes no such argument"):
+        cnbkit.exrates.averages(2015, years=2016, client=PLANNING)
+
+
+# -- one history shape: every group's function ---------------------------------------------------
+def _function(group):
+    module, name = cnbkit.GROUPS[group].function.removeprefix("cnbkit.").split(".")
+    return getattr(getattr(cnbkit, module), name)
+
+
+@pytest.mark.parametrize("group", list(cnbkit.GROUPS))
+def test_every_groups_function_has_one_shape(group):
+    """``(start, end, <the options in GROUPS' order>, *, client, workers, progress,
+    backend)``; a filter (an option without a single default) defaults to None, meaning every
+    value; ``lang`` exactly where every operation the planner may choose takes it."""
+    about = cnbkit.GROUPS[group]
+    parameters = [p for p in inspect.signature(_function(group)).parameters.values()
+                  if p.kind is not p.VAR_KEYWORD]  # averages' 0.1.0 year=
+    positional = [p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD]
+    assert positional == ["start", "end", *(o.name for o in about.options)], group
+    assert [p.name for p in parameters if p.kind is p.KEYWORD_ONLY] == \
+        ["client", "workers", "progress", "backend"]
+    for option in about.options:
+        default = inspect.signature(_function(group)).parameters[option.name].default
+        assert default == option.default, (group, option.name)
+        assert option.default is None or option.name in ("lang", "kind"), (group, option.name)
+    ops = {call.op for call in _every_plan(group)}
+    takes_lang = all(any(p.arg == "lang" for p in op.params) for op in ops)
+    assert ("lang" in positional) == takes_lang, group
+
+
+def _every_plan(group):
+    """The plans of ``group`` for one value and for every value of each option, over a short
+    and a long range: the operations its planner may choose."""
+    span = (2024, 2024) if group != "skd" else ("2024-05-13", "2024-05-14")
+    long = (2015, 2024) if group != "skd" else ("2024-05-01", "2024-05-31")
+    given = {"currency": ["EUR"], "period": ["THREE_MONTH"]}
+    for first, last in (span, long):
+        yield from plan(group, first, last)
+        options = {o.name: given[o.name] for o in cnbkit.GROUPS[group].options
+                   if o.name in given}
+        if options:
+            yield from plan(group, first, last, **options)
+
+
+def test_lang_is_typed_and_only_where_the_operations_take_it():
+    """``exrates.history`` has none: its operations answer codes, no names (FACTS.md)."""
+    from cnbkit.catalog import OPERATIONS, Lang
+
+    for op in OPERATIONS.values():
+        function = getattr(getattr(cnbkit, op.group), op.function)
+        parameters = inspect.signature(function).parameters
+        assert ("lang" in parameters) == any(p.arg == "lang" for p in op.params), op.name
+        if "lang" in parameters:
+            assert parameters["lang"].annotation in ("Lang", Lang), op.name
+            assert parameters["lang"].default == "CZ"
+    assert "lang" not in inspect.signature(cnbkit.exrates.history).parameters
+
+
+# -- one runner: client.collect(plan), with two spellings of sugar ---------------------------------
+HISTORY_CALLS = {
+    "czeonia": ((2023, 2024), {}),
+    "exrates": (("2019-05-03", "2019-06-20"), {"currency": ["USD", "EUR"]}),
+    "forward": ((2024, 2024), {"currency_pair": "EUR_TO_CZK"}),
+    "fxrates": ((2024, 2024), {"currency": "AMD", "lang": "EN"}),
+    "omo": ((2024, 2024), {}),
+    "pribor": ((2023, 2024), {"period": "THREE_MONTH"}),
+    "skd": (("2024-05-13", "2024-05-17"), {}),
+    "averages": ((2019, 2020), {"currency": "EUR", "kind": "quarterly"}),
+}
+
+
+@pytest.mark.parametrize("group", list(cnbkit.GROUPS))
+def test_the_three_ways_to_run_a_history_send_the_same_calls_and_give_the_same_rows(
+        group, sandbox, make_client, tmp_path):
+    """The group's function and ``plan(...).collect()`` are sugar for ``client.collect(plan)``:
+    each, on a fresh cache, sends the same requests (the sandbox's log) and returns equal
+    frames; ``cnbkit.history()`` (unreleased) is gone."""
+    assert set(HISTORY_CALLS) == set(cnbkit.GROUPS)
+    (start, end), options = HISTORY_CALLS[group]
+    ways = {
+        "function": lambda c: _function(group)(start, end, client=c, **options),
+        "plan.collect": lambda c: cnbkit.plan(group, start, end, client=c, **options).collect(),
+        "client.collect": lambda c: c.collect(cnbkit.plan(group, start, end, client=c,
+                                                          **options)),
+    }
+    frames, sent = {}, {}
+    for name, way in ways.items():
+        sandbox.clear_log()
+        frames[name] = way(make_client(sandbox, cache_dir=tmp_path / name))  # a fresh cache
+        sent[name] = sorted(e.target for e in sandbox.log)
+    assert sent["function"] and sent["function"] == sent["plan.collect"] == sent["client.collect"]
+    moving = {"from_cache", "retrieved_at"}
+    for name in ("plan.collect", "client.collect"):
+        pd.testing.assert_frame_equal(frames[name], frames["function"])
+        assert {k: v for k, v in frames[name].attrs.items() if k not in moving} == \
+            {k: v for k, v in frames["function"].attrs.items() if k not in moving}
+    assert not hasattr(cnbkit, "history") and "history" not in dir(cnbkit)

@@ -47,9 +47,10 @@ def _plain(frame: pd.DataFrame) -> pd.DataFrame:
 def _history(url: str, clock: str, group: str, end: str) -> pd.DataFrame:
     with cnbkit.Client(base_url=url, cache=False, clock=clock) as client:
         if group == "averages":
-            return cnbkit.history(group, 2020, int(end[:4]), client=client, kind="cumulative")
+            return cnbkit.plan(group, 2020, int(end[:4]), client=client,
+                               kind="cumulative").collect()
         start = "2020-03-01" if group == "skd" else START
-        return cnbkit.history(group, start, end, client=client, **HISTORIES[group])
+        return cnbkit.plan(group, start, end, client=client, **HISTORIES[group]).collect()
 
 
 @pytest.fixture(scope="module")
@@ -220,11 +221,11 @@ def test_a_cut_frame_lists_the_categories_of_its_rows(group, backend):
     options = HISTORIES[group]
     with serve(clock=moment) as then, \
             cnbkit.Client(base_url=then, cache=False, clock=moment) as client:
-        served = cnbkit.history(group, start, "2020-03-16", client=client, backend=backend,
-                                **options)
+        served = cnbkit.plan(group, start, "2020-03-16", client=client,
+                             **options).collect(backend=backend)
     with serve() as url, cnbkit.Client(base_url=url, cache=False, clock="2025-12-31") as client:
-        whole = cnbkit.history(group, start, "2020-12-31", client=client, backend=backend,
-                               **options)
+        whole = cnbkit.plan(group, start, "2020-12-31", client=client,
+                            **options).collect(backend=backend)
     cut = cnbkit.known_at(whole, moment)
     assert _categories(cut) == _categories(served)
     if backend != "polars":

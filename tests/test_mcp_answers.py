@@ -85,7 +85,7 @@ def test_whole_numbers_sent_as_floats_are_taken_where_integers_are(served):
     assert _values(answers["year"], "rate") == rates["rate"].tolist()
     assert _values(answers["start"], "rate") == \
         cnbkit.czeonia.history(2024, client=library)["rate"].tolist()
-    averages = cnbkit.history("averages", 2023, 2024, currency="EUR", client=library)
+    averages = cnbkit.exrates.averages(2023, 2024, "EUR", client=library)
     assert answers["years"].structured_content["total_rows"] == len(averages)
     assert answers["max_rows"].structured_content["returned_rows"] == 10
     assert _error(answers["a fraction of a year"]).startswith(

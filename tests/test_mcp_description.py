@@ -110,7 +110,7 @@ def test_the_catalog_is_compact_with_one_operations_detail_on_request(tmp_path):
         spec = OPERATIONS[name]
         assert [p["name"] for p in detail["parameters"]] == [p.arg for p in spec.params]
         for parameter, declared in zip(detail["parameters"], spec.params, strict=True):
-            assert parameter["required"] == (declared.required and declared.default is None)
+            assert parameter["required"] == (not declared.optional)
         assert [c["name"] for c in detail["columns"]] == spec.column_names
         assert {c["dtype"] for c in detail["columns"]} <= DTYPES
         if name == "pribor.daily":  # one vocabulary: the catalog's types are the table's
@@ -219,7 +219,8 @@ def test_texts_a_model_reads_say_each_thing_once_and_in_its_terms(sandbox, make_
     found = _served(sandbox, make_client)
     detail = found["detail"].content[0].text
     assert "one of allowed" not in detail
-    assert re.search(r"^  currency_pair: default ALL; one of ", detail, re.M), detail
+    assert re.search(r"^  currency_pair: every one when null; one of EUR/CZK, USD/CZK", detail,
+                     re.M), detail  # None means every pair, ALL is not offered (issue 45)
     catalog = found["catalog"].content[0].text
     averages = [line for line in catalog.splitlines() if line.startswith("  averages:")]
     assert averages and averages[0].count("years") == 1, averages

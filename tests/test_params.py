@@ -118,7 +118,7 @@ def _single(name: str, **kwargs):
 def _history(group: str, *span, **options):
     import cnbkit
 
-    return lambda client: cnbkit.history(group, *span, client=client, **options)
+    return lambda client: cnbkit.plan(group, *span, client=client, **options).collect()
 
 
 def _plan(group: str, *span, **options):
@@ -155,14 +155,19 @@ SAME_BAD_INPUT = {
 @pytest.mark.parametrize("case", sorted(SAME_BAD_INPUT))
 def test_the_same_bad_input_gets_the_same_error_on_either_path(nowhere, case):
     """One checker (the catalog's declarations, ``params.check_choice`` and ``check_year``)
-    for a single call and a history: the same type, parameter, value and message."""
+    for a single call and a history: the same type, parameter, value and message; the
+    parameter named as the caller named it (the averages' ``year`` is their history's
+    ``start``)."""
     single, history = SAME_BAD_INPUT[case]
     with pytest.raises(InvalidParameter) as one:
         single(nowhere)
     with pytest.raises(InvalidParameter) as many:
         history(nowhere)
     assert type(one.value) is type(many.value)
-    assert (one.value.parameter, one.value.value, one.value.allowed, str(one.value)) == \
+    named = {"year": "start"} if case == "year before the series" else {}
+    parameter = named.get(one.value.parameter, one.value.parameter)
+    assert (parameter, one.value.value, one.value.allowed,
+            str(one.value).replace(f"{one.value.parameter}=", f"{parameter}=", 1)) == \
         (many.value.parameter, many.value.value, many.value.allowed, str(many.value))
 
 

@@ -1,6 +1,6 @@
 """A plan users hold and run: ``cnbkit.plan()`` returns a :class:`cnbkit.Plan` that
 ``Client.collect()`` and ``plan.collect()`` run into the rows ``history()`` returns; a plan of
-one call is sent from the caller's thread; ``cnbkit.history()`` takes the group by its name."""
+one call is sent from the caller's thread; ``cnbkit.plan()`` takes the group by its name."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def _same_rows(one: pd.DataFrame, other: pd.DataFrame) -> None:
 def test_a_plan_is_public_reports_cnbkit_and_says_what_it_holds(client):
     plan = cnbkit.plan("exrates", 2010, 2019, currency="eur", client=client)
     assert isinstance(plan, cnbkit.Plan) and type(plan).__module__ == "cnbkit"
-    assert "Plan" in cnbkit.__all__ and "history" in cnbkit.__all__
+    assert "Plan" in cnbkit.__all__ and "plan" in cnbkit.__all__
     assert repr(plan) == (
         "Plan(group='exrates', span='2010-01-01..2019-12-31', calls=10, "
         "operations=('exrates.daily_year',), currency_code=['EUR'])")
@@ -93,17 +93,20 @@ def test_a_plan_runs_on_its_client_or_the_one_named(sandbox, make_client, tmp_pa
     assert sandbox.count("/czeonia/daily-year") == 2  # one download by each client
 
 
-def test_cnbkit_history_takes_the_group_by_its_name(client):
-    by_name = cnbkit.history("exrates", 2015, 2016, currency=["EUR", "USD"], client=client)
-    _same_rows(by_name, cnbkit.exrates.history(2015, 2016, currency=["EUR", "USD"],
-                                               client=client))
-    averages = cnbkit.history("averages", 2019, 2020, kind="quarterly", currency="EUR",
-                              client=client, backend="polars")
-    expected = cnbkit.exrates.averages("quarterly", "EUR", (2019, 2020), client=client,
+def test_cnbkit_plan_takes_the_group_by_its_name(client):
+    """``cnbkit.history(group, ...)`` (unreleased) is gone: ``cnbkit.plan(group, ...)`` takes
+    the name, and its ``collect()`` gives the rows the group's function does."""
+    by_name = cnbkit.plan("exrates", 2015, 2016, currency=["EUR", "USD"], client=client)
+    _same_rows(by_name.collect(), cnbkit.exrates.history(2015, 2016, currency=["EUR", "USD"],
+                                                         client=client))
+    averages = cnbkit.plan("averages", 2019, 2020, kind="quarterly", currency="EUR",
+                           client=client).collect(backend="polars")
+    expected = cnbkit.exrates.averages(2019, 2020, "EUR", kind="quarterly", client=client,
                                        backend="polars")
     assert isinstance(averages, pl.DataFrame) and averages.equals(expected)
     with pytest.raises(cnbkit.InvalidParameter, match="no such group"):
-        cnbkit.history("bonds", 2024, client=client)
+        cnbkit.plan("bonds", 2024, client=client)
+    assert not hasattr(cnbkit, "history")
 
 
 def test_a_plan_of_one_call_is_checked_first_and_runs_into_the_rows_of_get(sandbox, make_client):
@@ -139,8 +142,8 @@ def test_a_groups_options_say_their_defaults():
     defaults = {(name, option.name): option.default for name, group in cnbkit.GROUPS.items()
                 for option in group.options}
     assert defaults == {
-        ("exrates", "currency"): None, ("forward", "currency_pair"): "ALL",
-        ("forward", "maturity"): "ALL", ("fxrates", "currency"): None,
+        ("exrates", "currency"): None, ("forward", "currency_pair"): None,
+        ("forward", "maturity"): None, ("fxrates", "currency"): None,
         ("fxrates", "lang"): "CZ", ("pribor", "period"): None,
         ("averages", "kind"): "monthly", ("averages", "currency"): None}
     for group in cnbkit.GROUPS.values():

@@ -33,7 +33,6 @@ def _callables_with_backend():
         for name in module.__all__:
             if callable(getattr(module, name)):
                 yield f"{group}.{name}", getattr(module, name)
-    yield "history", cnbkit.history
     yield "to_wide", cnbkit.to_wide
     yield "Client.get", cnbkit.Client.get
     yield "Client.collect", cnbkit.Client.collect
@@ -53,7 +52,10 @@ def test_every_function_taking_backend_has_an_overload_per_backend_with_its_para
         assert any("polars" in b for b in backends) and any("pyarrow" in b for b in backends), name
         assert any("pandas" in b for b in backends), name
         own = [(p.name, p.default is inspect.Parameter.empty)
-               for p in inspect.signature(function).parameters.values()]
+               for p in inspect.signature(function).parameters.values()
+               if name != "exrates.averages" or p.kind is not p.VAR_KEYWORD]
+        if name == "exrates.averages":  # 0.1.0's shapes (year=, no start) are left untyped
+            own = [(n, empty or n == "start") for n, empty in own]
         for overload in overloads:
             theirs = inspect.signature(overload).parameters.values()
             assert [p.name for p in theirs] == [n for n, _ in own], name
@@ -61,4 +63,4 @@ def test_every_function_taking_backend_has_an_overload_per_backend_with_its_para
                         if p.default is inspect.Parameter.empty and p.name != "backend"]
             assert required == [n for n, empty in own if empty and n != "backend"], name
         checked += 1
-    assert checked == 22 + 8 + 5  # 22 operations, 7 histories and averages(), five more
+    assert checked == 22 + 8 + 4  # 22 operations, 7 histories and averages(), four more

@@ -67,13 +67,13 @@ def test_a_cancelled_run_sends_no_more_requests(sandbox, make_client):
 
 
 def test_warnings_are_collected_per_call_download_threads_included(client, sandbox):
-    cnbkit.history("czeonia", 2025, 2025, client=client)  # stored, open for an hour (a TTL)
+    cnbkit.czeonia.history(2025, 2025, client=client)  # stored, open for an hour (a TTL)
     client.clock.advance(hours=2)
     sandbox.set_faults(error_rate=1.0)  # the API fails: the expired answer is served
     with warnings.catch_warnings(record=True) as issued:
         warnings.simplefilter("always")
         with collecting() as collected:
-            frame = cnbkit.history("czeonia", 2025, 2030, client=client)
+            frame = cnbkit.czeonia.history(2025, 2030, client=client)
     assert len(frame) > 0
     kinds = sorted(type(w).__name__ for w in collected)
     assert kinds == ["CnbkitWarning", "StaleDataWarning"]  # trimmed end; stale, from the pool
@@ -83,4 +83,4 @@ def test_warnings_are_collected_per_call_download_threads_included(client, sandb
 
 def test_outside_collecting_warnings_are_issued_as_before(client):
     with pytest.warns(CnbkitWarning, match="in the future"):
-        cnbkit.history("czeonia", 2024, 2030, client=client)
+        cnbkit.czeonia.history(2024, 2030, client=client)

@@ -6,7 +6,6 @@ Market data, one function per API operation, in seven groups: ``cnbkit.czeonia``
 
     cnbkit.exrates.daily("2019-05-17", lang="EN")          # one answer, one frame
     cnbkit.exrates.history("1993-01-01", "2025-12-31")     # any range: planned, cached calls
-    cnbkit.history("exrates", 2015, 2019, currency="EUR")  # the same, the group by its name
     cnbkit.plan("exrates", 2010, 2019, currency="EUR")     # the calls, to look at, then .collect()
     cnbkit.GROUPS["exrates"].options                       # what each group's history takes
     client.collect(plan, watch=cnbkit.Watch())             # followed, stopped from another thread
@@ -42,7 +41,6 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     from ._engine.client import Client as Client
     from ._engine.client import configure as configure
     from ._engine.client import default_client as default_client
-    from ._engine.history import history as history
     from ._engine.history import plan as plan
     from ._engine.plan import Plan as Plan
     from ._engine.planners import GROUPS as GROUPS
@@ -136,7 +134,6 @@ _LAZY = {
         "ConfigError", "ConnectionFailed", "HostUnreachable", "InvalidParameter",
         "InvalidResponse", "NotFoundError", "OfflineCacheMiss", "ProxyAuthenticationRequired",
         "ProxyRefused", "RequestError", "ServerError", "StaleDataWarning", "ValidationError")},
-    "history": "._engine.history",
     "plan": "._engine.history",
     "Plan": "._engine.plan",
     "known_at": "._engine.published",

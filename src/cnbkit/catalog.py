@@ -43,6 +43,7 @@ __all__ = [
     "OPERATIONS",
     "PRIBOR_PERIODS",
     "Column",
+    "Lang",
     "Operation",
     "Param",
     "PerUnit",
@@ -73,8 +74,13 @@ PRIBOR_PERIODS: tuple[str, ...] = (
     "NINE_MONTH",
     "ONE_YEAR",
 )
-CURRENCY_PAIRS: tuple[str, ...] = ("ALL", "EUR_TO_CZK", "USD_TO_CZK")
-MATURITIES: tuple[str, ...] = ("ALL", "THREE_MONTH", "SIX_MONTH")
+#: The forward points' currency pairs and maturities to choose from; None asks for every one,
+#: sent as the API's ``ALL`` (:attr:`Param.every`).
+CURRENCY_PAIRS: tuple[str, ...] = ("EUR_TO_CZK", "USD_TO_CZK")
+MATURITIES: tuple[str, ...] = ("THREE_MONTH", "SIX_MONTH")
+#: The languages of the names in an answer (``lang``), the country and currency names of the
+#: fixing and of the other currencies' rates.
+Lang = Literal["CZ", "EN"]
 #: Month codes of the averages operations (months, quarters and cumulative periods).
 AVERAGE_MONTH_CODES: tuple[str, ...] = (
     "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC",
@@ -96,6 +102,14 @@ class Param:
         enum: allowed values for ``kind="enum"``.
         default: the value cnbkit sends when the caller gives none (``None``: omit it and let
             the server use its own default, which for dates, months and years is "now").
+        every: the value the API takes for "every value" (``"ALL"`` for ``currencyPair``
+            and ``maturity``), sent when the caller gives None; not one of ``enum``, which
+            lists the values a caller chooses from (:attr:`wire_enum` holds both).
+
+    Example:
+        >>> pair = operation("forward.daily_range_currency_pair_maturity").param("currencyPair")
+        >>> pair.enum, pair.every, pair.wire_enum
+        (('EUR_TO_CZK', 'USD_TO_CZK'), 'ALL', ('EUR_TO_CZK', 'USD_TO_CZK', 'ALL'))
     """
 
     api: str
@@ -104,6 +118,18 @@ class Param:
     required: bool = False
     enum: tuple[str, ...] = ()
     default: str | None = None
+    every: str | None = None
+
+    @property
+    def wire_enum(self) -> tuple[str, ...]:
+        """Every value the API takes for an enumeration, :attr:`enum` and :attr:`every`."""
+        return (*self.enum, self.every) if self.every is not None else self.enum
+
+    @property
+    def optional(self) -> bool:
+        """Whether a caller may leave it out, because the API does not require it or cnbkit
+        sends a value for it (its :attr:`default`, or :attr:`every` for None)."""
+        return not self.required or self.default is not None or self.every is not None
 
 
 @dataclass(frozen=True)
@@ -564,10 +590,10 @@ _OPERATIONS: tuple[Operation, ...] = (
         name="forward.daily_range_currency_pair_maturity",
         path="/forward/daily-range-currency-pair-maturity",
         params=(
-            Param("currencyPair", "currency_pair", "enum", True, CURRENCY_PAIRS, "ALL"),
+            Param("currencyPair", "currency_pair", "enum", True, CURRENCY_PAIRS, every="ALL"),
             Param("dateFrom", "date_from", "date", required=True),
             Param("dateTo", "date_to", "date"),
-            Param("maturity", "maturity", "enum", True, MATURITIES, "ALL"),
+            Param("maturity", "maturity", "enum", True, MATURITIES, every="ALL"),
         ),
         result_key="forwardPoints",
         schema=FORWARD,
@@ -731,7 +757,7 @@ def table() -> list[dict[str, str]]:
             "function": f"cnbkit.{op.name}",
             "path": op.path,
             "parameters": ", ".join(
-                p.arg if p.required and p.default is None else f"{p.arg}={p.default!r}"
+                p.arg if not p.optional else f"{p.arg}={p.default!r}"
                 for p in op.params),
             "columns": ", ".join(f"{n} ({units[n]})" if n in units else n
                                  for n in op.column_names),

@@ -181,7 +181,7 @@ def _year_or_date(text: str | None) -> str | int | None:
 def _cmd_fetch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    import cnbkit  # the public API: Client, GROUPS, history, provenance
+    import cnbkit  # the public API: Client, GROUPS, plan, provenance
 
     out = Path(args.output)
     fmt = args.format or _FORMATS.get(out.suffix.lower())
@@ -208,13 +208,13 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
     start, end = _year_or_date(args.start), _year_or_date(args.end)
     client = cnbkit.Client(base_url=args.base_url, workers=args.workers)
     try:
+        plan = cnbkit.plan(args.group, start, end, client=client, **options)
         if fmt == "parquet":  # straight from Arrow: dictionary-encoded codes, provenance kept
-            table = cnbkit.history(args.group, start, end, client=client, backend="pyarrow",
-                                   **options)
+            table = plan.collect(backend="pyarrow")
             parquet.write_table(table, out)
             rows, about = table.num_rows, cnbkit.provenance(table)
         else:
-            frame = cnbkit.history(args.group, start, end, client=client, **options)
+            frame = plan.collect()
             # the same bytes on every system: UTF-8, one "\n" a row (not Windows' "\r\n")
             frame.to_csv(out, index=False, encoding="utf-8", lineterminator="\n")
             rows, about = len(frame), cnbkit.provenance(frame)

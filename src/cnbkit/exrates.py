@@ -11,15 +11,18 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
-from ._engine.client import Client, run_operation
+from ._engine.client import Client, default_client, run_operation
 from ._engine.docstrings import history as _documented_history
 from ._engine.docstrings import operation as _documented
 from ._engine.frames import Backend, Frame
 from ._engine.history import run_history
 from ._engine.ranges import DateArg
+from ._shared.clock import FIRST_YEAR
 from ._shared.dates import DateLike
+from ._shared.warnings_at_caller import warn
+from .catalog import Lang
 from .errors import InvalidParameter
 
 if TYPE_CHECKING:
@@ -43,17 +46,17 @@ __all__ = [
 
 
 @overload
-def daily(date: DateLike | None = ..., lang: str = ..., *, client: Client | None = ...,
+def daily(date: DateLike | None = ..., lang: Lang = ..., *, client: Client | None = ...,
           backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
 @overload
-def daily(date: DateLike | None = ..., lang: str = ..., *, client: Client | None = ...,
+def daily(date: DateLike | None = ..., lang: Lang = ..., *, client: Client | None = ...,
           backend: Literal["polars"]) -> pl.DataFrame: ...
 @overload
-def daily(date: DateLike | None = ..., lang: str = ..., *, client: Client | None = ...,
+def daily(date: DateLike | None = ..., lang: Lang = ..., *, client: Client | None = ...,
           backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("exrates.daily")
 def daily(
-    date: DateLike | None = None, lang: str = "CZ", *, client: Client | None = None,
+    date: DateLike | None = None, lang: Lang = "CZ", *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """The fixing of every currency on ``date`` (the last valid one on or before it).
@@ -296,50 +299,95 @@ def history(
                        progress=progress, backend=backend)
 
 
+#: Which averages :func:`averages` gives: of months, cumulative from January, of quarters.
+_AverageKind = Literal["monthly", "cumulative", "quarterly"]
+_KINDS = ("monthly", "cumulative", "quarterly")
+
+
 @overload
-def averages(kind: str = ..., currency: str | Sequence[str] | None = ...,
-             year: int | tuple[int, int] | None = ..., *, client: Client | None = ...,
-             workers: int | None = ..., progress: bool | None = ...,
+def averages(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ...,
+             kind: _AverageKind = ..., *, client: Client | None = ..., workers: int | None = ...,
+             progress: bool | None = ...,
              backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
 @overload
-def averages(kind: str = ..., currency: str | Sequence[str] | None = ...,
-             year: int | tuple[int, int] | None = ..., *, client: Client | None = ...,
-             workers: int | None = ..., progress: bool | None = ...,
-             backend: Literal["polars"]) -> pl.DataFrame: ...
+def averages(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ...,
+             kind: _AverageKind = ..., *, client: Client | None = ..., workers: int | None = ...,
+             progress: bool | None = ..., backend: Literal["polars"]) -> pl.DataFrame: ...
 @overload
-def averages(kind: str = ..., currency: str | Sequence[str] | None = ...,
-             year: int | tuple[int, int] | None = ..., *, client: Client | None = ...,
-             workers: int | None = ..., progress: bool | None = ...,
-             backend: Literal["pyarrow"]) -> pa.Table: ...
+def averages(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ...,
+             kind: _AverageKind = ..., *, client: Client | None = ..., workers: int | None = ...,
+             progress: bool | None = ..., backend: Literal["pyarrow"]) -> pa.Table: ...
+@_documented_history("averages", years=True)
 def averages(
-    kind: str = "monthly",
+    start: DateArg = None,
+    end: DateArg = None,
     currency: str | Sequence[str] | None = None,
-    year: int | tuple[int, int] | None = None,
+    kind: _AverageKind = "monthly",
     *,
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
     backend: Backend | None = None,
+    **deprecated: Any,
 ) -> Frame:
-    """Averages of the fixing over several years or currencies.
+    """Averages of the fixing over a range of years, for one currency, several, or all
+    (``None``): a history of years, as the other groups' ``history()`` are of days.
 
-    ``kind`` is "monthly", "cumulative" or "quarterly"; ``year`` one year or an inclusive
-    ``(first, last)`` pair; ``currency`` one code, several, or None for all. Give a year, a
-    currency or both. Columns as :func:`monthly_averages_year`.
+    ``kind`` is "monthly", "cumulative" (from January) or "quarterly". The planner picks the
+    cheapest calls: ``*-year`` per year, or ``*-currency`` (every year at once) for a few
+    currencies over many years. Columns as :func:`monthly_averages_year`.
+
+    0.1.0's shape, ``averages(kind, currency, year)`` (a kind first, ``year=`` one year or a
+    ``(first, last)`` pair, or no year for every year of a currency), keeps working with a
+    :class:`FutureWarning` until 0.3.0.
 
     Example:
-        >>> cnbkit.exrates.averages("quarterly", ["EUR", "USD"], (2015, 2024))  # doctest: +SKIP
+        >>> cnbkit.exrates.averages(2015, 2024, ["EUR", "USD"], kind="quarterly")  # doctest: +SKIP
     """
-    if year is None:
-        first = last = None
-    elif isinstance(year, tuple):
+    if deprecated or (isinstance(start, str) and start.strip().lower() in _KINDS) or (
+            start is None and end is None and currency is not None):
+        start, end, currency, kind = _averages_of_0_1_0(start, end, currency, kind, deprecated,
+                                                        client)
+    return run_history("averages", start, end, currency=currency, kind=kind, client=client,
+                       workers=workers, progress=progress, backend=backend)
+
+
+def _averages_of_0_1_0(start: object, end: object, currency: object, kind: object,
+                       deprecated: dict[str, Any],
+                       client: Client | None) -> tuple[Any, Any, Any, Any]:
+    """0.1.0's ``averages(kind, currency, year)`` as the new call's ``(start, end, currency,
+    kind)``, with a :class:`FutureWarning` that shows the new call."""
+    unknown = sorted(set(deprecated) - {"year"})
+    if unknown:
+        raise InvalidParameter(unknown[0], deprecated[unknown[0]], "averages takes no such "
+                               "argument", allowed=["start", "end", "currency", "kind"])
+    if isinstance(start, str) and start.strip().lower() in _KINDS:  # (kind, currency, year)
+        kind, start, end, currency, year = start.strip().lower(), None, None, end, currency
+        if "year" in deprecated:
+            if year is not None:
+                raise InvalidParameter("year", deprecated["year"], "given twice (the third "
+                                       "argument of 0.1.0's averages(kind, currency, year))")
+            year = deprecated["year"]
+    else:
+        year = deprecated.get("year")
+        if year is not None and (start is not None or end is not None):
+            raise InvalidParameter("year", year, "give start and end, not year")
+    if isinstance(year, tuple):
         if len(year) != 2:
             raise InvalidParameter("year", year, "give one year or a (first, last) pair")
-        first, last = year
-    else:
-        first = last = year
-    return run_history("averages", first, last, kind=kind, currency=currency, client=client,
-                       workers=workers, progress=progress, backend=backend)
+        start, end = year
+    elif year is not None:
+        start = end = year
+    elif start is None and end is None and currency is not None:
+        # 0.1.0: a currency without a year is every year, to the client's today
+        start, end = FIRST_YEAR, (client or default_client()).today().year
+    new = ", ".join([repr(start), *([repr(end)] if end not in (None, start) else []),
+                     *([f"currency={currency!r}"] if currency is not None else []),
+                     *([f"kind={kind!r}"] if kind != "monthly" else [])])
+    warn(FutureWarning(f"exrates.averages(kind, currency, year) is deprecated since cnbkit "
+                       f"0.2.0 and goes in 0.3.0; use averages(start, end, currency, kind=...): "
+                       f"averages({new})"))
+    return start, end, currency, kind
 
 
 def __dir__() -> list[str]:

@@ -57,31 +57,34 @@ def daily(date: DateLike | None = None, *, client: Client | None = None,
 
 @overload
 def daily_range_currency_pair_maturity(date_from: DateLike, date_to: DateLike | None = ...,
-                                       currency_pair: str = ..., maturity: str = ..., *,
+                                       currency_pair: str | None = ...,
+                                       maturity: str | None = ..., *,
                                        client: Client | None = ...,
                                        backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
 @overload
 def daily_range_currency_pair_maturity(date_from: DateLike, date_to: DateLike | None = ...,
-                                       currency_pair: str = ..., maturity: str = ..., *,
+                                       currency_pair: str | None = ...,
+                                       maturity: str | None = ..., *,
                                        client: Client | None = ...,
                                        backend: Literal["polars"]) -> pl.DataFrame: ...
 @overload
 def daily_range_currency_pair_maturity(date_from: DateLike, date_to: DateLike | None = ...,
-                                       currency_pair: str = ..., maturity: str = ..., *,
+                                       currency_pair: str | None = ...,
+                                       maturity: str | None = ..., *,
                                        client: Client | None = ...,
                                        backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("forward.daily_range_currency_pair_maturity")
 def daily_range_currency_pair_maturity(
     date_from: DateLike,
     date_to: DateLike | None = None,
-    currency_pair: str = "ALL",
-    maturity: str = "ALL",
+    currency_pair: str | None = None,
+    maturity: str | None = None,
     *,
     client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """Forward points from ``date_from`` to ``date_to`` (default today) for one pair and
-    maturity ("ALL" for every one).
+    maturity (None for every one; 0.1.0's ``"ALL"`` warns until 0.3.0).
 
     Example:
         >>> cnbkit.forward.daily_range_currency_pair_maturity(
@@ -93,30 +96,34 @@ def daily_range_currency_pair_maturity(
 
 
 @overload
-def history(start: DateArg, end: DateArg = ..., currency_pair: str = ..., maturity: str = ..., *,
+def history(start: DateArg, end: DateArg = ..., currency_pair: str | None = ...,
+            maturity: str | None = ..., *,
             client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
             backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
 @overload
-def history(start: DateArg, end: DateArg = ..., currency_pair: str = ..., maturity: str = ..., *,
+def history(start: DateArg, end: DateArg = ..., currency_pair: str | None = ...,
+            maturity: str | None = ..., *,
             client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
             backend: Literal["polars"]) -> pl.DataFrame: ...
 @overload
-def history(start: DateArg, end: DateArg = ..., currency_pair: str = ..., maturity: str = ..., *,
+def history(start: DateArg, end: DateArg = ..., currency_pair: str | None = ...,
+            maturity: str | None = ..., *,
             client: Client | None = ..., workers: int | None = ..., progress: bool | None = ...,
             backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("forward")
 def history(
     start: DateArg,
     end: DateArg = None,
-    currency_pair: str = "ALL",
-    maturity: str = "ALL",
+    currency_pair: str | None = None,
+    maturity: str | None = None,
     *,
     client: Client | None = None,
     workers: int | None = None,
     progress: bool | None = None,
     backend: Backend | None = None,
 ) -> Frame:
-    """Forward points over any range: one range call per calendar year.
+    """Forward points over any range: one range call per calendar year, for one pair and
+    maturity (None for every one; 0.1.0's ``"ALL"`` warns until 0.3.0).
 
     Example:
         >>> cnbkit.forward.history(2015, 2024, currency_pair="EUR_TO_CZK")  # doctest: +SKIP

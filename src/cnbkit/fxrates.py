@@ -19,6 +19,7 @@ from ._engine.docstrings import operation as _documented
 from ._engine.frames import Backend, Frame
 from ._engine.history import run_history
 from ._engine.ranges import DateArg
+from .catalog import Lang
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,17 +35,17 @@ __all__ = [
 
 
 @overload
-def daily_month(year_month: str | None = ..., lang: str = ..., *, client: Client | None = ...,
+def daily_month(year_month: str | None = ..., lang: Lang = ..., *, client: Client | None = ...,
                 backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
 @overload
-def daily_month(year_month: str | None = ..., lang: str = ..., *, client: Client | None = ...,
+def daily_month(year_month: str | None = ..., lang: Lang = ..., *, client: Client | None = ...,
                 backend: Literal["polars"]) -> pl.DataFrame: ...
 @overload
-def daily_month(year_month: str | None = ..., lang: str = ..., *, client: Client | None = ...,
+def daily_month(year_month: str | None = ..., lang: Lang = ..., *, client: Client | None = ...,
                 backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("fxrates.daily_month")
 def daily_month(
-    year_month: str | None = None, lang: str = "CZ", *, client: Client | None = None,
+    year_month: str | None = None, lang: Lang = "CZ", *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """Every other-currency rate of one month (``'yyyy-MM'``; default this month).
@@ -58,24 +59,24 @@ def daily_month(
 
 @overload
 def daily_range_currency(currency: str, year_month_from: str | None = ...,
-                         year_month_to: str | None = ..., lang: str = ..., *,
+                         year_month_to: str | None = ..., lang: Lang = ..., *,
                          client: Client | None = ...,
                          backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
 @overload
 def daily_range_currency(currency: str, year_month_from: str | None = ...,
-                         year_month_to: str | None = ..., lang: str = ..., *,
+                         year_month_to: str | None = ..., lang: Lang = ..., *,
                          client: Client | None = ...,
                          backend: Literal["polars"]) -> pl.DataFrame: ...
 @overload
 def daily_range_currency(currency: str, year_month_from: str | None = ...,
-                         year_month_to: str | None = ..., lang: str = ..., *,
+                         year_month_to: str | None = ..., lang: Lang = ..., *,
                          client: Client | None = ..., backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("fxrates.daily_range_currency")
 def daily_range_currency(
     currency: str,
     year_month_from: str | None = None,
     year_month_to: str | None = None,
-    lang: str = "CZ",
+    lang: Lang = "CZ",
     *,
     client: Client | None = None,
     backend: Backend | None = None,
@@ -93,17 +94,17 @@ def daily_range_currency(
 
 
 @overload
-def daily_year(year: int | None = ..., lang: str = ..., *, client: Client | None = ...,
+def daily_year(year: int | None = ..., lang: Lang = ..., *, client: Client | None = ...,
                backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
 @overload
-def daily_year(year: int | None = ..., lang: str = ..., *, client: Client | None = ...,
+def daily_year(year: int | None = ..., lang: Lang = ..., *, client: Client | None = ...,
                backend: Literal["polars"]) -> pl.DataFrame: ...
 @overload
-def daily_year(year: int | None = ..., lang: str = ..., *, client: Client | None = ...,
+def daily_year(year: int | None = ..., lang: Lang = ..., *, client: Client | None = ...,
                backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented("fxrates.daily_year")
 def daily_year(
-    year: int | None = None, lang: str = "CZ", *, client: Client | None = None,
+    year: int | None = None, lang: Lang = "CZ", *, client: Client | None = None,
     backend: Backend | None = None,
 ) -> Frame:
     """Every other-currency rate of ``year`` (about 1,500 rows: 12 months x ~124 currencies).
@@ -116,23 +117,23 @@ def daily_year(
 
 @overload
 def history(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ...,
-            lang: str = ..., *, client: Client | None = ..., workers: int | None = ...,
+            lang: Lang = ..., *, client: Client | None = ..., workers: int | None = ...,
             progress: bool | None = ...,
             backend: Literal["pandas"] | None = ...) -> pd.DataFrame: ...
 @overload
 def history(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ...,
-            lang: str = ..., *, client: Client | None = ..., workers: int | None = ...,
+            lang: Lang = ..., *, client: Client | None = ..., workers: int | None = ...,
             progress: bool | None = ..., backend: Literal["polars"]) -> pl.DataFrame: ...
 @overload
 def history(start: DateArg, end: DateArg = ..., currency: str | Sequence[str] | None = ...,
-            lang: str = ..., *, client: Client | None = ..., workers: int | None = ...,
+            lang: Lang = ..., *, client: Client | None = ..., workers: int | None = ...,
             progress: bool | None = ..., backend: Literal["pyarrow"]) -> pa.Table: ...
 @_documented_history("fxrates")
 def history(
     start: DateArg,
     end: DateArg = None,
     currency: str | Sequence[str] | None = None,
-    lang: str = "CZ",
+    lang: Lang = "CZ",
     *,
     client: Client | None = None,
     workers: int | None = None,

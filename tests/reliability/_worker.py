@@ -34,7 +34,7 @@ HISTORIES: dict[str, Callable[[cnbkit.Client], pd.DataFrame]] = {
     "forward": lambda c: cnbkit.forward.history(2019, 2020, client=c),
     "omo": lambda c: cnbkit.omo.history(2020, 2022, client=c),
     "skd": lambda c: cnbkit.skd.history("2025-10-01", "2025-10-31", client=c, workers=2),
-    "averages": lambda c: cnbkit.exrates.averages("quarterly", ["EUR", "USD"], (2018, 2020),
+    "averages": lambda c: cnbkit.exrates.averages(2018, 2020, ["EUR", "USD"], kind="quarterly",
                                                   client=c),
 }
 

@@ -61,8 +61,10 @@ def main() -> None:
     # history: any range, by group or by name; a plan held, looked at, then run
     eur_usd = cnbkit.exrates.history(2015, 2017, currency=["EUR", "USD"])
     assert_type(eur_usd, pd.DataFrame)
-    by_name = cnbkit.history("exrates", 2015, 2017, currency=["EUR", "USD"])
+    by_name = cnbkit.plan("exrates", 2015, 2017, currency=["EUR", "USD"]).collect()
     assert_type(by_name, pd.DataFrame)
+    quarters = cnbkit.exrates.averages(2015, 2017, "EUR", kind="quarterly", backend="polars")
+    assert_type(quarters, pl.DataFrame)
     plan = cnbkit.plan("czeonia", 2023, 2024)
     labels = [call.label for call in plan]
     rows = plan.collect()

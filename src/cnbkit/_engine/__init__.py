@@ -5,7 +5,8 @@ and :mod:`cnbkit.backends`; it imports nothing of them, only :mod:`cnbkit.catalo
 
 The path of a call, module by module (``docs/architecture.md`` tells it in full)::
 
-    history             cnbkit.history() and cnbkit.plan(): a group by its name
+    history             cnbkit.plan() (a group by its name) and run_history(), what every
+                        group's history() runs: client.collect(plan)
     planners, ranges    a history's range checked and cut into calls; GROUPS, what each
                         group's history takes
     params              one call's arguments checked and written as the API takes them

@@ -49,13 +49,16 @@ KEYWORDS = {
                "says what is allowed).",
     "range": "``start``/``end``: 'yyyy-MM-dd', a date, datetime or Timestamp, or an int year "
              "(a whole year; a year alone is that year); ``end`` defaults to today.",
+    "years": "``start``/``end``: years, an int (or a date, meaning its year); ``end`` "
+             "defaults to ``start`` (a year alone is that year).",
     "workers": "``workers``: how many requests are in flight at once (default: the client's).",
     "progress": "``progress``: draw a progress bar (None: only where someone watches, and only "
                 "for more than four calls).",
     "chunks": "The range is fetched in calendar-aligned chunks, then stitched, sorted and "
               "trimmed; ``cnbkit.plan({group!r}, start, end, ...)`` shows the calls without "
-              "making them. :class:`~cnbkit.ChunkError` names the chunks that failed after "
-              "retries; a re-run fetches only those (the rest are cached).",
+              "making them, and this function is ``client.collect()`` of that plan (the one "
+              "runner of a history). :class:`~cnbkit.ChunkError` names the chunks that failed "
+              "after retries; a re-run fetches only those (the rest are cached).",
 }
 
 
@@ -102,13 +105,13 @@ def operation(name: str) -> Callable[[F], F]:
     return complete
 
 
-def history(group: str) -> Callable[[F], F]:
-    """Complete the docstring of ``group``'s ``history()``: the range, the shared keywords and
-    the chunks."""
+def history(group: str, *, years: bool = False) -> Callable[[F], F]:
+    """Complete the docstring of ``group``'s ``history()`` (``years``: a history of years,
+    the averages): the range, the shared keywords and the chunks."""
 
     def complete(function: F) -> F:
-        keywords = " ".join(KEYWORDS[k] for k in ("range", "client", "workers", "progress",
-                                                  "backend"))
+        keywords = " ".join(KEYWORDS[k] for k in ("years" if years else "range", "client",
+                                                  "workers", "progress", "backend"))
         function.__doc__ = _insert(function.__doc__,
                                    [keywords, KEYWORDS["chunks"].format(group=group)])
         return function

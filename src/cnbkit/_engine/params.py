@@ -22,6 +22,7 @@ from typing import Any
 
 from .._shared.currencies import check_currency
 from .._shared.dates import to_date
+from .._shared.warnings_at_caller import warn
 from ..catalog import FIRST_YEAR, Operation, Param
 from ..errors import InvalidParameter
 
@@ -36,6 +37,8 @@ __all__ = [
 ]
 
 _ISO_MONTH = re.compile(r"(\d{4})-(\d{2})")
+#: What "every value" of a parameter is called in the warning of its 0.1.0 spelling.
+_EVERY_OF = {"currency_pair": "pair", "maturity": "maturity"}
 
 
 def to_month(value: object, arg: str, today: dt.date) -> tuple[int, int]:
@@ -83,17 +86,31 @@ def check_choice(param: Param, value: object) -> str:
     return it as sent (upper-cased): the one check of these values, for a single call
     (:func:`build_query`) and for a history's options (the planners) alike.
 
+    None, for a parameter with a value meaning "every value" (:attr:`Param.every`: the forward
+    points' ``currencyPair`` and ``maturity``), is that value. Giving that value itself
+    (``"ALL"``, 0.1.0's spelling) warns (:class:`FutureWarning`, until 0.3.0) and sends it.
+
     Example:
         >>> from cnbkit.catalog import operation
         >>> check_choice(operation("pribor.daily_year_term").param("period"), "three_month")
         'THREE_MONTH'
+        >>> check_choice(operation("forward.daily_range_currency_pair_maturity")
+        ...              .param("maturity"), None)
+        'ALL'
     """
     if param.kind == "currency":
         return check_currency(value, param.arg)
+    if value is None and param.every is not None:
+        return param.every
     text = value.strip().upper() if isinstance(value, str) else None
+    if text is not None and text == param.every:
+        warn(FutureWarning(f"{param.arg}={value!r} is deprecated since cnbkit 0.2.0 and goes "
+                           f"in 0.3.0: None means every {_EVERY_OF.get(param.arg, 'value')}"))
+        return text
     if param.kind != "enum" or text not in param.enum:
-        raise InvalidParameter(param.arg, value, "not one of the allowed values",
-                               allowed=param.enum)
+        hint = ("not one of the allowed values" if param.every is None else
+                "not one of the allowed values (None: every one)")
+        raise InvalidParameter(param.arg, value, hint, allowed=param.enum)
     return text
 
 
@@ -113,8 +130,10 @@ def format_param(param: Param, value: Any, today: dt.date) -> str:
 def build_query(op: Operation, kwargs: Mapping[str, Any], today: dt.date) -> dict[str, str]:
     """Check the Python arguments of an operation and return its query parameters.
 
-    ``None`` means "not given": the parameter's default is sent when it has one, otherwise it
-    is omitted so that the server applies its own (for dates, months and years: now). A range
+    ``None`` means "not given": the parameter's default is sent when it has one (for the
+    forward points' pair and maturity, :attr:`~cnbkit.catalog.Param.every`: every one),
+    otherwise it is omitted so that the server applies its own (for dates, months and years:
+    now). A range
     (``date_from``/``date_to``, ``year_month_from``/``year_month_to``) must not end before it
     starts.
 
@@ -132,6 +151,9 @@ def build_query(op: Operation, kwargs: Mapping[str, Any], today: dt.date) -> dic
     query: dict[str, str] = {}
     for param in op.params:
         value = kwargs.get(param.arg)
+        if value is None and param.every is not None:
+            query[param.api] = check_choice(param, None)
+            continue
         if value is None:
             value = param.default
         if value is None:

@@ -148,9 +148,10 @@ def plan_exrates(span: Span, currency: str | Iterable[str] | None = None) -> Pla
     return Plan.history("exrates", calls, span, currency_code=codes)
 
 
-def plan_forward(span: Span, currency_pair: str = "ALL", maturity: str = "ALL") -> Plan:
+def plan_forward(span: Span, currency_pair: str | None = None,
+                 maturity: str | None = None) -> Plan:
     """Forward points: one range call per calendar year, for one pair and one maturity
-    (``ALL`` for every one)."""
+    (None for every one: the API's ``ALL``)."""
     pair, term = _choice(currency_pair, _PAIR), _choice(maturity, _MATURITY)
     calls = [
         _make_call("forward.daily_range_currency_pair_maturity", currencyPair=pair,
@@ -217,8 +218,8 @@ def plan_skd(span: Span) -> Plan:
     return Plan.history("skd", calls, span)
 
 
-def plan_averages(years: Years, kind: str = "monthly",
-                  currency: str | Iterable[str] | None = None) -> Plan:
+def plan_averages(years: Years, currency: str | Iterable[str] | None = None,
+                  kind: str = "monthly") -> Plan:
     """Averages of the fixing: ``*-year`` per year, or ``*-currency`` (every year at once)
     per currency when that is cheaper. Give years, a currency, or both."""
     if not isinstance(kind, str) or kind not in AVERAGE_KINDS:
@@ -226,8 +227,8 @@ def plan_averages(years: Years, kind: str = "monthly",
     codes = _choices(currency, _CURRENCY_PARAM)
     if codes is None and not years.given:
         raise InvalidParameter(
-            "year", None, "give a year or a range (year=2019 or year=(2015, 2019)), or a "
-            "currency, so that the whole history of every currency is not fetched by accident"
+            "start", None, "give a year or a range (start=2015, end=2019), or a currency, so "
+            "that the whole history of every currency is not fetched by accident"
         )
     name = AVERAGE_KINDS[kind]
     by_year = [_make_call(f"exrates.{name}_year", year=str(y)) for y in years.years]
@@ -255,12 +256,12 @@ class HistoryOption:
         choices: the allowed values, when there is a fixed set (else empty; currency codes
             are checked as three letters).
         default: the value the history uses when the option is left out, where that is one
-            value (``"ALL"``, ``"monthly"``); None where leaving it out means every value
-            (every currency, every tenor).
+            value (``"monthly"``, ``"CZ"``); None where leaving it out means every value
+            (every currency, every tenor, every currency pair).
 
     Example:
         >>> import cnbkit
-        >>> kind = cnbkit.GROUPS["averages"].options[0]
+        >>> kind = cnbkit.GROUPS["averages"].options[1]
         >>> kind.name, kind.choices, kind.default
         ('kind', ('monthly', 'cumulative', 'quarterly'), 'monthly')
     """
@@ -274,12 +275,16 @@ class HistoryOption:
 
 @dataclass(frozen=True)
 class Group:
-    """A group that :func:`cnbkit.history` and :func:`cnbkit.plan` know by its name, and what
-    its history takes: one value of :data:`cnbkit.GROUPS`.
+    """A group that :func:`cnbkit.plan` knows by its name, and what its history takes: one
+    value of :data:`cnbkit.GROUPS`.
 
     Attributes:
-        name: the name ``cnbkit.history(name, ...)`` takes (``exrates``, ``averages``...).
+        name: the name ``cnbkit.plan(name, ...)`` takes (``exrates``, ``averages``...).
         summary: what its rows are, in one line.
+        function: the public function that runs its history, typed, with its options as
+            keywords (``cnbkit.exrates.history``; ``cnbkit.exrates.averages`` for
+            ``averages``): ``(start, end, <options in this order>, *, client, workers,
+            progress, backend)``.
         options: the keywords its history takes besides ``start`` and ``end``.
         ranges: ``"dates"`` (``start``/``end`` are dates, or years meaning whole years) or
             ``"years"`` (averages: ``start``/``end`` are years).
@@ -290,10 +295,13 @@ class Group:
         >>> import cnbkit
         >>> [(option.name, option.many) for option in cnbkit.GROUPS["pribor"].options]
         [('period', True)]
+        >>> cnbkit.GROUPS["averages"].function
+        'cnbkit.exrates.averages'
     """
 
     name: str
     summary: str
+    function: str
     options: tuple[HistoryOption, ...] = ()
     ranges: Literal["dates", "years"] = "dates"
     first_day: dt.date | None = None
@@ -341,30 +349,37 @@ _CURRENCY = HistoryOption("currency", "a currency code (repeatable; default: eve
                           many=True)
 #: Every group's planner, by group name.
 PLANNERS: Mapping[str, Planner] = MappingProxyType({p.about.name: p for p in (
-    Planner.of(Group("czeonia", "CZEONIA, the overnight rate"), plan_czeonia),
-    Planner.of(Group("exrates", "the CNB exchange-rate fixing", (_CURRENCY,)), plan_exrates),
-    Planner.of(Group("forward", "forward points of EUR/CZK and USD/CZK", (
-        HistoryOption("currency_pair", "EUR_TO_CZK, USD_TO_CZK or ALL", choices=_PAIR.enum),
-        HistoryOption("maturity", "THREE_MONTH, SIX_MONTH or ALL", choices=_MATURITY.enum),
+    Planner.of(Group("czeonia", "CZEONIA, the overnight rate", "cnbkit.czeonia.history"),
+               plan_czeonia),
+    Planner.of(Group("exrates", "the CNB exchange-rate fixing", "cnbkit.exrates.history",
+                     (_CURRENCY,)), plan_exrates),
+    Planner.of(Group("forward", "forward points of EUR/CZK and USD/CZK",
+                     "cnbkit.forward.history", (
+        HistoryOption("currency_pair", "EUR_TO_CZK or USD_TO_CZK (default: every pair)",
+                      choices=_PAIR.enum),
+        HistoryOption("maturity", "THREE_MONTH or SIX_MONTH (default: every maturity)",
+                      choices=_MATURITY.enum),
     )), plan_forward),
-    Planner.of(Group("fxrates", "monthly rates of other currencies", (
+    Planner.of(Group("fxrates", "monthly rates of other currencies", "cnbkit.fxrates.history", (
         _CURRENCY, HistoryOption("lang", "CZ or EN (country names)", choices=_LANG.enum),
     )), plan_fxrates),
-    Planner.of(Group("omo", "open market operations"), plan_omo),
-    Planner.of(Group("pribor", "PRIBOR and PRIBID", (
+    Planner.of(Group("omo", "open market operations", "cnbkit.omo.history"), plan_omo),
+    Planner.of(Group("pribor", "PRIBOR and PRIBID", "cnbkit.pribor.history", (
         HistoryOption("period", "a PRIBOR tenor (repeatable; default: every tenor)", many=True,
                       choices=_PERIOD.enum),
     )), plan_pribor),
-    Planner.of(Group("skd", "average prices of short-term bonds (SKD)",
+    Planner.of(Group("skd", "average prices of short-term bonds (SKD)", "cnbkit.skd.history",
                      first_day=dt.date(2000, 1, 1)), plan_skd),
-    Planner.of(Group("averages", "averages of the fixing (start/end are years)", (
-        HistoryOption("kind", "monthly, cumulative or quarterly", choices=tuple(AVERAGE_KINDS)),
+    Planner.of(Group("averages", "averages of the fixing (start/end are years)",
+                     "cnbkit.exrates.averages", (
         _CURRENCY,
+        HistoryOption("kind", "monthly, cumulative or quarterly", choices=tuple(AVERAGE_KINDS)),
     ), ranges="years"), plan_averages),
 )})
 
-#: The groups :func:`cnbkit.history` and :func:`cnbkit.plan` know, by name, each with what its
-#: history takes (:class:`cnbkit.Group`): read by ``cnbkit fetch`` for its flags.
+#: The groups :func:`cnbkit.plan` knows, by name, each with what its history takes and the
+#: function that runs it (:class:`cnbkit.Group`): read by ``cnbkit fetch`` for its flags and
+#: by the MCP server for its schemas.
 GROUPS: Mapping[str, Group] = MappingProxyType(
     {name: planner.about for name, planner in PLANNERS.items()})
 

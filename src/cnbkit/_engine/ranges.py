@@ -108,13 +108,30 @@ def resolve_span(start: DateArg, end: DateArg, *, today: dt.date,
     return Span(first, last)
 
 
+def _year(value: object, arg: str, today: dt.date) -> int:
+    """A year given as a year (an int, or digits) or as a day in it (a date, datetime,
+    Timestamp or 'yyyy-MM-dd')."""
+    if isinstance(value, dt.date) or (isinstance(value, str) and "-" in value) or \
+            hasattr(value, "to_pydatetime"):
+        value = to_date(value, arg).year
+    return check_year(value, arg, today)
+
+
 def resolve_years(first: object, last: object, *, today: dt.date) -> Years:
-    """Check a range of years: one given means that year alone; none means 1991 to this
-    year."""
+    """Check a range of years (``start``/``end`` of the averages: years, or days meaning
+    their years): one given means that year alone; none means 1991 to this year.
+
+    Example:
+        >>> resolve_years(2015, "2019-05-17", today=dt.date(2025, 12, 31))
+        Years(first=2015, last=2019, given=True)
+    """
     if first is None and last is None:
         return Years(FIRST_YEAR, today.year, given=False)
-    low = check_year(first if first is not None else last, "year", today)
-    high = check_year(last if last is not None else first, "year", today)
+    low = _year(first if first is not None else last, "start" if first is not None else "end",
+                today)
+    high = _year(last if last is not None else first, "end" if last is not None else "start",
+                 today)
     if low > high:
-        raise InvalidParameter("year", (low, high), "the first year is after the last")
+        raise InvalidParameter("start", first, f"the range starts after it ends (end={last}): "
+                               "give start on or before end")
     return Years(low, high)

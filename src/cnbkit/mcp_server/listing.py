@@ -10,9 +10,9 @@ server's answers (the API's ``EUR_TO_CZK`` is accepted in the arguments).
 Example:
     >>> answer, text = list_operations("forward.daily_range_currency_pair_maturity").work(None)
     >>> answer["operations"][0]["parameters"][0]["allowed"]
-    ['ALL', 'EUR/CZK', 'USD/CZK']
+    ['EUR/CZK', 'USD/CZK']
     >>> print(text.splitlines()[2])  # doctest: +NORMALIZE_WHITESPACE
-      currency_pair: default ALL; one of ALL, EUR/CZK, USD/CZK (EUR_TO_CZK, as the API
+      currency_pair: every one when null; one of EUR/CZK, USD/CZK (EUR_TO_CZK, as the API
       writes it, is accepted too)
 """
 
@@ -108,7 +108,7 @@ def _parameter(param: Param, *, detail: bool = False) -> dict[str, Any]:
     """A parameter as list_operations gives it (``required``: it must be given, having no
     default)."""
     given = {"name": param.arg, "kind": param.kind,
-             "required": param.required and param.default is None}
+             "required": not param.optional}
     if detail:
         given.update(wire_name=param.api, format=_KIND_FORMAT[param.kind],
                      default=param.default, allowed=_allowed(param.arg, param.enum))
@@ -147,8 +147,10 @@ def _catalog_text(listed: dict[str, Any]) -> str:
 def _detail_text(detail: dict[str, Any]) -> str:
     lines = [f"{detail['name']} ({detail['path']}): {detail['summary']}", "parameters:"]
     for p in detail["parameters"]:
+        every = OPERATIONS[detail["name"]].param(p["wire_name"]).every is not None
         extra = ("required" if p["required"] else
-                 f"default {p['default']}" if p["default"] is not None else "optional")
+                 f"default {p['default']}" if p["default"] is not None else
+                 "every one when null" if every else "optional")
         allowed = f"; one of {', '.join(p['allowed'])}" if p["allowed"] else ""
         if p["name"] == "currency_pair":
             allowed += _PAIR_NOTE

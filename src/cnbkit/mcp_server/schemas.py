@@ -123,7 +123,7 @@ _PAIR_TEXT = ("a currency pair, EUR/CZK or USD/CZK (canonical; the API's spellin
 
 def canonical_pair(value: Any, *, api: bool = False) -> Any:
     """A currency pair in its canonical spelling ``EUR/CZK`` (``api``: as the CNB's API writes
-    it, ``EUR_TO_CZK``); anything else (``ALL``, a typo) as it is, for the library to judge.
+    it, ``EUR_TO_CZK``); anything else (a typo) as it is, for the library to judge.
 
     Example:
         >>> canonical_pair("eur_to_czk"), canonical_pair("EUR/CZK", api=True)
@@ -139,20 +139,18 @@ def canonical_pair(value: Any, *, api: bool = False) -> Any:
 
 
 def _check_pair(name: str, value: Any, *, everything: bool) -> str:
-    """A currency pair of the forward points (``everything``: or ``ALL``), in its canonical
-    spelling.
+    """A currency pair of the forward points, in its canonical spelling (``everything``: the
+    argument is a filter, where null means every pair).
 
     Raises:
         InvalidParameter: not one of them, in either spelling (the canonical ones named).
     """
-    allowed = ["ALL", *PAIRS] if everything else list(PAIRS)
     pair = canonical_pair(value)
-    if isinstance(pair, str) and pair.strip().upper() == "ALL" and everything:
-        return "ALL"
-    if pair not in allowed:
+    if pair not in PAIRS:
         raise InvalidParameter(name, value, "a currency pair of the CNB's forward points, "
                                "written EUR/CZK (the API's spelling, EUR_TO_CZK, is accepted "
-                               "too)", allowed=allowed)
+                               "too)" + ("; null for every pair" if everything else ""),
+                               allowed=list(PAIRS))
     return str(pair)
 
 
@@ -200,9 +198,11 @@ def _param_schema(param: Param, used_by: Sequence[str]) -> dict[str, Any]:
     """One operation parameter (by its Python name), as the operations that take it share it."""
     text = _KIND_TEXT[param.kind]
     if param.arg == "currency_pair":
-        text = f"ALL, or {_PAIR_TEXT}"
+        text = _PAIR_TEXT
     if param.default is not None:
         text += f"; default {param.default}"
+    if param.every is not None:
+        text += "; null: every one"
     text += f" (taken by {', '.join(used_by)})"
     if param.kind == "date":
         return _day(text)
@@ -213,7 +213,7 @@ def _param_schema(param: Param, used_by: Sequence[str]) -> dict[str, Any]:
     if param.kind == "currency":
         return _currency(text)
     if param.arg == "currency_pair":
-        return {"type": "string", "enum": ["ALL", *PAIRS, *API_PAIRS], "description": text}
+        return {"type": "string", "enum": [*PAIRS, *API_PAIRS], "description": text}
     return {"type": "string", "enum": list(param.enum), "description": text}
 
 
@@ -242,7 +242,7 @@ def filter_text(option: HistoryOption) -> str:
     line's wording, with its default and whether it takes a list.
 
     Example:
-        >>> filter_text(GROUPS["averages"].options[0])
+        >>> filter_text(GROUPS["averages"].options[1])
         'monthly, cumulative or quarterly; default monthly'
     """
     text = option.help.replace("repeatable; ", "").replace(" (repeatable)", "")
@@ -270,8 +270,8 @@ def _filters() -> dict[str, Any]:
         one: dict[str, Any] = ({"type": "string", "enum": list(option.choices)} if option.choices
                                else {"type": "string", "pattern": "^[A-Za-z]{3}$"})
         if name == "currency_pair":  # one spelling of a pair in every tool
-            one["enum"] = ["ALL", *PAIRS, *API_PAIRS]
-            text = f"ALL, or {_PAIR_TEXT}; default ALL (groups {', '.join(groups[name])})"
+            one["enum"] = [*PAIRS, *API_PAIRS]
+            text = f"{_PAIR_TEXT}; null: every pair (groups {', '.join(groups[name])})"
         properties[name] = _nullable(
             {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}], "description": text}
             if option.many else {**one, "description": text})

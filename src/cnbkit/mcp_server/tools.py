@@ -120,15 +120,15 @@ def _history_group(op: Operation) -> str | None:
 
 
 def _filters_to_narrow(group: str, given: Mapping[str, Any]) -> list[str]:
-    """The filters of ``group``'s history that give fewer rows and were not given (or given
-    as ALL), as a hint names them."""
+    """The filters of ``group``'s history that give fewer rows and were not given (null:
+    every value), as a hint names them."""
     ways = []
     for option in GROUPS[group].options:
-        if option.name in given and given[option.name] not in (None, "ALL"):
+        if given.get(option.name) is not None:
             continue
-        values = [str(canonical_pair(v)) for v in option.choices if v != "ALL"]
+        values = [str(canonical_pair(v)) for v in option.choices]
         listed = " or a list" if option.many else ""
-        if values and (option.many or "ALL" in option.choices):
+        if values and (option.many or option.default is None):
             ways.append(f"filters.{option.name} (one of {', '.join(values[:3])}"
                         f"{', ...' if len(values) > 3 else ''}{listed})")
         elif option.many:
@@ -155,8 +155,8 @@ def _call_hint(op: Operation, params: Mapping[str, Any]) -> list[str]:
     narrow it and were not given, and the history of its series (any range, its filters)."""
     ways = []
     for param in op.params:
-        if "ALL" in param.enum and params.get(param.arg) in (None, "ALL"):
-            values = [str(canonical_pair(v)) for v in param.enum if v != "ALL"]
+        if param.every is not None and params.get(param.arg) is None:
+            values = [str(canonical_pair(v)) for v in param.enum]
             ways.append(f"params.{param.arg} (one of {', '.join(values)})")
     group = _history_group(op)
     if group is not None:

@@ -57,7 +57,7 @@ def _parse(param: Param, raw: str) -> object:
             raise Invalid("typeMismatch", param.api, raw)
         return int(match.group(1)), int(match.group(2))
     if kind == "enum":
-        if raw not in param.enum:
+        if raw not in param.wire_enum:
             raise Invalid("typeMismatch", param.api, raw)
         return raw
     return raw  # currency: any non-empty text; unknown codes answer {}

@@ -27,11 +27,12 @@ def _default_loader(client: Client | None) -> Callable[[int, int], pd.DataFrame]
 
 
 def _default_averages(client: Client | None) -> Callable[[str, str, tuple[int, int]], pd.DataFrame]:
-    from .. import exrates
+    from .. import plan
 
     def load(kind: str, currency: str, years: tuple[int, int]) -> pd.DataFrame:
-        return as_pandas(exrates.averages(kind, currency, years, client=client,
-                                          progress=False))
+        first, last = years  # exrates.averages(first, last, currency, kind=kind), kind a str
+        return as_pandas(plan("averages", first, last, client=client, currency=currency,
+                              kind=kind).collect(backend="pandas", progress=False))
 
     return load
 
