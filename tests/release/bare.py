@@ -3,10 +3,11 @@
 and its dependencies (``python -I``, from an empty folder). It prints one JSON object; the test
 judges it.
 
-What it finds: whether the PSD2 stack (cryptography, requests-oauthlib) is installed, what
-``import cnbkit.cobs`` says, and one market-data call through the installed client against a
-server of the standard library on 127.0.0.1 answering one CZEONIA fixing; a spot date on the
-Prague calendar (``cnbkit.analysis``, whose calendars come from ``holidays``).
+What it finds: whether cryptography (a base dependency: the issuer an untrusted certificate
+names) and the PSD2 client's OAuth stack (requests-oauthlib) are installed, what ``import
+cnbkit.cobs`` says, and one market-data call through the installed client against a server of
+the standard library on 127.0.0.1 answering one CZEONIA fixing; a spot date on the Prague
+calendar (``cnbkit.analysis``, whose calendars come from ``holidays``).
 """
 
 from __future__ import annotations
