@@ -206,10 +206,10 @@ def test_the_bare_install_carries_no_psd2_stack_and_says_which_extra(bare_env: P
                 env=_clean_env(**_user_dirs(tmp_path)))
     found = json.loads(done.stdout)
     assert found["installed"] == {"cryptography": True, "requests_oauthlib": False,
-                                  "holidays": True}
+                                  "pyasn1": False, "pyasn1_modules": False, "holidays": True}
     kind, message = found["cobs_error"]
     assert kind == "MissingDependency" and "pip install 'cnbkit[cobs]'" in message
-    assert "cnbkit.cobs needs requests-oauthlib," in message
+    assert "cnbkit.cobs needs requests-oauthlib, pyasn1 and pyasn1-modules," in message
     assert found["rows"] == 1 and found["rate"] == 6.7
     assert found["spot"] == "2024-12-27"  # Christmas Eve to St Stephen's Day are holidays
 

@@ -4,7 +4,7 @@ needs, and importing it then says what to install instead of failing deep inside
 
 Example:
     >>> sorted(REQUIRED.values())
-    ['requests-oauthlib']
+    ['pyasn1', 'pyasn1-modules', 'requests-oauthlib']
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from cnbkit.errors import MissingDependency
 __all__ = ["REQUIRED", "check"]
 
 #: What cnbkit.cobs needs beyond the market-data install: import name -> package.
-#: (``cryptography``, which reads its certificates, is a base dependency.)
-REQUIRED = {"requests_oauthlib": "requests-oauthlib"}
+#: (``cryptography``, which reads its certificates, is a base dependency; pyasn1 reads their
+#: PSD2 roles, :mod:`cnbkit._shared.qcstatements`.)
+REQUIRED = {"requests_oauthlib": "requests-oauthlib", "pyasn1": "pyasn1",
+            "pyasn1_modules": "pyasn1-modules"}
 
 
 def _listed(names: list[str]) -> str:

@@ -28,8 +28,8 @@ from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 from cryptography.hazmat.primitives.serialization import pkcs12
 
 from cnbkit._os.systems import SYSTEM
+from cnbkit._shared.qcstatements import certificate_roles
 from cnbkit.cobs.errors import CertificateError, CertificateExpiryWarning
-from cnbkit.cobs.psd2 import psd2_roles
 from cnbkit.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ class ClientIdentity:
 
     @property
     def roles(self) -> tuple[str, ...]:
-        return psd2_roles(self.cert)
+        return certificate_roles(self.cert)
 
     @property
     def not_after(self) -> dt.datetime:
