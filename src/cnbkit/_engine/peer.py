@@ -32,8 +32,6 @@ import http.client
 import socket
 import ssl
 
-from cryptography import x509
-
 from .._shared.proxy_failures import open_tunnel
 
 __all__ = ["ISSUER_LIMIT", "issuer_of", "presented_issuer"]
@@ -71,6 +69,8 @@ def issuer_of(der: bytes) -> str:
         >>> issuer_of(der)
         'CN=Inspection CA,O=Bank'
     """
+    from cryptography import x509  # loaded when a certificate failed, not with every client
+
     try:
         name = x509.load_der_x509_certificate(der).issuer.rfc4514_string()
     except ValueError as exc:

@@ -28,7 +28,6 @@ from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 from cryptography.hazmat.primitives.serialization import pkcs12
 
 from cnbkit._os.systems import SYSTEM
-from cnbkit._shared.qcstatements import certificate_roles
 from cnbkit.cobs.errors import CertificateError, CertificateExpiryWarning
 from cnbkit.errors import ConfigError
 
@@ -63,6 +62,8 @@ class ClientIdentity:
 
     @property
     def roles(self) -> tuple[str, ...]:
+        from cnbkit._shared.qcstatements import certificate_roles  # pyasn1, when asked
+
         return certificate_roles(self.cert)
 
     @property
