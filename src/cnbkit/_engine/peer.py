@@ -14,8 +14,8 @@ speaks (TLS 1.3 included) and the standard library hands over the certificate
 after the real, verifying request failed; it sends nothing but the handshake (and the CONNECT
 the real request sent, over TLS to an ``https://`` proxy verified as the real request verified
 it), no request and no credential, and closes; what it reads is only shown, as text. It is the
-one context in cnbkit that does not verify (tests/test_peer.py holds every other module to
-that).
+one context in cnbkit that does not verify (the test suite's scan of the source holds every
+other module to that).
 
 The CONNECT through a proxy is :func:`cnbkit._shared.proxy_failures.open_tunnel`, which also
 reads the schemes a proxy offers when it answers 407 (``proxy_challenges``, shared with the
