@@ -18,9 +18,9 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from cnbkit._shared.qcstatements import extension as qcstatements_extension
 from cnbkit.cobs import CobsClient, CobsConfig, CobsConnectionError
 from cnbkit.cobs.sending import NONE
-from cnbkit.sandbox.cobs.qcstatement import qcstatements_extension
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply, Request
 
 from .conftest import TPP_NAME

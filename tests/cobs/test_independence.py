@@ -1,5 +1,5 @@
 """The sandbox has eyes of its own: it imports nothing of the client, and the client reads
-PSD2 roles from a certificate whose QCStatement neither of cnbkit's encoders wrote. The
+PSD2 roles from a certificate whose QCStatement cnbkit's codec did not write. The
 stand-in bank (tests/cobs/standin_bank) imports nothing of cnbkit at all, and its drivers use
 the client's public names only."""
 

@@ -154,8 +154,9 @@ def test_bad_trust_settings_are_refused_before_any_request(tmp_path) -> None:
     {"O": "Only an organisation"},
 ])
 def test_the_issuer_read_from_a_certificate_is_what_cryptography_reads(attributes) -> None:
-    """The few lines of DER in cnbkit._engine.peer, judged by the cryptography package on
-    names with escapes, non-ASCII text and several attributes."""
+    """cnbkit._engine.peer reads the issuer with the cryptography package and then writes its
+    unprintable characters in hex: names with escapes, non-ASCII text and several attributes
+    (all printable) come out as cryptography's RFC 4514 string, untouched."""
     import datetime as dt
 
     from cryptography import x509

@@ -3,9 +3,10 @@
 and its dependencies (``python -I``, from an empty folder). It prints one JSON object; the test
 judges it.
 
-What it finds: whether the PSD2 stack (cryptography, requests-oauthlib) is installed, what
-``import cnbkit.cobs`` says, and one market-data call through the installed client against a
-server of the standard library on 127.0.0.1 answering one CZEONIA fixing; a spot date on the
+What it finds: whether cryptography (a base dependency: the issuer an untrusted certificate
+names) and the PSD2 client's stack (requests-oauthlib, pyasn1, pyasn1-modules) are installed,
+what ``import cnbkit.cobs`` says, and one market-data call through the installed client against
+a server of the standard library on 127.0.0.1 answering one CZEONIA fixing; a spot date on the
 Prague calendar (``cnbkit.analysis``, whose calendars come from ``holidays``).
 """
 
@@ -38,7 +39,8 @@ class _Handler(BaseHTTPRequestHandler):
 def main() -> dict[str, object]:
     found: dict[str, object] = {
         "installed": {name: importlib.util.find_spec(name) is not None
-                      for name in ("cryptography", "requests_oauthlib", "holidays")},
+                      for name in ("cryptography", "requests_oauthlib", "pyasn1",
+                                   "pyasn1_modules", "holidays")},
     }
     try:
         importlib.import_module("cnbkit.cobs")

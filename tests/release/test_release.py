@@ -197,18 +197,19 @@ def test_the_sdist_holds_the_tree_and_rebuilds_the_wheel(dist: dict[str, Any]) -
 
 def test_the_bare_install_carries_no_psd2_stack_and_says_which_extra(bare_env: Path,
                                                                       tmp_path: Path) -> None:
-    """``pip install cnbkit``: neither cryptography nor requests-oauthlib; ``cnbkit.cobs``
-    names the extra to install; market data and the analysis work."""
+    """``pip install cnbkit``: cryptography (the issuer an untrusted certificate names), not
+    the PSD2 client's OAuth stack; ``cnbkit.cobs`` names the extra to install; market data and
+    the analysis work."""
     empty = tmp_path / "empty"
     empty.mkdir()
     done = _run([str(bare_env / "bin" / "python"), "-I", str(HERE / "bare.py")], cwd=empty,
                 env=_clean_env(**_user_dirs(tmp_path)))
     found = json.loads(done.stdout)
-    assert found["installed"] == {"cryptography": False, "requests_oauthlib": False,
-                                  "holidays": True}
+    assert found["installed"] == {"cryptography": True, "requests_oauthlib": False,
+                                  "pyasn1": False, "pyasn1_modules": False, "holidays": True}
     kind, message = found["cobs_error"]
     assert kind == "MissingDependency" and "pip install 'cnbkit[cobs]'" in message
-    assert "cryptography and requests-oauthlib" in message
+    assert "cnbkit.cobs needs requests-oauthlib, pyasn1 and pyasn1-modules," in message
     assert found["rows"] == 1 and found["rate"] == 6.7
     assert found["spot"] == "2024-12-27"  # Christmas Eve to St Stephen's Day are holidays
 

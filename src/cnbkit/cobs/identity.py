@@ -29,7 +29,6 @@ from cryptography.hazmat.primitives.serialization import pkcs12
 
 from cnbkit._os.systems import SYSTEM
 from cnbkit.cobs.errors import CertificateError, CertificateExpiryWarning
-from cnbkit.cobs.psd2 import psd2_roles
 from cnbkit.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -63,7 +62,9 @@ class ClientIdentity:
 
     @property
     def roles(self) -> tuple[str, ...]:
-        return psd2_roles(self.cert)
+        from cnbkit._shared.qcstatements import certificate_roles  # pyasn1, when asked
+
+        return certificate_roles(self.cert)
 
     @property
     def not_after(self) -> dt.datetime:

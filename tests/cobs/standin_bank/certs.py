@@ -2,7 +2,8 @@
 certificate shaped like an eIDAS QWAC for PSD2 (ETSI TS 119 495).
 
 Written from the structure of ETSI TS 119 495 (PSD2 QCStatement) and ETSI EN 319 412-5
-(QCStatements), with a hand-made DER encoder so that nothing beyond `cryptography` is needed:
+(QCStatements), with pyasn1 (RFC 3739's QCStatement from pyasn1-modules) and the PSD2 type
+declared here from the ETSI text, on the bank's side of the judge:
 
     QCStatements ::= SEQUENCE OF QCStatement                     -- id-pe-qcStatements 1.3.6.1.5.5.7.1.3
     QCStatement  ::= SEQUENCE { statementId OID, statementInfo ANY OPTIONAL }
@@ -27,50 +28,73 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from pyasn1.codec.der import decoder, encoder
+from pyasn1.type import char, namedtype, univ
+from pyasn1_modules import rfc3739
 
 ROLE_OIDS = {"PSP_AS": "0.4.0.19495.1.1", "PSP_PI": "0.4.0.19495.1.2",
              "PSP_AI": "0.4.0.19495.1.3", "PSP_IC": "0.4.0.19495.1.4"}
+PSD2_STATEMENT = "0.4.0.19495.2"
 
 
-# --- a tiny DER encoder -------------------------------------------------------------------
-def _len(n: int) -> bytes:
-    if n < 0x80:
-        return bytes([n])
-    b = n.to_bytes((n.bit_length() + 7) // 8, "big")
-    return bytes([0x80 | len(b)]) + b
+# --- ETSI TS 119 495, annex A -------------------------------------------------------------
+class RoleOfPSP(univ.Sequence):
+    componentType = namedtype.NamedTypes(namedtype.NamedType("roleOfPspOid", univ.ObjectIdentifier()),
+                                         namedtype.NamedType("roleOfPspName", char.UTF8String()))
 
 
-def _tlv(tag: int, body: bytes) -> bytes:
-    return bytes([tag]) + _len(len(body)) + body
+class RolesOfPSP(univ.SequenceOf):
+    componentType = RoleOfPSP()
 
 
-def der_oid(dotted: str) -> bytes:
-    parts = [int(p) for p in dotted.split(".")]
-    body = bytes([40 * parts[0] + parts[1]])
-    for p in parts[2:]:
-        chunk = [p & 0x7F]
-        p >>= 7
-        while p:
-            chunk.insert(0, 0x80 | (p & 0x7F))
-            p >>= 7
-        body += bytes(chunk)
-    return _tlv(0x06, body)
+class PSD2QcType(univ.Sequence):
+    componentType = namedtype.NamedTypes(namedtype.NamedType("rolesOfPSP", RolesOfPSP()),
+                                         namedtype.NamedType("nCAName", char.UTF8String()),
+                                         namedtype.NamedType("nCAId", char.UTF8String()))
 
 
-def der_seq(*items: bytes) -> bytes:
-    return _tlv(0x30, b"".join(items))
+class QcType(univ.SequenceOf):  # ETSI EN 319 412-5
+    componentType = univ.ObjectIdentifier()
 
 
-def der_utf8(s: str) -> bytes:
-    return _tlv(0x0C, s.encode("utf-8"))
+def _statement(oid: str, info=None) -> rfc3739.QCStatement:
+    st = rfc3739.QCStatement()
+    st["statementId"] = univ.ObjectIdentifier(oid)
+    if info is not None:
+        st["statementInfo"] = univ.Any(encoder.encode(info))
+    return st
 
 
 def psd2_qc_statements(roles: list[str], nca_name: str, nca_id: str) -> bytes:
-    roles_der = der_seq(*[der_seq(der_oid(ROLE_OIDS[r]), der_utf8(r)) for r in roles])
-    psd2 = der_seq(der_oid("0.4.0.19495.2"), der_seq(roles_der, der_utf8(nca_name), der_utf8(nca_id)))
-    compliance = der_seq(der_oid("0.4.0.1862.1.1"))
-    qctype = der_seq(der_oid("0.4.0.1862.1.6"), der_seq(der_oid("0.4.0.1862.1.6.3")))
-    return der_seq(compliance, qctype, psd2)
+    psd2 = PSD2QcType()
+    for r in roles:
+        role = RoleOfPSP()
+        role["roleOfPspOid"] = univ.ObjectIdentifier(ROLE_OIDS[r])
+        role["roleOfPspName"] = r
+        psd2["rolesOfPSP"].append(role)
+    psd2["nCAName"], psd2["nCAId"] = nca_name, nca_id
+    qctype = QcType()
+    qctype.append(univ.ObjectIdentifier("0.4.0.1862.1.6.3"))
+    statements = rfc3739.QCStatements()
+    statements.extend([_statement("0.4.0.1862.1.1"), _statement("0.4.0.1862.1.6", qctype),
+                       _statement(PSD2_STATEMENT, psd2)])
+    return encoder.encode(statements)
+
+
+def qc_roles(raw: bytes) -> tuple[str, ...]:
+    """The role names of the PSD2 statement in a qcStatements value (unknown OIDs dotted)."""
+    statements, rest = decoder.decode(raw, asn1Spec=rfc3739.QCStatements())
+    if rest:
+        raise ValueError("bytes after the qcStatements value")
+    names = {oid: name for name, oid in ROLE_OIDS.items()}
+    for st in statements:
+        if str(st["statementId"]) == PSD2_STATEMENT:
+            psd2, rest = decoder.decode(bytes(st["statementInfo"]), asn1Spec=PSD2QcType())
+            if rest:
+                raise ValueError("bytes after the PSD2 statement")
+            return tuple(names.get(str(r["roleOfPspOid"]), str(r["roleOfPspOid"]))
+                         for r in psd2["rolesOfPSP"])
+    return ()
 
 
 # --- the certificates ---------------------------------------------------------------------
@@ -158,19 +182,18 @@ def make_pki(directory: Path, roles: tuple[str, ...] = ("PSP_AI", "PSP_PI", "PSP
 
 def read_psd2_roles(der_cert: bytes) -> tuple[str | None, tuple[str, ...]]:
     """The bank's reading of a client certificate: organizationIdentifier and PSD2 roles
-    (by OID in the PSD2 QCStatement; a plain DER walk)."""
+    (the PSD2 QCStatement decoded; a malformed one names no role)."""
     cert = x509.load_der_x509_certificate(der_cert)
     org = [a.value for a in cert.subject if a.oid.dotted_string == "2.5.4.97"]
-    roles: list[str] = []
+    roles: tuple[str, ...] = ()
     try:
         ext = cert.extensions.get_extension_for_oid(x509.ObjectIdentifier("1.3.6.1.5.5.7.1.3"))
-        raw = ext.value.value
-        for name, oid in ROLE_OIDS.items():
-            if der_oid(oid) in raw:
-                roles.append(name)
+        roles = qc_roles(ext.value.value)
     except x509.ExtensionNotFound:
         pass
-    return (str(org[0]) if org else None), tuple(roles)
+    except Exception:  # pyasn1's errors and ours: not a readable statement
+        roles = ()
+    return (str(org[0]) if org else None), roles
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 from cryptography.x509.oid import NameOID
 
-from cnbkit.sandbox.cobs.qcstatement import certificate_roles
+from cnbkit._shared.qcstatements import certificate_roles
 from cnbkit.sandbox.cobs.replies import cobs_error
 from cnbkit.sandbox.httpserver import Request
 

@@ -6,9 +6,9 @@
 certificate from a foreign CA, and a PKCS#12 bundle of the main client certificate protected by
 a random password.
 
-The PSD2 roles are encoded as eIDAS QWACs do, in the ETSI TS 119 495 QCStatement (written by
-:mod:`cnbkit.sandbox.cobs.qcstatement`); the subject carries ``organizationIdentifier``
-``PSDCZ-CNB-…``.
+The PSD2 roles are encoded as eIDAS QWACs do, in the ETSI TS 119 495 QCStatement after the
+QcCompliance and QcType web statements (written by :mod:`cnbkit._shared.qcstatements`, on
+pyasn1); the subject carries ``organizationIdentifier`` ``PSDCZ-CNB-…``.
 Keys are EC P-256 (fast to generate). Private keys of the sandbox are test material, written
 unencrypted with mode 0600 inside the sandbox's temporary directory, which is removed on stop.
 
@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from cnbkit.sandbox.cobs.qcstatement import qcstatements_extension
+from cnbkit._shared.qcstatements import extension as qcstatements_extension
 
 __all__ = ["Issuer", "Pki", "generate_pki", "issue_client_cert", "new_ca", "write_key"]
 
