@@ -381,14 +381,17 @@ def test_04_the_snb_floor_s_date_and_no_figure_of_a_tautology():
 def test_05_bid_to_cover_by_what_the_term_held():
     """The stored sentence says whether the stored table is in the order the argument gives
     (more bids before a cut than with no change ahead, fewer before a hike), as the table
-    shows it; the text says the sandbox builds it so by a rule."""
+    shows it; the text says the sandbox's bids follow what its market expects, by a rule."""
     text = _stored("05")
     means = {kind: float(value) for kind, value in re.findall(
         r"\n(a cut ahead|a hike ahead|no change ahead)\s+\d+\s+([\d.]+)", text)}
     ordered = means["a cut ahead"] > means["no change ahead"] > means["a hike ahead"]
     assert ("mean bid-to-cover a cut ahead" in text) == ordered
     assert ("not in the order the argument gives" in text) == (not ordered)
-    assert "built that way" in _markdown("05")
+    markdown = " ".join(_markdown("05").split())
+    assert "when the market expects a cut within the repo's term" in markdown
+    assert "follows the rate its market expects over the two weeks" in markdown
+    assert "when a cut falls within the repo's term" not in markdown  # the old rule's words
 
 
 def test_07_sample_ibans_pass_the_iso_13616_check():
