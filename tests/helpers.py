@@ -3,12 +3,17 @@ raw query sent as another wrapper might send it (no parameter checks)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pandas as pd
+import pytest
 from requests_cache.models.response import CachedResponse
 
 from cnbkit import Client, Plan
 from cnbkit._engine.cache import open_storage
+from cnbkit._shared.clock import end_of_day
 from cnbkit.catalog import operation
+from cnbkit.sandbox import SANDBOX_CLOCK
 
 
 def stored(client: Client) -> dict[str, CachedResponse]:
@@ -37,3 +42,20 @@ def kinds(frame: pd.DataFrame) -> list[str]:
     are the ones it holds), ``Int32`` and ``int32`` alike (``Int32`` is the nullable form an
     answer with an empty integer takes)."""
     return [str(t).lower() for t in frame.dtypes]
+
+
+def last_published(name: str, clock: dt.date = SANDBOX_CLOCK,
+                   data_end: dt.date = SANDBOX_CLOCK) -> pd.Timestamp:
+    """The last day whose rows of operation ``name`` are out at the end of ``clock``'s day, by
+    the catalog's publication rule: the latest Prague business day (QuantLib's calendar) on or
+    before ``data_end`` (the generator's last day) that the rule has published by then. So a
+    test states the date the sandbox's data should end on without writing it down: with the
+    default clock, 30 Dec 2025 for CZEONIA (published on 31 Dec) and 29 Dec for PRIBOR (D + 2)."""
+    ql = pytest.importorskip("QuantLib")
+    prague = ql.CzechRepublic()
+    rule = operation(name).publication
+    day = data_end
+    while not (prague.isBusinessDay(ql.Date(day.day, day.month, day.year))
+               and rule.moment(day) <= end_of_day(clock)):
+        day -= dt.timedelta(days=1)
+    return pd.Timestamp(day)

@@ -21,6 +21,8 @@ import pytest
 
 import cnbkit
 
+from .helpers import last_published
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -87,18 +89,19 @@ def test_01_the_floor_years_volatility_ratio(client):
 # -- 02 ----------------------------------------------------------------------------------------
 
 def test_02_the_curve_is_the_last_pribor_published_and_says_so(client):
-    """PRIBOR reaches the API a week late (docs/cnb-data.md): the notebook's curve is the last
-    fixing published and it prints that day; the tenors it calls not fixed are those missing
-    from the data (none in the sandbox's 2025, which has 9 tenors)."""
+    """PRIBOR reaches the API two business days late (docs/cnb-data.md): the notebook's curve
+    is the last fixing published and it prints that day; the tenors it calls not fixed are
+    those missing from the data (none in the sandbox's 2025, which has 9 tenors)."""
     pribor = cnbkit.pribor.history(2024, 2025, client=client)
     last = pribor["valid_for"].max()
-    assert last == pd.Timestamp("2025-12-23")  # 31 Dec less a week, the last business day
+    assert last == last_published("pribor.daily_year")  # the catalog's D + 2 at 11:00
     text = _stored("02")
     assert f"the last PRIBOR published {last:%d %b %Y}" in text
     on_last = set(pribor.loc[pribor["valid_for"] == last, "period"].astype(str))
     missing = [p for p in ("TWO_MONTH", "NINE_MONTH") if p not in on_last]
     assert f"{last:%Y-%m-%d}: {', '.join(missing) or 'none'}" in text
-    assert "about a week" in _markdown("02")
+    assert "two business days after it is fixed" in _markdown("02")
+    assert not re.search(r"\ba week\b", _markdown("02") + _markdown("03") + _markdown("06"))
 
 
 def test_02_the_repo_rate_in_force_is_dated_on_its_effective_day(client):
@@ -378,14 +381,17 @@ def test_04_the_snb_floor_s_date_and_no_figure_of_a_tautology():
 def test_05_bid_to_cover_by_what_the_term_held():
     """The stored sentence says whether the stored table is in the order the argument gives
     (more bids before a cut than with no change ahead, fewer before a hike), as the table
-    shows it; the text says the sandbox builds it so by a rule."""
+    shows it; the text says the sandbox's bids follow what its market expects, by a rule."""
     text = _stored("05")
     means = {kind: float(value) for kind, value in re.findall(
         r"\n(a cut ahead|a hike ahead|no change ahead)\s+\d+\s+([\d.]+)", text)}
     ordered = means["a cut ahead"] > means["no change ahead"] > means["a hike ahead"]
     assert ("mean bid-to-cover a cut ahead" in text) == ordered
     assert ("not in the order the argument gives" in text) == (not ordered)
-    assert "built that way" in _markdown("05")
+    markdown = " ".join(_markdown("05").split())
+    assert "when the market expects a cut within the repo's term" in markdown
+    assert "follows the rate its market expects over the two weeks" in markdown
+    assert "when a cut falls within the repo's term" not in markdown  # the old rule's words
 
 
 def test_07_sample_ibans_pass_the_iso_13616_check():
@@ -425,13 +431,14 @@ def test_08_the_year_end_turn_is_in_czeonia_and_the_deposit_facility(client):
     text = _stored("08")
     ratio = float(_number(r"on the \d+ year ends CZEONIA's volume was ([\d.]+) times", text))
     czeonia = cnbkit.czeonia.history(2022, 2025, client=client).set_index("valid_for")
-    days = czeonia.index
-    last = [days[days.year == year].max() for year in range(2022, 2026)]
-    month_ends = {days[(days.year == y) & (days.month == m)].max()
-                  for y in range(2022, 2026) for m in range(1, 13)}
-    others = czeonia.loc[~czeonia.index.isin(month_ends), "volume_czk_mio"]
-    assert ratio == pytest.approx(czeonia.loc[last, "volume_czk_mio"].median() / others.median(),
-                                  abs=0.06)
+    ql = _quantlib()
+    prague = ql.CzechRepublic()  # a period's end is its last business day, not the data's
+    ends = np.array([prague.isEndOfMonth(ql.Date(d.day, d.month, d.year)) for d in czeonia.index])
+    year_ends = ends & (czeonia.index.month == 12)
+    others = czeonia.loc[~ends, "volume_czk_mio"]
+    assert f"on the {int(year_ends.sum())} year ends" in text
+    assert ratio == pytest.approx(czeonia.loc[year_ends, "volume_czk_mio"].median()
+                                  / others.median(), abs=0.06)
     assert "window-dress" not in _markdown("08")
 
 
@@ -501,10 +508,13 @@ def _split_day_weighting(czeonia: pd.Series, repo: pd.Series) -> tuple[pd.DataFr
     around = czeonia - repo
     moves = (around[~ends] * 100).diff().dropna()
     sigma = 1.4826 * np.median(np.abs(moves - np.median(moves))) / math.sqrt(2)
+    final = czeonia.index[-1]  # the last fixing is in force to the next business day only
+    covered_to = prague.advance(ql.Date(final.day, final.month, final.year), 1, ql.Days) - 1
+    covered_to = pd.Timestamp(covered_to.year(), covered_to.month(), covered_to.dayOfMonth())
     rows = {}
     for quarter in sorted(set(czeonia.index.to_period("Q"))):
         first, last = quarter.start_time.normalize(), quarter.end_time.normalize()
-        calendar = pd.date_range(max(first, czeonia.index[0]), last)
+        calendar = pd.date_range(max(first, czeonia.index[0]), min(last, covered_to))
         position = czeonia.index.searchsorted(calendar, side="right") - 1
         counts = np.bincount(position, minlength=len(czeonia)) / len(calendar)
         dated = (czeonia.index >= first) & (czeonia.index <= last)
@@ -543,12 +553,31 @@ def test_02_the_day_weighting_is_shown_with_its_noise(client):
             f"the period ends make {table['period ends'].min():+.1f} to "
             f"{table['period ends'].max():+.1f} bp") in text
     markdown = _markdown("02")
-    assert "noise" in markdown and "period ends" in markdown
+    assert "noise" in markdown and "period ends" in markdown and "on Fridays" in markdown
+    # what the rest carries: Fridays' level around the repo rate, period ends left out
+    ql = _quantlib()
+    prague = ql.CzechRepublic()
+    ends = np.array([prague.isEndOfMonth(ql.Date(d.day, d.month, d.year)) for d in czeonia.index])
+    level = ((czeonia - in_force) * 100)[~ends]
+    friday = level.index.day_of_week == 4
+    assert (f"CZEONIA stood {level[friday].mean():+.1f} bp on Fridays and "
+            f"{level[~friday].mean():+.1f} bp on the other days; the rest is positive in "
+            f"{int((table['the rest'] > 0).sum())} of {len(table)} quarters") in text
     # the lookback and the shift: each difference from in arrears equals the coupon table's
     coupons = text.split("CZEONIA compounded over each quarter of 2025")[1]
     rows = [line.split() for line in coupons.splitlines() if re.match(r"2025-\d\d-\d\d 20", line)]
     moved = coupons.split("difference from in arrears, bp, split")[1]
-    for start, _end, _days, arrears, lookback, shift in rows[:4]:
+    assert len(rows) == 4
+    for start, end, _days, arrears, lookback, shift in rows:
+        if arrears == "NaN":  # its last day's CZEONIA is not published at the clock
+            last_day = czeonia.index[-1]
+            assert pd.Timestamp(end) > last_day + pd.Timedelta(days=1)
+            assert (f"the coupon from {start} to {end}: in arrears it waits for CZEONIA of "
+                    f"{analysis.add_business_days(end, -1):%d %b %Y} (the data's last is "
+                    f"{last_day:%d %b %Y})") in moved
+            assert last_day == last_published("czeonia.daily_year")
+            assert f"{start} 2-day lookback" not in moved
+            continue
         found = re.search(rf"{start} 2-day lookback\s+(-?[\d.]+)(?:\s+-?[\d.]+){{4}}\s*\n"
                           rf"\s+2-day observation shift\s+(-?[\d.]+)", moved)
         assert found, start

@@ -25,6 +25,8 @@ from cnbkit.widgets import (
     source_banner,
 )
 
+from .helpers import last_published
+
 DAYS = pd.bdate_range("2015-01-01", "2016-12-31")
 
 
@@ -677,11 +679,13 @@ def test_the_tbill_figure_draws_a_curve_per_day(client) -> None:
     from cnbkit.widgets import figures
 
     yields = analysis.tbill_yields(_sandbox("skd", client, "2025-11-01", "2025-12-31"))
-    days = ["2025-11-28", "2025-12-31"]
+    settled = yields["settlement_date"]
+    days = list(settled.groupby(settled.dt.to_period("M")).max())  # each month's last day
+    assert days[-1] == last_published("skd.daily")  # the data ends where the catalog says
     figure = figures.tbill_curve_figure({d: analysis.tbill_curve(yields, d) for d in days})
     (ax,) = figure.axes
     curves = [line for line in ax.lines if line.get_label().startswith("T-bills")]
-    assert [line.get_label()[-11:] for line in curves] == ["28 Nov 2025", "31 Dec 2025"]
+    assert [line.get_label()[-11:] for line in curves] == [f"{d:%d %b %Y}" for d in days]
     for line in curves:
         x = np.asarray(line.get_xdata(), dtype=float)
         assert len(x) >= 3 and (np.diff(x) >= 0).all()  # joined in order of maturity

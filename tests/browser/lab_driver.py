@@ -254,8 +254,19 @@ def figure_src(scope: Any) -> str:
     return str(scope.locator(FIGURE).first.get_attribute("src"))
 
 
+#: True once no output of the notebook still waits for its widget's model ("Loading
+#: widget..." stays until the lab has built the model the output names).
+WIDGETS_BUILT = """() => !document.querySelector('.jp-Notebook').textContent
+    .includes('Loading widget...')"""
+
+
 def save(page: Any) -> None:
-    """File > Save Notebook, and wait until the lab says the document is saved (not dirty)."""
+    """File > Save Notebook once every widget output shows its widget, and wait until the lab
+    says the document is saved (not dirty). The widget manager saves the state of the models
+    it has finished building; the kernel goes idle as soon as it has sent the last cell's
+    messages, so on a loaded machine a save at that moment can leave the last panel's model
+    out of the file, and the reopened notebook says that model is missing."""
+    page.wait_for_function(WIDGETS_BUILT, polling=100)
     page.keyboard.press("Control+s")
     page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')")
 

@@ -120,7 +120,7 @@ class CobsSandbox:
         workdir: where to write the PKI; a new temporary directory (removed on stop) when None.
         cnb_sandbox: play the CNB's public sandbox (see the module doc).
         read_timeout: seconds a connection has to send a whole request, or to finish its TLS
-            handshake, or may stay idle (:data:`~cnbkit.sandbox.httpserver.READ_TIMEOUT`).
+            handshake, or may stay idle (``cnbkit.sandbox.httpserver.READ_TIMEOUT``).
 
     Attributes (after start): ``base_url``, ``authorize_url``, ``token_url``, ``ca_path``,
     ``client_cert_path``, ``client_key_path``, ``client_p12_path``, ``client_p12_password``,
