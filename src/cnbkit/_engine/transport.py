@@ -84,7 +84,6 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
-import email.utils
 import hashlib
 import logging
 import os
@@ -104,6 +103,7 @@ from urllib3.exceptions import (
 )
 
 from .._shared.clock import Clock
+from .._shared.retry_after import retry_after
 from .._shared.warnings_at_caller import warn
 from ..errors import (
     LEAVE_OFFLINE,
@@ -223,19 +223,6 @@ class _WholeBodyAdapter(TrustAdapter):
             raise requests.exceptions.SSLError(exc) from exc
         response._content_consumed = True  # type: ignore[attr-defined]  # requests' own flag
         return response
-
-
-def _retry_after(response: requests.Response) -> float | None:
-    value = response.headers.get("Retry-After")
-    if not value:
-        return None
-    if value.strip().isdigit():
-        return float(value)
-    try:
-        moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, (moment - dt.datetime.now(dt.UTC)).total_seconds())
 
 
 def _body_or_none(response: requests.Response) -> dict[str, Any] | None:
@@ -498,7 +485,9 @@ class Transport:
             if refused is not None:  # the proxy's own answer, which waiting does not heal
                 raise refused
             if status in RETRY_STATUSES:
-                last, wait = error_for(response, url, proxy), _retry_after(response)
+                last = error_for(response, url, proxy)
+                wait = retry_after(response.headers.get("Retry-After"),
+                                   date=response.headers.get("Date"))
                 continue
             if status != 200:
                 if keep and status in RECORDED_STATUSES:

@@ -60,6 +60,7 @@ from requests_oauthlib import OAuth2Session
 
 from cnbkit._shared.clock import PRAGUE, Clock, SystemClock
 from cnbkit._shared.dates import to_date
+from cnbkit._shared.retry_after import retry_after
 from cnbkit.cobs import redact
 from cnbkit.cobs.accounts import (
     accounts_frame,
@@ -81,7 +82,6 @@ from cnbkit.cobs.errors import (
 )
 from cnbkit.cobs.identity import check_ca_bundle, load_identity
 from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error, proxy_answer
-from cnbkit.cobs.pacing import retry_after
 from cnbkit.cobs.payment_calls import PaymentCalls
 from cnbkit.cobs.payments import refuse_direct_debit
 from cnbkit.cobs.registration import Application, applications_frame, registration_body

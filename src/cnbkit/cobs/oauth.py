@@ -55,6 +55,7 @@ from cnbkit._shared.proxy_failures import (
     of_exception,
     proxy_timed_out,
 )
+from cnbkit._shared.retry_after import retry_after
 from cnbkit.cobs import redact
 from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (
@@ -67,7 +68,6 @@ from cnbkit.cobs.errors import (
     TokenFileError,
     TokenRateLimited,
 )
-from cnbkit.cobs.pacing import retry_after
 from cnbkit.errors import NETWORK_PAGE
 
 __all__ = ["OAuthFlow", "Token", "TokenFile", "connection_error"]

@@ -22,9 +22,6 @@ had to come before the step (or after the bank answered the step 401), so the st
 never carried out, and 429 or 503 say the provider did not process the refresh either (the
 refresh token still stands, rotating or not): :meth:`Pace.step` waits and sends it again.
 
-:func:`retry_after` reads a ``Retry-After`` header (RFC 9110 §10.2.3): seconds, or an HTTP date
-(counted from the answer's own ``Date`` when it has one).
-
 Example:
     >>> from cnbkit import ManualClock
     >>> clock = ManualClock("2026-01-05T10:00:00+01:00")
@@ -34,23 +31,18 @@ Example:
     >>> reads = [pace.read(lambda: clock.now().second) for _ in range(2)]
     >>> reads[1] - reads[0]   # a second between two reads, though nothing asked for a wait
     1
-    >>> retry_after("120"), retry_after("Mon, 05 Jan 2026 09:01:00 GMT",
-    ...                                 date="Mon, 05 Jan 2026 09:00:00 GMT")
-    (120.0, 60.0)
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Callable
-from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
 from cnbkit._shared.clock import Clock, SystemClock
 from cnbkit.cobs.errors import RateLimited, TokenRateLimited
 
-__all__ = ["CHECK_INTERVAL", "MIN_INTERVAL", "Pace", "retry_after"]
+__all__ = ["CHECK_INTERVAL", "MIN_INTERVAL", "Pace"]
 
 #: The least time between two reads of a walk (the authorization's state, the order, its
 #: status), in seconds, whatever the bank asks for.
@@ -60,34 +52,6 @@ MIN_INTERVAL = 1.0
 CHECK_INTERVAL = 0.25
 
 _T = TypeVar("_T")
-
-
-def retry_after(value: str | None, *, date: str | None = None,
-                now: dt.datetime | None = None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header: delay-seconds, or an HTTP date counted
-    from ``date`` (the answer's ``Date``), else from ``now`` (the real time); None when absent
-    or unreadable. Never negative."""
-    if value is None or not value.strip():
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return float(text)
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    base = None
-    if date:
-        try:
-            base = parsedate_to_datetime(date)
-        except (TypeError, ValueError, IndexError):
-            base = None
-    base = base or now or dt.datetime.now(dt.UTC)
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    if base.tzinfo is None:
-        base = base.replace(tzinfo=dt.UTC)
-    return max((when - base).total_seconds(), 0.0)
 
 
 class Pace:
