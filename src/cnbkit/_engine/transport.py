@@ -114,6 +114,7 @@ from ..errors import (
     InvalidResponse,
     NotFoundError,
     OfflineCacheMiss,
+    RateLimited,
     ServerError,
     StaleDataWarning,
     ValidationError,
@@ -257,6 +258,18 @@ def error_for(response: requests.Response, url: str, proxy: str | None = None) -
             url=url,
             body=body,
         )
+    wait = retry_after(response.headers.get("Retry-After"), date=response.headers.get("Date"))
+    if status == 429:
+        return RateLimited(
+            f"the API answered {url} 429 (too many requests) after retries"
+            f"{proxy_note(response, proxy)}; call again "
+            + (f"in {wait:g} s" if wait is not None else "later")
+            + f", or {USE_CACHED}",
+            status=429,
+            url=url,
+            body=body,
+            retry_after=wait,
+        )
     if status in RETRY_STATUSES or status >= 500:
         detail = printable(str((body or {}).get("description") or response.reason or ""), 120)
         return ServerError(
@@ -265,6 +278,7 @@ def error_for(response: requests.Response, url: str, proxy: str | None = None) -
             status=status,
             url=url,
             body=body,
+            retry_after=wait if status == 503 else None,
         )
     return ApiError(f"unexpected answer {status} from {url}", status=status, url=url, body=body)
 
@@ -385,8 +399,8 @@ class Transport:
         :meth:`lookup` already read for this call (the cache is then not read again).
 
         Raises:
-            ValidationError, NotFoundError, ServerError, ApiError, ConnectionFailed,
-            InvalidResponse, OfflineCacheMiss.
+            ValidationError, NotFoundError, RateLimited, ServerError, ApiError,
+            ConnectionFailed, InvalidResponse, OfflineCacheMiss.
         """
         found = self.lookup(call) if found is None else found
         if found.fresh is not None:
@@ -400,7 +414,7 @@ class Transport:
             )
         try:
             return self._download(call, url, key)
-        except (ConnectionFailed, ServerError, InvalidResponse) as exc:
+        except (ConnectionFailed, ServerError, RateLimited, InvalidResponse) as exc:
             if cached is None:
                 raise
             return self._stale(cached, f"the API could not be used: {exc}")
