@@ -316,7 +316,7 @@ def proxy_answer(response: requests.Response, method: str) -> ProxyRefused | Non
     """The error for an answer that a proxy most likely gave itself, or None.
 
     When HTTPS to the provider goes through a proxy (``HTTPS_PROXY``...), the answer is read
-    as the market-data side reads it (:func:`cnbkit._shared.proxy_failures.of_answer`, one
+    as the market-data side reads it (``cnbkit._shared.proxy_failures.of_answer``, one
     judge and one text for both): a 407, or a 401 without the provider's error body and
     without a ``Bearer`` challenge, is the proxy asking for credentials (or refusing them:
     :class:`~cnbkit.ProxyAuthenticationRequired`); a 5xx without the provider's error body, or
@@ -365,7 +365,7 @@ def connection_error(exc: requests.RequestException, method: str, url: str,
 
     - a proxy's refusal (a tunnel refused with 407, 401, 403 or 5xx, a proxy that cannot be
       reached), read as the market-data side reads it
-      (:func:`cnbkit._shared.proxy_failures.of_exception`): :class:`~cnbkit.ProxyRefused`
+      (``cnbkit._shared.proxy_failures.of_exception``): :class:`~cnbkit.ProxyRefused`
       (:class:`~cnbkit.ProxyAuthenticationRequired` for credentials), with the proxy's
       ``status``;
     - the provider's certificate not verified (an :class:`ssl.SSLCertVerificationError` in

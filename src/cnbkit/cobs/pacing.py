@@ -163,7 +163,7 @@ class Pace:
 
     def step(self, send: Callable[[], _T]) -> _T:
         """``send()``, a write: sent once, except when the token endpoint refused the refresh
-        it needed for now (429, 503 from :attr:`token_endpoint`: the write was not carried
+        it needed for now (429, 503 from ``token_endpoint``: the write was not carried
         out), after whose ``retry_after`` it is sent again while the deadline allows. A write
         the bank itself refused is raised as it came."""
         while True:
