@@ -122,7 +122,8 @@ cnbkit_api_modules = [
     "cnbkit.cobs.config", "cnbkit.cobs.providers",
     "cnbkit.cobs.signing", "cnbkit.cobs.pacing",
     "cnbkit.cobs.orders", "cnbkit.cobs.browser", "cnbkit.cobs.notebook", "cnbkit.cobs.awaiting",
-    "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.identity", "cnbkit",
+    "cnbkit.cobs.consents", "cnbkit.cobs.errors", "cnbkit.cobs.answers", "cnbkit.cobs.identity",
+    "cnbkit",
 ]
 #: Types that public calls return or take without a module exporting them, documented on the
 #: page of the module where users meet them.

@@ -13,6 +13,7 @@ from cnbkit.errors import (
     ConnectionFailed,
     InvalidResponse,
     NotFoundError,
+    RateLimited,
     ServerError,
     ValidationError,
 )
@@ -37,7 +38,7 @@ def test_each_sandbox_fault_gets_retries_plus_one_attempts(make_client, faults, 
 
 
 @pytest.mark.parametrize(("reply", "error"), [
-    (Reply(429, b"", {"Retry-After": "0"}, content_type=None), ServerError),
+    (Reply(429, b"", {"Retry-After": "0"}, content_type=None), RateLimited),
     (Reply(200, b"<html>maintenance</html>", content_type="text/html"), InvalidResponse),
     (Reply(200, b'{"rates": [', content_type="application/json"), InvalidResponse),
 ], ids=["429", "html-200", "broken-json-200"])

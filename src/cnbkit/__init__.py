@@ -60,6 +60,12 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
         ApiError as ApiError,
     )
     from .errors import (
+        CacheUnavailableWarning as CacheUnavailableWarning,
+    )
+    from .errors import (
+        Cancelled as Cancelled,
+    )
+    from .errors import (
         CertificateNotTrusted as CertificateNotTrusted,
     )
     from .errors import (
@@ -87,6 +93,9 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
         InvalidResponse as InvalidResponse,
     )
     from .errors import (
+        MissingDependency as MissingDependency,
+    )
+    from .errors import (
         NotFoundError as NotFoundError,
     )
     from .errors import (
@@ -99,13 +108,25 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
         ProxyRefused as ProxyRefused,
     )
     from .errors import (
+        RateLimited as RateLimited,
+    )
+    from .errors import (
+        RecordingFailed as RecordingFailed,
+    )
+    from .errors import (
         RequestError as RequestError,
     )
     from .errors import (
         ServerError as ServerError,
     )
     from .errors import (
+        SnapshotError as SnapshotError,
+    )
+    from .errors import (
         StaleDataWarning as StaleDataWarning,
+    )
+    from .errors import (
+        TlsHandshakeFailed as TlsHandshakeFailed,
     )
     from .errors import (
         ValidationError as ValidationError,
@@ -130,10 +151,12 @@ _LAZY = {
     "SystemClock": "._shared.clock",
     "Settings": "._engine.settings",
     **{name: ".errors" for name in (
-        "ApiError", "CertificateNotTrusted", "ChunkError", "CnbError", "CnbkitWarning",
-        "ConfigError", "ConnectionFailed", "HostUnreachable", "InvalidParameter",
-        "InvalidResponse", "NotFoundError", "OfflineCacheMiss", "ProxyAuthenticationRequired",
-        "ProxyRefused", "RequestError", "ServerError", "StaleDataWarning", "ValidationError")},
+        "ApiError", "CacheUnavailableWarning", "Cancelled", "CertificateNotTrusted",
+        "ChunkError", "CnbError", "CnbkitWarning", "ConfigError", "ConnectionFailed",
+        "HostUnreachable", "InvalidParameter", "InvalidResponse", "MissingDependency",
+        "NotFoundError", "OfflineCacheMiss", "ProxyAuthenticationRequired", "ProxyRefused",
+        "RateLimited", "RecordingFailed", "RequestError", "ServerError", "SnapshotError",
+        "StaleDataWarning", "TlsHandshakeFailed", "ValidationError")},
     "plan": "._engine.history",
     "Plan": "._engine.plan",
     "known_at": "._engine.published",

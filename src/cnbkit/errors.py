@@ -1,9 +1,10 @@
 """The exception and warning hierarchy of cnbkit, shared by the market-data API and COBS.
 
 Every error raised by cnbkit derives from :class:`CnbError`, so one ``except CnbError`` catches
-them all. The middle classes are shared by both APIs (in the spirit of httpx's split between
-request errors and status errors), and the COBS exceptions in :mod:`cnbkit.cobs.errors`
-subclass them, so ``except cnbkit.ServerError`` catches a 5xx of either API::
+them all. A failure has one name whichever API it comes from (in the spirit of httpx's split
+between request errors and status errors): a COBS 404 is a :class:`NotFoundError`, a COBS 5xx
+a :class:`ServerError`, exactly as the market-data API's; :mod:`cnbkit.cobs.errors` adds only
+what COBS alone has, each class with one base. Every class here is importable from ``cnbkit``::
 
     CnbError
     ├── InvalidParameter (ValueError)   a bad argument, refused before any request
@@ -11,20 +12,27 @@ subclass them, so ``except cnbkit.ServerError`` catches a 5xx of either API::
     ├── RequestError                    no answer came back
     │   └── ConnectionFailed            refused, dropped or timed-out connection, DNS, TLS
     │       ├── HostUnreachable         the name does not resolve, or connections are refused
-    │       ├── CertificateNotTrusted   the server's certificate is not trusted (TLS inspection)
+    │       ├── TlsHandshakeFailed      the TLS handshake failed (a client certificate refused)
+    │       │   └── CertificateNotTrusted   the server's certificate is not trusted
     │       └── ProxyRefused            the proxy cannot be reached or refuses the request
     │           └── ProxyAuthenticationRequired   407: the proxy wants credentials
     ├── ApiError                        the API answered with an error status
-    │   ├── ValidationError             400
+    │   ├── ValidationError             400 (COBS 400, 415, 422)
     │   ├── NotFoundError               404
-    │   └── ServerError                 5xx (and 429) after retries
-    ├── InvalidResponse                 a 200 whose body is not the documented JSON
+    │   ├── RateLimited                 429: the caller's pace (with retry_after)
+    │   └── ServerError                 5xx after retries (a 503 with retry_after)
+    ├── InvalidResponse                 an answer whose body is not the documented JSON
     ├── MissingDependency (ImportError) an optional extra is not installed
     ├── OfflineCacheMiss                offline, and the cache has no answer
     ├── ChunkError                      some chunks of a history failed
     ├── SnapshotError                   a snapshot that cannot be read or does not match its hash
     │   └── RecordingFailed             requests failed while recording one (nothing written)
     └── Cancelled                       a run stopped by its cnbkit.Watch
+
+(:mod:`cnbkit.cobs.errors` hangs COBS's own failures on this tree: ``CertificateError`` under
+:class:`ConfigError`, ``InvalidPaymentOrder`` under :class:`InvalidParameter`,
+``Unauthorized``, ``Forbidden``, ``OAuthError``... under :class:`ApiError`,
+``AuthorizationTimeout`` under :class:`CnbError`.)
 
 Warnings derive from :class:`CnbkitWarning`: :class:`StaleDataWarning` (an expired answer
 served), :class:`CacheUnavailableWarning` (the cache stopped answering; calls go on without it).
@@ -44,7 +52,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
@@ -57,6 +65,7 @@ __all__ = [
     "CnbkitWarning",
     "ConfigError",
     "ConnectionFailed",
+    "ErrorEntry",
     "HostUnreachable",
     "InvalidParameter",
     "InvalidResponse",
@@ -65,11 +74,13 @@ __all__ = [
     "OfflineCacheMiss",
     "ProxyAuthenticationRequired",
     "ProxyRefused",
+    "RateLimited",
     "RecordingFailed",
     "RequestError",
     "ServerError",
     "SnapshotError",
     "StaleDataWarning",
+    "TlsHandshakeFailed",
     "ValidationError",
     "parse_validation_description",
 ]
@@ -199,15 +210,66 @@ _RULE_ADVICE = {
 
 
 class RequestError(CnbError):
-    """No answer came back from the API (the request itself failed)."""
+    """No answer came back from the API (the request itself failed).
+
+    Attributes:
+        url: the URL that was requested, when known (never carries secrets or a query).
+    """
+
+    def __init__(self, message: str = "", *, url: str = "") -> None:
+        super().__init__(message)
+        self.url = url
+
+
+@dataclass(frozen=True)
+class ErrorEntry:
+    """One entry of a COBS error body ``{"errors": [{"error", "scope", "parameters",
+    "message"}, ...]}`` (an :class:`ApiError`'s ``errors``).
+
+    Example:
+        >>> ErrorEntry.from_json({"error": "FIELD_INVALID", "scope": "amount"}).describe()
+        'FIELD_INVALID at amount'
+    """
+
+    error: str
+    scope: str | None = None
+    parameters: Mapping[str, Any] | None = field(default=None, hash=False)
+    message: str | None = None
+
+    @classmethod
+    def from_json(cls, item: Any) -> ErrorEntry:
+        """An entry as the answer's JSON has it (anything else becomes its text's code)."""
+        if not isinstance(item, Mapping):
+            return cls(error=str(item))
+        params = item.get("parameters")
+        return cls(
+            error=str(item.get("error") or "UNKNOWN"),
+            scope=None if item.get("scope") is None else str(item.get("scope")),
+            parameters=dict(params) if isinstance(params, Mapping) else None,
+            message=None if item.get("message") is None else str(item.get("message")),
+        )
+
+    def describe(self) -> str:
+        """The entry in words: ``CODE at scope {parameters} (message)``."""
+        text = self.error
+        if self.scope:
+            text += f" at {self.scope}"
+        if self.parameters:
+            text += f" {dict(self.parameters)}"
+        if self.message:
+            text += f" ({self.message})"
+        return text
 
 
 class ApiError(CnbError):
-    """The API answered with an error status (either API; COBS errors add their entries).
+    """The API answered with an error status (either API).
 
     Attributes:
         status: HTTP status code.
         url: the URL that was requested (never carries secrets).
+        errors: every entry of a COBS error body, in order (empty for the market-data API).
+        request_id: the ``X-Request-ID`` a COBS call was sent with.
+        retry_after: the seconds the answer asked to wait (``Retry-After``), or None.
         error_code: ``VALIDATION_ERROR`` or ``INTERNAL_SERVER_ERROR`` when a market-data error
             body carries one.
         description: the ``description`` of a market-data error body.
@@ -226,10 +288,16 @@ class ApiError(CnbError):
         status: int | None = None,
         url: str = "",
         body: Mapping[str, Any] | None = None,
+        errors: Iterable[ErrorEntry] = (),
+        request_id: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         body = body if isinstance(body, Mapping) else {}
         self.status = status
         self.url = url
+        self.errors = tuple(errors)
+        self.request_id = request_id
+        self.retry_after = retry_after
         self.error_code: str | None = _text(body.get("errorCode"))
         self.description: str | None = _text(body.get("description"))
         self.endpoint: str | None = _text(body.get("endPoint"))
@@ -237,6 +305,11 @@ class ApiError(CnbError):
         self.happened_at: str | None = _text(body.get("happenedAt"))
         self.rule, self.field, self.value = parse_validation_description(self.description or "")
         super().__init__(message)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The ``error`` codes of every COBS error entry."""
+        return tuple(entry.error for entry in self.errors)
 
     @property
     def details(self) -> dict[str, Any]:
@@ -281,8 +354,23 @@ class NotFoundError(ApiError):
     """HTTP 404: no such path or resource (the live API sends no body)."""
 
 
+class RateLimited(ApiError):
+    """HTTP 429 (Too Many Requests, RFC 6585 §4): the caller's pace; the API asks to be called
+    again later, after ``retry_after`` seconds when it says (``Retry-After``). Not a
+    :class:`ServerError`: the server is well, the calls came too fast. The market-data client
+    raises it once its retries (which honour ``Retry-After``) are used up; COBS's authorization
+    walk reads again after it while its deadline allows.
+
+    Example:
+        >>> import cnbkit
+        >>> issubclass(cnbkit.RateLimited, cnbkit.ServerError)
+        False
+    """
+
+
 class ServerError(ApiError):
-    """HTTP 5xx after all retries: the API failed; try again later or use the cache."""
+    """HTTP 5xx after all retries: the API failed; try again later or use the cache. A 503
+    (Service Unavailable) carries the ``retry_after`` the server named, if any."""
 
 
 class ConnectionFailed(RequestError):
@@ -309,7 +397,14 @@ class HostUnreachable(ConnectionFailed):
         self.timed_out = timed_out
 
 
-class CertificateNotTrusted(ConnectionFailed):
+class TlsHandshakeFailed(ConnectionFailed):
+    """The TLS handshake with the server failed: the server refused the client certificate
+    (COBS's mutual TLS: ``unknown ca``, ``bad certificate``, ``certificate required``), the
+    two sides share no protocol, or the server's certificate could not be verified (then the
+    subclass :class:`CertificateNotTrusted`). Nothing changes by trying again."""
+
+
+class CertificateNotTrusted(TlsHandshakeFailed):
     """The certificate a server presented could not be verified: most often it was issued by
     a CA that the trust in use does not hold, which is what a proxy that inspects TLS (it
     re-signs every certificate with the company's own root CA) looks like to Python. Nothing

@@ -229,6 +229,7 @@ def _ask(base_url: str, timeout: float) -> LiveProbe:
         HostUnreachable,
         ProxyAuthenticationRequired,
         ProxyRefused,
+        RateLimited,
         ServerError,
     )
 
@@ -285,7 +286,7 @@ def _ask(base_url: str, timeout: float) -> LiveProbe:
             return LiveProbe("timeout", f"did not answer within {timeout:g} s{_via(base_url)}",
                              detail(exc))
         return LiveProbe("error", "dropped the connection", detail(exc))
-    except ServerError as exc:
+    except (ServerError, RateLimited) as exc:
         proxy = _proxy_of(base_url)
         if proxy and exc.error_code is None:  # not the API's own error body: the proxy's
             return LiveProbe("proxy", f"could not be reached: the proxy {proxy} answered "

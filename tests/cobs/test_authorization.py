@@ -17,13 +17,11 @@ from cnbkit import ManualClock
 from cnbkit.cobs import (
     AuthorizationFailed,
     AuthorizationTimeout,
-    BadRequest,
     CobsClient,
-    NotFound,
     WrongOneTimePassword,
     WrongState,
 )
-from cnbkit.errors import ConfigError, InvalidParameter
+from cnbkit.errors import ConfigError, InvalidParameter, NotFoundError, ValidationError
 
 from .conftest import REDIRECT
 
@@ -209,9 +207,9 @@ def test_an_authorization_the_user_does_not_finish_times_out_and_can_be_resumed(
 def test_cancel_a_payment_before_it_is_authorized(authorized, sandbox):
     payment = _pay(authorized)
     authorized.cancel_payment(payment)
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFoundError):
         authorized.payment(payment)
-    with pytest.raises(NotFound):  # nothing left to cancel, and no such payment
+    with pytest.raises(NotFoundError):  # nothing left to cancel, and no such payment
         authorized.cancel_payment(payment)
     done = _pay(authorized)
     authorized.authorize_payment(done, open_url=authorized.follow_without_browser,
@@ -234,7 +232,7 @@ def test_what_the_walk_needs_is_asked_for_before_anything_is_sent(authorized, sa
     with pytest.raises(ConfigError, match="one_time_password"):
         authorized.authorize_payment(payment, "SMS")
     # a redirect URL the application never registered is refused by the bank
-    with pytest.raises(BadRequest) as unregistered:
+    with pytest.raises(ValidationError) as unregistered:
         authorized.signing(payment).choose("USERAGENT_REDIRECT",
                                            redirect_url="https://evil.example/")
     assert unregistered.value.codes == ("INVALID_AUTHORIZATION_REDIRECT_URI",)
@@ -260,7 +258,7 @@ def test_payment_detail_is_what_was_sent(authorized, sandbox, version, make_conf
     other = CobsClient(make_config(sandbox, version))
     other.register("other app")
     other.authorize_without_browser()
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFoundError):
         other.payment(sent.payment_id)
     other.close()
     # a payment due after today waits: authorized, it is ACCP until its day

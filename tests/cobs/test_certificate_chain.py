@@ -19,8 +19,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from cnbkit._shared.qcstatements import extension as qcstatements_extension
-from cnbkit.cobs import CobsClient, CobsConfig, CobsConnectionError
+from cnbkit.cobs import CobsClient, CobsConfig
 from cnbkit.cobs.sending import NONE
+from cnbkit.errors import ConnectionFailed
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply, Request
 
 from .conftest import TPP_NAME
@@ -120,5 +121,5 @@ def test_the_whole_chain_of_the_file_is_sent(server, chain):
 
 
 def test_a_certificate_without_its_intermediate_is_refused(server, chain):
-    with _client(server, chain, "alone") as client, pytest.raises(CobsConnectionError):
+    with _client(server, chain, "alone") as client, pytest.raises(ConnectionFailed):
         client.send("GET", "/hello", user=NONE)

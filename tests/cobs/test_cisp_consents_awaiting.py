@@ -9,16 +9,14 @@ import pandas as pd
 import pytest
 
 from cnbkit.cobs import (
-    BadRequest,
     CobsClient,
     InvalidGrant,
     InvalidPaymentOrder,
-    NotFound,
     OAuthError,
     Unauthorized,
     UnsupportedOperation,
 )
-from cnbkit.errors import ConfigError
+from cnbkit.errors import ConfigError, NotFoundError, ValidationError
 
 from .conftest import TPP_NAME
 
@@ -49,7 +47,7 @@ def test_cisp_balance_check_with_the_certificate_alone(cisp, authorized, sandbox
     assert len(sent) == 2 and not any("Authorization" in h for h in sent)  # no token
     assert all(h["User-Involved"] == "false" and h["TPP-Name"] == TPP_NAME for h in sent)
     # the holder of the last account granted no CISP check: AG01, as the standard names it
-    with pytest.raises(BadRequest) as refused:
+    with pytest.raises(ValidationError) as refused:
         cisp.confirm_funds(accounts.iban[4], 1, "CZK")
     assert refused.value.codes == ("AG01",)
     with pytest.raises(InvalidPaymentOrder):  # checked before sending, as a payment is
@@ -95,7 +93,7 @@ def test_awaiting_payments(authorized_5, sandbox):
     one = cobs.awaiting_payments(accounts.id[0])
     assert set(one.payment_id) == set(every.loc[every.debtor_account_id == accounts.id[0],
                                                 "payment_id"])
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFoundError):
         cobs.awaiting_payments("NO-SUCH-ACCOUNT")
 
 
@@ -118,7 +116,7 @@ def test_consents_are_read_and_revoked(sandbox, make_config):
     assert set(consents.accesses) == {"AISP.accounts, AISP.balances, AISP.transactions"}
     assert (consents.valid_until > pd.Timestamp("2025-12-31", tz="UTC")).all()
     old = cobs.token
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFoundError):
         cobs.revoke_consent("no-such-consent")
     cobs.revoke_consent(consents.consent_id[0])
     assert cobs.token is None  # forgotten here

@@ -13,15 +13,14 @@ from cnbkit.cobs import (
     CertificateExpiryWarning,
     CobsClient,
     CobsConfig,
-    CobsError,
-    ConfigError,
     Forbidden,
     InvalidGrant,
     OAuthError,
     PageNotFound,
 )
+from cnbkit.cobs.answers import error_for
 from cnbkit.cobs.identity import load_identity
-from cnbkit.errors import CnbError
+from cnbkit.errors import CnbError, ConfigError
 from cnbkit.sandbox.cobs.pki import issue_client_cert, write_cert, write_key
 
 
@@ -125,20 +124,20 @@ def test_cobs_error_keeps_every_entry():
                        {"error": "AM06", "scope": "amount.instructedAmount.value"},
                        {"error": "AM03", "parameters": {"CURRENCY": "JPY"},
                         "scope": "debtorAccount.currency", "message": "bad"}]}
-    err = CobsError.from_response(400, body, url="https://x/my/payments", request_id="r-1")
+    err = error_for(400, body, url="https://x/my/payments", request_id="r-1")
     assert err.codes == ("AC01", "AM06", "AM03")
     assert err.errors[2].parameters == {"CURRENCY": "JPY"}
     assert err.errors[1].scope == "amount.instructedAmount.value"
     assert "AM03" in str(err) and "r-1" in str(err)
-    assert isinstance(CobsError.from_response(403, {"errors": [{"error": "FORBIDDEN"}]}),
+    assert isinstance(error_for(403, {"errors": [{"error": "FORBIDDEN"}]}),
                       Forbidden)
-    assert isinstance(CobsError.from_response(400, {"errors": [{"error": "PAGE_NOT_FOUND"}]}),
+    assert isinstance(error_for(400, {"errors": [{"error": "PAGE_NOT_FOUND"}]}),
                       PageNotFound)
 
 
 def test_oauth_error_mapping():
-    err = CobsError.from_response(400, {"error": "invalid_grant",
-                                        "error_description": "code used"})
+    err = error_for(400, {"error": "invalid_grant",
+                          "error_description": "code used"})
     assert isinstance(err, InvalidGrant) and isinstance(err, OAuthError)
     assert err.error == "invalid_grant" and err.description == "code used"
     assert err.errors[0].error == "invalid_grant"

@@ -8,8 +8,9 @@ import dataclasses
 
 import pytest
 
-from cnbkit.cobs import CobsClient, ConfigError
+from cnbkit.cobs import CobsClient
 from cnbkit.cobs.config import CobsConfig, Endpoints, Headers, OAuthSettings, TlsSettings
+from cnbkit.errors import ConfigError
 
 from .conftest import make_config
 

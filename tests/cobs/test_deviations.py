@@ -16,18 +16,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from cnbkit.cobs import (
-    CobsClient,
-    CobsConfig,
-    ConfigError,
-    InvalidPaymentOrder,
-    NotFound,
-    PageNotFound,
-)
+from cnbkit.cobs import CobsClient, CobsConfig, InvalidPaymentOrder, PageNotFound
 from cnbkit.cobs.config import CNB_AUTHORIZE_URL, CNB_BASE_URL, CNB_TOKEN_URL
-from cnbkit.cobs.errors import MalformedAnswer
 from cnbkit.cobs.payments import Payment
-from cnbkit.errors import NotFoundError
+from cnbkit.errors import ConfigError, InvalidResponse, NotFoundError
 from cnbkit.sandbox.httpserver import Reply, Request
 
 CREDITOR = "CZ6330300000000000000123"
@@ -229,7 +221,7 @@ def test_the_payment_id_is_read_where_either_file_puts_it():
     top["transactionIdentification"] = nested  # the files' POST answer: top level
     assert Payment.from_json(top).payment_id == nested
     del top["transactionIdentification"]
-    with pytest.raises(MalformedAnswer, match="no transactionIdentification"):
+    with pytest.raises(InvalidResponse, match="no transactionIdentification"):
         Payment.from_json(top)
 
 
@@ -246,10 +238,10 @@ def test_the_sandbox_answers_creation_with_200_and_both_places(authorized, sandb
 
 
 def test_an_unknown_payment_is_transaction_missing(authorized, version):
-    with pytest.raises(NotFound) as info:
+    with pytest.raises(NotFoundError) as info:
         authorized.payment_status("0000000000000000000")
     assert info.value.codes == ("TRANSACTION_MISSING",) and info.value.status == 404
-    with pytest.raises(NotFound) as detail:
+    with pytest.raises(NotFoundError) as detail:
         authorized.payment("0000000000000000000")
     assert detail.value.codes == ("TRANSACTION_MISSING",)
 
@@ -257,7 +249,7 @@ def test_an_unknown_payment_is_transaction_missing(authorized, version):
 def test_a_page_past_the_end_is_not_a_missing_resource(authorized, version):
     with pytest.raises(PageNotFound) as info:
         authorized.send("GET", "/my/accounts", params={"page": 99, "size": 2})
-    assert not isinstance(info.value, NotFoundError) and not isinstance(info.value, NotFound)
+    assert not isinstance(info.value, NotFoundError) and not isinstance(info.value, NotFoundError)
 
 
 # -- registration --------------------------------------------------------------------------------

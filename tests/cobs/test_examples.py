@@ -19,20 +19,22 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from cnbkit.cobs import AuthorizationFailed, CobsError, NotFound, Unauthorized
+from cnbkit.cobs import AuthorizationFailed, Unauthorized
 from cnbkit.cobs.accounts import (
     accounts_frame,
     balances_frame,
     standing_orders_frame,
     transactions_frame,
 )
+from cnbkit.cobs.answers import error_for
 from cnbkit.cobs.awaiting import awaiting_frame
 from cnbkit.cobs.consents import consents_frame
-from cnbkit.cobs.errors import BadRequest, InvalidPaymentOrder, PageNotFound
+from cnbkit.cobs.errors import InvalidPaymentOrder, PageNotFound
 from cnbkit.cobs.orders import check_standing_order, order_status
 from cnbkit.cobs.payments import Payment
 from cnbkit.cobs.providers import CNB_STANDING_ORDERS
 from cnbkit.cobs.signing import SignDetail, SignOutcome, SignStep
+from cnbkit.errors import NotFoundError, ValidationError
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "cobs" / "examples" / "JSON"
 ALL = sorted(str(p.relative_to(EXAMPLES)) for p in EXAMPLES.rglob("*.json"))
@@ -114,14 +116,14 @@ def test_every_example_has_its_place():
 def test_error_examples(name):
     body = load(name)
     status = int(name.split("/")[-1][:3])
-    error = CobsError.from_response(status, body, url="https://bank.example/x")
+    error = error_for(status, body, url="https://bank.example/x")
     assert error.codes == tuple(e["error"] for e in body["errors"])
     assert [e.scope for e in error.errors] == [e.get("scope") for e in body["errors"]]
     assert [e.parameters for e in error.errors] == [e.get("parameters") for e in body["errors"]]
     codes = set(error.codes)
     expected = (PageNotFound if "PAGE_NOT_FOUND" in codes else
                 AuthorizationFailed if "AUTH_LIMIT_EXCEEDED" in codes else
-                {400: BadRequest, 401: Unauthorized, 404: NotFound}[status])
+                {400: ValidationError, 401: Unauthorized, 404: NotFoundError}[status])
     assert type(error) is expected
     assert all(code in str(error) for code in codes)
 

@@ -16,11 +16,11 @@ from cnbkit.cobs import (
     Forbidden,
     InvalidClient,
     InvalidPaymentOrder,
-    NotFound,
     PageNotFound,
     StateMismatch,
     UnsupportedOperation,
 )
+from cnbkit.errors import NotFoundError
 
 REDIRECT = "https://tpp.example/callback"
 
@@ -107,7 +107,7 @@ def test_full_flow(sandbox, version, make_config):
     client.refresh()  # the new secret works
 
     client.delete_application()
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFoundError):
         client.application(app.client_id)
     client.close()
     stale.close()
@@ -124,7 +124,7 @@ def test_paging_past_end_and_unknown_account(authorized, sandbox, version):
                          params={"page": 500, "size": 10})
     assert txs.value.status == 404
     assert txs.value.errors[0].parameters == {"PAGE_COUNT": 42}  # 420 transactions / 10
-    with pytest.raises(NotFound) as unknown:
+    with pytest.raises(NotFoundError) as unknown:
         authorized.transactions("NOPE")
     assert unknown.value.codes == ("ID_NOT_FOUND",)
 

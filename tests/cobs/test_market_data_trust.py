@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 import trustme
 
-from cnbkit.cobs import CobsClient, CobsTlsError
+from cnbkit.cobs import CobsClient
+from cnbkit.errors import CertificateNotTrusted
 
 
 def test_cobs_ignores_the_market_data_trust_settings(sandbox, make_config, monkeypatch,
@@ -41,7 +42,7 @@ def test_the_environments_bundle_adds_no_trust_to_ca_bundle(sandbox, make_config
         monkeypatch.setenv(variable, str(sandbox.ca_path))
         client = CobsClient(make_config(sandbox, "5.0", ca_bundle=other))
         try:
-            with pytest.raises(CobsTlsError, match="CERTIFICATE_VERIFY_FAILED"):
+            with pytest.raises(CertificateNotTrusted, match="CERTIFICATE_VERIFY_FAILED"):
                 client.register("trusted by the environment only")
         finally:
             client.close()

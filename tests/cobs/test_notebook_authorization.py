@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 import requests
 
-from cnbkit.cobs import CobsClient, CobsConfig, CobsTlsError, OAuthError, StateMismatch
+from cnbkit.cobs import CobsClient, CobsConfig, OAuthError, StateMismatch
 from cnbkit.cobs.browser import RedirectCatcher, authorize_in_browser
 from cnbkit.cobs.notebook import AuthorizationWidget, authorize_in_notebook, is_hosted
-from cnbkit.errors import ConfigError
+from cnbkit.errors import CertificateNotTrusted, ConfigError
 
 from .conftest import REDIRECT
 
@@ -148,8 +148,9 @@ def test_the_readme_script_runs_as_written():
 
 def test_an_unknown_certificate_authority_names_ca_bundle(sandbox, make_config):
     cobs = CobsClient(make_config(sandbox, "5.0", ca_bundle=None))  # trusts the system only
-    with pytest.raises(CobsTlsError) as untrusted:
+    with pytest.raises(CertificateNotTrusted) as untrusted:
         cobs.register("untrusted")
+    assert (untrusted.value.trust, untrusted.value.host) == ("system", "127.0.0.1")
     message = str(untrusted.value)
     assert "ca_bundle" in message and "CNBKIT_COBS_CA_BUNDLE" in message
     assert "not signed by a certificate authority this client trusts" in message

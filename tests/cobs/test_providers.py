@@ -17,15 +17,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from cnbkit.cobs import (
-    CobsClient,
-    CobsConfig,
-    ConfigError,
-    Forbidden,
-    InvalidPaymentOrder,
-    NotFound,
-)
-from cnbkit.cobs.errors import token_rejected
+from cnbkit.cobs import CobsClient, CobsConfig, Forbidden, InvalidPaymentOrder
+from cnbkit.cobs.answers import token_rejected
+from cnbkit.errors import ConfigError, NotFoundError
 from cnbkit.sandbox.httpserver import Reply, Request
 
 from .conftest import REDIRECT, TPP_NAME
@@ -73,7 +67,7 @@ def test_defect_7_each_area_goes_to_the_root_the_provider_documents(sandbox, ver
         # the roots matter: the AISP root serves no payment
         misplaced = CobsClient(_split_config(sandbox, version, pisp_root=roots["aisp"]))
         misplaced.oauth.token = cobs.token
-        with pytest.raises(NotFound):
+        with pytest.raises(NotFoundError):
             misplaced.payment(payment)
         misplaced.close()
     with CobsClient(_split_config(sandbox, version, cert_file=sandbox.cisp_cert_path,

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from cnbkit.cobs import CobsClient, CobsError
+from cnbkit.cobs import CobsClient
+from cnbkit.errors import CnbError
 from cnbkit.sandbox.cobs import CobsSandbox
 
 
@@ -39,7 +40,7 @@ def test_listing_applications_while_others_register(busy_sandbox, make_config):
         try:
             while not stop.is_set():
                 client.register("concurrent", use=False)
-        except CobsError as exc:  # pragma: no cover - only on failure
+        except CnbError as exc:  # pragma: no cover - only on failure
             failures.append(exc)
         finally:
             client.close()
@@ -49,7 +50,7 @@ def test_listing_applications_while_others_register(busy_sandbox, make_config):
         try:
             for _ in range(15):
                 listed.append(len(client.applications()))
-        except CobsError as exc:
+        except CnbError as exc:
             failures.append(exc)
         finally:
             client.close()

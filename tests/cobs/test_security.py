@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from cnbkit.cobs import CobsClient, CobsError, Token, TokenFile, TokenFileError, redact
+from cnbkit.cobs import CobsClient, Token, TokenFile, TokenFileError, redact
+from cnbkit.errors import CnbError
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -61,7 +62,7 @@ def test_no_secret_in_logs_reprs_or_errors(sandbox, caplog, make_config, tmp_pat
                 lambda: keyless.accounts()):
         try:
             bad()
-        except CobsError as exc:
+        except CnbError as exc:
             errors.append(exc)
     client.delete_application()
     keyless.close()

@@ -24,10 +24,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from cnbkit.cobs import AuthorizationFailed, AuthorizationTimeout, CobsClient, CobsError
+from cnbkit.cobs import AuthorizationFailed, AuthorizationTimeout, CobsClient
 from cnbkit.cobs.pacing import MIN_INTERVAL
 from cnbkit.cobs.signing import DEFAULT_POLL_INTERVAL, UserAgentRedirect
-from cnbkit.errors import InvalidParameter
+from cnbkit.errors import ApiError, InvalidParameter
 from cnbkit.sandbox.cobs import BankVariant
 
 from .conftest import REDIRECT
@@ -184,7 +184,7 @@ def test_a_bank_without_step_three_offers_no_code(bank, sandbox):
     with pytest.raises(AuthorizationFailed) as refused:  # and the bank refuses it itself
         signing.choose("SMS")
     assert refused.value.status == 400 and refused.value.codes == ("AUTH_LIMIT_EXCEEDED",)
-    with pytest.raises(CobsError) as absent:
+    with pytest.raises(ApiError) as absent:
         signing.finish("USERAGENT_REDIRECT")
     assert absent.value.status == 501 and absent.value.codes == ("NOT_IMPLEMENTED",)
 
@@ -193,7 +193,7 @@ def test_a_variant_chosen_for_one_order_only(bank, sandbox, browser, version):
     first, second = _order(bank, "payment"), _order(bank, "payment", amount=3)
     sandbox.app.set_order_variant(second.payment_id, redirect_method="POST", step_one=False)
     assert bank.signing(first).detail().methods == ("USERAGENT_REDIRECT", "SMS")
-    with pytest.raises(CobsError) as absent:
+    with pytest.raises(ApiError) as absent:
         bank.signing(second).detail()
     assert absent.value.status == 501 and absent.value.codes == ("NOT_IMPLEMENTED",)
     for payment, method in ((first, "GET"), (second, "POST")):

@@ -11,14 +11,13 @@ import json
 import pytest
 
 from cnbkit.cobs import (
-    BadRequest,
     CobsClient,
     InvalidPaymentOrder,
-    NotFound,
     StandingOrder,
     UnsupportedOperation,
     WrongState,
 )
+from cnbkit.errors import NotFoundError, ValidationError
 
 CREDITOR = "CZ6330300000000000000123"
 
@@ -80,7 +79,7 @@ def test_a_standing_order_from_creation_to_cancellation(authorized_5, sandbox):
     with pytest.raises(WrongState, match="CANC") as again:
         cobs.cancel_standing_order(created)
     assert again.value.state == "CANC" and again.value.status == 404
-    with pytest.raises(BadRequest) as late:
+    with pytest.raises(ValidationError) as late:
         cobs.change_standing_order(now, amount=700)
     assert late.value.codes[0] == "PARAMETER_INVALID"
 
@@ -144,7 +143,7 @@ def test_the_banks_own_orders_are_read_but_not_changed(authorized_5):
     assert cobs.standing_order_status(order) == "ACSP"
     with pytest.raises(WrongState, match="cannot be cancelled here"):
         cobs.cancel_standing_order(order)
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFoundError):
         cobs.standing_order("SO-NO-SUCH-ORDER")
 
 

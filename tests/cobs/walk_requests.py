@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cnbkit import ManualClock
-from cnbkit.cobs import CobsClient, CobsConfig, CobsError
+from cnbkit.cobs import CobsClient, CobsConfig
+from cnbkit.errors import CnbError
 from cnbkit.sandbox.cobs import CobsSandbox
 
 from .user_agent import Browser
@@ -165,7 +166,7 @@ def walk(sandbox: CobsSandbox, case: Case, version: str, browser: Browser,
                 result = client.authorize_payment(payment, **walk_args)
                 outcome = f"{result.state}, status {result.status}" + (
                     "" if result.status_final else " (not final)")
-            except CobsError as exc:
+            except CnbError as exc:
                 outcome = type(exc).__name__
         api: Counter[str] = Counter()
         pages = 0

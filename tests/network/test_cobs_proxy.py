@@ -15,16 +15,14 @@ import pytest
 import trustme
 
 from cnbkit import ManualClock
-from cnbkit.cobs import (
-    CobsClient,
-    CobsConfig,
-    CobsConnectionError,
-    CobsServerError,
-    CobsTlsError,
+from cnbkit.cobs import CobsClient, CobsConfig, Forbidden, Unauthorized
+from cnbkit.errors import (
+    CertificateNotTrusted,
     ConfigError,
-    Forbidden,
+    ProxyAuthenticationRequired,
+    ProxyRefused,
     RateLimited,
-    Unauthorized,
+    ServerError,
 )
 from cnbkit.sandbox.cobs import CobsSandbox
 
@@ -43,7 +41,7 @@ def test_a_cobs_tls_failure_through_an_inspecting_proxy_names_the_proxy(pki: Pki
         try:
             monkeypatch.setenv("HTTPS_PROXY", proxy.url())
             config = CobsConfig.for_sandbox(sandbox, "5.0")
-            with pytest.raises(CobsTlsError) as info, CobsClient(config) as cobs:
+            with pytest.raises(CertificateNotTrusted) as info, CobsClient(config) as cobs:
                 cobs.register("My budget app")
         finally:
             proxy.stop()
@@ -66,12 +64,12 @@ def test_a_proxy_that_answers_for_the_bank_is_named_not_the_bank(
         bundle.write_bytes(sandbox.ca_path.read_bytes() + pki.company_ca.read_bytes())
         monkeypatch.setenv("HTTPS_PROXY", gateway.url)
         config = CobsConfig.for_sandbox(sandbox, "5.0", ca_bundle=bundle)
-        with pytest.raises(CobsConnectionError) as info, CobsClient(config) as cobs:
+        with pytest.raises(ProxyRefused) as info, CobsClient(config) as cobs:
             cobs.register("My budget app")
         assert gateway.seen, "the request went through the proxy"
         assert sandbox.server.count("applications") == 0  # the bank never saw the request
     error = info.value
-    assert not isinstance(error, (RateLimited, CobsServerError))
+    assert not isinstance(error, (RateLimited, ServerError))
     assert error.status == status
     message = str(error)
     assert f"the proxy {gateway.url} answered {status}" in message
@@ -153,11 +151,11 @@ def test_every_call_path_reads_the_proxys_answers_as_the_proxys(
     bundle = tmp_path / "bank-and-company.pem"
     bundle.write_bytes(bank.ca_path.read_bytes() + pki.company_ca.read_bytes())
     with Gateway(pki.company, bank.ca_path, **settings) as gateway:  # type: ignore[arg-type]
-        with pytest.raises(CobsConnectionError) as info:
+        with pytest.raises(ProxyRefused) as info:
             _walk(path, bank, bundle, monkeypatch, gateway.url)
         assert gateway.seen, "the request went through the proxy"
     error = info.value
-    assert not isinstance(error, (RateLimited, CobsServerError, Unauthorized, Forbidden))
+    assert not isinstance(error, (RateLimited, ServerError, Unauthorized, Forbidden))
     assert error.status == status
     message = str(error)
     assert message.count(bank.base_url) == 1  # one error, not one wrapped in another
@@ -173,7 +171,7 @@ def test_refused_proxy_credentials_are_named_not_shown(pki: Pki, bank: CobsSandb
     with Gateway(pki.company, bank.ca_path, connect=407) as gateway:
         proxy = gateway.url.replace("://", "://quant:s3cret-Pr0xy@")
         monkeypatch.setenv("HTTPS_PROXY", proxy)
-        with pytest.raises(CobsConnectionError) as info, \
+        with pytest.raises(ProxyAuthenticationRequired) as info, \
                 CobsClient(CobsConfig.for_sandbox(bank, "5.0")) as cobs:
             cobs.register("My budget app")
     message = str(info.value)

@@ -23,13 +23,18 @@ from cnbkit.cobs import (
     CertificateError,
     CobsClient,
     CobsConfig,
-    CobsError,
     Forbidden,
     TokenFile,
     TokenFileError,
 )
 from cnbkit.cobs.identity import load_identity
-from cnbkit.errors import ConfigError
+from cnbkit.errors import (
+    ApiError,
+    CertificateNotTrusted,
+    CnbError,
+    ConfigError,
+    TlsHandshakeFailed,
+)
 from cnbkit.sandbox.cobs import CobsSandbox
 
 from ..cobs.judge import Judge
@@ -180,7 +185,7 @@ def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
             refused = CobsClient(config(cobs, extra_headers={"web-api-key": wrong_key}))
             try:
                 refused.register("wrong key", [REDIRECT])
-            except CobsError as exc:
+            except CnbError as exc:
                 errors.append(exc)
             headed.close()
             refused.close()
@@ -198,7 +203,7 @@ def test_full_flow_at_debug_leaks_nothing(cobs, tmp_path):
                     lambda: client.application("no-such-client")):
             try:
                 bad()
-            except CobsError as exc:
+            except CnbError as exc:
                 errors.append(exc)
         client.delete_application()
         produced += [repr(o) + "\n" + str(o) for o in (
@@ -301,7 +306,7 @@ def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
                     lambda: client.authorize_payment(first, open_url=page)):
             try:
                 bad()
-            except (WrongState, CobsError) as exc:
+            except (WrongState, ApiError) as exc:
                 errors.append(exc)
         client.cancel_payment(pay(14))
         order = client.create_standing_order(debtor_iban=iban, creditor_iban=creditor,
@@ -343,7 +348,7 @@ def test_authorization_flows_at_debug_leak_nothing(cobs, tmp_path):
         for bad in (step_by_step.detail, lambda: step_by_step.finish("USERAGENT_REDIRECT")):
             try:
                 bad()
-            except CobsError as exc:
+            except CnbError as exc:
                 errors.append(exc)
         produced.append(repr(client.authorize_payment(
             step_by_step.order_id, open_url=user.open, sleep=no_wait)))
@@ -448,8 +453,9 @@ def test_connections_are_refused(cobs, tmp_path):
                    authorize_url=cobs.authorize_url, token_url=cobs.token_url)
     refused["no certificate"] = True
     # a certificate from a foreign CA: the server refuses the handshake
-    with pytest.raises(requests.exceptions.ConnectionError):
+    with pytest.raises(TlsHandshakeFailed) as foreign:
         _register(cobs, cert_file=cobs.foreign_cert_path, key_file=cobs.foreign_key_path)
+    assert not isinstance(foreign.value, CertificateNotTrusted)  # ours refused, not theirs
     refused["foreign CA client certificate"] = True
     # an expired certificate: refused when loaded, and by the server
     with pytest.raises(CertificateError, match="expired"):
@@ -459,9 +465,9 @@ def test_connections_are_refused(cobs, tmp_path):
                      verify=str(cobs.ca_path), timeout=10)
     refused["expired certificate"] = True
     # the client refuses a server whose CA it was not told to trust (system store, other CA)
-    with pytest.raises(requests.exceptions.SSLError):
+    with pytest.raises(CertificateNotTrusted):
         _register(cobs, ca_bundle=None)
-    with pytest.raises(requests.exceptions.SSLError):
+    with pytest.raises(CertificateNotTrusted):
         _register(cobs, ca_bundle=cobs.foreign_cert_path)
     refused["server from an untrusted CA"] = True
     # an aisp-only token cannot initiate a payment

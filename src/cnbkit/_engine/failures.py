@@ -65,7 +65,6 @@ from urllib3.exceptions import ProxyError as Urllib3ProxyError
 from .._shared import proxy_failures
 from .._shared.proxies import without_credentials
 from .._shared.proxy_failures import (
-    ProxyVerdict,
     causes,
     check_proxy,
     connect_timed_out,
@@ -82,7 +81,6 @@ from ..errors import (
     CnbError,
     ConnectionFailed,
     HostUnreachable,
-    ProxyAuthenticationRequired,
     ProxyRefused,
     printable,
 )
@@ -120,18 +118,6 @@ def proxy_for(session: requests.Session, url: str) -> str | None:
     ``NO_PROXY``."""
     settings = session.merge_environment_settings(url, {}, None, None, None)
     return select_proxy(url, settings["proxies"])
-
-
-def _refusal(verdict: ProxyVerdict) -> ProxyRefused:
-    """The market-data error class for a proxy's verdict (one text, in
-    :mod:`cnbkit._shared.proxy_failures`)."""
-    if verdict.credentials:
-        error = ProxyAuthenticationRequired(
-            verdict.message, proxy=verdict.proxy, credentials_given=verdict.credentials_given,
-            schemes=verdict.schemes)
-        error.status = verdict.status
-        return error
-    return ProxyRefused(verdict.message, proxy=verdict.proxy, status=verdict.status)
 
 
 def api_error_body(response: requests.Response) -> bool:
@@ -337,7 +323,7 @@ class Failures:
                                               later=f"try again later, or {USE_CACHED}")
         if verdict is None:
             return None
-        return _refusal(verdict), verdict.retry
+        return proxy_failures.refusal(verdict), verdict.retry
 
     def of_answer(self, response: requests.Response, url: str, proxy: str | None
                   ) -> ProxyRefused | None:
@@ -348,4 +334,4 @@ class Failures:
         verdict = proxy_failures.of_answer(
             response.status_code, response.headers, url, proxy,
             own_body=api_error_body(response), reason=response.reason or "")
-        return None if verdict is None else _refusal(verdict)
+        return None if verdict is None else proxy_failures.refusal(verdict)

@@ -84,7 +84,6 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
-import email.utils
 import hashlib
 import logging
 import os
@@ -104,6 +103,7 @@ from urllib3.exceptions import (
 )
 
 from .._shared.clock import Clock
+from .._shared.retry_after import retry_after
 from .._shared.warnings_at_caller import warn
 from ..errors import (
     LEAVE_OFFLINE,
@@ -114,6 +114,7 @@ from ..errors import (
     InvalidResponse,
     NotFoundError,
     OfflineCacheMiss,
+    RateLimited,
     ServerError,
     StaleDataWarning,
     ValidationError,
@@ -225,19 +226,6 @@ class _WholeBodyAdapter(TrustAdapter):
         return response
 
 
-def _retry_after(response: requests.Response) -> float | None:
-    value = response.headers.get("Retry-After")
-    if not value:
-        return None
-    if value.strip().isdigit():
-        return float(value)
-    try:
-        moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, (moment - dt.datetime.now(dt.UTC)).total_seconds())
-
-
 def _body_or_none(response: requests.Response) -> dict[str, Any] | None:
     try:
         body = response.json()
@@ -270,6 +258,18 @@ def error_for(response: requests.Response, url: str, proxy: str | None = None) -
             url=url,
             body=body,
         )
+    wait = retry_after(response.headers.get("Retry-After"), date=response.headers.get("Date"))
+    if status == 429:
+        return RateLimited(
+            f"the API answered {url} 429 (too many requests) after retries"
+            f"{proxy_note(response, proxy)}; call again "
+            + (f"in {wait:g} s" if wait is not None else "later")
+            + f", or {USE_CACHED}",
+            status=429,
+            url=url,
+            body=body,
+            retry_after=wait,
+        )
     if status in RETRY_STATUSES or status >= 500:
         detail = printable(str((body or {}).get("description") or response.reason or ""), 120)
         return ServerError(
@@ -278,6 +278,7 @@ def error_for(response: requests.Response, url: str, proxy: str | None = None) -
             status=status,
             url=url,
             body=body,
+            retry_after=wait if status == 503 else None,
         )
     return ApiError(f"unexpected answer {status} from {url}", status=status, url=url, body=body)
 
@@ -398,8 +399,8 @@ class Transport:
         :meth:`lookup` already read for this call (the cache is then not read again).
 
         Raises:
-            ValidationError, NotFoundError, ServerError, ApiError, ConnectionFailed,
-            InvalidResponse, OfflineCacheMiss.
+            ValidationError, NotFoundError, RateLimited, ServerError, ApiError,
+            ConnectionFailed, InvalidResponse, OfflineCacheMiss.
         """
         found = self.lookup(call) if found is None else found
         if found.fresh is not None:
@@ -413,7 +414,7 @@ class Transport:
             )
         try:
             return self._download(call, url, key)
-        except (ConnectionFailed, ServerError, InvalidResponse) as exc:
+        except (ConnectionFailed, ServerError, RateLimited, InvalidResponse) as exc:
             if cached is None:
                 raise
             return self._stale(cached, f"the API could not be used: {exc}")
@@ -498,7 +499,9 @@ class Transport:
             if refused is not None:  # the proxy's own answer, which waiting does not heal
                 raise refused
             if status in RETRY_STATUSES:
-                last, wait = error_for(response, url, proxy), _retry_after(response)
+                last = error_for(response, url, proxy)
+                wait = retry_after(response.headers.get("Retry-After"),
+                                   date=response.headers.get("Date"))
                 continue
             if status != 200:
                 if keep and status in RECORDED_STATUSES:

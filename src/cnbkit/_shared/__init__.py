@@ -11,6 +11,8 @@
     dates               dates as users write them ("2019-05-17", date, datetime, Timestamp)
     deprecation         names that moved keep working for a release, with a FutureWarning
     proxies             the proxy requests picks, and how messages show it (no credentials)
+    proxy_failures      what a proxy's own answer means, for both clients
+    retry_after         how long an answer asks to wait (its Retry-After header)
     tls                 a requests adapter whose trust is one SSLContext, never the environment's
     warnings_at_caller  a warning shown at the user's own line, however deep it is raised
 """

@@ -46,13 +46,37 @@ from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit
 
-from ..errors import NETWORK_PAGE, ConfigError, printable
+from ..errors import (
+    NETWORK_PAGE,
+    ConfigError,
+    ProxyAuthenticationRequired,
+    ProxyRefused,
+    printable,
+)
 from .proxies import proxy_variable, without_credentials
 
-__all__ = ["ENCODED", "LOOPBACK_HOSTS", "ProxyVerdict", "causes", "check_proxy",
-           "connect_timed_out", "credentials", "find", "inspected", "loopback_hint",
-           "of_answer", "of_exception", "open_tunnel", "proxy_challenges", "proxy_note",
-           "proxy_timed_out", "setting", "this_machine", "unreadable_proxy"]
+__all__ = [
+    "ENCODED",
+    "LOOPBACK_HOSTS",
+    "ProxyVerdict",
+    "causes",
+    "check_proxy",
+    "connect_timed_out",
+    "credentials",
+    "find",
+    "inspected",
+    "loopback_hint",
+    "of_answer",
+    "of_exception",
+    "open_tunnel",
+    "proxy_challenges",
+    "proxy_note",
+    "proxy_timed_out",
+    "refusal",
+    "setting",
+    "this_machine",
+    "unreadable_proxy",
+]
 
 #: The names of this machine: a proxy elsewhere never reaches them.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -91,6 +115,25 @@ class ProxyVerdict:
     credentials: bool = False
     credentials_given: bool = False
     schemes: tuple[str, ...] = ()
+
+
+def refusal(verdict: ProxyVerdict, message: str | None = None, *, url: str = ""
+            ) -> ProxyRefused:
+    """The error class for a proxy's verdict, the same for both clients:
+    :class:`~cnbkit.errors.ProxyAuthenticationRequired` for credentials, else
+    :class:`~cnbkit.errors.ProxyRefused`, with the proxy's ``status`` (``message``: the
+    verdict's own, unless a client puts the call before it; ``url``: the request's)."""
+    text = verdict.message if message is None else message
+    error: ProxyRefused
+    if verdict.credentials:
+        error = ProxyAuthenticationRequired(
+            text, proxy=verdict.proxy, credentials_given=verdict.credentials_given,
+            schemes=verdict.schemes)
+        error.status = verdict.status
+    else:
+        error = ProxyRefused(text, proxy=verdict.proxy, status=verdict.status)
+    error.url = url
+    return error
 
 
 # -- exceptions as requests and urllib3 nest them ---------------------------------------------

@@ -12,35 +12,28 @@ Example:
     ...     cobs.transactions(cobs.accounts().id[0], "2025-01-01", "2025-12-31")
 """
 
+from typing import Any
+
 from cnbkit.cobs import _extra  # noqa: F401  (first: without the cobs extra, says what to install)
 from cnbkit.cobs.client import CobsClient
 from cnbkit.cobs.config import CobsConfig
+from cnbkit.cobs.errors import MOVED as _MOVED
 from cnbkit.cobs.errors import (
     AuthorizationFailed,
     AuthorizationTimeout,
-    BadRequest,
     CertificateError,
     CertificateExpiryWarning,
-    CobsConnectionError,
-    CobsError,
-    CobsServerError,
-    CobsTlsError,
-    ConfigError,
-    ErrorEntry,
     Forbidden,
     InvalidClient,
     InvalidGrant,
     InvalidPaymentOrder,
     InvalidScope,
-    NotFound,
     OAuthError,
     PageNotFound,
     PollIntervalWarning,
-    RateLimited,
     ScopeChangedWarning,
     StateMismatch,
     TokenFileError,
-    TokenRateLimited,
     Unauthorized,
     UnsupportedOperation,
     WrongOneTimePassword,
@@ -57,29 +50,20 @@ __all__ = [
     "AuthorizationFailed",
     "AuthorizationResult",
     "AuthorizationTimeout",
-    "BadRequest",
     "BalanceCheck",
     "CertificateError",
     "CertificateExpiryWarning",
     "CobsClient",
     "CobsConfig",
-    "CobsConnectionError",
-    "CobsError",
-    "CobsServerError",
-    "CobsTlsError",
-    "ConfigError",
-    "ErrorEntry",
     "Forbidden",
     "InvalidClient",
     "InvalidGrant",
     "InvalidPaymentOrder",
     "InvalidScope",
-    "NotFound",
     "OAuthError",
     "PageNotFound",
     "Payment",
     "PollIntervalWarning",
-    "RateLimited",
     "ScopeChangedWarning",
     "SignInfo",
     "Signing",
@@ -88,7 +72,6 @@ __all__ = [
     "Token",
     "TokenFile",
     "TokenFileError",
-    "TokenRateLimited",
     "Unauthorized",
     "UnsupportedOperation",
     "UserAgentRedirect",
@@ -96,3 +79,13 @@ __all__ = [
     "WrongState",
     "check_standing_order",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """0.1.0's names of failures that have the root's name now (:mod:`cnbkit.cobs.errors`),
+    with a FutureWarning until 0.3.0."""
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from cnbkit._shared.deprecation import moved
+
+    return moved(__name__, "cnbkit.errors", _MOVED, name, whole_module=False)

@@ -28,7 +28,7 @@ as written, whatever the time and offset after it (``2025-06-30T00:00:00.000+02`
 ``2025-06-30`` are both 30 June; nothing is shifted through UTC), as datetime64 without a time
 zone. A balance's ``date.dateTime`` is a moment ("Date or date and time ... ISO 8601"): a
 timezone-aware UTC timestamp (a date alone is its midnight in Prague). A date in any other form
-raises :class:`~cnbkit.cobs.errors.MalformedAnswer`.
+raises :class:`~cnbkit.InvalidResponse`.
 
 Example:
     >>> parse_symbols(["VS:501", "KS:9", "SS:1005"])
@@ -51,7 +51,7 @@ from typing import Any
 import pandas as pd
 
 from cnbkit._shared.clock import PRAGUE
-from cnbkit.cobs.errors import CobsError, MalformedAnswer
+from cnbkit.errors import InvalidResponse
 
 __all__ = [
     "ACCOUNT_COLUMNS",
@@ -119,7 +119,7 @@ def _paging_number(body: Mapping[str, Any], name: str) -> int | None:
     elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         number = int(value.strip())
     if number is None or number < 0:
-        raise CobsError(f"the answer's paging field {name!r} is not a whole number "
+        raise InvalidResponse(f"the answer's paging field {name!r} is not a whole number "
                         f"(got {str(value)[:40]!r})")
     return number
 
@@ -132,7 +132,7 @@ def fetch_all_pages(
     ``nextPage`` is optional in COBS: when it is absent the next page is ``page + 1`` as long
     as ``pageCount`` says more pages remain. A ``nextPage`` that does not advance while
     ``pageCount`` says more remain, a paging field that is not a whole number, and fewer items
-    than ``totalCount`` raise :class:`CobsError` instead of returning partial data.
+    than ``totalCount`` raise :class:`InvalidResponse` instead of returning partial data.
     """
     items: list[dict[str, Any]] = []
     page, fetched = 0, 0
@@ -142,7 +142,7 @@ def fetch_all_pages(
         fetched += 1
         chunk = body.get(key) or []
         if not isinstance(chunk, list):
-            raise CobsError(f"the answer's {key!r} is not a list")
+            raise InvalidResponse(f"the answer's {key!r} is not a list")
         items.extend(chunk)
         next_page = _paging_number(body, "nextPage")
         page_count = _paging_number(body, "pageCount")
@@ -154,7 +154,7 @@ def fetch_all_pages(
             next_page = page + 1
         elif next_page <= page:
             if more:
-                raise CobsError(
+                raise InvalidResponse(
                     f"paging of {key!r} is inconsistent: page {page} points to nextPage "
                     f"{next_page} while pageCount {page_count} says more pages remain"
                 )
@@ -162,10 +162,10 @@ def fetch_all_pages(
         elif page_count is not None and next_page >= page_count:
             break  # ... or a page past the end; totalCount below catches a real gap
         if fetched >= MAX_PAGES:
-            raise CobsError(f"paging did not end after {MAX_PAGES} pages")
+            raise InvalidResponse(f"paging did not end after {MAX_PAGES} pages")
         page = next_page
     if total is not None and len(items) < total:
-        raise CobsError(f"paging of {key!r} ended after {fetched} page(s) with {len(items)} "
+        raise InvalidResponse(f"paging of {key!r} ended after {fetched} page(s) with {len(items)} "
                         f"item(s), fewer than the totalCount {total} the provider announced")
     return items, fetched
 
@@ -186,17 +186,17 @@ def field_at(item: Any, *path: str) -> Any:
 
 
 def _parse_iso(value: Any, field: str) -> tuple[str, dt.datetime]:
-    """(the day as written, the moment) of an ISODate/ISODateTime; MalformedAnswer else."""
+    """(the day as written, the moment) of an ISODate/ISODateTime; InvalidResponse else."""
     text = value.strip() if isinstance(value, str) else None
     match = _ISO.match(text) if text else None
     if match is None or text is None:
-        raise MalformedAnswer(f"the answer's {field} {str(value)[:40]!r} is not an ISO date or "
+        raise InvalidResponse(f"the answer's {field} {str(value)[:40]!r} is not an ISO date or "
                               "date-time (yyyy-MM-dd or yyyy-MM-ddThh:mm:ss.sTZD)")
     try:
         moment = dt.datetime.fromisoformat(text.replace("z", "Z"))
         dt.date.fromisoformat(match["day"])
     except ValueError:
-        raise MalformedAnswer(f"the answer's {field} {text[:40]!r} is not a real date") \
+        raise InvalidResponse(f"the answer's {field} {text[:40]!r} is not a real date") \
             from None
     return match["day"], moment
 
@@ -284,7 +284,7 @@ def _signed_or_none(value: Any, indicator: Any) -> float | None:
     try:
         return _signed(value, indicator)
     except (TypeError, ValueError):
-        raise MalformedAnswer(f"the answer's amount {str(value)[:40]!r} is not a number") \
+        raise InvalidResponse(f"the answer's amount {str(value)[:40]!r} is not a number") \
             from None
 
 
@@ -426,7 +426,7 @@ def standing_orders_frame(items: list[dict[str, Any]]) -> pd.DataFrame:
 
 def whole_number(value: Any, name: str = "intervalDue") -> int | None:
     """A whole number however it came (``intervalDue``: a number in the files, a numeric
-    string in the examples); None when absent; :class:`MalformedAnswer` naming ``name``
+    string in the examples); None when absent; :class:`InvalidResponse` naming ``name``
     otherwise.
 
     Example:
@@ -438,8 +438,8 @@ def whole_number(value: Any, name: str = "intervalDue") -> int | None:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise MalformedAnswer(f"the answer's {name} {str(value)[:20]!r} is not a "
+        raise InvalidResponse(f"the answer's {name} {str(value)[:20]!r} is not a "
                               "number") from None
     if not number.is_integer():
-        raise MalformedAnswer(f"the answer's {name} {value!r} is not a whole number")
+        raise InvalidResponse(f"the answer's {name} {value!r} is not a whole number")
     return int(number)

@@ -16,12 +16,13 @@ the rule. So it is ``false`` by default (background), ``true`` inside
 call takes ``user_involved=`` to say it for that call alone.
 
 The access token is refreshed shortly before it expires, and once when a call answers 401 or
-403 that says the token is invalid or expired (:func:`~cnbkit.cobs.errors.token_rejected`: the
+403 that says the token is invalid or expired (:func:`~cnbkit.cobs.answers.token_rejected`: the
 standard allows 403 for an expired token, PDF p.51, but also answers 403 for a scope or licence
 that does not fit, which a refresh cannot mend). ``TPP-Identification`` and the headers that
 describe the user at the screen (``User-IP-Address``...) go out when the config sets them
-(:class:`~cnbkit.cobs.config.CobsConfig`). Error answers become typed
-:class:`~cnbkit.cobs.errors.CobsError` subclasses.
+(:class:`~cnbkit.cobs.config.CobsConfig`). Error answers become cnbkit's typed errors
+(:mod:`cnbkit.cobs.answers`): the root's classes (:class:`~cnbkit.NotFoundError`,
+:class:`~cnbkit.ServerError`...) and COBS's own (:mod:`cnbkit.cobs.errors`).
 
 Example:
     >>> from cnbkit.sandbox.cobs import CobsSandbox  # doctest: +SKIP
@@ -60,6 +61,7 @@ from requests_oauthlib import OAuth2Session
 
 from cnbkit._shared.clock import PRAGUE, Clock, SystemClock
 from cnbkit._shared.dates import to_date
+from cnbkit._shared.retry_after import retry_after
 from cnbkit.cobs import redact
 from cnbkit.cobs.accounts import (
     accounts_frame,
@@ -68,27 +70,20 @@ from cnbkit.cobs.accounts import (
     standing_orders_frame,
     transactions_frame,
 )
+from cnbkit.cobs.answers import connection_error, error_for, proxy_answer, token_rejected
 from cnbkit.cobs.awaiting import awaiting_frame
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.consents import consents_frame
-from cnbkit.cobs.errors import (
-    CobsError,
-    OAuthError,
-    TokenRateLimited,
-    Unauthorized,
-    UnsupportedOperation,
-    token_rejected,
-)
+from cnbkit.cobs.errors import OAuthError, Unauthorized, UnsupportedOperation
 from cnbkit.cobs.identity import check_ca_bundle, load_identity
-from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile, connection_error, proxy_answer
-from cnbkit.cobs.pacing import retry_after
+from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile
 from cnbkit.cobs.payment_calls import PaymentCalls
 from cnbkit.cobs.payments import refuse_direct_debit
 from cnbkit.cobs.registration import Application, applications_frame, registration_body
 from cnbkit.cobs.sending import IF_ANY, NEEDED, NONE
 from cnbkit.cobs.standing_order_calls import StandingOrderCalls
 from cnbkit.cobs.tls import MutualTlsAdapter
-from cnbkit.errors import ConfigError
+from cnbkit.errors import ApiError, ConfigError, InvalidResponse
 
 __all__ = ["IF_ANY", "NEEDED", "NONE", "CobsClient", "range_bound"]
 
@@ -382,7 +377,7 @@ class CobsClient:
         :meth:`~cnbkit.cobs.config.CobsConfig.root`), with the headers COBS requires, the
         user's token when ``user`` says so (``"needed"``, ``"none"``, ``"if_any"``), one
         refresh when the answer says the token is invalid or expired, and a typed
-        :class:`~cnbkit.cobs.errors.CobsError` for an error answer.
+        :class:`~cnbkit.ApiError` for an error answer (:func:`~cnbkit.cobs.answers.error_for`).
 
         Example:
             >>> cobs.send("GET", "/my/accounts", params={"size": 10},
@@ -414,7 +409,8 @@ class CobsClient:
                     timeout=self.timeout, withhold_token=True, allow_redirects=False,
                 )
             except requests.RequestException as exc:
-                raise connection_error(exc, method, url) from None
+                raise connection_error(exc, method, url,
+                                       ca_bundle=self._config.ca_bundle) from None
             request_id = str(headers["X-Request-ID"])
             log.debug("%s %s -> %s [X-Request-ID %s]", method,
                       redact.mask_path(urlsplit(response.url).path), response.status_code,
@@ -428,7 +424,6 @@ class CobsClient:
                 continue
             refused = proxy_answer(response, method)
             if refused is not None:  # the proxy's own answer (before a refresh it would meet)
-                refused.request_id = request_id
                 raise refused
             if not refreshed and with_token and self._refresh_helps(response):
                 log.debug("%s on %s: the answer says the token is invalid or expired: "
@@ -436,8 +431,6 @@ class CobsClient:
                 refreshed = True
                 try:
                     self.oauth.refresh()
-                except TokenRateLimited:
-                    raise  # the call was refused (401/403): sent again once the token is there
                 except OAuthError:
                     pass  # report the original answer below
                 else:
@@ -468,7 +461,7 @@ class CobsClient:
 
     def _refresh_helps(self, response: requests.Response) -> bool:
         """Whether a 401/403 says the access token is invalid or expired
-        (:func:`~cnbkit.cobs.errors.token_rejected`) and a refresh token is at hand; a refusal
+        (:func:`~cnbkit.cobs.answers.token_rejected`) and a refresh token is at hand; a refusal
         for scope, role or licence is raised as it came."""
         token = self.oauth.token
         if response.status_code not in (401, 403) or self._config.public_sandbox \
@@ -491,24 +484,23 @@ class CobsClient:
         where = redact.mask_path(urlsplit(response.url)._replace(query="").geturl())
         if response.status_code in (301, 302, 303, 307, 308):
             to = urlsplit(urljoin(response.url, response.headers.get("Location") or ""))
-            raise CobsError(f"COBS API answered {response.status_code} on {where}: a redirect "
-                            f"to {to.scheme}://{to.netloc}{redact.mask_path(to.path)}, not "
-                            "followed (cnbkit follows 307 and 308 on the same host, at most "
-                            f"{_MAX_REDIRECTS} times; a provider's API root is where its "
-                            f"documents say) [X-Request-ID {request_id}]",
-                            status=response.status_code, url=where, request_id=request_id)
+            raise ApiError(f"COBS API answered {response.status_code} on {where}: a redirect "
+                           f"to {to.scheme}://{to.netloc}{redact.mask_path(to.path)}, not "
+                           "followed (cnbkit follows 307 and 308 on the same host, at most "
+                           f"{_MAX_REDIRECTS} times; a provider's API root is where its "
+                           f"documents say) [X-Request-ID {request_id}]",
+                           status=response.status_code, url=where, request_id=request_id)
         refused = proxy_answer(response, response.request.method or "")
         if refused is not None:  # the proxy's own 5xx or page, not the provider's
-            refused.request_id = request_id
             raise refused
         if response.status_code >= 400:
             wait = retry_after(response.headers.get("Retry-After"),
                                date=response.headers.get("Date"))
-            raise CobsError.from_response(response.status_code, data, url=where,
-                                          request_id=request_id, retry_after=wait)
+            raise error_for(response.status_code, data, url=where, request_id=request_id,
+                            retry_after=wait)
         if response.content and data is None:
-            raise CobsError(f"the answer of {redact.mask_path(urlsplit(response.url).path)} "
-                            "is not JSON", status=response.status_code, request_id=request_id)
+            raise InvalidResponse(f"the answer of {redact.mask_path(urlsplit(response.url).path)} "
+                                  f"is not JSON [X-Request-ID {request_id}]")
         return data
 
     # -- registration ---------------------------------------------------------------------------
@@ -660,7 +652,8 @@ class CobsClient:
             response = self.session.request("GET", url, allow_redirects=False,
                                             withhold_token=True, timeout=self.timeout)
         except requests.RequestException as exc:
-            raise connection_error(exc, "GET", redact.mask_path(url)) from None
+            raise connection_error(exc, "GET", redact.mask_path(url),
+                                   ca_bundle=self._config.ca_bundle) from None
         location = response.headers.get("Location")
         if response.status_code in (301, 302, 303, 307, 308) and location:
             return urljoin(url, location)
@@ -713,7 +706,7 @@ class CobsClient:
             data = self.send("GET", path, params={**params, "page": page, "size": size},
                               user_involved=involved, scope="aisp")
             if not isinstance(data, dict):
-                raise CobsError(f"the answer of {path} is not a JSON object")
+                raise InvalidResponse(f"the answer of {path} is not a JSON object")
             return data
 
         items, pages = fetch_all_pages(fetch, key)

@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from cnbkit.cobs.accounts import instant
-from cnbkit.cobs.errors import MalformedAnswer
+from cnbkit.errors import InvalidResponse
 
 __all__ = ["CONSENT_COLUMNS", "consents_frame"]
 
@@ -35,7 +35,7 @@ CONSENT_COLUMNS = ["consent_id", "iban", "other", "accesses", "valid_until"]
 def consents_frame(body: Any) -> pd.DataFrame:
     """The consents answer as one row per account (an empty frame when there is none)."""
     if not isinstance(body, dict) or not isinstance(body.get("consents", []), list):
-        raise MalformedAnswer("the consents answer is not {consentId, consents: [...]}")
+        raise InvalidResponse("the consents answer is not {consentId, consents: [...]}")
     consent_id = body.get("consentId")
     rows = []
     for item in body.get("consents") or []:

@@ -23,7 +23,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from cnbkit.cobs.browser import authorize_in_browser
-from cnbkit.cobs.errors import CobsError
 from cnbkit.errors import CnbError, ConfigError
 
 if TYPE_CHECKING:
@@ -98,7 +97,7 @@ class AuthorizationWidget:
             return
         try:
             token = self.client.fetch_token(pasted)
-        except (CobsError, CnbError) as exc:
+        except CnbError as exc:
             self.error = exc
             self.status.value = f"<b>Not authorized:</b> {html.escape(str(exc))}"
             return

@@ -4,8 +4,8 @@ The :class:`~requests_oauthlib.OAuth2Session` gets the mutual-TLS adapter mounte
 so every call it makes, token refreshes included, presents the client certificate (this also
 sidesteps requests-oauthlib not forwarding ``cert`` on refresh). Token endpoint errors
 ``{error, error_description}`` become :class:`~cnbkit.cobs.errors.OAuthError` subclasses, and
-its 429 and 503 (the provider did not process the request) a
-:class:`~cnbkit.cobs.errors.TokenRateLimited` with ``retry_after``.
+its 429 and 503 (the provider did not process the request) a :class:`~cnbkit.RateLimited` and
+a :class:`~cnbkit.ServerError` with ``retry_after``.
 Tokens live in a :class:`Token` (repr masks them) and optionally in a token file written
 atomically (a new private file in the same directory, then renamed over it); a token file that
 others could read, or one that is a symbolic link, is refused. Private means mode 0600 on Linux
@@ -28,7 +28,6 @@ import hmac
 import io
 import json
 import os
-import re
 import secrets
 import time
 import warnings
@@ -42,35 +41,22 @@ from urllib.parse import parse_qs, urlsplit
 import requests
 from oauthlib.oauth2 import OAuth2Error
 from requests_oauthlib import OAuth2Session
-from urllib3.exceptions import ProxyError as Urllib3ProxyError
 
 from cnbkit._os import private_files
 from cnbkit._shared.clock import Clock, SystemClock
-from cnbkit._shared.proxies import environment_proxy, without_credentials
-from cnbkit._shared.proxy_failures import (
-    ProxyVerdict,
-    connect_timed_out,
-    find,
-    of_answer,
-    of_exception,
-    proxy_timed_out,
-)
+from cnbkit._shared.retry_after import retry_after
 from cnbkit.cobs import redact
+from cnbkit.cobs.answers import busy, connection_error, oauth_error, proxy_answer, shown, token_busy
 from cnbkit.cobs.config import ENV_PREFIX, CobsConfig
 from cnbkit.cobs.errors import (
-    CobsConnectionError,
-    CobsTlsError,
-    ConfigError,
     OAuthError,
     ScopeChangedWarning,
     StateMismatch,
     TokenFileError,
-    TokenRateLimited,
 )
-from cnbkit.cobs.pacing import retry_after
-from cnbkit.errors import NETWORK_PAGE
+from cnbkit.errors import ConfigError, ProxyRefused
 
-__all__ = ["OAuthFlow", "Token", "TokenFile", "connection_error"]
+__all__ = ["OAuthFlow", "Token", "TokenFile"]
 
 
 @dataclass(repr=False)
@@ -234,22 +220,21 @@ class TokenFile:
 
 
 def _raise_on_error(response: requests.Response) -> requests.Response:
-    """Compliance hook: turn an OAuth error answer into a typed exception (429 and 503:
-    :class:`~cnbkit.cobs.errors.TokenRateLimited`, with the ``Retry-After`` seconds; a proxy's
-    own answer: :func:`proxy_answer`)."""
+    """Compliance hook: turn an OAuth error answer into a typed exception (429
+    :class:`~cnbkit.RateLimited` and 503 :class:`~cnbkit.ServerError`, with the
+    ``Retry-After`` seconds; a proxy's own answer:
+    :func:`~cnbkit.cobs.answers.proxy_answer`)."""
     refused = proxy_answer(response, "POST")
     if refused is not None:
         raise refused
     if response.status_code in (429, 503):
         try:
-            busy = response.json()
+            said = response.json()
         except ValueError:
-            busy = None
-        url = redact.mask_path(urlsplit(response.url)._replace(query="").geturl())
-        raise TokenRateLimited.from_token_answer(
-            response.status_code, busy, url=url,
-            retry_after=retry_after(response.headers.get("Retry-After"),
-                                    date=response.headers.get("Date")))
+            said = None
+        raise token_busy(response.status_code, said, url=shown(response.url),
+                         retry_after=retry_after(response.headers.get("Retry-After"),
+                                                 date=response.headers.get("Date")))
     if response.status_code >= 400:
         try:
             body = response.json()
@@ -258,101 +243,8 @@ def _raise_on_error(response: requests.Response) -> requests.Response:
                     "error_description": f"HTTP {response.status_code} without a JSON body"}
         if not isinstance(body, dict) or "error" not in body:
             body = {"error": "server_error", "error_description": f"HTTP {response.status_code}"}
-        raise OAuthError.from_body(response.status_code, body, url=response.url)
+        raise oauth_error(response.status_code, body, url=response.url)
     return response
-
-
-_QUERY = re.compile(r"\?[^\s'\")]*")
-#: How OpenSSL says the server's certificate chains to no trusted CA.
-_UNKNOWN_CA = re.compile(r"unable to get local issuer certificate|self[- ]signed certificate|"
-                         r"CERTIFICATE_VERIFY_FAILED", re.IGNORECASE)
-
-
-def _provider_body(response: requests.Response) -> bool:
-    """Whether ``response`` carries a provider's own error body: COBS's ``errors`` list or an
-    OAuth ``error`` (a proxy's page carries neither)."""
-    try:
-        body = response.json()
-    except ValueError:
-        return False
-    return isinstance(body, dict) and ("errors" in body or "error" in body)
-
-
-def proxy_answer(response: requests.Response, method: str) -> CobsConnectionError | None:
-    """The error for an answer that a proxy most likely gave itself, or None.
-
-    When HTTPS to the provider goes through a proxy (``HTTPS_PROXY``...), the answer is read
-    as the market-data side reads it (:func:`cnbkit._shared.proxy_failures.of_answer`, one
-    judge and one text for both): a 407, or a 401 without the provider's error body and
-    without a ``Bearer`` challenge, is the proxy asking for credentials (or refusing them);
-    a 5xx without the provider's error body, or an HTML page, is the proxy answering for the
-    bank: a proxy that inspects TLS (its CA trusted by the client, in the system's store or
-    ``ca_bundle``) cannot present the client's eIDAS certificate to the bank, so its own
-    handshake with the bank fails and it answers 502 or 503 itself. Waiting does not heal
-    that, so it is not a :class:`~cnbkit.cobs.errors.RateLimited`: the error (a
-    :class:`~cnbkit.cobs.errors.CobsConnectionError` with the proxy's ``status``, the bank
-    not reached) names the proxy, why, and the fix.
-
-    Example:
-        >>> response = requests.Response()
-        >>> response.status_code, response.url = 502, "https://api.bank.example/my/accounts"
-        >>> proxy_answer(response, "GET") is None  # no proxy in this environment
-        True
-    """
-    if response.status_code < 300 and "html" not in (
-            response.headers.get("Content-Type") or "").lower():
-        return None
-    verdict = of_answer(response.status_code, response.headers, response.url,
-                        environment_proxy(response.url), own_body=_provider_body(response),
-                        mutual_tls=True)
-    return None if verdict is None else _proxy_error(verdict, method, response.url)
-
-
-def _proxy_error(verdict: ProxyVerdict, method: str, url: str) -> CobsConnectionError:
-    """The COBS error class for a proxy's verdict (its text is the shared judge's)."""
-    where = redact.mask_path(urlsplit(url)._replace(query="", fragment="").geturl())
-    return CobsConnectionError(f"{method} {where}: {verdict.message}", status=verdict.status,
-                               url=where)
-
-
-def connection_error(exc: requests.RequestException, method: str, url: str) -> CobsConnectionError:
-    """A :class:`CobsConnectionError` (or :class:`CobsTlsError`) for a failed request to
-    ``url``: the message names the endpoint and the reason, never a query string or secret.
-    A proxy's refusal (a tunnel refused with 407, 401, 403 or 5xx, a proxy that cannot be
-    reached) is read as the market-data side reads it
-    (:func:`cnbkit._shared.proxy_failures.of_exception`), with the proxy's ``status``."""
-    where = redact.mask_path(urlsplit(url)._replace(query="", fragment="").geturl())
-    proxy = environment_proxy(url)
-    verdict = of_exception(exc, url, proxy)
-    if verdict is None and proxy is not None and connect_timed_out(exc) \
-            and find(exc, Urllib3ProxyError) is not None:
-        verdict = proxy_timed_out(proxy, url)
-    if verdict is not None:
-        return _proxy_error(verdict, method, url)
-    reason = redact.redact(_QUERY.sub("", str(exc)))
-    if len(reason) > 300:
-        reason = reason[:297] + "..."
-    if isinstance(exc, requests.exceptions.SSLError):
-        advice = ""
-        if _UNKNOWN_CA.search(reason) and proxy:
-            host = urlsplit(url).hostname
-            advice = (f"; the request went through the proxy {without_credentials(proxy)}: a "
-                      "proxy that inspects TLS shows its own certificate for the provider, and "
-                      "mutual TLS cannot pass it; ask the network team for an exception from "
-                      f"TLS inspection for {host} ({NETWORK_PAGE}), or set NO_PROXY={host} "
-                      "where the provider is reached directly. If the provider's own CA is "
-                      "missing instead, set ca_bundle (CobsConfig(ca_bundle=...), "
-                      f"{ENV_PREFIX}CA_BUNDLE)")
-        elif _UNKNOWN_CA.search(reason):
-            advice = ("; the provider's certificate is not signed by a certificate authority "
-                      "this client trusts: set ca_bundle to the file of the CA that signed it "
-                      f"(CobsConfig(ca_bundle=...), {ENV_PREFIX}CA_BUNDLE; for the local "
-                      "sandbox its ca_path, which CobsConfig.for_sandbox(sandbox) sets). "
-                      "Verification itself stays on")
-        return CobsTlsError(f"{method} {where}: the TLS handshake with the COBS provider "
-                            f"failed ({type(exc).__name__}: {reason}){advice}", url=where)
-    return CobsConnectionError(f"{method} {where}: cannot reach the COBS provider "
-                               f"({type(exc).__name__}: {reason})", url=where)
 
 
 class OAuthFlow:
@@ -448,8 +340,8 @@ class OAuthFlow:
     def fetch_token(self, redirect_url: str) -> Token:
         """Exchange the code in ``redirect_url`` (after checking its ``state``) for tokens.
 
-        When the token endpoint answers 429 or 503
-        (:class:`~cnbkit.cobs.errors.TokenRateLimited`), the code was not used: the
+        When the token endpoint answers 429 or 503 (:class:`~cnbkit.RateLimited`,
+        :class:`~cnbkit.ServerError` with status 503), the code was not used: the
         authorization stays pending, and the same ``redirect_url`` can be exchanged again after
         ``retry_after`` seconds. Any other outcome ends it."""
         client_id, client_secret = self._require()
@@ -462,7 +354,7 @@ class OAuthFlow:
             return values[0] if values else None
 
         if "error" in params:
-            raise OAuthError.from_body(None, {
+            raise oauth_error(None, {
                 "error": first("error"),
                 "error_description": first("error_description"),
             }, url=self.config.authorization_endpoint)
@@ -488,10 +380,9 @@ class OAuthFlow:
                 self.config.token_endpoint, code=code, client_secret=client_secret,
                 include_client_id=True, timeout=self.timeout, headers=self._token_headers(),
             ))
-        except TokenRateLimited:
-            raise  # nothing was exchanged: the authorization stays pending
-        except BaseException:
-            self._state = None
+        except BaseException as exc:
+            if not busy(exc):  # a 429 or 503: nothing was exchanged, it stays pending
+                self._state = None
             raise
         self._state = None
         return self._store(Token.from_response(data, now=self.now()))
@@ -499,10 +390,10 @@ class OAuthFlow:
     def refresh(self) -> Token:
         """Get a new access token with the refresh token (client certificate presented).
 
-        A 429 or 503 of the token endpoint is :class:`~cnbkit.cobs.errors.TokenRateLimited`
-        (the refresh token still stands: call again after ``retry_after``); a refresh whose
-        connection broke is not repeated here, as the provider may have rotated the refresh
-        token."""
+        A 429 or 503 of the token endpoint is a :class:`~cnbkit.RateLimited` or
+        :class:`~cnbkit.ServerError` with ``retry_after`` (the refresh token still stands:
+        call again after ``retry_after``); a refresh whose connection broke is not repeated
+        here, as the provider may have rotated the refresh token."""
         client_id, client_secret = self._require()
         if self.token is None or not self.token.refresh_token:
             raise OAuthError("no refresh token: authorize first", error="invalid_grant")
@@ -519,12 +410,13 @@ class OAuthFlow:
         try:
             return dict(call())
         except OAuth2Error as exc:
-            raise OAuthError.from_body(exc.status_code, {
+            raise oauth_error(exc.status_code, {
                 "error": exc.error, "error_description": exc.description}) from None
-        except CobsConnectionError:
+        except ProxyRefused:
             raise  # the token endpoint's hook judged the answer (a proxy's): as it said
         except requests.RequestException as exc:
-            raise connection_error(exc, "POST", self.config.token_endpoint) from None
+            raise connection_error(exc, "POST", self.config.token_endpoint,
+                                   ca_bundle=self.config.ca_bundle) from None
         except Warning as exc:
             # oauthlib raises a bare Warning carrying the token when the granted scope differs
             # from the requested one (unless OAUTHLIB_RELAX_TOKEN_SCOPE is set)
@@ -576,7 +468,7 @@ class OAuthFlow:
                          "Accept": "application/json", **self.config.extra_headers},
                 withhold_token=True, timeout=self.timeout, allow_redirects=False)
         except requests.RequestException as exc:
-            raise connection_error(exc, "POST", url) from None
+            raise connection_error(exc, "POST", url, ca_bundle=self.config.ca_bundle) from None
         _raise_on_error(response)
         self.forget()
 

@@ -60,7 +60,7 @@ from decimal import Decimal
 from typing import Any
 
 from cnbkit.cobs.accounts import field_at, whole_number
-from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer
+from cnbkit.cobs.errors import InvalidPaymentOrder
 from cnbkit.cobs.order_fields import (
     account_reference,
     amount_number,
@@ -77,6 +77,7 @@ from cnbkit.cobs.providers import (
     StandingOrderLimits,
 )
 from cnbkit.cobs.signing_models import SignInfo
+from cnbkit.errors import InvalidResponse
 
 __all__ = [
     "INTERVALS",
@@ -132,12 +133,12 @@ class StandingOrder:
 
     @classmethod
     def from_json(cls, body: Any) -> StandingOrder:
-        """Read an answer about one order; :class:`MalformedAnswer` without its id."""
+        """Read an answer about one order; :class:`InvalidResponse` without its id."""
         if not isinstance(body, dict):
-            raise MalformedAnswer("the standing order answer is not a JSON object")
+            raise InvalidResponse("the standing order answer is not a JSON object")
         order_id = field_at(body, "standingOrderIdentification", "transactionIdentification")
         if not isinstance(order_id, str) or not order_id:
-            raise MalformedAnswer("the standing order answer carries no "
+            raise InvalidResponse("the standing order answer carries no "
                                   "standingOrderIdentification.transactionIdentification")
         execution = field_at(body, "standingOrder", "execution") or {}
         value = field_at(body, "amount", "instructedAmount", "value")
@@ -183,7 +184,7 @@ def _amount(value: Any) -> float | None:
     try:
         return float(value)
     except (TypeError, ValueError):
-        raise MalformedAnswer(f"the standing order's maxAmount {str(value)[:20]!r} is not a "
+        raise InvalidResponse(f"the standing order's maxAmount {str(value)[:20]!r} is not a "
                               "number") from None
 
 
@@ -193,7 +194,7 @@ def _day(value: Any, name: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(str(value)[:10])
     except ValueError:
-        raise MalformedAnswer(f"the standing order's {name} {str(value)[:20]!r} is not a "
+        raise InvalidResponse(f"the standing order's {name} {str(value)[:20]!r} is not a "
                               "date") from None
 
 
@@ -203,14 +204,14 @@ def order_arguments(order: StandingOrder) -> dict[str, Any]:
     information (``cnbkit.cobs.payments.read_symbols``).
 
     Raises:
-        MalformedAnswer: the order lacks what a standing order needs.
+        InvalidResponse: the order lacks what a standing order needs.
     """
     needed = {"amount": order.amount, "currency": order.currency, "interval": order.interval,
               "first_date": order.first_date, "debtor_iban": order.debtor_iban,
               "creditor_iban": order.creditor_iban}
     missing = [name for name, value in needed.items() if value is None]
     if missing:
-        raise MalformedAnswer(f"the standing order {order.order_id} lacks {', '.join(missing)}: "
+        raise InvalidResponse(f"the standing order {order.order_id} lacks {', '.join(missing)}: "
                               "it cannot be changed from this answer")
     message, symbols = read_symbols(order.raw.get("remittanceInformation"))
     args: dict[str, Any] = {**needed, "interval_due": order.interval_due,
@@ -235,7 +236,7 @@ def order_status(body: Any) -> str:
     """
     status = body.get("instructionStatus") if isinstance(body, dict) else None
     if not isinstance(status, str) or not status:
-        raise MalformedAnswer("the standing order status answer carries no instructionStatus")
+        raise InvalidResponse("the standing order status answer carries no instructionStatus")
     return status
 
 

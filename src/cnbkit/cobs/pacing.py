@@ -13,17 +13,16 @@ however the clock moves. A wait that also waits for something (the user back fro
 page) asks ``check()`` every :data:`CHECK_INTERVAL` seconds and ends as soon as it says so:
 checking sends nothing.
 
-A read the bank refused with :class:`~cnbkit.cobs.errors.RateLimited` is read again after its
-``retry_after`` (else the interval) when the deadline leaves time for it; otherwise the error
-is raised with its ``retry_after``. Writes are never sent again here when the bank refused
-them: a step that changes something at the bank is the caller's to repeat. The one exception
-is :class:`~cnbkit.cobs.errors.TokenRateLimited`: the token endpoint refused the refresh that
-had to come before the step (or after the bank answered the step 401), so the step itself was
-never carried out, and 429 or 503 say the provider did not process the refresh either (the
-refresh token still stands, rotating or not): :meth:`Pace.step` waits and sends it again.
-
-:func:`retry_after` reads a ``Retry-After`` header (RFC 9110 §10.2.3): seconds, or an HTTP date
-(counted from the answer's own ``Date`` when it has one).
+A read the bank refused for now (a :class:`~cnbkit.RateLimited`, 429, or a
+:class:`~cnbkit.ServerError` with status 503: :func:`~cnbkit.cobs.answers.busy`) is read again
+after its ``retry_after`` (else the interval) when the deadline leaves time for it; otherwise
+the error is raised with its ``retry_after``. Writes are never sent again here when the bank
+refused them: a step that changes something at the bank is the caller's to repeat. The one
+exception is the token endpoint's 429 or 503 (the error's ``url`` is the token endpoint): it
+refused the refresh that had to come before the step (or after the bank answered the step
+401), so the step itself was never carried out, and 429 or 503 say the provider did not
+process the refresh either (the refresh token still stands, rotating or not):
+:meth:`Pace.step` waits and sends it again.
 
 Example:
     >>> from cnbkit import ManualClock
@@ -34,23 +33,19 @@ Example:
     >>> reads = [pace.read(lambda: clock.now().second) for _ in range(2)]
     >>> reads[1] - reads[0]   # a second between two reads, though nothing asked for a wait
     1
-    >>> retry_after("120"), retry_after("Mon, 05 Jan 2026 09:01:00 GMT",
-    ...                                 date="Mon, 05 Jan 2026 09:00:00 GMT")
-    (120.0, 60.0)
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Callable
-from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
 from cnbkit._shared.clock import Clock, SystemClock
-from cnbkit.cobs.errors import RateLimited, TokenRateLimited
+from cnbkit.cobs.answers import busy
+from cnbkit.errors import ApiError
 
-__all__ = ["CHECK_INTERVAL", "MIN_INTERVAL", "Pace", "retry_after"]
+__all__ = ["CHECK_INTERVAL", "MIN_INTERVAL", "Pace"]
 
 #: The least time between two reads of a walk (the authorization's state, the order, its
 #: status), in seconds, whatever the bank asks for.
@@ -62,34 +57,6 @@ CHECK_INTERVAL = 0.25
 _T = TypeVar("_T")
 
 
-def retry_after(value: str | None, *, date: str | None = None,
-                now: dt.datetime | None = None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header: delay-seconds, or an HTTP date counted
-    from ``date`` (the answer's ``Date``), else from ``now`` (the real time); None when absent
-    or unreadable. Never negative."""
-    if value is None or not value.strip():
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return float(text)
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    base = None
-    if date:
-        try:
-            base = parsedate_to_datetime(date)
-        except (TypeError, ValueError, IndexError):
-            base = None
-    base = base or now or dt.datetime.now(dt.UTC)
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    if base.tzinfo is None:
-        base = base.replace(tzinfo=dt.UTC)
-    return max((when - base).total_seconds(), 0.0)
-
-
 class Pace:
     """The waits of one walk (see the module doc).
 
@@ -98,6 +65,8 @@ class Pace:
         interval: seconds between reads (raised to :data:`MIN_INTERVAL`).
         sleep: how to wait (``time.sleep``; a test's moves a manual clock).
         clock: what time it is (default: the real time).
+        token_endpoint: the token endpoint as errors show it
+            (:func:`~cnbkit.cobs.answers.shown`), so that :meth:`step` knows its refusals.
 
     Attributes:
         polls: how many waits between reads were made (the interval, or a ``Retry-After``).
@@ -106,8 +75,9 @@ class Pace:
     """
 
     def __init__(self, timeout: float, interval: float, sleep: Callable[[float], object],
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, *, token_endpoint: str | None = None) -> None:
         self.clock: Clock = clock or SystemClock()
+        self.token_endpoint = token_endpoint
         self.timeout = max(float(timeout), 0.0)
         self.deadline = self.now() + self.timeout
         #: at most one wait per second of the timeout, however the clock moves
@@ -177,13 +147,15 @@ class Pace:
 
     def read(self, fetch: Callable[[], _T]) -> _T:
         """``fetch()``, a read: at least :data:`MIN_INTERVAL` after the one before, and read
-        again after each :class:`RateLimited` (its ``retry_after``, else the interval, at
+        again after each refusal for now (429, 503: its ``retry_after``, else the interval, at
         least :data:`MIN_INTERVAL`) while the deadline allows; then the error is raised."""
         while True:
             self._space()
             try:
                 return fetch()
-            except RateLimited as exc:
+            except ApiError as exc:
+                if not busy(exc):
+                    raise
                 self._wait_out(exc)
             finally:
                 self._last_read = self.now()
@@ -191,16 +163,18 @@ class Pace:
 
     def step(self, send: Callable[[], _T]) -> _T:
         """``send()``, a write: sent once, except when the token endpoint refused the refresh
-        it needed (:class:`TokenRateLimited`: the write was not carried out), after whose
-        ``retry_after`` it is sent again while the deadline allows. A write the bank itself
-        refused is raised as it came."""
+        it needed for now (429, 503 from ``token_endpoint``: the write was not carried
+        out), after whose ``retry_after`` it is sent again while the deadline allows. A write
+        the bank itself refused is raised as it came."""
         while True:
             try:
                 return send()
-            except TokenRateLimited as exc:
+            except ApiError as exc:
+                if not (busy(exc) and self.token_endpoint and exc.url == self.token_endpoint):
+                    raise
                 self._wait_out(exc)
 
-    def _wait_out(self, exc: RateLimited) -> None:
+    def _wait_out(self, exc: ApiError) -> None:
         """Wait what ``exc`` asks (at least :data:`MIN_INTERVAL`); re-raise it when the
         deadline does not leave that time."""
         wait = max(exc.retry_after or self.interval, MIN_INTERVAL)

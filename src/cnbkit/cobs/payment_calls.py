@@ -23,13 +23,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
-from cnbkit.cobs.errors import (
-    CobsError,
-    MalformedAnswer,
-    NotFound,
-    UnsupportedOperation,
-    WrongState,
-)
+from cnbkit.cobs.errors import UnsupportedOperation, WrongState
 from cnbkit.cobs.payments import BalanceCheck, Payment, balance_check_body, payment_body
 from cnbkit.cobs.sending import IF_ANY, NEEDED, NONE, Sender
 from cnbkit.cobs.signing import (
@@ -40,7 +34,7 @@ from cnbkit.cobs.signing import (
     Signing,
     UserBack,
 )
-from cnbkit.errors import ConfigError
+from cnbkit.errors import ApiError, ConfigError, InvalidResponse, NotFoundError
 
 __all__ = ["PaymentCalls"]
 
@@ -51,7 +45,7 @@ CISP_ROLE = "PSP_IC"
 def _balance_answer(data: Any, sent: dict[str, Any]) -> BalanceCheck:
     response = data.get("response") if isinstance(data, dict) else None
     if not isinstance(response, str) or not response:
-        raise MalformedAnswer("the balance check answer carries no response code")
+        raise InvalidResponse("the balance check answer carries no response code")
     echoed = data.get("exchangeIdentification")
     if isinstance(echoed, dict):  # the 7.0 file's slip: the payment identification object
         echoed = echoed.get("instructionIdentification")
@@ -104,7 +98,7 @@ class PaymentCalls:
         try:
             data = self.sender.send("GET", f"/my/payments/{payment_id}",
                                     user_involved=user_involved, scope="pisp")
-        except CobsError as exc:
+        except ApiError as exc:
             if exc.status != 405 or self.sender.config.version != "2.0":
                 raise
             data = self.sender.send("GET", f"/payments/{payment_id}",
@@ -128,7 +122,7 @@ class PaymentCalls:
                           scope="pisp")
         status = (data or {}).get("instructionStatus") if isinstance(data, dict) else None
         if not isinstance(status, str) or not status:
-            raise MalformedAnswer("the payment status answer carries no instructionStatus")
+            raise InvalidResponse("the payment status answer carries no instructionStatus")
         return status
 
     def cancel_payment(self, payment: Payment | str, *,
@@ -139,7 +133,7 @@ class PaymentCalls:
         Raises:
             WrongState: the payment is already authorized (the provider answers 404, "no
                 entered unauthorised payment"; cnbkit reads the payment to say why).
-            NotFound: there is no such payment.
+            NotFoundError: there is no such payment.
 
         Example: ``cobs.cancel_payment(payment)``.
         """
@@ -147,10 +141,10 @@ class PaymentCalls:
         path = f"/my/payments/{quote(payment_id, safe='')}"
         try:
             self.sender.send("DELETE", path, user_involved=user_involved, scope="pisp")
-        except NotFound as exc:
+        except NotFoundError as exc:
             try:
                 current = self.payment(payment_id, user_involved=user_involved)
-            except NotFound:
+            except NotFoundError:
                 raise exc from None
             sign = current.sign
             raise WrongState(

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from cnbkit.cobs.errors import InvalidPaymentOrder, MalformedAnswer, UnsupportedOperation
+from cnbkit.cobs.errors import InvalidPaymentOrder, UnsupportedOperation
 from cnbkit.cobs.order_fields import (
     SYMBOL_ORDER,
     account_reference,
@@ -48,6 +48,7 @@ from cnbkit.cobs.order_fields import (
     remittance_information,
 )
 from cnbkit.cobs.signing_models import SignInfo
+from cnbkit.errors import InvalidResponse
 
 __all__ = [
     "SYMBOL_ORDER",
@@ -111,9 +112,9 @@ class Payment:
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> Payment:
-        """Read a payment answer; :class:`MalformedAnswer` when it carries no id."""
+        """Read a payment answer; :class:`InvalidResponse` when it carries no id."""
         if not isinstance(body, dict):
-            raise MalformedAnswer("the payment answer is not a JSON object")
+            raise InvalidResponse("the payment answer is not a JSON object")
         ident = body.get("paymentIdentification") or {}
         if not isinstance(ident, dict):
             ident = {}
@@ -121,7 +122,7 @@ class Payment:
             "transactionIdentification")
         if not isinstance(payment_id, str | int) or isinstance(payment_id, bool) \
                 or str(payment_id).strip() == "":
-            raise MalformedAnswer(
+            raise InvalidResponse(
                 "the provider's payment answer carries no transactionIdentification (neither "
                 "at top level nor in paymentIdentification): the payment cannot be followed; "
                 "check its state with the provider before sending it again")

@@ -56,9 +56,9 @@ status (``ACSP``... authorized, ``RJCT`` refused) on each read, and ``done_state
   answer, ``"pollInterval": 5000``, and of the files' example), and
   never less than a second (:data:`~cnbkit.cobs.pacing.MIN_INTERVAL`); the walk ends at a
   deadline ``timeout`` seconds on the client's clock (:mod:`cnbkit.cobs.pacing`). A read the
-  bank refuses for now (429, 503: :class:`~cnbkit.cobs.errors.RateLimited`) is read again
-  after its ``Retry-After`` within the deadline; a step that changes something (Step II, Step
-  III) never is.
+  bank refuses for now (429 :class:`~cnbkit.RateLimited`, 503 :class:`~cnbkit.ServerError`)
+  is read again after its ``Retry-After`` within the deadline; a step that changes something
+  (Step II, Step III) never is.
 
 The OpenAPI files type ``scenarios`` as a string, while the standard's text and examples give a
 list of lists; :func:`parse_scenarios` reads a list of lists, a list of codes, or a string of
@@ -95,11 +95,10 @@ from typing import Any
 from urllib.parse import quote
 
 from cnbkit._shared.clock import Clock
+from cnbkit.cobs.answers import shown
 from cnbkit.cobs.errors import (
     AuthorizationFailed,
     AuthorizationTimeout,
-    CobsError,
-    MalformedAnswer,
     PollIntervalWarning,
     UnsupportedOperation,
     WrongOneTimePassword,
@@ -129,7 +128,7 @@ from cnbkit.cobs.signing_models import (
     parse_scenarios,
     payment_state,
 )
-from cnbkit.errors import ConfigError, InvalidParameter
+from cnbkit.errors import ApiError, ConfigError, InvalidParameter, InvalidResponse
 
 __all__ = [
     "ABSENT",
@@ -281,7 +280,7 @@ class Signing:
 
     def detail(self) -> SignDetail:
         """Step I, ``GET …/sign/{signId}``: the state and the scenarios (a
-        :class:`~cnbkit.cobs.errors.CobsError` with status 501, or 405, where the bank has no
+        :class:`~cnbkit.ApiError` with status 501, or 405, where the bank has no
         Step I)."""
         return SignDetail.from_json(self._send("GET", self._sign_path()))
 
@@ -298,7 +297,7 @@ class Signing:
         body = self._send("GET", path, user=IF_ANY if legacy else NEEDED)
         status = body.get("instructionStatus") if isinstance(body, dict) else None
         if not isinstance(status, str) or not status:
-            raise MalformedAnswer(f"the {self.kind} status answer carries no instructionStatus")
+            raise InvalidResponse(f"the {self.kind} status answer carries no instructionStatus")
         self._fresh_status = status
         return status
 
@@ -319,14 +318,14 @@ class Signing:
         if not self.without_detail:
             try:
                 return self.detail().info
-            except CobsError as exc:
+            except ApiError as exc:
                 if exc.status not in ABSENT:
                     raise
                 self.without_detail = True
         if not self.without_order:
             try:
                 body = self._send("GET", self.base)
-            except CobsError as exc:
+            except ApiError as exc:
                 if exc.status not in ABSENT or self.kind != "payment":
                     raise
                 self.without_order = True
@@ -380,7 +379,7 @@ class Signing:
         the user received, for an SMS-like method); for a page the user opened, call it once
         the user is back. A wrong password raises
         :class:`~cnbkit.cobs.errors.WrongOneTimePassword`; a bank without Step III answers
-        501 (a :class:`~cnbkit.cobs.errors.CobsError`)."""
+        501 (a :class:`~cnbkit.ApiError`)."""
         self._fresh_status = None
         body: dict[str, Any] = {"authorizationType": method}
         if one_time_password is not None:
@@ -393,7 +392,8 @@ class Signing:
     def _pace(self, timeout: float, poll_interval: float | None,
               sleep: Callable[[float], object], clock: Clock | None) -> Pace:
         return Pace(timeout, DEFAULT_POLL_INTERVAL if poll_interval is None else poll_interval,
-                    sleep, clock or getattr(self.client, "clock", None))
+                    sleep, clock or getattr(self.client, "clock", None),
+                    token_endpoint=shown(self.client.config.token_endpoint))
 
     def wait(self, poll_interval: float | None = None, *, timeout: float = 300.0,
              sleep: Callable[[float], object] = time.sleep,
@@ -406,7 +406,8 @@ class Signing:
         Raises:
             AuthorizationFailed: it ended without success.
             AuthorizationTimeout: it was still open at the deadline (it stays open).
-            RateLimited: the bank refused a read for longer than the deadline allows.
+            RateLimited, ServerError: the bank refused a read (429, 503) for longer than the
+                deadline allows.
         """
         pace = self._pace(timeout, poll_interval, sleep, clock)
         info = self._until_final(pace)
@@ -505,8 +506,8 @@ class Signing:
             UnsupportedOperation: ``method`` is ``RAR``, or the bank offers nothing else.
             WrongOneTimePassword: the bank did not accept the code (a string, or the last a
                 callable gave); the authorization stays open.
-            RateLimited: the bank refused a step (429/503; never sent again on its own), or a
-                read for longer than the deadline allows.
+            RateLimited, ServerError: the bank refused a step (429, 503; never sent again on
+                its own), or a read for longer than the deadline allows.
             ConfigError: the scenario needs ``open_url`` (or ``redirect_hook``) or
                 ``one_time_password`` and none was given (before anything is sent for it,
                 or, for a method of the bank's own name, once Step II has answered with a
@@ -555,7 +556,7 @@ class Signing:
         if not self.without_detail:
             try:
                 return pace.read(self.detail)
-            except CobsError as exc:
+            except ApiError as exc:
                 if exc.status not in ABSENT:
                     raise
                 self.without_detail = True
@@ -619,7 +620,7 @@ class Signing:
             if target is not None:
                 return self._page(code, step, target, catcher, means, pace, stack)
         if code == REDIRECT:
-            raise MalformedAnswer(f"the bank started {code} without the address of its "
+            raise InvalidResponse(f"the bank started {code} without the address of its "
                                   "page (href.url)")
         if means.one_time_password is not None:
             return self._one_time_password(code, means.one_time_password, step.info, pace)
@@ -688,7 +689,7 @@ class Signing:
             outcome = pace.step(functools.partial(self.finish, code))
         except WrongState:
             return None  # the bank closed the authorization meanwhile: its state tells
-        except CobsError as exc:
+        except ApiError as exc:
             if exc.status not in ABSENT:
                 raise
             self.without_finish = True

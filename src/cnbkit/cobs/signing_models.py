@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from cnbkit.cobs.errors import MalformedAnswer, PollIntervalWarning, UnsupportedOperation
+from cnbkit.cobs.errors import PollIntervalWarning, UnsupportedOperation
+from cnbkit.errors import InvalidResponse
 
 __all__ = [
     "ABSENT",
@@ -107,7 +108,7 @@ _SEPARATORS = re.compile(r"[,;\s]+")
 
 def parse_scenarios(value: Any) -> tuple[tuple[str, ...], ...]:
     """The scenarios of an authorization answer, each a tuple of method codes (see the module
-    doc for the forms read); :class:`MalformedAnswer` for anything else."""
+    doc for the forms read); :class:`InvalidResponse` for anything else."""
     if value is None or value == "":
         return ()
     if isinstance(value, str):
@@ -120,10 +121,10 @@ def parse_scenarios(value: Any) -> tuple[tuple[str, ...], ...]:
             elif isinstance(item, list) and item and all(isinstance(c, str) for c in item):
                 out.append(tuple(item))
             else:
-                raise MalformedAnswer("the authorization's scenarios are not lists of method "
+                raise InvalidResponse("the authorization's scenarios are not lists of method "
                                       "codes")
         return tuple(out)
-    raise MalformedAnswer("the authorization's scenarios are neither a list nor a string")
+    raise InvalidResponse("the authorization's scenarios are neither a list nor a string")
 
 
 @dataclass(frozen=True, repr=False)
@@ -135,10 +136,10 @@ class SignInfo:
 
     @classmethod
     def from_json(cls, body: Any) -> SignInfo:
-        """Read a ``signInfo`` object; :class:`MalformedAnswer` without a state."""
+        """Read a ``signInfo`` object; :class:`InvalidResponse` without a state."""
         state = body.get("state") if isinstance(body, dict) else None
         if not isinstance(state, str) or not state:
-            raise MalformedAnswer("the answer's signInfo carries no state")
+            raise InvalidResponse("the answer's signInfo carries no state")
         sign_id = body.get("signId")
         return cls(state=state, sign_id=None if sign_id in (None, "") else str(sign_id))
 
@@ -174,7 +175,7 @@ class SignDetail:
     @classmethod
     def from_json(cls, body: Any) -> SignDetail:
         if not isinstance(body, dict):
-            raise MalformedAnswer("the authorization answer is not a JSON object")
+            raise InvalidResponse("the authorization answer is not a JSON object")
         return cls(parse_scenarios(body.get("scenarios")), SignInfo.from_json(body.get("signInfo")))
 
     @property
@@ -264,10 +265,10 @@ class SignStep:
     @classmethod
     def from_json(cls, body: Any) -> SignStep:
         if not isinstance(body, dict):
-            raise MalformedAnswer("the authorization answer is not a JSON object")
+            raise InvalidResponse("the authorization answer is not a JSON object")
         kind = body.get("authorizationType")
         if not isinstance(kind, str) or not kind:
-            raise MalformedAnswer("the authorization answer carries no authorizationType")
+            raise InvalidResponse("the authorization answer carries no authorizationType")
         href = body.get("href") if isinstance(body.get("href"), dict) else {}
         form = body.get("formData") if isinstance(body.get("formData"), dict) else {}
         url = href.get("url") if isinstance(href, dict) else None
@@ -329,7 +330,7 @@ class SignOutcome:
     def from_json(cls, body: Any) -> SignOutcome:
         state = body.get("state") if isinstance(body, dict) else None
         if not isinstance(state, str) or not state:
-            raise MalformedAnswer("the authorization answer carries no state")
+            raise InvalidResponse("the authorization answer carries no state")
         return cls(state=state, poll_interval=poll_interval(body))
 
 

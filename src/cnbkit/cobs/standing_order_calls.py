@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
 
-from cnbkit.cobs.errors import NotFound, UnsupportedOperation, WrongState
+from cnbkit.cobs.errors import UnsupportedOperation, WrongState
 from cnbkit.cobs.orders import (
     StandingOrder,
     order_arguments,
@@ -47,7 +47,7 @@ from cnbkit.cobs.signing import (
     Signing,
     UserBack,
 )
-from cnbkit.errors import ConfigError
+from cnbkit.errors import ConfigError, NotFoundError
 
 __all__ = ["StandingOrderCalls"]
 
@@ -152,7 +152,7 @@ class StandingOrderCalls:
         Raises:
             WrongState: the order is already cancelled (the provider answers 404; cnbkit
                 reads the order to say why).
-            NotFound: there is no such order.
+            NotFoundError: there is no such order.
 
         Example: ``cobs.cancel_standing_order(order)``.
         """
@@ -161,10 +161,10 @@ class StandingOrderCalls:
         try:
             data = self.sender.send("DELETE", self._path(order), user_involved=user_involved,
                               scope="pisp")
-        except NotFound as exc:
+        except NotFoundError as exc:
             try:
                 status = self.standing_order_status(order_id, user_involved=user_involved)
-            except NotFound:
+            except NotFoundError:
                 raise exc from None
             raise WrongState(f"the standing order {order_id} cannot be cancelled here (status "
                              f"{status}): only a new or active order this application created "

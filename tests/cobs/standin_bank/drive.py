@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from cnbkit import ManualClock
-from cnbkit.cobs import CobsClient, CobsConfig, TokenRateLimited
+from cnbkit.cobs import CobsClient, CobsConfig
+from cnbkit.errors import RateLimited, ServerError
 
 from .bank import Bank, Variant
 from .browser import SimulatedUser
@@ -125,7 +126,7 @@ def oauth(walker: Walker) -> None:
     with walker.cobs.interactive():
         try:
             walker.cobs.fetch_token(landed[0])
-        except TokenRateLimited as busy:
+        except (RateLimited, ServerError) as busy:  # 429 or 503: the code still stands
             walker.notes.append(f"code exchange: {type(busy).__name__} "
                                 f"retry_after={busy.retry_after}")
             walker.sleep(busy.retry_after or 1.0)

@@ -71,11 +71,12 @@ def _gaps(outcome: Outcome) -> list[tuple[float, int]]:
 
 def test_a_code_exchange_the_token_endpoint_refused_for_now_is_made_again(pki: BankPki) -> None:
     """The token endpoint answers the code exchange 503 with ``Retry-After: 1`` (PDF §1.4.4:
-    "500, 503 SERVER_ERROR"): :class:`~cnbkit.cobs.TokenRateLimited`, a ``RateLimited`` with
-    ``retry_after``; the code was not used, and the same redirect is exchanged again."""
+    "500, 503 SERVER_ERROR"): a :class:`cnbkit.ServerError` with ``retry_after`` (a 503: not
+    a ``RateLimited``, which is a 429); the code was not used, and the same redirect is
+    exchanged again."""
     case = next(c for c in CASES if c.name.startswith("47 "))
     outcome = _walk(case, pki)
-    assert outcome.notes == ["code exchange: TokenRateLimited retry_after=1.0",
+    assert outcome.notes == ["code exchange: ServerError retry_after=1.0",
                              "the same code exchanged again"], outcome.result
 
 

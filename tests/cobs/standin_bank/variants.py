@@ -16,11 +16,10 @@ from cnbkit.cobs import (
     AuthorizationFailed,
     AuthorizationTimeout,
     Forbidden,
-    NotFound,
-    RateLimited,
     UnsupportedOperation,
     WrongOneTimePassword,
 )
+from cnbkit.errors import NotFoundError, RateLimited
 
 from .bank import Variant
 from .drive import LOOPBACK, TPP_CALLBACK, Walker
@@ -356,7 +355,7 @@ CASES: list[Case] = [
          "7.0 file: redirectUrl optional in Step II request"),
     Case(V("47 token endpoint 503 once at code exchange",
            token_endpoint_status_first=[(503, "1")]), page_walk(),
-         "TokenRateLimited (RateLimited, retry_after); the same code exchanged again",
+         "ServerError (a 503, with retry_after); the same code exchanged again",
          "PDF §1.4.4: 500, 503 SERVER_ERROR"),
     Case(V("48 scenario of two methods [[USERAGENT_REDIRECT, SMS]]",
            scenarios=[["USERAGENT_REDIRECT", "SMS"]], chain=["USERAGENT_REDIRECT", "SMS"]),
@@ -419,7 +418,7 @@ CASES: list[Case] = [
     Case(V("59 token refresh answered 503 (Retry-After: 1) mid-walk, 3 s tokens", token_ttl=3,
            token_endpoint_status_first=[(503, "1")], token_first_grant="refresh_token",
            pending_reads=4, poll_interval=1000, step3="required"), page_walk(),
-         "TokenRateLimited: the read (or step) sent again after Retry-After",
+         "ServerError (503) of the token endpoint: the read (or step) sent again after Retry-After",
          "PDF §1.4.5 p.42: 500, 503 SERVER_ERROR on the token endpoint"),
     Case(V("59b token refresh answered 429 before Step III (20 s at the page, 30 s tokens)",
            token_ttl=30, token_endpoint_status_first=[(429, "2")],
@@ -432,6 +431,6 @@ CASES: list[Case] = [
          "examples/JSON/PISP/*_authorization/readme.md",
          config_over={"payment_sign_path": WITHOUT_MY}),
     Case(V("60b sign resources without /my, no payment_sign_path", sign_without_my=True),
-         page_walk(), "the text's /my/payments/{id}/sign/{signId} by default: NotFound",
-         "as 60", expect_error=NotFound),
+         page_walk(), "the text's /my/payments/{id}/sign/{signId} by default: NotFoundError",
+         "as 60", expect_error=NotFoundError),
 ]
