@@ -36,16 +36,16 @@ _state: dict[str, object] = {}
 @contextmanager
 def sandbox_environment() -> Iterator[dict[str, str]]:
     """Start the sandboxes; yield the environment variables the notebooks need."""
-    from cnbkit.sandbox import start
+    from cnbkit.sandbox import Sandbox
 
-    url = start(clock=CLOCK)
+    sandbox = Sandbox(clock=CLOCK).start()
     cache = tempfile.mkdtemp(prefix="cnbkit-nbval-cache-")
-    env = {"CNBKIT_BASE_URL": str(url), "CNBKIT_CACHE_DIR": cache, "CNBKIT_SOURCE": "sandbox",
+    env = {"CNBKIT_BASE_URL": sandbox.url, "CNBKIT_CACHE_DIR": cache, "CNBKIT_SOURCE": "sandbox",
            "CNBKIT_TODAY": CLOCK, "MPLBACKEND": "agg"}
     try:
         yield env
     finally:
-        url.stop()
+        sandbox.stop()
         shutil.rmtree(cache, ignore_errors=True)
 
 

@@ -37,12 +37,12 @@ def strip(book: nbformat.NotebookNode) -> None:
 def main(selected: list[str], snapshot: str | None = None) -> int:
     from conftest import sandbox_environment  # notebooks/conftest.py
 
-    from cnbkit.sandbox import start
+    from cnbkit.sandbox import Sandbox
 
     with sandbox_environment() as env:
-        replay = start(snapshot=snapshot) if snapshot else None  # at the snapshot's moment
+        replay = Sandbox(snapshot=snapshot).start() if snapshot else None  # at the snapshot's moment
         if replay is not None and replay.snapshot is not None:
-            env = {**env, "CNBKIT_BASE_URL": str(replay),
+            env = {**env, "CNBKIT_BASE_URL": replay.url,
                    "CNBKIT_TODAY": replay.moment.isoformat()}
             print(f"replaying {snapshot} (sha256 {replay.snapshot.sha256}), clock "
                   f"{env['CNBKIT_TODAY']}", flush=True)

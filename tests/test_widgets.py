@@ -313,10 +313,10 @@ def test_the_banner_follows_configure(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_fixing_explorer_against_the_sandbox(tmp_path) -> None:
     import cnbkit
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve() as url:
-        client = cnbkit.Client(base_url=url, cache_dir=tmp_path, progress=False)
+    with Sandbox() as sandbox:
+        client = cnbkit.Client(base_url=sandbox.url, cache_dir=tmp_path, progress=False)
         panel = FixingExplorer(["EUR"], (2013, 2017), client=client)
         eur = panel.plotted["EUR"]
         assert eur.loc["2014-06-02"] >= 27.0 - 1e-9  # the floor held

@@ -422,10 +422,11 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
             return LabSetup("live", env, f"cnbkit lab: data from {target} (CNBKIT_BASE_URL)")
         env.pop("CNBKIT_BASE_URL", None)
         return LabSetup("live", env, f"cnbkit lab: live data from {LIVE_URL}")
-    from .sandbox import SANDBOX_CLOCK, start
+    from .sandbox import SANDBOX_CLOCK, Sandbox
 
-    url = start(clock=SANDBOX_CLOCK)
-    env.update(CNBKIT_BASE_URL=str(url), CNBKIT_TODAY=SANDBOX_CLOCK.isoformat(),
+    sandbox = Sandbox(clock=SANDBOX_CLOCK).start()
+    url = sandbox.url
+    env.update(CNBKIT_BASE_URL=url, CNBKIT_TODAY=SANDBOX_CLOCK.isoformat(),
                **{SOURCE_VARIABLE: "sandbox" if fallback is None else "sandbox-fallback"})
     env.pop("CNBKIT_OFFLINE", None)
     env.pop(REASON_VARIABLE, None)
@@ -438,7 +439,7 @@ def prepare(source: str = "auto", environ: Mapping[str, str] | None = None,
                "every notebook says so at the top.")
     if fallback is not None and fallback.detail:
         message += f"\ncnbkit lab: {fallback.detail}"
-    return LabSetup("sandbox", env, message, sandbox=url)
+    return LabSetup("sandbox", env, message, sandbox=sandbox)
 
 
 def lab_command(notebooks: Path, port: int | None = None, open_browser: bool = True, *,

@@ -107,7 +107,7 @@ def test_a_proxys_reason_phrase_reaches_no_terminal_as_escapes(
     request (http), for the sandbox on this machine (raised at once)."""
     caplog.set_level(logging.DEBUG, logger="cnbkit")
     monkeypatch.setenv(f"{scheme.upper()}_PROXY", hostile_proxy.url())
-    url = base_url(origin) if scheme == "https" else str(sandbox)
+    url = base_url(origin) if scheme == "https" else sandbox.url
     with pytest.raises(ProxyRefused) as info:
         make_client(url).get("exrates.daily", date="2025-12-30")
     assert info.value.status == 502

@@ -172,10 +172,10 @@ def test_the_lab_asks_cnbkit_base_url_when_it_is_set(sandbox, monkeypatch) -> No
     with _refusing_port() as nowhere:
         # (a probe of api.cnb.cz would go to this closed port: nothing leaves the machine)
         monkeypatch.setenv("HTTPS_PROXY", nowhere.removesuffix("/cnbapi"))
-        setup = lab.prepare("auto", environ={**os.environ, "CNBKIT_BASE_URL": str(sandbox)})
+        setup = lab.prepare("auto", environ={**os.environ, "CNBKIT_BASE_URL": sandbox.url})
         assert setup.source == "live" and setup.sandbox is None
-        assert setup.env["CNBKIT_BASE_URL"] == str(sandbox)  # the notebooks' data
-        assert f"cnbkit lab: data from {sandbox} (CNBKIT_BASE_URL)" in setup.message
+        assert setup.env["CNBKIT_BASE_URL"] == sandbox.url  # the notebooks' data
+        assert f"cnbkit lab: data from {sandbox.url} (CNBKIT_BASE_URL)" in setup.message
         assert sandbox.count("/exrates/daily") == 1  # the probe asked it
 
         setup = lab.prepare("auto", environ={**os.environ, "CNBKIT_BASE_URL": nowhere})

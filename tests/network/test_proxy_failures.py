@@ -244,7 +244,7 @@ def test_a_proxy_that_takes_only_windows_sign_on_is_named_with_the_relay_to_use(
     requests cannot speak. Not "check the password": a local relay (px, cntlm)."""
     variable = f"{scheme.upper()}_PROXY"
     monkeypatch.setenv(variable, windows_proxy.url(f"{USER}:right-password"))
-    url = base_url(origin) if scheme == "https" else str(sandbox)
+    url = base_url(origin) if scheme == "https" else sandbox.url
     with pytest.raises(ProxyAuthenticationRequired) as info:
         make_client(url, trust=pki.origin_ca).get("exrates.daily", date="2025-12-30")
     message = str(info.value)

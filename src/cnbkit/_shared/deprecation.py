@@ -16,12 +16,56 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import importlib
 import warnings
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ParamSpec, TypeVar
 
-__all__ = ["moved"]
+__all__ = ["deprecated", "deprecation_message", "moved"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def deprecation_message(old: str, use: str, *, since: str = "0.2.0", goes: str = "0.3.0"
+                        ) -> str:
+    """The one sentence every deprecated name of cnbkit warns with.
+
+    Example:
+        >>> deprecation_message("cnbkit.sandbox.serve", "Sandbox")
+        'cnbkit.sandbox.serve is deprecated since cnbkit 0.2.0 and goes in 0.3.0; use Sandbox'
+    """
+    return f"{old} is deprecated since cnbkit {since} and goes in {goes}; use {use}"
+
+
+def deprecated(since: str, goes: str, use: str) -> Callable[[Callable[_P, _R]],
+                                                            Callable[_P, _R]]:
+    """Mark a function or method deprecated: each call warns with a :class:`FutureWarning`
+    (:func:`deprecation_message`) and then runs it; ``__deprecated__`` (PEP 702's attribute)
+    holds the message.
+
+    Example:
+        >>> @deprecated("0.2.0", "0.3.0", "new()")
+        ... def old() -> int:
+        ...     return 1
+        >>> old.__deprecated__
+        'old is deprecated since cnbkit 0.2.0 and goes in 0.3.0; use new()'
+    """
+    def decorate(function: Callable[_P, _R]) -> Callable[_P, _R]:
+        module = getattr(function, "__module__", "") or ""
+        qualified = getattr(function, "__qualname__", repr(function))
+        old = f"{module}.{qualified}" if module.startswith("cnbkit") else qualified
+        message = deprecation_message(old, use, since=since, goes=goes)
+
+        @functools.wraps(function)
+        def warn_then_call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            warnings.warn(message, FutureWarning, stacklevel=2)
+            return function(*args, **kwargs)
+
+        warn_then_call.__deprecated__ = message  # type: ignore[attr-defined]
+        return warn_then_call
+    return decorate
 
 
 def _private(dotted: str) -> bool:

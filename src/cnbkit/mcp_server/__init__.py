@@ -132,12 +132,12 @@ def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = N
         if fallback is not None and fallback.detail:
             log.warning("cnbkit mcp: %s", fallback.detail)
     if source == "sandbox":
-        from ..sandbox import SANDBOX_CLOCK, start
+        from ..sandbox import SANDBOX_CLOCK, Sandbox
 
-        url = start(clock=SANDBOX_CLOCK)
-        client = Client(base_url=str(url), clock=SANDBOX_CLOCK, progress=False, direct=True)
-        log.info("cnbkit mcp: the local sandbox (clock %s) at %s", SANDBOX_CLOCK, url)
-        return DataSource("sandbox", client, [url.stop],
+        sandbox = Sandbox(clock=SANDBOX_CLOCK).start()
+        client = Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, progress=False, direct=True)
+        log.info("cnbkit mcp: the local sandbox (clock %s) at %s", SANDBOX_CLOCK, sandbox.url)
+        return DataSource("sandbox", client, [sandbox.stop],
                           fallback=fallback.reason if fallback is not None else None)
     client = Client(base_url=given or LIVE_URL, progress=False)
     log.info("cnbkit mcp: data from %s", client.base_url)
