@@ -10,7 +10,7 @@ stay on one xdist worker because pytest runs with ``--dist loadscope`` (pyprojec
 their order: pytest-randomly shuffles the tests, and :func:`pytest_collection_modifyitems` puts
 each notebook's cells back in order (notebooks still run in a random order among the tests).
 
-Figures: the notebooks store static PNG figures (``cnbkit.widgets.figures``) so that a reader
+Figures: the notebooks store static PNG figures (``cnbkit.figures``) so that a reader
 without a kernel sees them. Their bytes are left out of the comparison with nbval's documented
 hook, ``collector.skip_compare`` (:func:`pytest_collectstart`): a PNG depends on the installed
 matplotlib and FreeType, not on cnbkit. Everything else stays strict: the figures' text form

@@ -9,7 +9,7 @@ how many PNG figures it stored. With ``--snapshot DIR`` the notebooks run agains
 that replays that snapshot (``cnbkit snapshot record``; what it lacks is generated), living at
 the snapshot's moment, so their stored numbers come from the real answers it holds and their
 banner names it by its sha256 (the project's CI workflow ``refresh-outputs.yml`` records one
-from the live API and runs this). The figures (``cnbkit.widgets.figures``, a fixed style and size,
+from the live API and runs this). The figures (``cnbkit.figures``, a fixed style and size,
 no timestamp) come out byte for byte the same from the same sandbox clock and seed, so a refresh
 changes a stored PNG only when the picture changes.
 """

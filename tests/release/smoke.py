@@ -16,7 +16,7 @@ import sys
 
 import cnbkit
 import cnbkit.analysis
-import cnbkit.widgets.figures
+import cnbkit.figures
 from cnbkit.cobs import CobsClient, CobsConfig
 from cnbkit.sandbox import Sandbox
 from cnbkit.sandbox.cobs import CobsSandbox
@@ -52,7 +52,7 @@ def main() -> dict[str, object]:
         client.close()
         found["requests"] = len(sandbox.log)
     found["groups"] = groups
-    found["modules"] = [cnbkit.analysis.__file__, cnbkit.widgets.figures.__file__]
+    found["modules"] = [cnbkit.analysis.__file__, cnbkit.figures.__file__]
     with CobsSandbox() as bank, CobsClient(CobsConfig.for_sandbox(bank, "5.0")) as cobs:
         cobs.register("smoke")
         cobs.authorize_without_browser()

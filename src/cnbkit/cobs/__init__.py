@@ -12,7 +12,10 @@ Example:
     ...     cobs.transactions(cobs.accounts().id[0], "2025-01-01", "2025-12-31")
 """
 
-from cnbkit.cobs import _extra  # noqa: F401  (first: without the cobs extra, says what to install)
+from typing import Any
+
+from cnbkit._shared.deprecation import install, moved_module
+from cnbkit.cobs import _extra  # noqa: F401  (first of cobs: without the extra, says what to install)
 from cnbkit.cobs.client import CobsClient
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.errors import (
@@ -96,3 +99,10 @@ __all__ = [
     "WrongState",
     "check_standing_order",
 ]
+
+
+install(__name__)  # 0.1.0's cnbkit.cobs.pisp_calls and order_calls (warn until 0.3.0)
+
+
+def __getattr__(name: str) -> Any:
+    return moved_module(__name__, name)
