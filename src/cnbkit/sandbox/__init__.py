@@ -69,9 +69,9 @@ class Sandbox(Served):
             the next business day at 09:30 ...). Default: the snapshot's moment, else the
             end of 2025-12-31, the last day of the real fixing. A moment before 1991 is
             refused.
-        faults: the initial fault plan (none by default; change it with :meth:`set_faults`).
+        faults: the initial fault plan (none by default; change it with ``set_faults()``).
         seed: the seed of the synthetic series (same seed, same bytes).
-        cobs: also start the COBS (PSD2) sandbox over mutual TLS, as :attr:`cobs`.
+        cobs: also start the COBS (PSD2) sandbox over mutual TLS, as ``.cobs``.
         snapshot: a snapshot's folder (``cnbkit snapshot record``) or a loaded
             :class:`Snapshot`: a request it holds, recorded at or before the clock, is
             answered with the recorded bytes and status; a narrower one (one tenor, one

@@ -113,7 +113,7 @@ def _fault_reply(request: Request, status: int) -> Reply:
 
 
 class CobsSandbox(Served):
-    """A COBS sandbox (a ``with`` block, or :meth:`start` / :meth:`stop`: the lifecycle of
+    """A COBS sandbox (a ``with`` block, or ``start()`` / ``stop()``: the lifecycle of
     :class:`~cnbkit.sandbox.served.Served`, the market-data :class:`~cnbkit.sandbox.Sandbox`'s
     too; ``url`` is :attr:`base_url`).
 
@@ -124,7 +124,7 @@ class CobsSandbox(Served):
         workdir: where to write the PKI; a new temporary directory (removed on stop) when None.
         cnb_sandbox: play the CNB's public sandbox (see the module doc).
         read_timeout: seconds a connection has to send a whole request, or to finish its TLS
-            handshake, or may stay idle (:data:`~cnbkit.sandbox.httpserver.READ_TIMEOUT`).
+            handshake, or may stay idle (``READ_TIMEOUT`` of ``cnbkit.sandbox.httpserver``, 20 s).
 
     Attributes (after start): ``base_url``, ``authorize_url``, ``token_url``, ``ca_path``,
     ``client_cert_path``, ``client_key_path``, ``client_p12_path``, ``client_p12_password``,
