@@ -59,7 +59,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 import cnbkit
-from cnbkit.sandbox import SANDBOX_CLOCK, serve
+from cnbkit.sandbox import SANDBOX_CLOCK, Sandbox
 
 ROUNDS = 41
 STARTS = 9
@@ -208,8 +208,8 @@ def main() -> int:
         root = Path(folder)
         server_cache, recording = root / "server", root / "recording.json"
         rows = anyio.run(_record, server_cache, recording)
-        with serve(clock=SANDBOX_CLOCK) as url, \
-                cnbkit.Client(base_url=url, clock=SANDBOX_CLOCK, progress=False,
+        with Sandbox(clock=SANDBOX_CLOCK) as sandbox, \
+                cnbkit.Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, progress=False,
                               cache_dir=root / "direct") as client:
             times = anyio.run(_round_trips, client, server_cache, recording)
         starts: dict[str, list[float]] = {"cnbkit": [], "null": [], "version": []}

@@ -28,7 +28,7 @@ from types import FrameType
 from typing import Any
 
 import cnbkit
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 
 
 def _module(frame: FrameType | None) -> str | None:
@@ -76,8 +76,9 @@ def report(label: str, sequence: list[str], crossings: int, *, show: bool) -> No
 
 def main() -> int:
     show = "--sequence" in sys.argv
-    with serve() as url, tempfile.TemporaryDirectory() as tmp:
-        client = cnbkit.Client(url, cache_dir=Path(tmp), progress=False, clock=url.clock)
+    with Sandbox() as sandbox, tempfile.TemporaryDirectory() as tmp:
+        client = cnbkit.Client(sandbox.url, cache_dir=Path(tmp), progress=False,
+                               clock=sandbox.clock)
         calls = {
             'exrates.daily("2019-05-17")':
                 lambda: cnbkit.exrates.daily("2019-05-17", client=client),

@@ -10,7 +10,7 @@ stay on one xdist worker because pytest runs with ``--dist loadscope`` (scripts/
 their order: pytest-randomly shuffles the tests, and :func:`pytest_collection_modifyitems` puts
 each notebook's cells back in order (notebooks still run in a random order among the tests).
 
-Figures: the notebooks store static PNG figures (``cnbkit.widgets.figures``) so that a reader
+Figures: the notebooks store static PNG figures (``cnbkit.figures``) so that a reader
 without a kernel sees them. Their bytes are left out of the comparison with nbval's documented
 hook, ``collector.skip_compare`` (:func:`pytest_collectstart`): a PNG depends on the installed
 matplotlib and FreeType, not on cnbkit. Everything else stays strict: the figures' text form
@@ -36,16 +36,16 @@ _state: dict[str, object] = {}
 @contextmanager
 def sandbox_environment() -> Iterator[dict[str, str]]:
     """Start the sandboxes; yield the environment variables the notebooks need."""
-    from cnbkit.sandbox import start
+    from cnbkit.sandbox import Sandbox
 
-    url = start(clock=CLOCK)
+    sandbox = Sandbox(clock=CLOCK).start()
     cache = tempfile.mkdtemp(prefix="cnbkit-nbval-cache-")
-    env = {"CNBKIT_BASE_URL": str(url), "CNBKIT_CACHE_DIR": cache, "CNBKIT_SOURCE": "sandbox",
+    env = {"CNBKIT_BASE_URL": sandbox.url, "CNBKIT_CACHE_DIR": cache, "CNBKIT_SOURCE": "sandbox",
            "CNBKIT_TODAY": CLOCK, "MPLBACKEND": "agg"}
     try:
         yield env
     finally:
-        url.stop()
+        sandbox.stop()
         shutil.rmtree(cache, ignore_errors=True)
 
 

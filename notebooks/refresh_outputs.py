@@ -9,7 +9,7 @@ how many PNG figures it stored. With ``--snapshot DIR`` the notebooks run agains
 that replays that snapshot (``cnbkit snapshot record``; what it lacks is generated), living at
 the snapshot's moment, so their stored numbers come from the real answers it holds and their
 banner names it by its sha256 (the project's CI workflow ``refresh-outputs.yml`` records one
-from the live API and runs this). The figures (``cnbkit.widgets.figures``, a fixed style and size,
+from the live API and runs this). The figures (``cnbkit.figures``, a fixed style and size,
 no timestamp) come out byte for byte the same from the same sandbox clock and seed, so a refresh
 changes a stored PNG only when the picture changes.
 """
@@ -37,12 +37,12 @@ def strip(book: nbformat.NotebookNode) -> None:
 def main(selected: list[str], snapshot: str | None = None) -> int:
     from conftest import sandbox_environment  # notebooks/conftest.py
 
-    from cnbkit.sandbox import start
+    from cnbkit.sandbox import Sandbox
 
     with sandbox_environment() as env:
-        replay = start(snapshot=snapshot) if snapshot else None  # at the snapshot's moment
+        replay = Sandbox(snapshot=snapshot).start() if snapshot else None  # at the snapshot's moment
         if replay is not None and replay.snapshot is not None:
-            env = {**env, "CNBKIT_BASE_URL": str(replay),
+            env = {**env, "CNBKIT_BASE_URL": replay.url,
                    "CNBKIT_TODAY": replay.moment.isoformat()}
             print(f"replaying {snapshot} (sha256 {replay.snapshot.sha256}), clock "
                   f"{env['CNBKIT_TODAY']}", flush=True)

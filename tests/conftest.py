@@ -16,7 +16,7 @@ import pytest
 
 from cnbkit import Client, ManualClock
 from cnbkit._engine.cache import CacheLocation
-from cnbkit.sandbox import SANDBOX_CLOCK
+from cnbkit.sandbox import SANDBOX_CLOCK, Sandbox
 
 from .redis_server import RedisServer
 
@@ -40,21 +40,25 @@ def _no_user_cache(tmp_path_factory) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def sandbox_url() -> Iterator[str]:
+def market_sandbox() -> Iterator[Sandbox]:
     """One market-data sandbox per test session (per xdist worker), clock 2025-12-31."""
-    from cnbkit.sandbox import serve
+    with Sandbox() as sandbox:
+        yield sandbox
 
-    with serve() as url:
-        yield url
+
+@pytest.fixture(scope="session")
+def sandbox_url(market_sandbox: Sandbox) -> str:
+    """The base URL of the session's sandbox."""
+    return market_sandbox.url
 
 
 @pytest.fixture
-def sandbox(sandbox_url):
+def sandbox(market_sandbox: Sandbox) -> Iterator[Sandbox]:
     """The session's sandbox with no faults and an empty request log."""
-    sandbox_url.set_faults()
-    sandbox_url.clear_log()
-    yield sandbox_url
-    sandbox_url.set_faults()
+    market_sandbox.set_faults()
+    market_sandbox.clear_log()
+    yield market_sandbox
+    market_sandbox.set_faults()
 
 
 @pytest.fixture(scope="session")
@@ -106,7 +110,7 @@ def make_client(cache_url) -> Iterator:
 @pytest.fixture
 def client(sandbox, make_client) -> Client:
     """A client of the session's sandbox with a private cache."""
-    return make_client(sandbox)
+    return make_client(sandbox.url)
 
 
 @pytest.fixture(scope="session")

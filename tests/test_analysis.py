@@ -493,7 +493,7 @@ def test_the_tbill_figure_puts_bills_and_pribor_on_one_time_axis(client) -> None
     published is two business days old, and a deposit of it that matured before the curve's
     date is not drawn."""
     pytest.importorskip("matplotlib")
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     yields = analysis.tbill_yields(cnbkit.skd.history("2025-12-01", "2025-12-31",
                                                       client=client))

@@ -183,11 +183,11 @@ def test_fetch_writes_parquet_from_arrow_with_dictionary_codes(sandbox, tmp_path
     monkeypatch.setenv("CNBKIT_TODAY", "2025-12-31")
     out = tmp_path / "fx.parquet"
     assert main(["fetch", "exrates", "--start", "2024", "--currency", "EUR", "--currency",
-                 "USD", "-o", str(out), "--base-url", str(sandbox)]) == 0
+                 "USD", "-o", str(out), "--base-url", sandbox.url]) == 0
     written = pq.read_table(out)
     assert pa.types.is_dictionary(written.schema.field("currency_code").type)
     assert written.schema.field("amount").type == pa.int32()
-    client = cnbkit.Client(base_url=sandbox, cache_dir=tmp_path / "cache", clock="2025-12-31")
+    client = cnbkit.Client(base_url=sandbox.url, cache_dir=tmp_path / "cache", clock="2025-12-31")
     expected = cnbkit.exrates.history(2024, currency=["EUR", "USD"], client=client,
                                       backend="pyarrow")
     client.close()
@@ -198,7 +198,7 @@ def test_fetch_writes_parquet_from_arrow_with_dictionary_codes(sandbox, tmp_path
 def test_a_missing_extra_names_the_install_line(sandbox, backend, extra):
     code = (f"import sys; sys.modules[{backend!r}] = None\n"
             "import cnbkit\n"
-            f"client = cnbkit.Client(base_url={str(sandbox)!r}, cache=False)\n"
+            f"client = cnbkit.Client(base_url={sandbox.url!r}, cache=False)\n"
             "try:\n"
             f"    cnbkit.czeonia.daily_year(2024, client=client, backend={backend!r})\n"
             "except cnbkit.errors.MissingDependency as exc:\n"

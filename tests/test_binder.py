@@ -89,15 +89,15 @@ def test_the_binder_environment_holds_this_checkouts_cnbkit(binder_env: Path,
 
 
 def test_a_notebook_runs_in_the_binder_environment(binder_env: Path, tmp_path: Path) -> None:
-    from cnbkit.sandbox import start
+    from cnbkit.sandbox import Sandbox
 
     bin_dir = binder_env / "bin"
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
                VIRTUAL_ENV=str(binder_env))
     env.pop("PYTHONPATH", None)
-    url = start(clock="2025-12-31")
+    sandbox = Sandbox(clock="2025-12-31").start()
     try:
-        run_env = dict(env, CNBKIT_BASE_URL=str(url), CNBKIT_CACHE_DIR=str(tmp_path / "cache"),
+        run_env = dict(env, CNBKIT_BASE_URL=sandbox.url, CNBKIT_CACHE_DIR=str(tmp_path / "cache"),
                        CNBKIT_SOURCE="sandbox", CNBKIT_TODAY="2025-12-31", MPLBACKEND="agg",
                        JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
                        JUPYTER_DATA_DIR=str(tmp_path / "jupyter-data"),
@@ -110,7 +110,7 @@ def test_a_notebook_runs_in_the_binder_environment(binder_env: Path, tmp_path: P
               "--output", str(executed), str(ROOT / "notebooks" / NOTEBOOK)],
              cwd=tmp_path, env=run_env, timeout=900)
     finally:
-        url.stop()
+        sandbox.stop()
     book = json.loads(executed.read_text(encoding="utf-8"))
     stored = json.loads((ROOT / "notebooks" / NOTEBOOK).read_text(encoding="utf-8"))
     errors = [o for c in book["cells"] for o in c.get("outputs", [])

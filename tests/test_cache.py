@@ -20,7 +20,7 @@ from cnbkit import ManualClock
 from cnbkit._engine.cache import CacheLocation, open_storage
 from cnbkit.catalog import operation
 from cnbkit.errors import ConnectionFailed, InvalidResponse, OfflineCacheMiss, StaleDataWarning
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 
 from .conftest import SANDBOX_NOON
 from .helpers import send_raw, stored
@@ -112,8 +112,8 @@ def test_truncated_bodies_are_never_cached_nor_returned(client, sandbox):
 
 @BOTH
 def test_stale_answers_are_served_with_a_warning_when_the_api_is_down(make_client, tmp_path):
-    with serve() as url:
-        client = make_client(url, ttl=60, retries=1)
+    with Sandbox() as sandbox:
+        client = make_client(sandbox, ttl=60, retries=1)
         fresh = cnbkit.exrates.daily(client=client)  # open period: expires after 60 s
     client.clock.advance(61)  # the entry is now expired, and the server is gone
     with pytest.warns(StaleDataWarning, match="expired cached answer"):
@@ -169,7 +169,7 @@ def test_cache_info_and_clear(client, sandbox):
 def test_cache_commands(tmp_path, sandbox, capsys):
     from cnbkit.cli import main
 
-    client = cnbkit.Client(base_url=sandbox, cache_dir=tmp_path)
+    client = cnbkit.Client(base_url=sandbox.url, cache_dir=tmp_path)
     cnbkit.exrates.daily_year(2019, client=client)
     client.close()
     assert main(["cache", "info", "--cache-dir", str(tmp_path)]) == 0
@@ -270,7 +270,7 @@ def test_a_redis_that_dies_mid_run_means_uncached_calls_and_nothing_wrong_stored
             again = cnbkit.exrates.history(2015, 2018, client=client)
         pd.testing.assert_frame_equal(frame, again, check_like=True)
         assert sandbox.count("daily-year") == 4  # nothing was stored while it was down
-        assert set(stored(client)) == {f"{sandbox}/exrates/daily-year?year={y}"
+        assert set(stored(client)) == {f"{sandbox.url}/exrates/daily-year?year={y}"
                                        for y in range(2015, 2019)}
         sandbox.clear_log()
         cnbkit.exrates.history(2015, 2018, client=client)
@@ -283,7 +283,7 @@ def test_cache_commands_on_redis(sandbox, redis_server, capsys):
     from cnbkit.cli import main
 
     url = redis_server.url("cli")
-    client = cnbkit.Client(base_url=sandbox, cache_url=url)
+    client = cnbkit.Client(base_url=sandbox.url, cache_url=url)
     cnbkit.exrates.daily_year(2019, client=client)
     client.close()
     assert main(["cache", "info", "--cache-url", url]) == 0

@@ -52,14 +52,14 @@ def test_cnbkit_fetch_writes_csv_and_parquet(sandbox, tmp_path, monkeypatch, cap
     monkeypatch.setenv("CNBKIT_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "eur.csv"
     assert main(["fetch", "exrates", "--start", "2019-05-01", "--end", "2019-06-30",
-                 "--currency", "EUR", "-o", str(out), "--base-url", str(sandbox)]) == 0
+                 "--currency", "EUR", "-o", str(out), "--base-url", sandbox.url]) == 0
     frame = pd.read_csv(out, parse_dates=["valid_for"])
     assert len(frame) == 41 and set(frame["currency_code"]) == {"EUR"}
     assert b"\r" not in out.read_bytes()  # the same bytes on every system: "\n" a row
     assert "41 rows" in capsys.readouterr().err
     parquet = tmp_path / "pribor.parquet"
     assert main(["fetch", "pribor", "--start", "2024", "--end", "2024", "--period",
-                 "THREE_MONTH", "-o", str(parquet), "--base-url", str(sandbox)]) == 0
+                 "THREE_MONTH", "-o", str(parquet), "--base-url", sandbox.url]) == 0
     table = pd.read_parquet(parquet)
     assert len(table) == 252 and set(table["period"]) == {"THREE_MONTH"}
 
@@ -85,7 +85,7 @@ def test_fetch_forward_takes_every_pair_by_default_and_0_1_0s_all_with_a_warning
 def test_bad_cli_input_gets_a_message_not_a_traceback(sandbox, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CNBKIT_CACHE_DIR", str(tmp_path / "cache"))
     code = main(["fetch", "exrates", "--start", "2019-02-31", "-o", str(tmp_path / "x.csv"),
-                 "--base-url", str(sandbox)])
+                 "--base-url", sandbox.url])
     assert code == 2
     assert "start" in capsys.readouterr().err
 

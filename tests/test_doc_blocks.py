@@ -110,7 +110,7 @@ def session(sandbox: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             ) -> Iterator[dict[str, str]]:
     """An empty working folder, the session's sandbox (tests/conftest.py) as the API, a fresh
     cache; the default client is this page's and is put back afterwards."""
-    env = {"CNBKIT_BASE_URL": str(sandbox), "CNBKIT_TODAY": CLOCK,
+    env = {"CNBKIT_BASE_URL": sandbox.url, "CNBKIT_TODAY": CLOCK,
            "CNBKIT_CACHE_DIR": str(tmp_path / "cache"), "MPLBACKEND": "agg",
            "XDG_DATA_HOME": str(tmp_path / "data")}
     for name, value in env.items():

@@ -68,7 +68,7 @@ def test_a_server_400_becomes_a_validation_error_with_every_field(client, sandbo
 
 
 def test_a_404_is_a_not_found_error(sandbox, make_client):
-    client = make_client(str(sandbox).replace("/cnbapi", "/api"))
+    client = make_client(sandbox.url.replace("/cnbapi", "/api"))
     with pytest.raises(NotFoundError, match="base URL"):
         cnbkit.exrates.daily(client=client)
 
@@ -203,7 +203,7 @@ def test_the_user_agent_names_cnbkit_and_its_version(make_client):
 def test_configure_replaces_the_default_client(sandbox, tmp_path):
     previous = cnbkit.default_client()
     try:
-        client = cnbkit.configure(base_url=sandbox, cache_dir=tmp_path)
+        client = cnbkit.configure(base_url=sandbox.url, cache_dir=tmp_path)
         assert cnbkit.default_client() is client
         assert len(cnbkit.exrates.daily("2019-05-17")) == 33
     finally:

@@ -17,7 +17,7 @@ import pytest
 
 import cnbkit
 from cnbkit.catalog import OPERATIONS
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 
 from .cnb_files import fixing_days
 from .conftest import DATA
@@ -56,17 +56,17 @@ def _history(url: str, clock: str, group: str, end: str) -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def whole():
     """Each history to the end of 2020, from a sandbox living at the end of 2025."""
-    with serve() as url:
-        yield {group: _history(url, "2025-12-31", group, "2020-12-31")
+    with Sandbox() as sandbox:
+        yield {group: _history(sandbox.url, "2025-12-31", group, "2020-12-31")
                for group in [*HISTORIES, "averages"]}
 
 
 @pytest.mark.parametrize("moment", MOMENTS)
 def test_a_frame_cut_to_a_moment_is_what_the_sandbox_served_then(whole, moment):
     at = dt.datetime.fromisoformat(moment).replace(tzinfo=PRAGUE)
-    with serve(clock=moment) as then:
+    with Sandbox(clock=moment) as then:
         for group, frame in whole.items():
-            served = _history(then, moment, group, at.date().isoformat())
+            served = _history(then.url, moment, group, at.date().isoformat())
             cut = cnbkit.known_at(frame, moment)  # nothing dated after the moment is left
             assert len(served), (group, moment)
             pd.testing.assert_frame_equal(_plain(cut), _plain(served), check_dtype=False,
@@ -90,7 +90,8 @@ def test_every_backend_is_cut_alike(whole):
     frame = whole["pribor"]
     moment = "2020-03-16T10:00"
     expected = cnbkit.known_at(frame, moment)
-    with serve() as url, cnbkit.Client(base_url=url, cache=False, clock="2025-12-31") as client:
+    with Sandbox() as sandbox, \
+            cnbkit.Client(base_url=sandbox.url, cache=False, clock="2025-12-31") as client:
         polars = cnbkit.pribor.history(START, "2020-12-31", client=client, backend="polars")
         arrow = cnbkit.pribor.history(START, "2020-12-31", client=client, backend="pyarrow")
     for other in (cnbkit.known_at(polars, moment), cnbkit.known_at(arrow, moment)):
@@ -101,7 +102,8 @@ def test_every_backend_is_cut_alike(whole):
 
 
 def test_a_single_call_and_a_frame_without_provenance():
-    with serve() as url, cnbkit.Client(base_url=url, cache=False, clock="2025-12-31") as client:
+    with Sandbox() as sandbox, \
+            cnbkit.Client(base_url=sandbox.url, cache=False, clock="2025-12-31") as client:
         year = client.get("czeonia.daily_year", year=2025)
     assert year["valid_for"].max() == pd.Timestamp("2025-12-30")  # published on 31 December
     assert len(cnbkit.known_at(year, "2025-12-31")) == len(year)
@@ -219,11 +221,12 @@ def test_a_cut_frame_lists_the_categories_of_its_rows(group, backend):
     moment = "2020-03-16T10:00"
     start = "2020-03-01" if group == "skd" else START
     options = HISTORIES[group]
-    with serve(clock=moment) as then, \
-            cnbkit.Client(base_url=then, cache=False, clock=moment) as client:
+    with Sandbox(clock=moment) as then, \
+            cnbkit.Client(base_url=then.url, cache=False, clock=moment) as client:
         served = cnbkit.plan(group, start, "2020-03-16", client=client,
                              **options).collect(backend=backend)
-    with serve() as url, cnbkit.Client(base_url=url, cache=False, clock="2025-12-31") as client:
+    with Sandbox() as sandbox, \
+            cnbkit.Client(base_url=sandbox.url, cache=False, clock="2025-12-31") as client:
         whole = cnbkit.plan(group, start, "2020-12-31", client=client,
                             **options).collect(backend=backend)
     cut = cnbkit.known_at(whole, moment)

@@ -62,10 +62,10 @@ CALLS: dict[str, dict[str, Any]] = {
 @pytest.fixture(scope="module")
 def library() -> Any:
     """The library's client of a sandbox in this process, as the server's is made."""
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve(clock=SANDBOX_CLOCK) as url, \
-            cnbkit.Client(base_url=url, clock=SANDBOX_CLOCK, progress=False,
+    with Sandbox(clock=SANDBOX_CLOCK) as sandbox, \
+            cnbkit.Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, progress=False,
                           cache=False) as client:
         yield client
 
@@ -281,9 +281,9 @@ def test_a_server_the_user_names_is_custom_even_on_this_machine(tmp_path, sandbo
         found["answer"] = await client.call_tool(
             "call_operation", {"operation": "czeonia.daily", "params": {"date": "2024-05-17"}})
 
-    talk(stdio(tmp_path, "--source", "auto", CNBKIT_BASE_URL=str(sandbox)), conversation)
+    talk(stdio(tmp_path, "--source", "auto", CNBKIT_BASE_URL=sandbox.url), conversation)
     assert found["about"]["data_source"] == "custom"
-    assert found["about"]["base_url"] == str(sandbox)
+    assert found["about"]["base_url"] == sandbox.url
     assert found["answer"].structured_content["provenance"]["data_source"] == "custom"
 
 

@@ -24,9 +24,9 @@ COLD_HISTORY = {"group": "exrates", "start": "1993-01-01", "end": "2025-12-31"}
 
 @pytest.fixture
 def gate() -> Any:
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve(clock=SANDBOX_CLOCK) as url, Gate(str(url)).serving() as held:
+    with Sandbox(clock=SANDBOX_CLOCK) as sandbox, Gate(sandbox.url).serving() as held:
         yield held
 
 

@@ -64,7 +64,7 @@ def http_server(tmp_path: Any, port: int = 0) -> Iterator[str]:
 
 
 def test_streamable_http_on_loopback(tmp_path):
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
     found: dict[str, Any] = {}
     with http_server(tmp_path) as url:
@@ -76,8 +76,8 @@ def test_streamable_http_on_loopback(tmp_path):
         talk(url, conversation)
     assert tuple(tool.name for tool in found["tools"].tools) == TOOLS
     columns = {c["name"]: c["values"] for c in found["answer"].structured_content["columns"]}
-    with serve(clock=SANDBOX_CLOCK) as sandbox, \
-            cnbkit.Client(base_url=sandbox, clock=SANDBOX_CLOCK, cache=False) as library:
+    with Sandbox(clock=SANDBOX_CLOCK) as sandbox, \
+            cnbkit.Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, cache=False) as library:
         frame = library.get("pribor.daily", date="2024-05-17")
     assert columns["pribor"] == frame["pribor"].tolist()
 

@@ -29,10 +29,10 @@ from .mcp_support import stdio, talk
 @pytest.fixture(scope="module")
 def library() -> Any:
     """The library's client of a sandbox in this process, as the server's is made."""
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve(clock=SANDBOX_CLOCK) as url, \
-            cnbkit.Client(base_url=url, clock=SANDBOX_CLOCK, progress=False,
+    with Sandbox(clock=SANDBOX_CLOCK) as sandbox, \
+            cnbkit.Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, progress=False,
                           cache=False) as client:
         yield client
 

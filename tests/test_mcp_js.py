@@ -89,8 +89,8 @@ def test_the_typescript_sdks_client_accepts_every_answer(tmp_path):
         if not answered:
             assert call["text"].startswith("invalid "), call["text"]
 
-    with cnbkit.sandbox.serve(clock=SANDBOX_CLOCK) as url, \
-            cnbkit.Client(base_url=url, clock=SANDBOX_CLOCK, cache=False) as library:
+    with cnbkit.sandbox.Sandbox(clock=SANDBOX_CLOCK) as sandbox, \
+            cnbkit.Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, cache=False) as library:
         fixing = library.get("exrates.daily", date="2019-05-17", lang="EN")
         year = library.get("exrates.daily_year", year=2019)
         cross = library.get("exrates.daily", date="2019-05-17")

@@ -8,7 +8,7 @@ from typing import Any
 
 from mcp import Client
 
-from cnbkit.sandbox import Snapshot, serve
+from cnbkit.sandbox import Sandbox, Snapshot
 
 from .conftest import DATA
 from .mcp_support import stdio, talk
@@ -26,8 +26,8 @@ def test_the_provenance_names_the_snapshot_and_what_it_replayed(tmp_path):
         found["generated"] = await client.call_tool("call_operation", {
             "operation": "czeonia.daily", "params": {"date": "2025-05-16"}})
 
-    with serve(snapshot=REFERENCE, clock="2026-06-30T12:00") as url:
-        talk(stdio(tmp_path, "--source", "auto", CNBKIT_BASE_URL=str(url)), conversation)
+    with Sandbox(snapshot=REFERENCE, clock="2026-06-30T12:00") as sandbox:
+        talk(stdio(tmp_path, "--source", "auto", CNBKIT_BASE_URL=sandbox.url), conversation)
     real = found["real"].structured_content["provenance"]
     assert (real["replayed"], real["generated"], real["snapshot"]) == (1, 0, snapshot.sha256)
     assert f"snapshot sha256 {snapshot.sha256}" in found["real"].content[0].text

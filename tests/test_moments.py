@@ -18,7 +18,7 @@ import pytest
 
 import cnbkit
 from cnbkit.catalog import FIRST_YEAR
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 
 PRAGUE = ZoneInfo("Europe/Prague")
 END_OF_2025 = dt.datetime(2025, 12, 31, 23, 59, 59, 999999, tzinfo=PRAGUE)
@@ -28,8 +28,8 @@ ELSEWHERE = "http://127.0.0.1:9/cnbapi"
 @pytest.mark.parametrize("day", ["2025-12-31", dt.date(2025, 12, 31)])
 def test_a_plain_day_is_the_end_of_that_day_everywhere(day, monkeypatch):
     """(On d17e3f8 the client took the real time of day and ManualClock noon.)"""
-    with serve(clock=day) as url:
-        assert url.moment == END_OF_2025
+    with Sandbox(clock=day) as sandbox:
+        assert sandbox.moment == END_OF_2025
     with cnbkit.Client(base_url=ELSEWHERE, cache=False, clock=day) as client:
         assert client.clock.now() == END_OF_2025
         assert client.today() == dt.date(2025, 12, 31)
@@ -73,7 +73,7 @@ def test_a_moment_before_1991_is_refused_naming_first_year(moment, monkeypatch):
     empty frame, serve(clock="1985-01-01") served empty answers.)"""
     assert FIRST_YEAR == 1991
     with pytest.raises(cnbkit.ConfigError, match=r"1991 \(cnbkit\.catalog\.FIRST_YEAR\)"):
-        serve(clock=moment).__enter__()
+        Sandbox(clock=moment).__enter__()
     with pytest.raises(cnbkit.ConfigError, match="FIRST_YEAR"):
         cnbkit.Client(base_url=ELSEWHERE, cache=False, clock=moment)
     with pytest.raises(cnbkit.ConfigError, match="FIRST_YEAR"):

@@ -117,7 +117,7 @@ def _cli(*args: str, env: dict[str, str] | None = None, code: str | None = None
 def test_fetch_refuses_a_suffix_it_does_not_write(sandbox, tmp_path):
     out = tmp_path / "data.xlsx"
     result = _cli("fetch", "czeonia", "--start", "2024", "-o", str(out),
-                  "--base-url", str(sandbox))
+                  "--base-url", sandbox.url)
     assert result.returncode != 0
     assert ".csv, .parquet, .pq" in result.stderr and "data.xlsx" in result.stderr
     assert not out.exists() and sandbox.log == []  # refused before any request
@@ -127,13 +127,13 @@ def test_fetch_a_year_alone_counts_cached_calls_and_draws_no_bar_into_a_pipe(san
     env = {"CNBKIT_CACHE_DIR": str(tmp_path / "cache"), "CNBKIT_TODAY": str(SANDBOX_CLOCK)}
     out = tmp_path / "czeonia.csv"
     first = _cli("fetch", "czeonia", "--start", "2024", "-o", str(out),
-                 "--base-url", str(sandbox), env=env)
+                 "--base-url", sandbox.url, env=env)
     assert first.returncode == 0, first.stderr
     frame = pd.read_csv(out, parse_dates=["valid_for"])
     assert set(frame["valid_for"].dt.year) == {2024}  # --start 2024 alone: the whole of 2024
     assert "rows from 1 call (0 from the cache)" in first.stderr  # one call, said so
     again = _cli("fetch", "czeonia", "--start", "2015", "--end", "2024", "-o", str(out),
-                 "--base-url", str(sandbox), env=env)
+                 "--base-url", sandbox.url, env=env)
     assert again.returncode == 0, again.stderr
     assert "from 10 calls (1 from the cache)" in again.stderr
     assert "it/s" not in again.stderr and "%|" not in again.stderr  # stderr is a pipe
@@ -229,14 +229,14 @@ def test_a_local_sandboxs_answers_stay_out_of_the_user_cache(sandbox, tmp_path, 
     for name in ("CNBKIT_CACHE_DIR", "CNBKIT_CACHE_URL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
-    client = cnbkit.Client(base_url=sandbox, clock=str(SANDBOX_CLOCK))
+    client = cnbkit.Client(base_url=sandbox.url, clock=str(SANDBOX_CLOCK))
     assert client.settings.cache.kind == "memory"
     cnbkit.exrates.daily_year(2024, client=client)
     cnbkit.exrates.daily_year(2024, client=client)
     assert sandbox.count("daily-year") == 1  # cached for the session ...
     client.close()
     assert not (tmp_path / "user-cache").exists()  # ... but never in the user's cache
-    named = cnbkit.Client(base_url=sandbox, cache_dir=tmp_path / "mine")
+    named = cnbkit.Client(base_url=sandbox.url, cache_dir=tmp_path / "mine")
     assert named.settings.cache.kind == "sqlite"  # a cache named explicitly is used
     named.close()
 

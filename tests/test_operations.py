@@ -65,7 +65,7 @@ def test_every_operation_has_a_public_function():
 
 
 def _raw(sandbox, op, query) -> list[dict]:
-    body = requests.get(f"{sandbox}{op.path}", params=query, timeout=30).json()
+    body = requests.get(f"{sandbox.url}{op.path}", params=query, timeout=30).json()
     records = body.get(op.result_key, [])
     return [records] if op.single else records
 
@@ -106,7 +106,7 @@ def test_function_returns_the_typed_long_frame(client, sandbox, name):
     if "rate_per_unit" in op.column_names:
         assert (frame["rate_per_unit"] * frame["amount"] - frame["rate"]).abs().max() < 1e-9
     assert frame.attrs["operation"] == name
-    assert frame.attrs["source"][0].startswith(str(sandbox))
+    assert frame.attrs["source"][0].startswith(sandbox.url)
 
 
 def _reference_fixing() -> dict[tuple[dt.date, str], tuple[int, float]]:

@@ -320,7 +320,7 @@ def test_no_other_program_can_take_the_port_of_a_cnbkit_server(sandbox):
     from cnbkit.cobs.browser import RedirectCatcher
 
     with pytest.raises(OSError):  # the sandbox
-        _take(urlsplit(str(sandbox)).port)
+        _take(urlsplit(sandbox.url).port)
     with RedirectCatcher() as catcher, pytest.raises(OSError):  # the OAuth redirect's listener
         _take(urlsplit(catcher.origin).port)
 

@@ -1,16 +1,23 @@
 """The public names: one list in cnbkit, docstrings of the group functions completed from one
-source, and the modules of 0.1.0's API reference that moved into the private engine in 0.2.0
-(``cnbkit.settings``, ``cnbkit.clock``, ``cnbkit.cache``): each name still resolves, with a
-``FutureWarning`` naming its public home, as the deprecation policy promises (CHANGELOG.md)."""
+source, and the modules of 0.1.0's API reference that moved in 0.2.0 (``cnbkit.settings``,
+``cnbkit.clock``, ``cnbkit.cache`` into the private engine, ``cnbkit.widgets.figures`` to
+``cnbkit.figures``, ``cnbkit.cobs.pisp_calls`` and ``order_calls``): no file is left of them
+(one table, ``cnbkit._shared.deprecation.MOVED_MODULES``), and each name still resolves, in
+every import form, with a ``FutureWarning`` naming its public home, as the deprecation policy
+promises (CHANGELOG.md)."""
 
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 import cnbkit
 import cnbkit.sandbox
+from cnbkit._shared.deprecation import MOVED_MODULES
 
 MOVED = [
     ("cnbkit.settings", "Settings", cnbkit.Settings, "cnbkit.Settings"),
@@ -21,7 +28,17 @@ MOVED = [
     ("cnbkit.clock", "SystemClock", cnbkit.SystemClock, "cnbkit.SystemClock"),
     ("cnbkit.clock", "Clock", cnbkit.Clock, "cnbkit.Clock"),
     ("cnbkit.cache", "CacheInfo", cnbkit.CacheInfo, "cnbkit.CacheInfo"),
+    ("cnbkit.widgets.figures", "STYLE", None, "cnbkit.figures.STYLE"),
+    ("cnbkit.widgets.figures", "floor_figure", None, "cnbkit.figures.floor_figure"),
+    ("cnbkit.cobs.pisp_calls", "PaymentCalls", None, "cnbkit.cobs.payment_calls.PaymentCalls"),
+    ("cnbkit.cobs.order_calls", "StandingOrderCalls", None,
+     "cnbkit.cobs.standing_order_calls.StandingOrderCalls"),
 ]
+
+
+def _home(home: str) -> object:
+    module, _, name = home.rpartition(".")
+    return getattr(importlib.import_module(module), name)
 
 
 @pytest.mark.parametrize(("module", "name", "value", "home"), MOVED)
@@ -29,7 +46,46 @@ def test_an_old_name_warns_and_names_its_public_home(module, name, value, home):
     old = importlib.import_module(module)
     with pytest.warns(FutureWarning, match=rf"{module} is deprecated .*{name}: use {home}"):
         found = getattr(old, name)
-    assert found is value
+    assert found is (_home(home) if value is None else value)
+
+
+@pytest.mark.parametrize("old", sorted(MOVED_MODULES))
+def test_a_moved_module_has_no_file_and_answers_every_import_form(old):
+    """``import a.b``, ``from a.b import X`` and ``a.b.X`` after ``import a``: each finds the
+    registered module (no file in the package), and each name warns; in a fresh interpreter,
+    as a user's script meets it."""
+    package, _, leaf = old.rpartition(".")
+    root = Path(cnbkit.__file__).parent
+    assert not (root.joinpath(*old.split(".")[1:]).with_suffix(".py")).exists()
+    name = next(iter(MOVED_MODULES[old][1]), "STYLE")
+    script = (f"import warnings; warnings.simplefilter('error')\n"
+              f"import {old}\n"
+              f"import {package}\n"
+              f"assert getattr({package}, {leaf!r}) is {old}\n"
+              f"for form in ('from {old} import {name}', '{old}.{name}'):\n"
+              f"    try:\n"
+              f"        exec(form)\n"
+              f"    except FutureWarning as w:\n"
+              f"        assert str(w).startswith('{old} is deprecated since cnbkit 0.2.0'), w\n"
+              f"    else:\n"
+              f"        raise SystemExit('no warning: ' + form)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          encoding="utf-8", check=False, timeout=600)
+    assert done.returncode == 0, done.stderr
+
+
+def test_tools_that_read_every_module_get_no_warning():
+    """A moved module answers what tools ask of every module (``__file__``...) with an
+    AttributeError, not a FutureWarning (inspect.getmodule walks sys.modules)."""
+    import inspect
+    import warnings
+
+    import cnbkit.settings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert getattr(cnbkit.settings, "__file__", None) is None
+        assert inspect.getmodule(test_tools_that_read_every_module_get_no_warning) is not None
 
 
 def test_an_engine_name_warns_that_it_is_private():
@@ -173,13 +229,13 @@ def test_each_operation_function_states_its_columns_from_the_catalog_once():
 
 
 def test_the_labs_source_is_the_labs_and_settings_source_warns(monkeypatch):
-    """CNBKIT_SOURCE is set by cnbkit lab for its kernels: cnbkit.lab reads it; the settings no
-    longer hold it (0.1.0's Settings.source warns and reads it through the lab)."""
-    from cnbkit.lab import SOURCE_VARIABLE, lab_source
+    """CNBKIT_SOURCE is set by cnbkit lab for its kernels: cnbkit.source reads it; the settings
+    no longer hold it (0.1.0's Settings.source warns and reads it as cnbkit.source does)."""
+    from cnbkit.source import SOURCE_VARIABLE, chosen_source
 
     monkeypatch.setenv(SOURCE_VARIABLE, "sandbox-fallback")
-    assert lab_source() == "sandbox-fallback"
+    assert chosen_source() == "sandbox-fallback"
     settings = cnbkit.Settings.from_env()
     assert "source" not in {f for f in settings.__dataclass_fields__}
-    with pytest.warns(FutureWarning, match=r"lab_source\(\)"):
+    with pytest.warns(FutureWarning, match=r"cnbkit\.source\.chosen_source\(\)"):
         assert settings.source == "sandbox-fallback"

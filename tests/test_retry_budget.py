@@ -17,7 +17,7 @@ from cnbkit.errors import (
     ServerError,
     ValidationError,
 )
-from cnbkit.sandbox import Faults, serve
+from cnbkit.sandbox import Faults, Sandbox
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply
 
 RETRIES = 2
@@ -30,11 +30,11 @@ TARGET = "/cnbapi/exrates/daily-year?year=2019"
     (Faults(truncate_rate=1.0), ConnectionFailed),  # bodies cut off mid-way
 ], ids=["5xx", "dropped", "truncated"])
 def test_each_sandbox_fault_gets_retries_plus_one_attempts(make_client, faults, error):
-    with serve(faults=faults) as url:
-        client = make_client(url, retries=RETRIES)
+    with Sandbox(faults=faults) as sandbox:
+        client = make_client(sandbox.url, retries=RETRIES)
         with pytest.raises(error):
             cnbkit.exrates.daily_year(2019, client=client)
-        assert url.count("daily-year") == RETRIES + 1
+        assert sandbox.count("daily-year") == RETRIES + 1
 
 
 @pytest.mark.parametrize(("reply", "error"), [
@@ -90,27 +90,27 @@ def _mixed_seed(retries: int, *, succeeds: bool) -> tuple[Faults, list[str | Non
 
 def test_a_mix_of_failures_shares_one_budget_and_then_succeeds(make_client):
     faults, fates = _mixed_seed(RETRIES, succeeds=True)
-    with serve(faults=faults) as url:
-        client = make_client(url, retries=RETRIES)
+    with Sandbox(faults=faults) as sandbox:
+        client = make_client(sandbox.url, retries=RETRIES)
         frame = cnbkit.exrates.daily_year(2019, client=client)
-        assert _seen(url) == fates
-        assert url.count("daily-year") == RETRIES + 1
+        assert _seen(sandbox) == fates
+        assert sandbox.count("daily-year") == RETRIES + 1
     assert len(frame) > 0
 
 
 def test_a_mix_of_failures_beyond_the_budget_stops_at_retries_plus_one(make_client):
     faults, fates = _mixed_seed(RETRIES, succeeds=False)
-    with serve(faults=faults) as url:
-        client = make_client(url, retries=RETRIES)
+    with Sandbox(faults=faults) as sandbox:
+        client = make_client(sandbox.url, retries=RETRIES)
         with pytest.raises((ServerError, ConnectionFailed)):
             cnbkit.exrates.daily_year(2019, client=client)
-        assert _seen(url) == fates
-        assert url.count("daily-year") == RETRIES + 1
+        assert _seen(sandbox) == fates
+        assert sandbox.count("daily-year") == RETRIES + 1
 
 
 def test_history_chunks_have_the_same_budget(make_client):
-    with serve(faults=Faults(fail_paths=("year=2019",))) as url:
-        client = make_client(url, retries=RETRIES)
+    with Sandbox(faults=Faults(fail_paths=("year=2019",))) as sandbox:
+        client = make_client(sandbox.url, retries=RETRIES)
         with pytest.raises(cnbkit.ChunkError):
             cnbkit.exrates.history(2018, 2019, client=client)
-        assert url.count("year=2019") == RETRIES + 1  # no second loop in the runner
+        assert sandbox.count("year=2019") == RETRIES + 1  # no second loop in the runner

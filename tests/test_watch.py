@@ -40,7 +40,7 @@ def test_progress_per_call_and_freshness_of_closed_and_open_periods(client):
 
 
 def test_a_cancelled_run_sends_no_more_requests(sandbox, make_client):
-    with Gate(str(sandbox)).serving() as gate:
+    with Gate(sandbox.url).serving() as gate:
         client = make_client(gate.url, workers=2)
         watch = Watch()
         outcome: list[BaseException] = []

@@ -315,10 +315,10 @@ def test_the_banner_follows_configure(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_fixing_explorer_against_the_sandbox(tmp_path) -> None:
     import cnbkit
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve() as url:
-        client = cnbkit.Client(base_url=url, cache_dir=tmp_path, progress=False)
+    with Sandbox() as sandbox:
+        client = cnbkit.Client(base_url=sandbox.url, cache_dir=tmp_path, progress=False)
         panel = FixingExplorer(["EUR"], (2013, 2017), client=client)
         eur = panel.plotted["EUR"]
         assert eur.loc["2014-06-02"] >= 27.0 - 1e-9  # the floor held
@@ -359,8 +359,8 @@ UNITS = ("% p.a.", "bp", "CZK", "index", "days", "ratio", "-1 to 1", "count")
 
 
 def _static_figures(client) -> dict:
-    """Every static figure of cnbkit.widgets.figures, drawn from the sandbox's data."""
-    from cnbkit.widgets import figures
+    """Every static figure of cnbkit.figures, drawn from the sandbox's data."""
+    from cnbkit import figures
 
     czeonia = cnbkit_czeonia(client)
     pribor = _sandbox("pribor", client, 2024, 2025)
@@ -450,7 +450,7 @@ def test_static_figures_have_a_title_and_units_on_every_axis(client) -> None:
 
 
 def test_every_figure_function_is_drawn_by_the_figure_tests(client) -> None:
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     drawn = {figure.title for figure in _static_figures(client).values()}
     functions = [name for name in figures.__all__ if name.endswith("_figure")]
@@ -459,7 +459,7 @@ def test_every_figure_function_is_drawn_by_the_figure_tests(client) -> None:
 
 def test_the_floor_figure_s_legend_covers_no_fixing(client) -> None:
     """The legend sits below the axes, so no line of the 2013-2017 fixing is under it."""
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     eur = _sandbox("exrates", client, 2013, 2017, ["EUR"]).set_index("valid_for")[
         "rate_per_unit"]
@@ -483,7 +483,7 @@ def test_the_omo_figure_names_each_operation_in_english_and_shows_every_bar(clie
     bn were invisible stacked on the repos' 2,700)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     omo = _sandbox("omo", client, "2023-12-01", 2025)
     figure = figures.omo_figure(analysis.omo_by_type(omo, "YE"))
@@ -512,7 +512,7 @@ def _drawn(figure):
     import matplotlib as mpl
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     canvas = FigureCanvasAgg(figure)
     with mpl.rc_context(figures.STYLE):
@@ -597,7 +597,7 @@ def test_panels_take_what_their_cell_asks_for(client) -> None:
 def test_the_policy_rate_steps_are_behind_czeonia_spreads_and_hedge_cost(client) -> None:
     """02 c3, c9, c14 and 03 c16: the CNB's repo rate in force is drawn behind the series
     that follow its steps."""
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     pribor = _sandbox("pribor", client, 2024, 2025)
     czeonia = _sandbox("czeonia", client, 2024, 2025)
@@ -628,7 +628,7 @@ def test_the_policy_rate_steps_are_behind_czeonia_spreads_and_hedge_cost(client)
 def test_the_liquidity_figure_keeps_the_allotments_apart_from_the_stock(client) -> None:
     """08 c14: each tender's allotment (a flow, CZK bn per tender) was drawn on the axis of
     the amount outstanding (a stock); it has an axis of its own."""
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     omo = _sandbox("omo", client, "2023-12-01", 2025)
     figure = figures.liquidity_figure(analysis.liquidity_absorbed(omo), analysis.tender_table(omo))
@@ -643,7 +643,7 @@ def test_the_offered_rate_figure_shows_its_point_on_one_axis(client) -> None:
     """03 c10: the point (the implied rate carries half the CZK bid-offer spread) was visible
     only in the bottom panel; one axis in bp now holds the gap and half the spread, which lie
     on each other."""
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     points = _sandbox("forward", client, 2017, 2020)
     rates = _sandbox("exrates", client, 2017, 2020, ["EUR"])
@@ -661,7 +661,7 @@ def test_the_currency_moves_axis_spans_the_bulk_and_names_the_rest() -> None:
     """04 c5: one currency's +569 % stretched the axis to +600 %, squeezing the others into a
     few bins; the axis spans the quartiles widened by three interquartile ranges, and the
     few beyond are named at its edge."""
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     change = pd.Series(np.linspace(-15, 15, 60), index=[f"C{i:02d}" for i in range(60)])
     change["VES"], change["ARS"] = 568.8, 78.0
@@ -676,7 +676,7 @@ def test_the_currency_moves_axis_spans_the_bulk_and_names_the_rest() -> None:
 
 def test_the_tbill_figure_draws_a_curve_per_day(client) -> None:
     """06 c9: one line per day, each through that day's issues in order of maturity."""
-    from cnbkit.widgets import figures
+    from cnbkit import figures
 
     yields = analysis.tbill_yields(_sandbox("skd", client, "2025-11-01", "2025-12-31"))
     settled = yields["settlement_date"]

@@ -174,6 +174,9 @@ __all__ = sorted([*_LAZY, "__version__"])
 
 
 if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is an error
+    from ._shared.deprecation import install, moved_module
+
+    install(__name__)  # 0.1.0's cnbkit.settings, .clock, .cache: rows of a table, no files
 
     def __getattr__(name: str) -> Any:
         if name == "__version__":  # one source: the installed distribution's metadata
@@ -183,7 +186,7 @@ if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is
             return installed
         where = _LAZY.get(name)
         if where is None:
-            raise AttributeError(f"module 'cnbkit' has no attribute {name!r}")
+            return moved_module(__name__, name)  # else: AttributeError
         module = importlib.import_module(f".{name}" if where == "" else where, __name__)
         value = module if where == "" else getattr(module, name)
         globals()[name] = value  # later lookups skip this function

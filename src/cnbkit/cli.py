@@ -74,19 +74,20 @@ def _serve_sandbox(args: argparse.Namespace, stop: StopRequest) -> None:
         truncate_rate=args.truncate_rate,
         seed=args.fault_seed,
     )
-    url = sandbox.start(
+    served = sandbox.Sandbox(
         port=args.port, clock=args.clock, faults=faults, seed=args.seed, cobs=not args.no_cobs,
         snapshot=args.snapshot,
-    )
-    moment = url.moment.isoformat(timespec="minutes")
+    ).start()
+    moment = served.moment.isoformat(timespec="minutes")
     print(f"cnbkit sandbox (clock {moment}, data seed {args.seed})")
-    print(f"  market-data API: {url}")
-    if url.snapshot is not None:
-        print(f"  replaying:       {url.snapshot.directory} ({len(url.snapshot)} answers, "
-              f"sha256 {url.snapshot.sha256}); the rest is generated")
-    print(f"  use it:          CNBKIT_BASE_URL={url}  or  cnbkit.configure(base_url={str(url)!r})")
-    if url.cobs is not None:
-        cobs = url.cobs
+    print(f"  market-data API: {served.url}")
+    if served.snapshot is not None:
+        print(f"  replaying:       {served.snapshot.directory} ({len(served.snapshot)} answers, "
+              f"sha256 {served.snapshot.sha256}); the rest is generated")
+    print(f"  use it:          CNBKIT_BASE_URL={served.url}  or  "
+          f"cnbkit.configure(base_url={served.url!r})")
+    if served.cobs is not None:
+        cobs = served.cobs
         print(f"  COBS (PSD2) API: {cobs.api_url('2.0')}  and  {cobs.api_url('5.0')}")
         print(f"  OAuth:           {cobs.authorize_url}  {cobs.token_url}")
         print("  certificates (mutual TLS; the sandbox's own test CA):")
@@ -97,7 +98,7 @@ def _serve_sandbox(args: argparse.Namespace, stop: StopRequest) -> None:
     try:
         stop.wait()
     finally:
-        url.stop()
+        served.stop()
 
 
 def _cmd_snapshot(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from cnbkit.mcp_server import open_source
 from cnbkit.sandbox import SANDBOX_CLOCK
 from cnbkit.sandbox.httpserver import LoopbackServer
 from cnbkit.sandbox.market import MarketApp, fault_reply
+from cnbkit.source import probe_live
 from cnbkit.widgets import source_banner
 
 from .conftest import base_url, shown_everywhere
@@ -74,7 +75,7 @@ def test_an_issuer_made_to_attack_a_notebook_or_a_terminal_is_shown_as_text(
     assert _plain(issuer) and "\\1B]0\\;pwned\\07" in issuer  # ... its escapes as RFC 4514 hex
     assert all(_plain(text) for text in shown_everywhere(info.value))
 
-    probe = lab.probe_live(url, timeout=5)  # cnbkit lab --source auto
+    probe = probe_live(url, timeout=5)  # cnbkit lab --source auto
     assert probe.outcome == "certificate" and _plain(probe.reason) and _plain(probe.detail)
     setup = lab.prepare("auto", environ={}, probe=lambda: probe)
     try:
@@ -110,7 +111,7 @@ def test_a_proxys_reason_phrase_reaches_no_terminal_as_escapes(
     request (http), for the sandbox on this machine (raised at once)."""
     caplog.set_level(logging.DEBUG, logger="cnbkit")
     monkeypatch.setenv(f"{scheme.upper()}_PROXY", hostile_proxy.url())
-    url = base_url(origin) if scheme == "https" else str(sandbox)
+    url = base_url(origin) if scheme == "https" else sandbox.url
     with pytest.raises(ProxyRefused) as info:
         make_client(url).get("exrates.daily", date="2025-12-30")
     assert info.value.status == 502

@@ -22,8 +22,9 @@ import pytest
 
 from cnbkit import lab
 from cnbkit.mcp_server import open_source
+from cnbkit.source import probe_live
 from cnbkit.widgets import source_banner
-from cnbkit.widgets.source import DataSource
+from cnbkit.widgets.banner import DataSource
 
 from .conftest import base_url
 from .pki import Pki, subject
@@ -69,7 +70,7 @@ def unusable(request, origin, pki: Pki, guarded_proxy, monkeypatch) -> Iterator[
 
 def test_the_probe_says_what_it_met_and_the_user_sees_it(unusable, monkeypatch) -> None:
     kind, url, said, timeout = unusable
-    probe = lab.probe_live(url, timeout=timeout)
+    probe = probe_live(url, timeout=timeout)
     assert not probe and probe.outcome == kind and probe.reason == said
     assert probe.detail  # cnbkit's whole message, with its fix ...
     assert "cnbkit sandbox" not in probe.detail  # ... but the sandbox, which is started
@@ -104,7 +105,7 @@ def test_an_mcp_answer_carries_why_the_live_api_was_not_used(origin, pki: Pki) -
     """Through the MCP SDK's own client, in memory, on the server ``cnbkit mcp`` serves."""
     from mcp import Client
 
-    source = open_source("auto", probe=lambda: lab.probe_live(base_url(origin), timeout=2))
+    source = open_source("auto", probe=lambda: probe_live(base_url(origin), timeout=2))
     answers = {}
 
     async def conversation() -> None:
@@ -127,7 +128,7 @@ def test_an_mcp_answer_carries_why_the_live_api_was_not_used(origin, pki: Pki) -
 
 def test_a_live_api_that_answers_is_used(origin, pki: Pki, monkeypatch) -> None:
     monkeypatch.setenv("CNBKIT_TRUST", str(pki.origin_ca))
-    probe = lab.probe_live(base_url(origin), timeout=2)
+    probe = probe_live(base_url(origin), timeout=2)
     assert probe and probe.outcome == "answered" and origin.count("/exrates/daily") == 1
     setup = lab.prepare("auto", environ={"CNBKIT_SOURCE_REASON": "stale"}, probe=lambda: probe)
     assert setup.source == "live" and "CNBKIT_SOURCE_REASON" not in setup.env
@@ -172,10 +173,10 @@ def test_the_lab_asks_cnbkit_base_url_when_it_is_set(sandbox, monkeypatch) -> No
     with _refusing_port() as nowhere:
         # (a probe of api.cnb.cz would go to this closed port: nothing leaves the machine)
         monkeypatch.setenv("HTTPS_PROXY", nowhere.removesuffix("/cnbapi"))
-        setup = lab.prepare("auto", environ={**os.environ, "CNBKIT_BASE_URL": str(sandbox)})
+        setup = lab.prepare("auto", environ={**os.environ, "CNBKIT_BASE_URL": sandbox.url})
         assert setup.source == "live" and setup.sandbox is None
-        assert setup.env["CNBKIT_BASE_URL"] == str(sandbox)  # the notebooks' data
-        assert f"cnbkit lab: data from {sandbox} (CNBKIT_BASE_URL)" in setup.message
+        assert setup.env["CNBKIT_BASE_URL"] == sandbox.url  # the notebooks' data
+        assert f"cnbkit lab: data from {sandbox.url} (CNBKIT_BASE_URL)" in setup.message
         assert sandbox.count("/exrates/daily") == 1  # the probe asked it
 
         setup = lab.prepare("auto", environ={**os.environ, "CNBKIT_BASE_URL": nowhere})
@@ -191,7 +192,7 @@ def test_the_lab_asks_cnbkit_base_url_when_it_is_set(sandbox, monkeypatch) -> No
 def test_a_certificate_met_through_a_proxy_is_not_called_the_apis_answer(
         origin, pki: Pki, inspecting_proxy, monkeypatch) -> None:
     monkeypatch.setenv("HTTPS_PROXY", inspecting_proxy.url())
-    probe = lab.probe_live(base_url(origin, "localhost"), timeout=60)
+    probe = probe_live(base_url(origin, "localhost"), timeout=60)
     assert probe.outcome == "certificate"
     assert probe.reason == (f"could not be reached: the certificate shown for it through the "
                             f"proxy {inspecting_proxy.url()} (issued by "
@@ -243,7 +244,7 @@ def test_the_probe_keeps_one_deadline_for_the_whole_answer() -> None:
     """No read waits as long as the timeout, yet the answer as a whole takes far longer: the
     probe says it did not answer within its deadline (3 s in the lab), not after the trickle."""
     with _trickling_server() as url:
-        probe = lab.probe_live(url, timeout=1)
+        probe = probe_live(url, timeout=1)
     assert probe.outcome == "timeout" and probe.reason == "did not answer within 1 s"
 
 

@@ -149,7 +149,7 @@ def test_the_module_functions_follow_the_proxy_variables_too(sandbox, guarded_pr
     """The default client (``cnbkit.exrates.daily()``) is built like any other."""
     from cnbkit._engine.client import _Default
 
-    monkeypatch.setenv("CNBKIT_BASE_URL", str(sandbox))
+    monkeypatch.setenv("CNBKIT_BASE_URL", sandbox.url)
     monkeypatch.setenv("HTTP_PROXY", guarded_proxy.url())
     saved, _Default.client = _Default.client, None
     try:

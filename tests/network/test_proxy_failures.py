@@ -14,7 +14,6 @@ from contextlib import contextmanager
 
 import pytest
 
-from cnbkit import lab
 from cnbkit.errors import (
     ConfigError,
     HostUnreachable,
@@ -22,6 +21,7 @@ from cnbkit.errors import (
     ProxyRefused,
     ServerError,
 )
+from cnbkit.source import probe_live
 
 from .conftest import PASSWORD, USER, attempts, base_url, shown_everywhere
 from .pki import Pki
@@ -86,7 +86,7 @@ def test_a_proxy_url_a_password_cut_short_is_named_by_its_variable_never_shown(
         assert not [text for text in shown_everywhere(error, all_logs) if part in text], part
     assert origin.count("/exrates") == 0
 
-    probe = lab.probe_live(base_url(origin), timeout=5)  # cnbkit lab and cnbkit mcp
+    probe = probe_live(base_url(origin), timeout=5)  # cnbkit lab and cnbkit mcp
     assert probe.outcome == "proxy"
     assert probe.reason == ("could not be asked: the proxy URL in HTTPS_PROXY cannot be read "
                             "(percent-encode its password)")
@@ -228,7 +228,7 @@ def test_a_sandbox_that_never_answers_is_named_and_the_probe_says_timeout(make_c
         url = f"http://127.0.0.1:{port}/cnbapi"
         with pytest.raises(HostUnreachable) as info:
             make_client(url, retries=5, timeout=(0.3, 5)).get("exrates.daily")
-        probe = lab.probe_live(url, timeout=0.5)
+        probe = probe_live(url, timeout=0.5)
     assert "it accepts no connection" in str(info.value)
     assert "HTTPS_PROXY" not in str(info.value)  # this machine: no proxy to set
     assert probe.outcome == "timeout"  # (the probe's deadline, or the connect's, first)
@@ -244,7 +244,7 @@ def test_a_proxy_that_takes_only_windows_sign_on_is_named_with_the_relay_to_use(
     requests cannot speak. Not "check the password": a local relay (px, cntlm)."""
     variable = f"{scheme.upper()}_PROXY"
     monkeypatch.setenv(variable, windows_proxy.url(f"{USER}:right-password"))
-    url = base_url(origin) if scheme == "https" else str(sandbox)
+    url = base_url(origin) if scheme == "https" else sandbox.url
     with pytest.raises(ProxyAuthenticationRequired) as info:
         make_client(url, trust=pki.origin_ca).get("exrates.daily", date="2025-12-30")
     message = str(info.value)
@@ -253,7 +253,7 @@ def test_a_proxy_that_takes_only_windows_sign_on_is_named_with_the_relay_to_use(
     assert "px or cntlm" in message and f"point {variable} at it" in message
     assert "check the user name and password" not in message
     if scheme == "https":
-        probe = lab.probe_live(url, timeout=5)
+        probe = probe_live(url, timeout=5)
         assert probe.reason == (f"could not be reached: the proxy {windows_proxy.url()} takes "
                                 "only Windows sign-on (Negotiate, NTLM; 407)")
 
@@ -272,12 +272,12 @@ def test_the_probe_says_what_the_proxy_did(origin, guarded_proxy, monkeypatch) -
     """Refused credentials are not "wants credentials"; a proxy that cannot be reached did
     not "refuse"."""
     monkeypatch.setenv("HTTPS_PROXY", guarded_proxy.url(f"{USER}:wrong-password"))
-    probe = lab.probe_live(base_url(origin), timeout=5)
+    probe = probe_live(base_url(origin), timeout=5)
     assert probe.reason == (f"could not be reached: the proxy {guarded_proxy.url()} refused "
                             "the credentials given (407)")
     with _closed_port() as port:
         monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{port}")
-        probe = lab.probe_live(base_url(origin), timeout=5)
+        probe = probe_live(base_url(origin), timeout=5)
     assert probe.outcome == "proxy"
     assert probe.reason == (f"could not be reached: the proxy http://127.0.0.1:{port} cannot be "
                             "reached")

@@ -189,8 +189,8 @@ def test_a_stale_ca_bundle_variable_stops_neither_a_sandbox_nor_the_lab(
     """``REQUESTS_CA_BUNDLE`` left pointing at a file that is gone (a bundle every Python tool
     reads): a sandbox over http:// does not use it, so it works; an https:// client names the
     variable; the lab's probe says it and falls back instead of stopping."""
-    from cnbkit import lab
     from cnbkit.mcp_server import open_source
+    from cnbkit.source import probe_live
 
     missing = tmp_path / "gone.pem"
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(missing))
@@ -199,7 +199,7 @@ def test_a_stale_ca_bundle_variable_stops_neither_a_sandbox_nor_the_lab(
         make_client(base_url(origin))
     assert info.value.parameter == "REQUESTS_CA_BUNDLE" and "no such file" in str(info.value)
 
-    probe = lab.probe_live(base_url(origin), timeout=5)  # cnbkit lab, cnbkit mcp: no exit 2
+    probe = probe_live(base_url(origin), timeout=5)  # cnbkit lab, cnbkit mcp: no exit 2
     assert probe.outcome == "setting" and str(missing) in probe.detail
     assert probe.reason == ("could not be asked: the CA bundle of REQUESTS_CA_BUNDLE cannot be "
                             "used")

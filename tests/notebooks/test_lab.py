@@ -9,6 +9,7 @@ import pytest
 import cnbkit
 
 from cnbkit import cli, lab
+from cnbkit.source import probe_live
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +50,7 @@ def test_explicit_sources_do_not_probe() -> None:
 
 def test_probe_is_false_when_nothing_answers() -> None:
     # (5 s: Windows refuses a connection to a closed port after about 2 s of retries)
-    probe = lab.probe_live("http://127.0.0.1:9/cnbapi", timeout=5)
+    probe = probe_live("http://127.0.0.1:9/cnbapi", timeout=5)
     assert not probe and probe.outcome == "refused"
 
 

@@ -16,9 +16,9 @@ import sys
 
 import cnbkit
 import cnbkit.analysis
-import cnbkit.widgets.figures
+import cnbkit.figures
 from cnbkit.cobs import CobsClient, CobsConfig
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 from cnbkit.sandbox.cobs import CobsSandbox
 
 CLOCK = "2025-12-31"
@@ -42,17 +42,17 @@ def main() -> dict[str, object]:
         "metadata_version": importlib.metadata.version("cnbkit"), "sys_path": sys.path,
     }
     groups: dict[str, object] = {}
-    with serve(clock=CLOCK) as url:
-        client = cnbkit.Client(base_url=url, clock=CLOCK)
+    with Sandbox(clock=CLOCK) as sandbox:
+        client = cnbkit.Client(base_url=sandbox.url, clock=CLOCK)
         for group, (operation, call) in CALLS.items():
             frame = call(client)
             groups[group] = {"operation": frame.attrs["operation"], "rows": len(frame),
                              "columns": list(frame.columns),
                              "expected_columns": cnbkit.OPERATIONS[operation].column_names}
         client.close()
-        found["requests"] = len(url.log)
+        found["requests"] = len(sandbox.log)
     found["groups"] = groups
-    found["modules"] = [cnbkit.analysis.__file__, cnbkit.widgets.figures.__file__]
+    found["modules"] = [cnbkit.analysis.__file__, cnbkit.figures.__file__]
     with CobsSandbox() as bank, CobsClient(CobsConfig.for_sandbox(bank, "5.0")) as cobs:
         cobs.register("smoke")
         cobs.authorize_without_browser()

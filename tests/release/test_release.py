@@ -302,23 +302,24 @@ def test_cnbkit_lab_serves_the_eight_notebooks_from_an_empty_folder(env: Path,
 
 
 def test_a_copied_notebook_passes_strict_nbval(env: Path, tmp_path: Path) -> None:
-    from cnbkit.sandbox import start
+    from cnbkit.sandbox import Sandbox
 
     copies = tmp_path / "copies"
     _run([str(env / "bin" / "cnbkit"), "notebooks", str(copies)], cwd=tmp_path,
          env=_clean_env(**_user_dirs(tmp_path)))
-    url = start(clock=CLOCK)  # the server the notebook's kernel (the installed cnbkit) calls
+    # the server the notebook's kernel (the installed cnbkit) calls
+    sandbox = Sandbox(clock=CLOCK).start()
     try:
         done = subprocess.run(
             [str(env / "bin" / "python"), "-m", "pytest", "-p", "no:cacheprovider", "-q",
              "--nbval", "--nbval-current-env",
              f"--nbval-sanitize-with={ROOT / 'notebooks' / 'sanitize.cfg'}", NBVAL_NOTEBOOK],
             cwd=copies, capture_output=True, text=True, encoding="utf-8", timeout=600, check=False,
-            env=_clean_env(**_user_dirs(tmp_path), CNBKIT_BASE_URL=str(url),
+            env=_clean_env(**_user_dirs(tmp_path), CNBKIT_BASE_URL=sandbox.url,
                            CNBKIT_CACHE_DIR=str(tmp_path / "cache"), CNBKIT_SOURCE="sandbox",
                            CNBKIT_TODAY=CLOCK))
     finally:
-        url.stop()
+        sandbox.stop()
     assert done.returncode == 0, done.stdout + done.stderr
     stored = json.loads((copies / NBVAL_NOTEBOOK).read_text(encoding="utf-8"))
     cells = sum(1 for cell in stored["cells"]

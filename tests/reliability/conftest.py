@@ -36,7 +36,7 @@ def quick_client(base_url: str, cache: Path | str, **options: object) -> Client:
 @pytest.fixture
 def fresh_sandbox() -> Iterator:
     """A sandbox of its own (fault draws depend on the server's request history)."""
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve() as url:
-        yield url
+    with Sandbox() as sandbox:
+        yield sandbox

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import cnbkit
 from cnbkit.catalog import CURRENCY_PAIRS, MATURITIES, PRIBOR_PERIODS
 from cnbkit.errors import CnbError
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 
 from .conftest import quick_client
 from .figures import record
@@ -163,7 +163,7 @@ TARGETS: dict[str, Target] = {
 @pytest.fixture(scope="module")
 def market(tmp_path_factory) -> Iterator[cnbkit.Client]:
     """A sandbox of this module and a client with a private cache."""
-    with serve() as url, quick_client(url, tmp_path_factory.mktemp("bad-input"),
+    with Sandbox() as sandbox, quick_client(sandbox.url, tmp_path_factory.mktemp("bad-input"),
                                       retries=1) as client:
         yield client
 

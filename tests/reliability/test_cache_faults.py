@@ -107,9 +107,10 @@ def cache_warnings(caught: list[warnings.WarningMessage]) -> list[str]:
 @pytest.fixture(scope="module")
 def history_2015_2018(tmp_path_factory) -> pd.DataFrame:
     """The four years from an uncached client: what every run below must return."""
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve() as url, quick_client(url, tmp_path_factory.mktemp("ref"), ) as client:
+    with Sandbox() as sandbox, \
+            quick_client(sandbox.url, tmp_path_factory.mktemp("ref")) as client:
         return cnbkit.exrates.history(2015, 2018, client=client)
 
 
@@ -118,13 +119,14 @@ def history_2015_2018(tmp_path_factory) -> pd.DataFrame:
 def test_a_damaged_cache_is_moved_aside_and_the_call_goes_on(
         how, sandbox, tmp_path, history_2015_2018):
     folder = tmp_path / "cache"
-    with quick_client(sandbox, folder) as client:
+    with quick_client(sandbox.url, folder) as client:
         cnbkit.exrates.history(2015, 2018, client=client)
     path = folder / CACHE_FILE
     damage(path, how)
     damaged = path.read_bytes()
     sandbox.clear_log()
-    with quick_client(sandbox, folder) as client, warnings.catch_warnings(record=True) as caught:
+    with quick_client(sandbox.url, folder) as client, \
+            warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         frame = cnbkit.exrates.history(2015, 2018, client=client)
     pd.testing.assert_frame_equal(frame, history_2015_2018)
@@ -137,7 +139,7 @@ def test_a_damaged_cache_is_moved_aside_and_the_call_goes_on(
     assert f"the cache file {path} could not be read as a cache" in text
     assert f"moved aside to {aside[0]}" in text and "a fresh cache was started" in text
     sandbox.clear_log()
-    with quick_client(sandbox, folder) as client, warnings.catch_warnings():
+    with quick_client(sandbox.url, folder) as client, warnings.catch_warnings():
         warnings.simplefilter("error")
         again = cnbkit.exrates.history(2015, 2018, client=client)
     assert sandbox.count("daily-year") == 0  # the next client finds its answers cached
@@ -151,10 +153,10 @@ def _at_once(sandbox, folder: Path, shared: bool) -> tuple[list[pd.DataFrame], l
     start = threading.Barrier(4)
     frames: list[pd.DataFrame] = []
     said: list[str] = []
-    one = quick_client(sandbox, folder) if shared else None
+    one = quick_client(sandbox.url, folder) if shared else None
 
     def run() -> None:
-        client = one or quick_client(sandbox, folder)
+        client = one or quick_client(sandbox.url, folder)
         try:
             with collecting() as collected:
                 start.wait(timeout=60)
@@ -180,7 +182,7 @@ def test_threads_of_one_client_meeting_a_damaged_file_set_it_aside_once(
     every connection to it is closed (a connection closed after the move would delete the new
     file's WAL by its name), and only that is said."""
     folder = tmp_path / "cache"
-    with quick_client(sandbox, folder) as client:
+    with quick_client(sandbox.url, folder) as client:
         cnbkit.exrates.history(2015, 2018, client=client)
     damage(folder / CACHE_FILE, "malformed")
     frames, said = _at_once(sandbox, folder, shared=True)
@@ -189,7 +191,7 @@ def test_threads_of_one_client_meeting_a_damaged_file_set_it_aside_once(
         pd.testing.assert_frame_equal(frame, history_2015_2018)
     assert len(said) == 1 and "could not be read as a cache" in said[0], said
     assert len([p for p in folder.iterdir() if p.name.endswith("Z")]) == 1
-    with quick_client(sandbox, folder) as client:
+    with quick_client(sandbox.url, folder) as client:
         assert client.cache_info().responses == 4 and client.cache_info().damaged is None
 
 
@@ -200,7 +202,7 @@ def test_clients_meeting_one_damaged_file_at_once_all_go_on(
     them may also meet the fresh file in the middle of another's move (more warnings, a
     fresh file moved aside again): that costs downloads, never a frame."""
     folder = tmp_path / "cache"
-    with quick_client(sandbox, folder) as client:
+    with quick_client(sandbox.url, folder) as client:
         cnbkit.exrates.history(2015, 2018, client=client)
     damage(folder / CACHE_FILE, "malformed")
     frames, said = _at_once(sandbox, folder, shared=False)
@@ -208,7 +210,7 @@ def test_clients_meeting_one_damaged_file_at_once_all_go_on(
     for frame in frames:
         pd.testing.assert_frame_equal(frame, history_2015_2018)
     assert any("could not be read as a cache" in text for text in said)
-    with quick_client(sandbox, folder) as client:
+    with quick_client(sandbox.url, folder) as client:
         cnbkit.exrates.history(2015, 2018, client=client)
         assert client.cache_info().responses == 4 and client.cache_info().damaged is None
 
@@ -220,7 +222,7 @@ def test_cache_info_and_clear_on_a_damaged_file_say_so_without_a_traceback(
     named damaged, not counted as a healthy cache; ``clear`` deletes it (nothing is moved
     aside) and prints no warning line."""
     folder = tmp_path / "cache"
-    with quick_client(sandbox, folder) as client:
+    with quick_client(sandbox.url, folder) as client:
         cnbkit.exrates.history(2015, 2019, client=client)
     path = folder / CACHE_FILE
     damage(path, how)
@@ -242,7 +244,7 @@ def test_cache_info_and_clear_on_a_damaged_file_say_so_without_a_traceback(
 def test_the_commands_run_as_a_user_runs_them(sandbox, tmp_path):
     """``cnbkit cache info`` as a separate process, on a damaged file: a message, exit 0."""
     folder = tmp_path / "cache"
-    with quick_client(sandbox, folder) as client:
+    with quick_client(sandbox.url, folder) as client:
         cnbkit.exrates.daily_year(2019, client=client)
     damage(folder / CACHE_FILE, "text")
     done = subprocess.run([sys.executable, "-m", "cnbkit.cli", "cache", "info", "--cache-dir",
@@ -260,7 +262,7 @@ def test_unreadable_redis_entries_are_dropped_with_a_warning(sandbox, redis_serv
 
     prefix = "broken-" + uuid.uuid4().hex[:8]
     url = redis_server.url(prefix)
-    with quick_client(sandbox, url) as client:
+    with quick_client(sandbox.url, url) as client:
         cnbkit.exrates.history(2015, 2018, client=client)
     server = redis.Redis.from_url(CacheLocation.parse(url).redis_url)
     keys = [key for key in server.scan_iter(f"{prefix}:*")]
@@ -269,7 +271,7 @@ def test_unreadable_redis_entries_are_dropped_with_a_warning(sandbox, redis_serv
         server.set(key, [os.urandom(300), b"\x80\x04K\x07.", server.get(key)[:50],
                          b""][number])
     sandbox.clear_log()
-    with quick_client(sandbox, url) as client, warnings.catch_warnings(record=True) as caught:
+    with quick_client(sandbox.url, url) as client, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         frame = cnbkit.exrates.history(2015, 2018, client=client)
     pd.testing.assert_frame_equal(frame, history_2015_2018)
@@ -314,40 +316,42 @@ def small_disk(folder: Path, size: str = "2m") -> Iterator[Path]:
 
 @pytest.mark.only_on("linux", reason="a small tmpfs is mounted with Linux's mount, as root")
 def test_a_full_disk_keeps_what_fits_and_says_how_many_answers_were_not_kept(tmp_path):
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve() as url, small_disk(tmp_path / "disk") as disk:
-        with quick_client(url, tmp_path / "roomy") as roomy:
+    with Sandbox() as sandbox, small_disk(tmp_path / "disk") as disk:
+        with quick_client(sandbox.url, tmp_path / "roomy") as roomy:
             whole = cnbkit.exrates.history(1991, 2025, client=roomy)
-        url.clear_log()
-        with quick_client(url, disk) as client, warnings.catch_warnings(record=True) as caught:
+        sandbox.clear_log()
+        with quick_client(sandbox.url, disk) as client, \
+                warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             frame = cnbkit.exrates.history(1991, 2025, client=client)
             kept = client.cache_info().responses
         pd.testing.assert_frame_equal(frame, whole)  # whole and right
-        calls = url.count("daily-year")
+        calls = sandbox.count("daily-year")
         assert 0 < kept < calls == 35
         (text,) = cache_warnings(caught)  # once for the call
         assert f"{calls - kept} of the {calls} answers downloaded were not kept" in text
         assert "the disk is full" in text and "free space" in text
-        url.clear_log()
-        with quick_client(url, disk) as client, warnings.catch_warnings(record=True):
+        sandbox.clear_log()
+        with quick_client(sandbox.url, disk) as client, warnings.catch_warnings(record=True):
             warnings.simplefilter("always")
             cnbkit.exrates.history(1991, 2025, client=client)
-        assert url.count("daily-year") == calls - kept  # what was kept is served
+        assert sandbox.count("daily-year") == calls - kept  # what was kept is served
 
 
 @pytest.mark.only_on("linux", reason="a small tmpfs is mounted with Linux's mount, as root")
 def test_a_disk_full_before_the_cache_exists_leaves_no_file(tmp_path):
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve() as url, small_disk(tmp_path / "disk", "1m") as disk:
+    with Sandbox() as sandbox, small_disk(tmp_path / "disk", "1m") as disk:
         filler = disk / "filler"
         with open(filler, "wb") as handle, pytest.raises(OSError):
             while True:
                 handle.write(b"\0" * 65536)
                 handle.flush()
-        with quick_client(url, disk) as client, warnings.catch_warnings(record=True) as caught:
+        with quick_client(sandbox.url, disk) as client, \
+                warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             frame = cnbkit.exrates.daily_year(2019, client=client)
         assert len(frame) > 8000
@@ -358,13 +362,14 @@ def test_a_disk_full_before_the_cache_exists_leaves_no_file(tmp_path):
 
 @pytest.mark.only_on("linux", reason="a small tmpfs is mounted with Linux's mount, as root")
 def test_a_read_only_folder_keeps_nothing_and_says_why(tmp_path, history_2015_2018):
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve() as url, small_disk(tmp_path / "disk", "16m") as disk:
-        with quick_client(url, disk) as client:
+    with Sandbox() as sandbox, small_disk(tmp_path / "disk", "16m") as disk:
+        with quick_client(sandbox.url, disk) as client:
             cnbkit.exrates.history(2015, 2016, client=client)
         assert as_root("mount", "-o", "remount,ro", str(disk)).returncode == 0
-        with quick_client(url, disk) as client, warnings.catch_warnings(record=True) as caught:
+        with quick_client(sandbox.url, disk) as client, \
+                warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             frame = cnbkit.exrates.history(2015, 2018, client=client)
         pd.testing.assert_frame_equal(frame, history_2015_2018)
@@ -395,7 +400,7 @@ def test_a_lock_held_by_another_program_is_waited_for_once_per_call(
     call, not one per answer (a 35-year history used to take 34 times the timeout). The
     frame is whole and the warning says what happened."""
     folder = tmp_path / "cache"
-    with quick_client(sandbox, folder) as client:
+    with quick_client(sandbox.url, folder) as client:
         cnbkit.exrates.history(2015, 2016, client=client)  # the file exists
     monkeypatch.setattr(engine_cache, "SQLITE_BUSY_SECONDS", 1.0)
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder / CACHE_FILE)],
@@ -404,7 +409,7 @@ def test_a_lock_held_by_another_program_is_waited_for_once_per_call(
         assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
         sandbox.clear_log()
         caplog.set_level("DEBUG", logger="cnbkit")
-        with quick_client(sandbox, folder, workers=4) as client, \
+        with quick_client(sandbox.url, folder, workers=4) as client, \
                 warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             frame = cnbkit.exrates.history(1991, 2025, client=client)
@@ -422,7 +427,7 @@ def test_a_lock_held_by_another_program_is_waited_for_once_per_call(
     assert f"{downloaded} of the {downloaded} answers downloaded were not kept" in text
     assert "held the cache file's lock" in text and "waited for the lock once" in text
     sandbox.clear_log()
-    with quick_client(sandbox, folder) as client, warnings.catch_warnings():
+    with quick_client(sandbox.url, folder) as client, warnings.catch_warnings():
         warnings.simplefilter("error")  # the lock is free again: kept, no warning
         again = cnbkit.exrates.history(1991, 2025, client=client)
         assert client.cache_info().responses == 35
@@ -460,7 +465,8 @@ def test_another_programs_database_is_read_as_such_and_never_changed(
     folder = tmp_path / "cache"
     path = folder / CACHE_FILE
     before = _another_programs_database(path)
-    with quick_client(sandbox, folder) as client, warnings.catch_warnings(record=True) as caught:
+    with quick_client(sandbox.url, folder) as client, \
+            warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         frame = cnbkit.exrates.history(2015, 2018, client=client)
     pd.testing.assert_frame_equal(frame, history_2015_2018)
@@ -482,7 +488,8 @@ def test_a_directory_at_the_cache_path_is_named_as_one(sandbox, tmp_path, histor
                                                        capsys):
     folder = tmp_path / "cache"
     (folder / CACHE_FILE).mkdir(parents=True)
-    with quick_client(sandbox, folder) as client, warnings.catch_warnings(record=True) as caught:
+    with quick_client(sandbox.url, folder) as client, \
+            warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         frame = cnbkit.exrates.history(2015, 2018, client=client)
     pd.testing.assert_frame_equal(frame, history_2015_2018)
@@ -508,7 +515,7 @@ def test_an_empty_file_is_a_cache_to_be(sandbox, tmp_path, capsys):
     assert main(["cache", "clear", "--cache-dir", str(folder)]) == 0
     assert "cleared 0 answers" in capsys.readouterr().out
     assert (folder / CACHE_FILE).read_bytes() == b""  # nothing added, nothing deleted
-    with quick_client(sandbox, folder) as client, warnings.catch_warnings():
+    with quick_client(sandbox.url, folder) as client, warnings.catch_warnings():
         warnings.simplefilter("error")
         cnbkit.exrates.history(2015, 2016, client=client)
         assert client.cache_info().responses == 2
@@ -540,11 +547,11 @@ def test_a_file_this_user_may_not_read_is_named_so(sandbox, tmp_path):
     folder, which it is not), nothing promises a move or a deletion that never happens, and
     the file is left as it is."""
     folder = tmp_path / "cache"
-    with quick_client(sandbox, folder) as client:
+    with quick_client(sandbox.url, folder) as client:
         cnbkit.exrates.history(2015, 2016, client=client)
     path = folder / CACHE_FILE
     path.chmod(0o200)  # write only
-    command = [sys.executable, "-c", AS_USER, str(sandbox), str(folder)]
+    command = [sys.executable, "-c", AS_USER, sandbox.url, str(folder)]
     if ROOT:  # root reads whatever the mode says: run as root without that right
         if shutil.which("capsh") is None:
             pytest.skip("capsh (libcap2-bin) is needed to drop root's right to read any file")
@@ -570,27 +577,28 @@ def test_a_read_only_cache_is_still_read(tmp_path, history_2015_2018):
     """A good cache on a file system remounted read-only: its answers are served (offline
     too), new ones are not kept (and the warning says so), and ``info`` says it is
     read-only instead of "cannot be opened"."""
-    from cnbkit.sandbox import serve
+    from cnbkit.sandbox import Sandbox
 
-    with serve() as url, small_disk(tmp_path / "disk", "16m") as disk:
-        with quick_client(url, disk) as client:
+    with Sandbox() as sandbox, small_disk(tmp_path / "disk", "16m") as disk:
+        with quick_client(sandbox.url, disk) as client:
             cached = cnbkit.exrates.history(2015, 2016, client=client)
         assert as_root("mount", "-o", "remount,ro", str(disk)).returncode == 0
-        url.clear_log()
-        with quick_client(url, disk, offline=True) as client, warnings.catch_warnings():
+        sandbox.clear_log()
+        with quick_client(sandbox.url, disk, offline=True) as client, warnings.catch_warnings():
             warnings.simplefilter("error")
             again = cnbkit.exrates.history(2015, 2016, client=client)
             info = client.cache_info()
         pd.testing.assert_frame_equal(again, cached)
-        assert url.count("daily-year") == 0
+        assert sandbox.count("daily-year") == 0
         assert info.responses == 2 and info.damaged is None
         assert "read-only" in str(info) and "calls read its answers but keep no new ones" in \
             str(info)
-        with quick_client(url, disk) as client, warnings.catch_warnings(record=True) as caught:
+        with quick_client(sandbox.url, disk) as client, \
+                warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             frame = cnbkit.exrates.history(2015, 2018, client=client)
         pd.testing.assert_frame_equal(frame, history_2015_2018)
-        assert url.count("daily-year") == 2  # the two cached years were read
+        assert sandbox.count("daily-year") == 2  # the two cached years were read
         (text,) = cache_warnings(caught)
         assert "2 of the 2 answers downloaded were not kept" in text and "read-only" in text
 
@@ -616,7 +624,7 @@ def test_the_command_shows_a_warning_as_one_line(sandbox, tmp_path):
     (folder / CACHE_FILE).mkdir(parents=True)
     done = subprocess.run(
         [sys.executable, "-m", "cnbkit.cli", "fetch", "exrates", "--start", "2019-01-01",
-         "--end", "2019-12-31", "--base-url", str(sandbox), "-o", str(tmp_path / "out.csv")],
+         "--end", "2019-12-31", "--base-url", sandbox.url, "-o", str(tmp_path / "out.csv")],
         capture_output=True, text=True, encoding="utf-8", timeout=300, check=False,
         env={**os.environ, "CNBKIT_CACHE_DIR": str(folder)})
     assert done.returncode == 0, done.stderr

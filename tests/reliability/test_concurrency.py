@@ -45,7 +45,7 @@ def test_four_processes_by_four_threads_share_one_cache(sandbox, tmp_path, cache
     out = tmp_path / "out"
     out.mkdir()
     sandbox.set_faults(latency_ms=2)  # widens the windows in which writers overlap
-    workers = [_spawn("mixed", str(sandbox), cache_url, str(out), f"p{i}")
+    workers = [_spawn("mixed", sandbox.url, cache_url, str(out), f"p{i}")
                for i in range(PROCESSES)]
     outputs = [w.communicate(timeout=300) for w in workers]
     requests_made = len(sandbox.log)
@@ -91,7 +91,7 @@ def test_four_processes_by_four_threads_share_one_cache(sandbox, tmp_path, cache
 def test_sigkill_in_the_middle_of_writes_leaves_a_working_cache(fresh_sandbox, tmp_path,
                                                                 kill_after):
     sandbox, cache_dir = fresh_sandbox, tmp_path / "cache"
-    writer = _spawn("writer", str(sandbox), CacheLocation.sqlite_in(cache_dir).url)
+    writer = _spawn("writer", sandbox.url, CacheLocation.sqlite_in(cache_dir).url)
     try:
         deadline = time.monotonic() + 120
         while len(sandbox.log) < kill_after and writer.poll() is None:

@@ -21,7 +21,7 @@ from cnbkit.errors import (
     ServerError,
     StaleDataWarning,
 )
-from cnbkit.sandbox import Faults, serve
+from cnbkit.sandbox import Faults, Sandbox
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply
 
 from ..helpers import stored
@@ -36,7 +36,7 @@ THIRTY_PERCENT = Faults(error_rate=0.15, drop_rate=0.075, truncate_rate=0.075, s
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory) -> pd.DataFrame:
     """The fault-free 33-year history, from a server and cache of its own."""
-    with serve() as url, quick_client(url, tmp_path_factory.mktemp("ref")) as client:
+    with Sandbox() as sandbox, quick_client(sandbox.url, tmp_path_factory.mktemp("ref")) as client:
         return cnbkit.exrates.history(START, END, client=client)
 
 
@@ -50,10 +50,10 @@ BOTH = pytest.mark.parametrize("cache_url", ["sqlite", "redis"], indirect=True)
 @BOTH
 def test_thirty_percent_faults_lose_nothing(cache_url, reference):
     needed = len(cnbkit.plan("exrates", START, END))
-    with serve(faults=THIRTY_PERCENT) as url, \
-            quick_client(url, cache_url, retries=6) as client:
+    with Sandbox(faults=THIRTY_PERCENT) as sandbox, \
+            quick_client(sandbox.url, cache_url, retries=6) as client:
         frame = cnbkit.exrates.history(START, END, client=client)
-        log = url.log
+        log = sandbox.log
     outcomes = Counter(e.fault or str(e.status) for e in log)
     # every kind of fault really happened, and was absorbed
     assert {"500", "503", "drop", "truncate"} <= set(outcomes), outcomes
@@ -76,7 +76,7 @@ def test_a_permanently_failing_chunk_is_named_and_alone_refetched(fresh_sandbox,
                                                                   reference):
     sandbox = fresh_sandbox
     sandbox.set_faults(Faults(fail_paths=("year=2004",)))
-    with quick_client(sandbox, cache_url, retries=2) as client:
+    with quick_client(sandbox.url, cache_url, retries=2) as client:
         with pytest.raises(ChunkError) as info:
             cnbkit.exrates.history(START, END, client=client)
         err = info.value
@@ -158,7 +158,7 @@ def test_truncated_transfers_never_reach_the_cache(fresh_sandbox, tmp_path, cach
     """Bodies cut mid-transfer (Content-Length kept): every cached body is complete JSON."""
     sandbox = fresh_sandbox
     sandbox.set_faults(truncate_rate=0.5, seed=5)
-    with quick_client(sandbox, cache_url, retries=8) as client:
+    with quick_client(sandbox.url, cache_url, retries=8) as client:
         frame = cnbkit.exrates.history(2010, 2019, client=client)
         truncated = sum(e.fault == "truncate" for e in sandbox.log)
         bodies = [r.content for r in stored(client).values()]
@@ -166,7 +166,7 @@ def test_truncated_transfers_never_reach_the_cache(fresh_sandbox, tmp_path, cach
     sandbox.clear_log()
     import requests
 
-    truth = [requests.get(f"{sandbox}/exrates/daily-year?year={y}", timeout=30).content
+    truth = [requests.get(f"{sandbox.url}/exrates/daily-year?year={y}", timeout=30).content
              for y in range(2010, 2020)]
     assert truncated >= 3
     assert len(bodies) == 10 and sorted(bodies) == sorted(truth)
@@ -174,26 +174,26 @@ def test_truncated_transfers_never_reach_the_cache(fresh_sandbox, tmp_path, cach
     assert len(frame) == sum(len(json.loads(b)["rates"]) for b in truth)
     with pytest.raises((InvalidResponse, ConnectionFailed)):
         sandbox.set_faults(truncate_rate=1.0)
-        cnbkit.exrates.daily_year(2009, client=quick_client(sandbox, tmp_path / "e", retries=1))
+        cnbkit.exrates.daily_year(2009, client=quick_client(sandbox.url, tmp_path / "e", retries=1))
 
 
 # -- API down, offline -------------------------------------------------------------------------
 @BOTH
 @pytest.mark.parametrize("outage", ["server stopped", "503 on every answer"])
 def test_stale_if_error_serves_an_expired_answer_with_a_warning(cache_url, outage):
-    with serve() as url:
-        client = quick_client(url, cache_url, ttl=60, retries=1)
+    with Sandbox() as sandbox:
+        client = quick_client(sandbox.url, cache_url, ttl=60, retries=1)
         fresh = cnbkit.exrates.daily(client=client)  # today's fixing: an open period, 60 s TTL
         client.clock.advance(61)
         if outage == "server stopped":
-            url.stop()
+            sandbox.stop()
         else:
-            url.set_faults(error_rate=1.0)
-            url.clear_log()
+            sandbox.set_faults(error_rate=1.0)
+            sandbox.clear_log()
         with pytest.warns(StaleDataWarning, match="expired cached answer"):
             stale = cnbkit.exrates.daily(client=client)
         if outage != "server stopped":
-            assert len(url.log) == client.retries + 1  # it did try the API first
+            assert len(sandbox.log) == client.retries + 1  # it did try the API first
     pd.testing.assert_frame_equal(fresh, stale, check_like=True)
     assert stale.attrs["from_cache"] == 1
     client.close()
@@ -208,12 +208,12 @@ def test_offline_mode_never_touches_the_network(sandbox, tmp_path, monkeypatch):
         lambda c: cnbkit.czeonia.daily(client=c),  # an open answer
         lambda c: cnbkit.fxrates.daily_range_currency("AMD", "2023-01", "2023-12", client=c),
     ]
-    with quick_client(sandbox, tmp_path / "c") as online:
+    with quick_client(sandbox.url, tmp_path / "c") as online:
         frames = [call(online) for call in calls]
     needed = len(sandbox.log)
     sandbox.clear_log()
     monkeypatch.setenv("CNBKIT_OFFLINE", "1")
-    with quick_client(sandbox, tmp_path / "c") as offline:
+    with quick_client(sandbox.url, tmp_path / "c") as offline:
         assert offline.offline
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", StaleDataWarning)

@@ -22,7 +22,7 @@ import requests
 import cnbkit
 from cnbkit.catalog import OPERATIONS, Operation
 from cnbkit.errors import CnbkitWarning, InvalidResponse
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply
 
 from ..helpers import kinds, send_raw
@@ -47,11 +47,11 @@ QUERIES: dict[str, dict[str, str]] = {
 
 @pytest.fixture(scope="module")
 def answers() -> Iterator[dict[str, dict[str, Any]]]:
-    with serve() as url:
+    with Sandbox() as sandbox:
         out = {}
         for name, op in OPERATIONS.items():
             query = QUERIES.get(name, {})
-            out[name] = requests.get(url + op.path, params=query, timeout=60).json()
+            out[name] = requests.get(sandbox.url + op.path, params=query, timeout=60).json()
         yield out
 
 

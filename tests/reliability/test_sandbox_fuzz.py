@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cnbkit.catalog import OPERATIONS
-from cnbkit.sandbox import SandboxURL, serve
+from cnbkit.sandbox import Sandbox
 
 from .figures import record
 
@@ -35,13 +35,13 @@ QUERY = st.one_of(
 
 
 @pytest.fixture(scope="module")
-def market() -> Iterator[SandboxURL]:
-    with serve() as url:
-        yield url
+def market() -> Iterator[Sandbox]:
+    with Sandbox() as sandbox:
+        yield sandbox
 
 
-def _get(url: SandboxURL, target: str) -> tuple[int, bytes]:
-    parts = urlsplit(url)
+def _get(sandbox: Sandbox, target: str) -> tuple[int, bytes]:
+    parts = urlsplit(sandbox.url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
     try:
         connection.request("GET", target)

@@ -10,16 +10,16 @@ from typing import Any
 import pytest
 import requests
 
-from cnbkit.sandbox import SandboxURL, serve
+from cnbkit.sandbox import Sandbox
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "cnbapi"
 
 
 @pytest.fixture(scope="session")
-def sandbox() -> Iterator[SandboxURL]:
+def sandbox() -> Iterator[Sandbox]:
     """A sandbox with the default clock (2025-12-31) and seed 0."""
-    with serve() as url:
-        yield url
+    with Sandbox() as sandbox:
+        yield sandbox
 
 
 @pytest.fixture(scope="session")

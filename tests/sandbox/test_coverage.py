@@ -6,7 +6,7 @@ import datetime
 
 import requests
 
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 
 from .conftest import get
 
@@ -81,15 +81,15 @@ def test_try_amount_changes_on_2024_01_02(sandbox, http) -> None:
 
 
 def test_the_clock_sets_defaults_and_ends_the_data() -> None:
-    with serve(clock="2020-06-30") as url:
-        assert url.clock.isoformat() == "2020-06-30"
-        rates = requests.get(f"{url}/exrates/daily", timeout=10).json()["rates"]
+    with Sandbox(clock="2020-06-30") as sandbox:
+        assert sandbox.clock.isoformat() == "2020-06-30"
+        rates = requests.get(f"{sandbox.url}/exrates/daily", timeout=10).json()["rates"]
         assert rates[0]["validFor"] == "2020-06-30"
-        future = requests.get(f"{url}/exrates/daily?date=2024-01-02", timeout=10).json()
+        future = requests.get(f"{sandbox.url}/exrates/daily?date=2024-01-02", timeout=10).json()
         assert future["rates"][0]["validFor"] == "2020-06-30"
-        year = requests.get(f"{url}/pribor/daily-year", timeout=10).json()["pribs"]
+        year = requests.get(f"{sandbox.url}/pribor/daily-year", timeout=10).json()["pribs"]
         assert year[-1]["validFor"] == "2020-06-26"  # PRIBOR: two business days late
-        months = requests.get(f"{url}/exrates/monthly-averages-year", timeout=10).json()
+        months = requests.get(f"{sandbox.url}/exrates/monthly-averages-year", timeout=10).json()
         assert {a["month"] for a in months["averages"]} == {
             "JAN", "FEB", "MAR", "APR", "MAY", "JUN"
         }  # fmt: skip
@@ -101,8 +101,8 @@ SYNTHETIC = ["/pribor/daily-year?year=2010", "/czeonia/daily-year?year=2015",
 
 
 def _bodies(seed: int, targets: list[str]) -> list[bytes]:
-    with serve(seed=seed) as url:
-        return [requests.get(url + t, timeout=30).content for t in targets]
+    with Sandbox(seed=seed) as sandbox:
+        return [requests.get(sandbox.url + t, timeout=30).content for t in targets]
 
 
 def test_same_seed_same_bytes_other_seed_other_synthetic_bytes(sandbox, http) -> None:

@@ -8,7 +8,7 @@ import socket
 import pytest
 import requests
 
-from cnbkit.sandbox import Faults, serve
+from cnbkit.sandbox import Faults, Sandbox
 
 from .conftest import capture, get
 
@@ -74,7 +74,7 @@ def test_unknown_path_and_method(sandbox, http) -> None:
     response = http.get(sandbox.server.origin + "/elsewhere", timeout=10)
     assert response.status_code == 404 and response.content == b""
     for method in ("POST", "PUT", "DELETE", "PATCH", "TRACE", "OPTIONS"):
-        response = http.request(method, f"{sandbox}/exrates/daily", timeout=10)
+        response = http.request(method, f"{sandbox.url}/exrates/daily", timeout=10)
         assert response.status_code == 405, method
         assert response.headers["Allow"] == "GET, HEAD"
         body = response.json()
@@ -83,24 +83,24 @@ def test_unknown_path_and_method(sandbox, http) -> None:
 
 
 def test_injected_500_has_the_live_body() -> None:
-    with serve(faults=Faults(fail_paths=("daily-year",))) as url:
-        response = requests.get(f"{url}/exrates/daily-year?year=2019", timeout=10)
+    with Sandbox(faults=Faults(fail_paths=("daily-year",))) as sandbox:
+        response = requests.get(f"{sandbox.url}/exrates/daily-year?year=2019", timeout=10)
         assert response.status_code == 500
         body = response.json()
         assert body["errorCode"] == "INTERNAL_SERVER_ERROR"
         assert body["endPoint"] == "/cnbapi/exrates/daily-year?year=2019"
         assert HAPPENED_AT.fullmatch(body["happenedAt"])
-        assert url.log[-1].message_id == body["messageId"]
+        assert sandbox.log[-1].message_id == body["messageId"]
         assert "Retry-After" not in response.headers
 
 
 def _fates(seed: int) -> list[object]:
-    with serve(faults=Faults(error_rate=0.3, truncate_rate=0.2, seed=seed)) as url:
+    with Sandbox(faults=Faults(error_rate=0.3, truncate_rate=0.2, seed=seed)) as sandbox:
         out: list[object] = []
         for i in range(30):
             try:
-                response = requests.get(f"{url}/exrates/daily?date=2019-05-{1 + i % 28:02d}",
-                                        timeout=10)  # fmt: skip
+                response = requests.get(
+                    f"{sandbox.url}/exrates/daily?date=2019-05-{1 + i % 28:02d}", timeout=10)
                 out.append(response.status_code)
             except requests.RequestException:
                 out.append("broken")
@@ -115,25 +115,25 @@ def test_faults_are_deterministic_for_a_seed() -> None:
 
 
 def test_dropped_connections_and_latency(sandbox) -> None:
-    with serve(faults=Faults(drop_rate=1.0)) as url:
+    with Sandbox(faults=Faults(drop_rate=1.0)) as sandbox:
         with pytest.raises(requests.ConnectionError):
-            requests.get(f"{url}/exrates/daily", timeout=10)
-        plan = url.set_faults(latency_ms=50)
+            requests.get(f"{sandbox.url}/exrates/daily", timeout=10)
+        plan = sandbox.set_faults(latency_ms=50)
         assert plan.drop_rate == 0
-        response = requests.get(f"{url}/exrates/daily", timeout=10)
+        response = requests.get(f"{sandbox.url}/exrates/daily", timeout=10)
         assert response.status_code == 200
-        assert url.log[-1].seconds >= 0.05
+        assert sandbox.log[-1].seconds >= 0.05
 
 
 def test_request_log_counts_calls() -> None:
-    with serve() as url:
+    with Sandbox() as sandbox:
         for _ in range(3):
-            requests.get(f"{url}/pribor/daily", timeout=10)
-        requests.get(f"{url}/pribor/daily-year?year=2024", timeout=10)
-        assert url.count("/pribor/daily") == 4
-        assert url.count("daily-year") == 1
-        url.clear_log()
-        assert url.count() == 0 and url.log == []
+            requests.get(f"{sandbox.url}/pribor/daily", timeout=10)
+        requests.get(f"{sandbox.url}/pribor/daily-year?year=2024", timeout=10)
+        assert sandbox.count("/pribor/daily") == 4
+        assert sandbox.count("daily-year") == 1
+        sandbox.clear_log()
+        assert sandbox.count() == 0 and sandbox.log == []
 
 
 MALFORMED = [

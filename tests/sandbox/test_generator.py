@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import QuantLib as ql
 
-from cnbkit.sandbox import SandboxURL, serve
+from cnbkit.sandbox import Sandbox
 
 from .conftest import get
 
@@ -366,10 +366,10 @@ def test_czeonia_moves_from_day_to_day_as_the_cnb_s_pages_show(czeonia) -> None:
 
 
 @pytest.fixture(scope="module")
-def after_the_new_year() -> Iterator[SandboxURL]:
+def after_the_new_year() -> Iterator[Sandbox]:
     """A sandbox whose clock is 2 January 2026, when CZEONIA of 31 December 2025 is out."""
-    with serve(clock="2026-01-02") as url:
-        yield url
+    with Sandbox(clock="2026-01-02") as sandbox:
+        yield sandbox
 
 
 def test_the_last_year_ends_like_the_others(after_the_new_year, http) -> None:

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 import requests
 
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 
 from .conftest import DATA, capture, get
 
@@ -59,8 +59,8 @@ def test_czeonia_for_the_last_day_of_2025_comes_on_the_next_business_day():
     (FACTS.md's time), not a minute before."""
     before = dt.datetime.combine(dt.date(2026, 1, 2), CZEONIA_AT, PRAGUE) - dt.timedelta(minutes=1)
     for moment, last in ((before, "2025-12-30"), (before + dt.timedelta(minutes=1), "2025-12-31")):
-        with serve(clock=moment) as url:
-            year = requests.get(f"{url}/czeonia/daily-year?year=2025", timeout=30).json()
+        with Sandbox(clock=moment) as sandbox:
+            year = requests.get(f"{sandbox.url}/czeonia/daily-year?year=2025", timeout=30).json()
             assert year["rates"][-1]["validFor"] == last
 
 
@@ -81,8 +81,8 @@ def test_a_day_not_yet_published_answers_with_the_last_published(series, path, k
     publication = dt.datetime.combine(dt.date(2024, 6, 12), at, PRAGUE)
     for moment, day in zip((publication - dt.timedelta(minutes=1), publication), expected,
                            strict=True):
-        with serve(clock=moment) as url:
-            body = requests.get(f"{url}{path}?date=2024-06-12", timeout=30).json()[key]
+        with Sandbox(clock=moment) as sandbox:
+            body = requests.get(f"{sandbox.url}{path}?date=2024-06-12", timeout=30).json()[key]
             first = body[0] if isinstance(body, list) else body
             assert first["validFor"] == day, (moment, series)
 
@@ -92,21 +92,23 @@ def test_a_year_lists_only_published_days_and_a_month_its_published_months():
     PRIBOR to 7 June (D + 2 at 11:00: 10 June's is published on the 12th at 11:00), the open
     market operations to 11 June; May's averages and other-currency rates are published
     (31 May, its last business day), June's are not."""
-    with serve(clock="2024-06-12T10:00") as url:
+    with Sandbox(clock="2024-06-12T10:00") as sandbox:
         def last(path: str, key: str, field: str = "validFor") -> str:
-            rows = requests.get(f"{url}{path}", timeout=30).json()[key]
+            rows = requests.get(f"{sandbox.url}{path}", timeout=30).json()[key]
             return max(row[field] for row in rows)
 
         assert last("/exrates/daily-year?year=2024", "rates") == "2024-06-11"
         assert last("/czeonia/daily-year?year=2024", "rates") == "2024-06-11"
         assert last("/pribor/daily-year?year=2024", "pribs") == "2024-06-07"
         assert last("/omo/daily-year?year=2024", "operations", "tradeDate") == "2024-06-11"
-        averages = requests.get(f"{url}/exrates/monthly-averages-year?year=2024",
+        averages = requests.get(f"{sandbox.url}/exrates/monthly-averages-year?year=2024",
                                 timeout=30).json()["averages"]
         assert {a["month"] for a in averages} == {"JAN", "FEB", "MAR", "APR", "MAY"}
-        months = requests.get(f"{url}/fxrates/daily-year?year=2024", timeout=30).json()["rates"]
+        months = requests.get(f"{sandbox.url}/fxrates/daily-year?year=2024",
+                              timeout=30).json()["rates"]
         assert max(row["validFor"] for row in months) == "2024-05-31"
-        june = requests.get(f"{url}/fxrates/daily-month?yearMonth=2024-06", timeout=30).json()
+        june = requests.get(f"{sandbox.url}/fxrates/daily-month?yearMonth=2024-06",
+                            timeout=30).json()
         assert june == {"rates": []}
 
 
@@ -193,9 +195,10 @@ def test_facts_md_sentences_on_the_daily_calls_and_on_pribor_late():
     which the May capture requires: a week's rule would give 21 May there) -- the rule is the
     earliest the API has been seen to publish, not a promise, and the docs say so."""
     assert "a weekend or holiday gives the previous fixing" in " ".join(FACTS.split())
-    with serve(clock="2024-06-30") as url:  # a Sunday
+    with Sandbox(clock="2024-06-30") as sandbox:  # a Sunday
         for day in ("2024-06-29", "2024-06-30"):
-            rows = requests.get(f"{url}/exrates/daily?date={day}", timeout=30).json()["rates"]
+            rows = requests.get(f"{sandbox.url}/exrates/daily?date={day}",
+                                timeout=30).json()["rates"]
             assert {row["validFor"] for row in rows} == {"2024-06-28"}
     found = re.search(r"PRIBOR up to (\d{4}-\d\d-\d\d) while the fixing was at "
                       r"(\d{4}-\d\d-\d\d)", " ".join(FACTS.split()))
@@ -231,14 +234,14 @@ def test_every_answer_says_the_sandbox_clock(sandbox, http):
 def test_the_clock_takes_an_aware_datetime_or_prague_time():
     utc = dt.datetime(2025, 12, 31, 8, 0, tzinfo=dt.UTC)  # 09:00 in Prague
     for clock in (utc, "2025-12-31T09:00", "2025-12-31T09:00+01:00"):
-        with serve(clock=clock) as url:
-            assert url.moment == _at("2025-12-31T09:00")
-            body = requests.get(f"{url}/exrates/daily", timeout=30).json()
+        with Sandbox(clock=clock) as sandbox:
+            assert sandbox.moment == _at("2025-12-31T09:00")
+            body = requests.get(f"{sandbox.url}/exrates/daily", timeout=30).json()
             assert body["rates"][0]["validFor"] == "2025-12-30"  # 14:30 is to come
     with pytest.raises(ValueError, match="clock"):
-        serve(clock="31.12.2025").__enter__()
+        Sandbox(clock="31.12.2025").__enter__()
     with pytest.raises(ValueError, match="timezone"):
-        serve(clock=dt.datetime(2025, 12, 31, 9)).__enter__()  # naive: which zone?
+        Sandbox(clock=dt.datetime(2025, 12, 31, 9)).__enter__()  # naive: which zone?
 
 
 
@@ -276,9 +279,9 @@ def test_a_daily_call_past_the_data_answers_with_the_last_day_published(path, ke
     December 2025) gets their last day, with or without a date, not an empty answer.
     (On d17e3f8: {} and [] for every series but the fixing.)"""
     assert "the last valid data for the selected day" in FACTS
-    with serve(clock="2026-06-05T12:00") as url:
+    with Sandbox(clock="2026-06-05T12:00") as sandbox:
         for query in ("", "?date=2026-06-04", "?date=2026-01-01"):
-            body = requests.get(f"{url}{path}{query}", timeout=30).json()[key]
+            body = requests.get(f"{sandbox.url}{path}{query}", timeout=30).json()[key]
             rows = body if isinstance(body, list) else [body]
             assert rows and {row[field] for row in rows} == {"2025-12-31"}, (path, query)
 
@@ -292,22 +295,23 @@ def test_the_reference_snapshot_answers_every_daily_call_at_its_clock():
     from cnbkit.sandbox import Snapshot
 
     reference = DATA.parent / "snapshots" / "reference"
-    with serve(snapshot=reference) as url:
-        assert url.moment == dt.datetime(2026, 6, 16, 23, 59, tzinfo=PRAGUE)
+    with Sandbox(snapshot=reference) as sandbox:
+        assert sandbox.moment == dt.datetime(2026, 6, 16, 23, 59, tzinfo=PRAGUE)
         for path, capture_name in (
                 ("/pribor/daily", "pribor_daily_2026-06-03_reconstructed-wrapper.json"),
                 ("/omo/daily", "omo_daily_2026-06-05_reconstructed-wrapper.json")):
-            answer = requests.get(f"{url}{path}", timeout=30)
+            answer = requests.get(f"{sandbox.url}{path}", timeout=30)
             assert answer.headers["X-Cnbkit-Source"] == "replayed"
             assert answer.content == (DATA / capture_name).read_bytes()
         for path in ("/czeonia/daily", "/forward/daily", "/skd/daily"):
-            answer = requests.get(f"{url}{path}", timeout=30)
+            answer = requests.get(f"{sandbox.url}{path}", timeout=30)
             assert answer.headers["X-Cnbkit-Source"] == "generated"
             assert "2025-12-31" in answer.text
-        fixing = requests.get(f"{url}/exrates/daily", timeout=30)  # the year recorded on 2 April
+        # the year recorded on 2 April
+        fixing = requests.get(f"{sandbox.url}/exrates/daily", timeout=30)
         assert fixing.headers["X-Cnbkit-Replayed-From"] == "/exrates/daily-year?year=2026"
         assert fixing.json()["rates"][0]["validFor"] == "2026-04-02"
-        with cnbkit.Client(base_url=url, cache=False, clock=url.moment) as client:
+        with cnbkit.Client(base_url=sandbox.url, cache=False, clock=sandbox.moment) as client:
             for group in ("czeonia", "pribor", "omo", "forward", "skd", "exrates"):
                 frame = getattr(cnbkit, group).daily(client=client)
                 assert len(frame) > 0, group

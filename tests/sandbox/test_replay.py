@@ -19,7 +19,7 @@ import requests
 import cnbkit
 from cnbkit.catalog import PRIBOR_PERIODS
 from cnbkit.recording import record_snapshot
-from cnbkit.sandbox import serve
+from cnbkit.sandbox import Sandbox
 from cnbkit.sandbox.snapshots import Recorded, Snapshot, write
 
 from .conftest import DATA
@@ -70,11 +70,11 @@ def pair(request, tmp_path_factory):
     seed 0 living at the replay's clock (the judge), and one with seed 1 replaying it."""
     recording, replaying = request.param
     folder = tmp_path_factory.mktemp("replay") / "2020"
-    with serve(seed=0, clock=recording) as source, \
-            cnbkit.Client(base_url=source, cache=False, clock=recording) as client:
+    with Sandbox(seed=0, clock=recording) as source, \
+            cnbkit.Client(base_url=source.url, cache=False, clock=recording) as client:
         snapshot = record_snapshot(folder, "2020-01-01", "2020-12-31", client=client)
-    with serve(seed=0, clock=replaying) as judge, \
-            serve(seed=1, clock=replaying, snapshot=snapshot.directory) as replay:
+    with Sandbox(seed=0, clock=replaying) as judge, \
+            Sandbox(seed=1, clock=replaying, snapshot=snapshot.directory) as replay:
         yield judge, replay, snapshot
 
 
@@ -119,18 +119,18 @@ def test_what_the_snapshot_does_not_hold_is_generated(pair):
 def test_a_language_the_snapshot_did_not_record_is_generated(tmp_path):
     """Other currencies' names differ by language: a snapshot with the Czech year alone does
     not answer in English (the recorder records both)."""
-    with serve(seed=0) as source, cnbkit.Client(base_url=source, cache=False) as client:
+    with Sandbox(seed=0) as source, cnbkit.Client(base_url=source.url, cache=False) as client:
         czech = client._transport.record(cnbkit.plan("fxrates", 2020, 2020, client=client,
                                                      lang="CZ").calls[0])
     write(tmp_path / "cz", [Recorded("/fxrates/daily-year", [("year", "2020"), ("lang", "CZ")],
                                      200, czech.content)],
           source=str(source), recorded=dt.datetime(2025, 12, 31, 23, tzinfo=dt.UTC),
           version="test")
-    with serve(seed=1, snapshot=tmp_path / "cz") as replay:
+    with Sandbox(seed=1, snapshot=tmp_path / "cz") as replay:
         month = "/fxrates/daily-month?yearMonth=2020-05"
-        assert requests.get(f"{replay}{month}&lang=CZ", timeout=30).headers[
+        assert requests.get(f"{replay.url}{month}&lang=CZ", timeout=30).headers[
             "X-Cnbkit-Source"] == "replayed"
-        assert requests.get(f"{replay}{month}&lang=EN", timeout=30).headers[
+        assert requests.get(f"{replay.url}{month}&lang=EN", timeout=30).headers[
             "X-Cnbkit-Source"] == "generated"
 
 
@@ -176,7 +176,7 @@ def test_answers_derived_from_the_captured_years_are_the_captured_days(tmp_path,
     one currency, derived from the captured year alone: the captured answer, value for value
     (the captures' whitespace differs: some were re-serialized)."""
     snapshot = _captures_snapshot(tmp_path / "years")
-    with serve(seed=1, snapshot=snapshot.directory, clock="2026-06-16") as replay:
-        ours = requests.get(f"{replay}{target}", timeout=30)
+    with Sandbox(seed=1, snapshot=snapshot.directory, clock="2026-06-16") as replay:
+        ours = requests.get(f"{replay.url}{target}", timeout=30)
     assert ours.headers["X-Cnbkit-Source"] == "replayed"
     assert json.loads(ours.content) == json.loads((DATA / capture).read_bytes())

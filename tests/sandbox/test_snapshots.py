@@ -22,7 +22,7 @@ import requests
 import cnbkit
 from cnbkit.errors import RecordingFailed, SnapshotError
 from cnbkit.recording import record_snapshot
-from cnbkit.sandbox import Faults, Snapshot, serve
+from cnbkit.sandbox import Faults, Sandbox, Snapshot
 
 from .conftest import DATA
 
@@ -35,8 +35,8 @@ def recorded(tmp_path_factory):
     """A snapshot of four groups over 2024-2025, recorded from a sandbox with seed 0 (the
     clock 2025-12-31) by the public recorder; the recording sandbox stays up to compare."""
     folder = tmp_path_factory.mktemp("snapshots") / "seed0"
-    with serve(seed=0) as source:
-        with cnbkit.Client(base_url=source, cache=False, clock="2025-12-31") as client:
+    with Sandbox(seed=0) as source:
+        with cnbkit.Client(base_url=source.url, cache=False, clock="2025-12-31") as client:
             snapshot = record_snapshot(folder, 2024, 2025, groups=GROUPS, client=client)
         yield source, snapshot
 
@@ -50,7 +50,7 @@ def test_a_snapshot_holds_every_request_of_the_planner(recorded):
                 for kind in (("monthly", "cumulative", "quarterly") if group == "averages"
                              else (None,))
                 for c in cnbkit.plan(group, 1991 if kind else 2024, 2025, client=cnbkit.Client(
-                    base_url=source, cache=False, clock="2025-12-31"),
+                    base_url=source.url, cache=False, clock="2025-12-31"),
                     **({"kind": kind} if kind else {}))}
     assert {(e.path, e.query) for e in snapshot.entries} == expected
     assert len(snapshot) == len(expected) == 2 + 2 + 2 + 3 * (2025 - 1991 + 1)
@@ -60,7 +60,7 @@ def test_a_snapshot_holds_every_request_of_the_planner(recorded):
     for entry in manifest["answers"]:  # a sha256 per answer, of its bytes
         body = (snapshot.directory / entry["file"]).read_bytes()
         assert hashlib.sha256(body).hexdigest() == entry["sha256"]
-        assert body == requests.get(f"{source}{entry['path']}?{entry['query']}",
+        assert body == requests.get(f"{source.url}{entry['path']}?{entry['query']}",
                                     timeout=30).content  # byte for byte, as served
     whole = {k: v for k, v in manifest.items() if k != "sha256"}
     assert manifest["sha256"] == hashlib.sha256(json.dumps(
@@ -69,19 +69,19 @@ def test_a_snapshot_holds_every_request_of_the_planner(recorded):
 
 def test_another_seed_replays_it_byte_for_byte_and_generates_what_it_lacks(recorded):
     source, snapshot = recorded
-    with serve(seed=1, snapshot=snapshot.directory) as replay:
+    with Sandbox(seed=1, snapshot=snapshot.directory) as replay:
         assert replay.moment == snapshot.recorded  # no clock given: the snapshot's
         for entry in snapshot.entries:
             target = f"{entry.path}?{entry.query}"
-            ours = requests.get(f"{replay}{target}", timeout=30)
-            assert ours.content == requests.get(f"{source}{target}", timeout=30).content
+            ours = requests.get(f"{replay.url}{target}", timeout=30)
+            assert ours.content == requests.get(f"{source.url}{target}", timeout=30).content
             assert ours.status_code == entry.status
             assert ours.headers["X-Cnbkit-Source"] == "replayed"
             assert ours.headers["X-Cnbkit-Snapshot"] == snapshot.sha256
         for target in ("/czeonia/daily-year?year=2023", "/omo/daily?date=2023-06-02",
                        "/forward/daily?date=2024-05-02"):  # not held: seed 1's own
-            ours = requests.get(f"{replay}{target}", timeout=30)
-            theirs = requests.get(f"{source}{target}", timeout=30)
+            ours = requests.get(f"{replay.url}{target}", timeout=30)
+            theirs = requests.get(f"{source.url}{target}", timeout=30)
             assert ours.headers["X-Cnbkit-Source"] == "generated"
             assert ours.headers["X-Cnbkit-Snapshot"] == snapshot.sha256
             assert ours.status_code == theirs.status_code == 200
@@ -90,8 +90,8 @@ def test_another_seed_replays_it_byte_for_byte_and_generates_what_it_lacks(recor
 
 def test_the_client_keeps_which_answers_were_replayed(recorded):
     _, snapshot = recorded
-    with serve(seed=1, snapshot=snapshot.directory) as replay, \
-            cnbkit.Client(base_url=replay, cache=False, clock="2025-12-31") as client:
+    with Sandbox(seed=1, snapshot=snapshot.directory) as replay, \
+            cnbkit.Client(base_url=replay.url, cache=False, clock="2025-12-31") as client:
         frame = cnbkit.czeonia.history(2023, 2025, client=client)
         about = frame.attrs
         assert about["snapshot"] == snapshot.sha256
@@ -99,14 +99,14 @@ def test_the_client_keeps_which_answers_were_replayed(recorded):
         assert [u.rsplit("=", 1)[1] for u in about["generated"]] == ["2023"]
         one = client.get("czeonia.daily_year", year=2024, backend="polars")
         assert cnbkit.provenance(one)["replayed"] == cnbkit.provenance(one)["source"]
-    with serve(seed=1, snapshot=snapshot.directory) as replay, \
-            cnbkit.Client(base_url=replay, cache_url="memory://", clock="2025-12-31") as client:
+    with Sandbox(seed=1, snapshot=snapshot.directory) as replay, \
+            cnbkit.Client(base_url=replay.url, cache_url="memory://", clock="2025-12-31") as client:
         first = client.get("czeonia.daily_year", year=2024)
         cached = client.get("czeonia.daily_year", year=2024)  # the headers are cached too
         assert cached.attrs["from_cache"] == 1
         assert cached.attrs["replayed"] == first.attrs["replayed"] == first.attrs["source"]
         assert cached.attrs["snapshot"] == snapshot.sha256
-    with serve() as plain, cnbkit.Client(base_url=plain, cache=False) as client:
+    with Sandbox() as plain, cnbkit.Client(base_url=plain.url, cache=False) as client:
         attrs = client.get("czeonia.daily_year", year=2024).attrs
         assert attrs["snapshot"] is None and attrs["replayed"] == []
         assert attrs["generated"] == attrs["source"]
@@ -117,15 +117,15 @@ def test_an_answer_recorded_after_the_clock_is_cut_to_what_was_published_then(re
     only as far as it was published at its own clock (no look-ahead through a snapshot), as
     the recording sandbox itself served it then."""
     _, snapshot = recorded
-    with serve(seed=1, snapshot=snapshot.directory, clock="2025-12-31T09:00") as early, \
-            serve(seed=0, clock="2025-12-31T09:00") as then:
+    with Sandbox(seed=1, snapshot=snapshot.directory, clock="2025-12-31T09:00") as early, \
+            Sandbox(seed=0, clock="2025-12-31T09:00") as then:
         for target in ("/czeonia/daily-year?year=2025", "/czeonia/daily-year?year=2024",
                        "/omo/daily-year?year=2025"):
-            answer = requests.get(f"{early}{target}", timeout=30)
+            answer = requests.get(f"{early.url}{target}", timeout=30)
             assert answer.headers["X-Cnbkit-Source"] == "replayed"
             assert answer.headers["X-Cnbkit-Replayed-From"] == target
-            assert answer.content == requests.get(f"{then}{target}", timeout=30).content
-        year = requests.get(f"{early}/czeonia/daily-year?year=2025", timeout=30).json()
+            assert answer.content == requests.get(f"{then.url}{target}", timeout=30).content
+        year = requests.get(f"{early.url}/czeonia/daily-year?year=2025", timeout=30).json()
         assert year["rates"][-1]["validFor"] == "2025-12-29"  # 30 Dec's comes at 09:30
 
 
@@ -144,7 +144,7 @@ def test_a_changed_answer_is_refused(recorded, tmp_path):
     with pytest.raises(SnapshotError, match="does not match its sha256"):
         Snapshot.load(folder)
     with pytest.raises(SnapshotError, match=body.name):
-        serve(snapshot=folder).__enter__()
+        Sandbox(snapshot=folder).__enter__()
 
 
 def test_a_changed_manifest_is_refused(recorded, tmp_path):
@@ -170,8 +170,8 @@ def test_a_missing_answer_or_manifest_is_refused(recorded, tmp_path):
 
 def test_a_failed_request_is_named_and_nothing_is_written(tmp_path):
     folder = tmp_path / "never"
-    with serve(faults=Faults(fail_paths=("/pribor/daily-year?year=2024",))) as source, \
-            cnbkit.Client(base_url=source, cache=False, retries=1, backoff_factor=0.01,
+    with Sandbox(faults=Faults(fail_paths=("/pribor/daily-year?year=2024",))) as source, \
+            cnbkit.Client(base_url=source.url, cache=False, retries=1, backoff_factor=0.01,
                           clock="2025-12-31") as client:
         with pytest.raises(RecordingFailed, match=r"/pribor/daily-year year=2024") as caught:
             record_snapshot(folder, 2024, 2025, groups=["czeonia", "pribor"], client=client)
@@ -185,7 +185,7 @@ def test_recording_refuses_to_overwrite_unless_told(recorded, tmp_path):
     folder = tmp_path / "taken"
     folder.mkdir()
     (folder / "mine.txt").write_text("keep me", encoding="utf-8")
-    with cnbkit.Client(base_url=source, cache=False, clock="2025-12-31") as client:
+    with cnbkit.Client(base_url=source.url, cache=False, clock="2025-12-31") as client:
         with pytest.raises(SnapshotError, match="not empty"):
             record_snapshot(folder, 2024, 2024, groups=["czeonia"], client=client)
         assert (folder / "mine.txt").exists()
@@ -196,10 +196,10 @@ def test_recording_refuses_to_overwrite_unless_told(recorded, tmp_path):
 
 def test_the_command_line_records_verifies_and_replays(tmp_path):
     folder = tmp_path / "cli"
-    with serve() as source:
+    with Sandbox() as source:
         done = subprocess.run(
             [sys.executable, "-m", "cnbkit.cli", "snapshot", "record", str(folder),
-             "--base-url", str(source), "--start", "2024-01-01", "--end", "2024-12-31",
+             "--base-url", source.url, "--start", "2024-01-01", "--end", "2024-12-31",
              "--groups", "czeonia", "pribor"],
             capture_output=True, text=True, encoding="utf-8", timeout=600, check=False)
     assert done.returncode == 0, done.stderr
@@ -250,50 +250,50 @@ def test_the_sandbox_replays_the_captures_at_a_clock_after_them():
     """Living on 30 June 2026, the sandbox answers each capture's request with the capture's
     bytes; what no capture holds (CZEONIA of 2026) it generates."""
     snapshot = Snapshot.load(REFERENCE)
-    with serve(snapshot=REFERENCE, clock="2026-06-30T12:00") as url:
+    with Sandbox(snapshot=REFERENCE, clock="2026-06-30T12:00") as sandbox:
         for entry in snapshot.entries:
-            answer = requests.get(f"{url}{entry.path}?{entry.query}", timeout=30)
+            answer = requests.get(f"{sandbox.url}{entry.path}?{entry.query}", timeout=30)
             assert answer.content == (DATA / entry.about["capture"]).read_bytes()
             assert answer.status_code == entry.status
             assert answer.headers["X-Cnbkit-Source"] == "replayed"
-        year = requests.get(f"{url}/exrates/daily-year?year=2026&lang=EN", timeout=30)
+        year = requests.get(f"{sandbox.url}/exrates/daily-year?year=2026&lang=EN", timeout=30)
         assert year.headers["X-Cnbkit-Source"] == "replayed"  # lang is not this operation's
         assert len(year.json()["rates"]) == 1950
-        other = requests.get(f"{url}/czeonia/daily-year?year=2026", timeout=30)
+        other = requests.get(f"{sandbox.url}/czeonia/daily-year?year=2026", timeout=30)
         assert other.headers["X-Cnbkit-Source"] == "generated"
 
 
 def test_a_request_without_a_date_means_the_clock_day():
     """The default-date captures of 28 May 2026 answer a request without a date from a
     sandbox living on that day, and no longer the day after (the API's "now" moved on)."""
-    with serve(snapshot=REFERENCE, clock="2026-05-28T23:59") as url:
-        fixing = requests.get(f"{url}/exrates/daily?lang=EN", timeout=30)
+    with Sandbox(snapshot=REFERENCE, clock="2026-05-28T23:59") as sandbox:
+        fixing = requests.get(f"{sandbox.url}/exrates/daily?lang=EN", timeout=30)
         assert fixing.headers["X-Cnbkit-Source"] == "replayed"
         assert fixing.json()["rates"][0]["validFor"] == "2026-05-28"
-        pribor = requests.get(f"{url}/pribor/daily", timeout=30)
+        pribor = requests.get(f"{sandbox.url}/pribor/daily", timeout=30)
         assert pribor.headers["X-Cnbkit-Source"] == "replayed"
         assert pribor.json()["pribs"][0]["validFor"] == "2026-05-26"
         assert pribor.content == (DATA / "pribor_daily_2026-05-26_from-rds.json").read_bytes()
-    with serve(snapshot=REFERENCE, clock="2026-05-29T23:59") as url:
+    with Sandbox(snapshot=REFERENCE, clock="2026-05-29T23:59") as sandbox:
         # the API would have PRIBOR of 27 May by then; the last day the sandbox has is the
         # recorded 26 May (its generated data end in 2025), as the capture's bytes
-        later = requests.get(f"{url}/pribor/daily", timeout=30)
+        later = requests.get(f"{sandbox.url}/pribor/daily", timeout=30)
         assert later.headers["X-Cnbkit-Source"] == "replayed"
         assert later.headers["X-Cnbkit-Replayed-From"] == "/pribor/daily?date=2026-05-28"
         assert later.content == (DATA / "pribor_daily_2026-05-26_from-rds.json").read_bytes()
         assert later.json()["pribs"][0]["validFor"] == "2026-05-26"
-        czeonia = requests.get(f"{url}/czeonia/daily", timeout=30)  # no capture: generated
+        czeonia = requests.get(f"{sandbox.url}/czeonia/daily", timeout=30)  # no capture: generated
         assert czeonia.headers["X-Cnbkit-Source"] == "generated"
         assert czeonia.json()["czeoniaDaily"]["validFor"] == "2025-12-31"
 
 
 def test_the_sandbox_on_2025_12_31_sees_no_capture_of_2026():
-    with serve(snapshot=REFERENCE) as url:
-        assert url.moment == dt.datetime.fromisoformat("2026-06-16T23:59:00+02:00")
-    with serve(snapshot=REFERENCE, clock="2025-12-31") as url:
-        old = requests.get(f"{url}/exrates/daily?date=2019-05-17&lang=EN", timeout=30)
+    with Sandbox(snapshot=REFERENCE) as sandbox:
+        assert sandbox.moment == dt.datetime.fromisoformat("2026-06-16T23:59:00+02:00")
+    with Sandbox(snapshot=REFERENCE, clock="2025-12-31") as sandbox:
+        old = requests.get(f"{sandbox.url}/exrates/daily?date=2019-05-17&lang=EN", timeout=30)
         assert old.headers["X-Cnbkit-Source"] == "replayed"
-        new = requests.get(f"{url}/exrates/daily?date=2026-03-16&lang=EN", timeout=30)
+        new = requests.get(f"{sandbox.url}/exrates/daily?date=2026-03-16&lang=EN", timeout=30)
         assert new.headers["X-Cnbkit-Source"] == "generated"
         assert new.json()["rates"][0]["validFor"] == "2025-12-31"
 
@@ -304,11 +304,12 @@ def test_the_notebooks_banner_names_the_snapshot_it_replays():
     from cnbkit.widgets import source_banner
 
     snapshot = Snapshot.load(REFERENCE)
-    with serve(snapshot=REFERENCE) as url, cnbkit.Client(base_url=url, cache=False) as client:
+    with Sandbox(snapshot=REFERENCE) as sandbox, \
+            cnbkit.Client(base_url=sandbox.url, cache=False) as client:
         banner = source_banner(client)
         assert f"replaying snapshot sha256 {snapshot.sha256}" in repr(banner)
         assert snapshot.sha256 in banner._repr_html_()
-    with serve() as url, cnbkit.Client(base_url=url, cache=False) as client:
+    with Sandbox() as sandbox, cnbkit.Client(base_url=sandbox.url, cache=False) as client:
         assert "snapshot" not in repr(source_banner(client))
 
 
@@ -358,7 +359,7 @@ def test_a_recording_of_the_api_stands_for_the_real_moment_not_the_client_clock(
     (On d17e3f8: recorded "2020-06-30", and the replay at 1 July 2020 served CZEONIA to
     31 December 2020.)"""
     folder = tmp_path / "live"
-    with serve() as upstream, _LikeTheApi(upstream) as live, \
+    with Sandbox() as upstream, _LikeTheApi(upstream.url) as live, \
             cnbkit.Client(base_url=live, cache=False, clock="2020-06-30") as client:
         before = dt.datetime.now(dt.UTC)
         snapshot = record_snapshot(folder, "2020-01-01", "2020-06-30", groups=["czeonia"],
@@ -368,13 +369,13 @@ def test_a_recording_of_the_api_stands_for_the_real_moment_not_the_client_clock(
     assert snapshot.recorded.utcoffset() in (dt.timedelta(hours=1), dt.timedelta(hours=2))
     assert all(before <= e.recorded <= snapshot.recorded for e in snapshot.entries)
     moment = "2020-07-01T10:00"
-    with serve(seed=1, snapshot=folder, clock=moment) as replay, \
-            serve(seed=0, clock=moment) as then:
+    with Sandbox(seed=1, snapshot=folder, clock=moment) as replay, \
+            Sandbox(seed=0, clock=moment) as then:
         target = "/czeonia/daily-year?year=2020"
-        answer = requests.get(f"{replay}{target}", timeout=30)
+        answer = requests.get(f"{replay.url}{target}", timeout=30)
         assert answer.headers["X-Cnbkit-Source"] == "replayed"
         assert answer.json()["rates"][-1]["validFor"] == "2020-06-30"
-        assert answer.content == requests.get(f"{then}{target}", timeout=30).content
+        assert answer.content == requests.get(f"{then.url}{target}", timeout=30).content
 
 
 def test_the_command_line_refuses_a_clock_and_ignores_cnbkit_today(tmp_path):
@@ -384,14 +385,14 @@ def test_the_command_line_refuses_a_clock_and_ignores_cnbkit_today(tmp_path):
 
     command = [sys.executable, "-m", "cnbkit.cli", "snapshot", "record", str(tmp_path / "a"),
                "--start", "2024", "--end", "2024", "--groups", "czeonia"]
-    with serve() as source:
-        refused = subprocess.run([*command, "--base-url", str(source), "--clock", "2020-06-30"],
+    with Sandbox() as source:
+        refused = subprocess.run([*command, "--base-url", source.url, "--clock", "2020-06-30"],
                                  capture_output=True, text=True, encoding="utf-8",
                                  timeout=300, check=False)
         assert refused.returncode == 2 and "cannot move a recording" in refused.stderr
         assert source.count("/czeonia/") == 0 and not (tmp_path / "a").exists()
         env = {**os.environ, "CNBKIT_TODAY": "2020-06-30"}
-        done = subprocess.run([*command, "--base-url", str(source)], env=env,
+        done = subprocess.run([*command, "--base-url", source.url], env=env,
                               capture_output=True, text=True, encoding="utf-8",
                               timeout=300, check=False)
     assert done.returncode == 0, done.stderr
@@ -406,7 +407,7 @@ def test_a_folder_that_is_not_empty_is_refused_before_the_first_request(tmp_path
     taken = tmp_path / "taken"
     taken.mkdir()
     (taken / "mine.txt").write_text("keep me", encoding="utf-8")
-    with serve() as source, cnbkit.Client(base_url=source, cache=False,
+    with Sandbox() as source, cnbkit.Client(base_url=source.url, cache=False,
                                           clock="2025-12-31") as client:
         with pytest.raises(SnapshotError, match="not empty"):
             record_snapshot(taken, "2019-01-01", "2019-12-31", groups=["skd"], client=client)

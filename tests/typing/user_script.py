@@ -18,12 +18,12 @@ import polars as pl
 import pyarrow as pa
 
 import cnbkit
-from cnbkit.sandbox import start
+from cnbkit.sandbox import Sandbox
 
 
 def main() -> None:
-    url = start()                                        # http://127.0.0.1:<port>/cnbapi
-    cnbkit.configure(base_url=url, clock=url.clock)      # "today" is the sandbox's day
+    sandbox = Sandbox().start()                          # sandbox.url: http://127.0.0.1:<port>/cnbapi
+    cnbkit.configure(base_url=sandbox.url, clock=sandbox.clock)  # "today": the sandbox's day
 
     # README: market data
     rates = cnbkit.exrates.daily("2019-05-17", lang="EN")
@@ -88,7 +88,7 @@ def main() -> None:
     assert settled == [(1, 1)] and watch.answers == 1 and not watch.cancelled
     assert fresh is None or fresh.year >= 2025
     assert fixing.equals(client.get("exrates.daily", date="2024-05-17"))
-    url.stop()
+    sandbox.stop()
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ whatever they say (the sandbox ``cnbkit mcp`` starts for itself). See
 
 :meth:`Settings.from_env` reads them, once per client; every other module takes a
 :class:`Settings` (or a client that holds one). (``CNBKIT_SOURCE``, which ``cnbkit lab`` sets
-for its notebooks, belongs to the lab: ``cnbkit.lab.lab_source``.) A bad value raises
+for its notebooks, belongs to the lab: ``cnbkit.source.chosen_source``.) A bad value raises
 :class:`~cnbkit.errors.ConfigError` naming the setting and what to write instead.
 
 Where the cache lives, first match wins: the ``cache_url`` argument, the ``cache_dir`` argument,
@@ -240,12 +240,12 @@ class Settings:
     @property
     def source(self) -> str | None:
         """What ``cnbkit lab`` chose as the data source; deprecated since 0.2.0 and removed in
-        0.3.0, use ``cnbkit.lab.lab_source()``."""
+        0.3.0, use ``cnbkit.source.chosen_source()``."""
         import warnings
 
         warnings.warn("Settings.source is deprecated since cnbkit 0.2.0 and goes in 0.3.0; use "
-                      "cnbkit.lab.lab_source()", FutureWarning, stacklevel=2)
-        # the lab's variable, read as cnbkit.lab.lab_source reads it (the engine imports
+                      "cnbkit.source.chosen_source()", FutureWarning, stacklevel=2)
+        # the lab's variable, read as cnbkit.source.chosen_source reads it (the engine imports
         # nothing of the lab, which stands above it)
         return os.environ.get("CNBKIT_SOURCE", "").strip().lower() or None
 

@@ -14,7 +14,8 @@ Example:
 
 from typing import Any
 
-from cnbkit.cobs import _extra  # noqa: F401  (first: without the cobs extra, says what to install)
+from cnbkit._shared.deprecation import install, moved_module
+from cnbkit.cobs import _extra  # noqa: F401  (first of cobs: without the extra, says what to install)
 from cnbkit.cobs.client import CobsClient
 from cnbkit.cobs.config import CobsConfig
 from cnbkit.cobs.errors import MOVED as _MOVED
@@ -81,11 +82,14 @@ __all__ = [
 ]
 
 
+install(__name__)  # 0.1.0's cnbkit.cobs.pisp_calls and order_calls (warn until 0.3.0)
+
+
 def __getattr__(name: str) -> Any:
     """0.1.0's names of failures that have the root's name now (:mod:`cnbkit.cobs.errors`),
-    with a FutureWarning until 0.3.0."""
+    and 0.1.0's modules that moved, each with a FutureWarning until 0.3.0."""
     if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return moved_module(__name__, name)
     from cnbkit._shared.deprecation import moved
 
     return moved(__name__, "cnbkit.errors", _MOVED, name, whole_module=False)

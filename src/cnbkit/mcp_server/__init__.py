@@ -7,7 +7,8 @@ cache, with units and provenance in every answer, prompts for common desk questi
 whole tables of long answers as resources (:mod:`cnbkit.mcp_server.server`). It offers no
 account data, payments or tokens: the PSD2 client has no tool.
 
-The data source is chosen as ``cnbkit lab`` chooses it (:func:`open_source`): ``live``,
+The data source is chosen as ``cnbkit lab`` chooses it (:func:`open_source`, through
+:func:`cnbkit.source.choose`): ``live``,
 ``sandbox`` (started in this process, clock 2025-12-31, reached directly, never through a
 proxy), or ``auto`` (``CNBKIT_BASE_URL`` when set, else the live API when it answers within
 3 s, else the sandbox; what the probe met, a timeout, a certificate that is not trusted, a proxy
@@ -42,18 +43,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import InvalidParameter, MissingDependency
+from ..source import SOURCES
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
 
     from .. import Client
-    from ..lab import LiveProbe
+    from ..source import LiveProbe
 
-__all__ = ["SOURCES", "DataSource", "DeferredSource", "Serving", "defer_source",
+__all__ = ["SOURCES", "DeferredSource", "ServerSource", "Serving", "defer_source",
            "listen_on_loopback", "open_source", "require_mcp", "serve_http", "serve_stdio",
            "transport_security"]
 
-SOURCES = ("auto", "live", "sandbox")
 log = logging.getLogger("cnbkit.mcp")
 
 
@@ -68,9 +69,10 @@ def require_mcp() -> None:
 
 
 @dataclass
-class DataSource:
+class ServerSource:
     """Where the server's data comes from: its client, what to call it in every answer
-    (``live``, ``sandbox`` or ``custom``), and what to stop at the end."""
+    (``live``, ``sandbox`` or ``custom``), and what to stop at the end. (The notebooks'
+    banner describes a client's source with :class:`cnbkit.widgets.DataSource`.)"""
 
     kind: str
     client: Client
@@ -109,7 +111,7 @@ def _kind_of(base_url: str) -> str:
 
 
 def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = None
-                ) -> DataSource:
+                ) -> ServerSource:
     """The data source for ``source`` (auto, live or sandbox; see the module doc). The cache
     settings (``CNBKIT_CACHE_URL``, ``CNBKIT_CACHE_DIR``, ``CNBKIT_OFFLINE``) are honoured.
 
@@ -118,30 +120,27 @@ def open_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = N
     """
     _check_source(source)
     from .. import LIVE_URL, Client
+    from ..source import choose
 
     given = os.environ.get("CNBKIT_BASE_URL", "").strip()
-    fallback: LiveProbe | None = None
+    # with CNBKIT_BASE_URL set, auto takes that server without asking it first
+    choice = choose("live" if source == "auto" and given else source, probe=probe)
     if source == "auto" and not given:
-        from ..lab import as_probe, probe_live
+        log.info("cnbkit mcp: --source auto chose %s%s", choice.kind,
+                 "" if choice.fallback is None else f" (the live API {choice.fallback.reason})")
+        if choice.fallback is not None and choice.fallback.detail:
+            log.warning("cnbkit mcp: %s", choice.fallback.detail)
+    if choice.kind == "sandbox":
+        from ..sandbox import SANDBOX_CLOCK, Sandbox
 
-        found = as_probe((probe or probe_live)())
-        source = "live" if found else "sandbox"
-        fallback = None if found else found
-        log.info("cnbkit mcp: --source auto chose %s%s", source,
-                 "" if fallback is None else f" (the live API {found.reason})")
-        if fallback is not None and fallback.detail:
-            log.warning("cnbkit mcp: %s", fallback.detail)
-    if source == "sandbox":
-        from ..sandbox import SANDBOX_CLOCK, start
-
-        url = start(clock=SANDBOX_CLOCK)
-        client = Client(base_url=str(url), clock=SANDBOX_CLOCK, progress=False, direct=True)
-        log.info("cnbkit mcp: the local sandbox (clock %s) at %s", SANDBOX_CLOCK, url)
-        return DataSource("sandbox", client, [url.stop],
-                          fallback=fallback.reason if fallback is not None else None)
+        sandbox = Sandbox(clock=SANDBOX_CLOCK).start()
+        client = Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, progress=False, direct=True)
+        log.info("cnbkit mcp: the local sandbox (clock %s) at %s", SANDBOX_CLOCK, sandbox.url)
+        return ServerSource("sandbox", client, [sandbox.stop],
+                            fallback=None if choice.fallback is None else choice.fallback.reason)
     client = Client(base_url=given or LIVE_URL, progress=False)
     log.info("cnbkit mcp: data from %s", client.base_url)
-    return DataSource(_kind_of(client.base_url), client)
+    return ServerSource(_kind_of(client.base_url), client)
 
 
 def _check_source(source: str) -> None:
@@ -166,11 +165,11 @@ class DeferredSource:
                  ) -> None:
         _check_source(source)
         self.source, self._probe = source, probe
-        self.opened: DataSource | None = None
+        self.opened: ServerSource | None = None
         self._lock = threading.Lock()
         self._closed = False
 
-    def open(self) -> DataSource:
+    def open(self) -> ServerSource:
         """The data source, opened now if it was not.
 
         Raises:
@@ -214,7 +213,7 @@ def defer_source(source: str, *, probe: Callable[[], bool | LiveProbe] | None = 
 
 
 class Serving(Protocol):
-    """What :func:`serve_stdio` and :func:`serve_http` serve: a :class:`DataSource` or a
+    """What :func:`serve_stdio` and :func:`serve_http` serve: a :class:`ServerSource` or a
     :class:`DeferredSource`."""
 
     def server(self) -> Server[Any]: ...

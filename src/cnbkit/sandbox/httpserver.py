@@ -488,8 +488,8 @@ class LoopbackServer:
         fault_reply: builds every answer the server gives itself (an injected 500/503; 400,
             408, 413, 501), in the sandbox's error shape.
         read_timeout: seconds a connection has to send a whole request, or may stay idle
-            (``READ_TIMEOUT``; the attribute can be changed while the server runs).
-        max_body: the largest request body read, in bytes (``MAX_BODY``; likewise).
+            (``READ_TIMEOUT``, 20 s; the attribute can be changed while the server runs).
+        max_body: the largest request body read, in bytes (``MAX_BODY``, 1 MiB; likewise).
 
     Use as a context manager, or call :meth:`start` and :meth:`stop`.
     """

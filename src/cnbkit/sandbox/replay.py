@@ -1,5 +1,5 @@
 """Answers from a snapshot's rows: a request answered from the recorded answer of a broader
-operation that holds its rows (``cnbkit.sandbox.serve(snapshot=DIR)``).
+operation that holds its rows (``cnbkit.sandbox.Sandbox(snapshot=DIR)``).
 
 A snapshot records what the history planner asks (a year of PRIBOR, a year of forward points
 for every pair and maturity, a year of every currency's fixing, ...). A user also asks the

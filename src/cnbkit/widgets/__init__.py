@@ -17,6 +17,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from cnbkit._shared.deprecation import install, moved_module
+
 __all__ = [
     "AccountsPanel",
     "BondsPanel",
@@ -39,12 +41,15 @@ _WHERE = {
     "OmoPanel": "omo",
     "OtherCurrenciesPanel": "other_currencies",
     "PolicyPathPanel": "policy_path",
-    "data_source": "source",
-    "source_banner": "source",
+    "data_source": "banner",
+    "source_banner": "banner",
 }
+
+
+install(__name__)  # 0.1.0's cnbkit.widgets.figures: now cnbkit.figures (warns until 0.3.0)
 
 
 def __getattr__(name: str) -> Any:
     if name in _WHERE:
         return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return moved_module(__name__, name)

@@ -10,8 +10,8 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
 from .. import analysis
+from ..figures import StaticFigure, _draw
 from ._base import Panel
-from .figures import StaticFigure, _draw
 
 __all__ = ["CZECH_TERMS", "AccountsPanel", "in_english", "spending_figure"]
 
@@ -47,7 +47,7 @@ def in_english(text: str) -> str:
 def spending_figure(summary: pd.DataFrame, currency: str, account: str = "") -> StaticFigure:
     """Income (up) and spending (down) per month as bars, with the net as a line: the frame of
     :func:`cnbkit.analysis.monthly_spending`; amounts in ``currency``. Drawn in the fixed
-    style and size of :mod:`cnbkit.widgets.figures` (no timestamp in the PNG).
+    style and size of :mod:`cnbkit.figures` (no timestamp in the PNG).
 
     Example:
         >>> tx = pd.DataFrame({"booking_date": pd.to_datetime(["2025-01-05", "2025-02-20"]),

@@ -20,6 +20,7 @@ canned certificates picked by ``X-Client-Certificate``.
 Example:
     >>> with CobsSandbox() as sandbox:  # doctest: +SKIP
     ...     print(sandbox.api_url("5.0"), sandbox.ca_path, sandbox.client_p12_path)
+    ...     sandbox.count("/oauth/token", method="POST")
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from cnbkit.sandbox.cobs.data import SandboxBank
 from cnbkit.sandbox.cobs.pki import Pki, generate_pki
 from cnbkit.sandbox.cobs.variants import BankVariant
 from cnbkit.sandbox.httpserver import READ_TIMEOUT, LoopbackServer, Reply, Request
+from cnbkit.sandbox.served import Served
 
 __all__ = ["BankVariant", "CobsApp", "CobsSandbox", "SandboxBank", "SignPathFilter"]
 
@@ -110,8 +112,10 @@ def _fault_reply(request: Request, status: int) -> Reply:
     return Reply.json(status, {"errors": [entry]}, headers)
 
 
-class CobsSandbox:
-    """A running COBS sandbox (context manager; or :meth:`start` / :meth:`stop`).
+class CobsSandbox(Served):
+    """A COBS sandbox (a ``with`` block, or ``start()`` / ``stop()``: the lifecycle of
+    :class:`~cnbkit.sandbox.served.Served`, the market-data :class:`~cnbkit.sandbox.Sandbox`'s
+    too; ``url`` is :attr:`base_url`).
 
     Args:
         port: 0 picks a free port.
@@ -120,7 +124,7 @@ class CobsSandbox:
         workdir: where to write the PKI; a new temporary directory (removed on stop) when None.
         cnb_sandbox: play the CNB's public sandbox (see the module doc).
         read_timeout: seconds a connection has to send a whole request, or to finish its TLS
-            handshake, or may stay idle (``cnbkit.sandbox.httpserver.READ_TIMEOUT``).
+            handshake, or may stay idle (``READ_TIMEOUT`` of ``cnbkit.sandbox.httpserver``, 20 s).
 
     Attributes (after start): ``base_url``, ``authorize_url``, ``token_url``, ``ca_path``,
     ``client_cert_path``, ``client_key_path``, ``client_p12_path``, ``client_p12_password``,
@@ -147,21 +151,12 @@ class CobsSandbox:
         self.server = LoopbackServer(self.app, port=port, ssl_context=context,
                                      fault_reply=_fault_reply, read_timeout=read_timeout)
 
-    # -- lifecycle ------------------------------------------------------------------------------
-    def start(self) -> CobsSandbox:
-        self.server.start()
-        return self
-
+    # -- lifecycle (start, the with block, log, count, faults: Served's) ----------------------
     def stop(self) -> None:
-        self.server.stop()
+        """Stop the server, free the port and remove the PKI's temporary directory."""
+        super().stop()
         if self._own_dir:
             shutil.rmtree(self.workdir, ignore_errors=True)
-
-    def __enter__(self) -> CobsSandbox:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def __repr__(self) -> str:
         mode = ", cnb_sandbox=True" if self.cnb_sandbox else ""
@@ -170,6 +165,11 @@ class CobsSandbox:
     # -- URLs -----------------------------------------------------------------------------------
     @property
     def base_url(self) -> str:
+        return self.server.origin
+
+    @property
+    def url(self) -> str:
+        """The sandbox's origin, ``https://127.0.0.1:PORT`` (:attr:`base_url`)."""
         return self.server.origin
 
     def api_url(self, version: str = "5.0") -> str:

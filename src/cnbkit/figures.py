@@ -30,9 +30,9 @@ import pandas as pd
 from cycler import cycler
 from matplotlib.figure import Figure
 
-from ..analysis.conventions import TENOR_LABELS
-from ..analysis.money_market import TENOR_DAYS
-from ..analysis.operations import operation_label
+from .analysis.conventions import TENOR_LABELS
+from .analysis.money_market import TENOR_DAYS
+from .analysis.operations import operation_label
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
@@ -963,7 +963,7 @@ def fx_risk_figure(series: pd.DataFrame, table: pd.DataFrame, window: int = 63
     Example:
         >>> fx_risk_figure(series, analysis.fx_risk_by_regime(series, regimes))  # doctest: +SKIP
     """
-    from ..analysis.fixing import log_returns, rolling_volatility
+    from .analysis.fixing import log_returns, rolling_volatility
 
     volatility = rolling_volatility(log_returns(series), window=window)
     spans = table.attrs.get("regimes", {})

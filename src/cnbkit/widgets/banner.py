@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from .. import LIVE_URL, Client, SystemClock, default_client
 from ..errors import printable
-from ..lab import lab_fallback_reason, lab_source
+from ..source import chosen_source, fallback_reason
 
 __all__ = ["Banner", "DataSource", "data_source", "source_banner"]
 
@@ -80,8 +80,8 @@ def data_source(client: Client | None = None) -> DataSource:
     settings = client.settings
     if settings.is_loopback:
         clock = None if isinstance(client.clock, SystemClock) else client.today().isoformat()
-        fallback = lab_source() == "sandbox-fallback"
-        reason = lab_fallback_reason() if fallback else None
+        fallback = chosen_source() == "sandbox-fallback"
+        reason = fallback_reason() if fallback else None
         return DataSource("sandbox", client.base_url, clock, fallback=fallback,
                           reason=printable(reason, 400) if reason else None,
                           snapshot=_replayed_snapshot(client.base_url))
