@@ -45,8 +45,8 @@ DEBIAN_PARTS = {
 SLOW_PLACES = (
     "tests/browser/", "tests/release/", "tests/network/", "tests/reliability/",
     "tests/cobs/standin_bank/", "notebooks/", "tests/test_binder.py",
-    "tests/test_environments.py", "tests/test_doc_blocks.py", "tests/test_mcp_js.py",
-    "tests/test_mcp_fuzz.py",
+    "tests/test_environments.py", "tests/test_doc_blocks.py", "tests/mcp/test_js.py",
+    "tests/mcp/test_fuzz.py",
 )
 _skipped: list[pytest.TestReport] = []
 _elsewhere: list[pytest.TestReport] = []

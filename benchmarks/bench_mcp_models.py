@@ -4,7 +4,7 @@ a year of CZEONIA, a PRIBOR history, the PRIBOR of each quarter end): the tokens
 framework: openai-agents (by default, and with ``convert_schemas_to_strict``), pydantic-ai,
 LangChain's MCP adapters, the MCP SDK's client.
 Each framework's own MCP client starts ``cnbkit mcp --source sandbox`` over stdio; a local model
-object of the framework's own asks (``tests/mcp_frameworks.py`` says how). No network.
+object of the framework's own asks (``tests/mcp/frameworks.py`` says how). No network.
 
 Run: ``.venv/bin/python benchmarks/bench_mcp_models.py`` (this checkout), or with another
 checkout's server: ``.venv/bin/python benchmarks/bench_mcp_models.py --pythonpath
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.mcp_frameworks import (
+from tests.mcp.frameworks import (
     FRAMEWORKS,
     LANGCHAIN_PYTHON,
     cnbkit_server,

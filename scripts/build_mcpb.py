@@ -9,7 +9,7 @@ manifest's tools and prompts are the server's own (``cnbkit.mcp_server``): the b
 lists a tool the server does not have.
 
 Run: ``python scripts/build_mcpb.py [OUTPUT_DIR]`` (default ``dist/``); it prints the bundle's
-path. ``tests/test_mcp_distribution.py`` builds it, validates its manifest with the MCPB tools'
+path. ``tests/mcp/test_distribution.py`` builds it, validates its manifest with the MCPB tools'
 own validator (``@anthropic-ai/mcpb``) and starts the server as the manifest says.
 """
 

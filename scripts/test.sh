@@ -132,18 +132,18 @@ if [ "$(cat "$release_cache/cnbkit-warm.sha256" 2>/dev/null)" != "$wanted" ]; th
   echo "$wanted" > "$release_cache/cnbkit-warm.sha256"
 fi
 
-# The TypeScript MCP SDK's client (tests/test_mcp_js.py drives `cnbkit mcp` with it): npm ci
-# from the committed lock file into tests/mcp_js/node_modules (git-ignored), again when the lock
+# The TypeScript MCP SDK's client (tests/mcp/test_js.py drives `cnbkit mcp` with it): npm ci
+# from the committed lock file into tests/mcp/js/node_modules (git-ignored), again when the lock
 # file changes.
 if command -v npm >/dev/null 2>&1; then
-  wanted=$(sha256sum tests/mcp_js/package-lock.json | cut -d' ' -f1)
-  if [ "$(cat tests/mcp_js/node_modules/.cnbkit.sha256 2>/dev/null)" != "$wanted" ]; then
-    (cd tests/mcp_js && npm ci --no-audit --no-fund --loglevel=error)
-    echo "$wanted" > tests/mcp_js/node_modules/.cnbkit.sha256
+  wanted=$(sha256sum tests/mcp/js/package-lock.json | cut -d' ' -f1)
+  if [ "$(cat tests/mcp/js/node_modules/.cnbkit.sha256 2>/dev/null)" != "$wanted" ]; then
+    (cd tests/mcp/js && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$wanted" > tests/mcp/js/node_modules/.cnbkit.sha256
   fi
 fi
 
-# LangChain's MCP adapters (tests/test_mcp_models.py, tests/test_mcp_docs.py drive `cnbkit mcp`
+# LangChain's MCP adapters (tests/mcp/test_models.py, tests/mcp/test_docs.py drive `cnbkit mcp`
 # with them) require the MCP SDK 1.x, which cannot share $venv with cnbkit's mcp>=2.3:
 # pyproject.toml's `langchain` group alone, in an environment of its own, again when the group
 # or the interpreter changes.

@@ -245,7 +245,7 @@ def _check_config(block: Block) -> None:
 def _check_mcp_config(block: Block) -> None:
     """An assistant's configuration: JSON with an ``mcpServers`` (or VS Code's ``servers``)
     entry that starts ``cnbkit mcp`` with arguments cnbkit's parser accepts, and only CNBKIT_
-    settings, or that reaches ``cnbkit mcp --http`` on 127.0.0.1 (tests/test_mcp_docs.py
+    settings, or that reaches ``cnbkit mcp --http`` on 127.0.0.1 (tests/mcp/test_docs.py
     starts the servers they describe)."""
     import json
 
