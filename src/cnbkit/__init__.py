@@ -25,8 +25,9 @@ the version is ``pyproject.toml``).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from ._shared.faces import lazy_face
 
 if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for type checkers
     __version__: str
@@ -174,6 +175,7 @@ __all__ = sorted([*_LAZY, "__version__"])
 
 
 if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is an error
+    _named = lazy_face(__name__, _LAZY)[0]
 
     def __getattr__(name: str) -> Any:
         if name == "__version__":  # one source: the installed distribution's metadata
@@ -181,13 +183,7 @@ if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is
 
             installed = globals()[name] = version(__name__)
             return installed
-        where = _LAZY.get(name)
-        if where is None:
-            raise AttributeError(f"module 'cnbkit' has no attribute {name!r}")
-        module = importlib.import_module(f".{name}" if where == "" else where, __name__)
-        value = module if where == "" else getattr(module, name)
-        globals()[name] = value  # later lookups skip this function
-        return value
+        return _named(name)
 
 
 def __dir__() -> list[str]:
