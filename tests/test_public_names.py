@@ -139,7 +139,7 @@ def test_the_cobs_parts_old_names_warn(module, name, home):
 
 
 #: The lazy faces: each lists its public names once (``_LAZY``) and shows only them.
-FACES = ["cnbkit", "cnbkit.cobs"]
+FACES = ["cnbkit", "cnbkit.cobs", "cnbkit.analysis"]
 
 
 @pytest.mark.parametrize("face", FACES)
@@ -201,6 +201,57 @@ def test_the_cobs_face_serves_error_entry_from_its_new_home():
     with pytest.warns(FutureWarning, match=r"cnbkit\.cobs\.ErrorEntry .* use cnbkit\.errors\."):
         from cnbkit.cobs import ErrorEntry
     assert ErrorEntry is cnbkit.errors.ErrorEntry
+
+
+#: cnbkit.analysis's 0.1.0 names that left its face (plan 3.4): served until 0.3.0 with a
+#: FutureWarning that says where to go instead.
+ANALYSIS_RETIRED = [
+    *[(name, "notebook 01_exchange_rates defines the EUR/CZK floor's dates and phases")
+      for name in ("EURCZK_FLOOR", "FLOOR_DECIDED", "FLOOR_ENDED", "floor_phases",
+                   "floor_summary", "floor_table")],
+    ("DAY_COUNT_BASIS", "use cnbkit.analysis.DAY_COUNT_DENOMINATOR"),
+]
+
+
+@pytest.mark.parametrize(("name", "advice"), ANALYSIS_RETIRED)
+def test_the_analysis_face_serves_its_retired_names_with_a_warning(name, advice):
+    from cnbkit import analysis
+    from cnbkit.analysis import floor, money_market
+
+    with pytest.warns(FutureWarning) as caught:
+        found = getattr(analysis, name)
+    (warning,) = caught
+    assert str(warning.message).startswith(
+        f"cnbkit.analysis.{name} is deprecated since cnbkit 0.2.0 and goes in 0.3.0; {advice}")
+    assert warning.filename == __file__  # at the user's line
+    assert found is getattr(floor if name != "DAY_COUNT_BASIS" else money_market, name)
+    assert name not in dir(analysis)
+
+
+def test_day_count_basis_is_the_czk_money_market_s_denominator():
+    from cnbkit import analysis
+
+    with pytest.warns(FutureWarning):
+        basis = analysis.DAY_COUNT_BASIS
+    assert basis == analysis.DAY_COUNT_DENOMINATOR[analysis.MONEY_MARKET_BASIS["CZK"]] == 360
+
+
+@pytest.mark.parametrize("name", ["CZK_AFTER_FLOOR", "CZK_RISK_PAIRS", "czk_risk_series",
+                                  "OPERATION_TYPES_EN", "PIPS", "LOMBARD_RULE_PP"])
+def test_unreleased_episode_and_module_constants_are_not_in_the_analysis_face(name):
+    """Notebook 08 defines the koruna's regimes; the three constants stay in their modules."""
+    from cnbkit import analysis
+
+    with pytest.raises(AttributeError, match=name):
+        getattr(analysis, name)
+
+
+def test_importing_the_analysis_face_loads_none_of_its_modules():
+    code = ("import json, sys; import cnbkit.analysis; print(json.dumps(sorted(m for m in "
+            "sys.modules if m.startswith('cnbkit.analysis.') or m == 'holidays')))")
+    loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                       text=True, check=True).stdout)
+    assert loaded == []
 
 
 def test_importing_the_cobs_face_loads_no_part_of_the_client():
