@@ -7,9 +7,7 @@ judges."""
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -20,29 +18,17 @@ from cnbkit import analysis
 from cnbkit.errors import InvalidParameter
 
 from ..cnb_files import fixing
-
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-
-
-def _episode(stem: str) -> dict:
-    """The namespace after running notebook ``stem``'s ``episode`` cell (exactly one)."""
-    book = json.loads(next(NOTEBOOKS.glob(f"{stem}_*.ipynb")).read_text(encoding="utf-8"))
-    (cell,) = [c for c in book["cells"] if "episode" in c["metadata"].get("tags", [])]
-    assert cell["cell_type"] == "code" and not cell["outputs"]
-    namespace = {"cnbkit": cnbkit, "analysis": analysis}
-    source = "".join(cell["source"])
-    exec(compile(source, f"{stem}:episode", "exec"), namespace)
-    return {**namespace, "__source__": source}
+from ..helpers import notebook_episode
 
 
 @pytest.fixture(scope="module")
 def floor() -> dict:
-    return _episode("01")
+    return notebook_episode("01")
 
 
 @pytest.fixture(scope="module")
 def regimes() -> dict:
-    return _episode("08")
+    return notebook_episode("08")
 
 
 def _cnb(code: str, first: str, last: str) -> pd.Series:

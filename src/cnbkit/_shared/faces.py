@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import importlib
 import sys
-import warnings
-from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cnbkit._shared.deprecation import moved as _moved
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 __all__ = ["lazy_face"]
 
@@ -81,9 +80,13 @@ def lazy_face(
             namespace[name] = value  # later lookups skip this function
             return value
         homes = moved_names()
-        if name in homes:
-            return _moved(package, moved_from, homes, name, whole_module=False)
+        if name in homes:  # the warning's machinery is imported only for a deprecated name
+            from cnbkit._shared.deprecation import moved as answer
+
+            return answer(package, moved_from, homes, name, whole_module=False)
         if name in retired:
+            import warnings
+
             source, advice = retired[name]
             warnings.warn(f"{package}.{name} is deprecated since cnbkit 0.2.0 and goes in "
                           f"0.3.0; {advice}", FutureWarning, stacklevel=2)
