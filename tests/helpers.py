@@ -59,3 +59,23 @@ def last_published(name: str, clock: dt.date = SANDBOX_CLOCK,
                and rule.moment(day) <= end_of_day(clock)):
         day -= dt.timedelta(days=1)
     return pd.Timestamp(day)
+
+
+def notebook_episode(stem: str) -> dict:
+    """The names notebook ``stem``'s one cell tagged ``episode`` defines (the EUR/CZK floor in
+    01, the koruna's regimes in 08), run as the notebook runs it, with ``cnbkit`` and
+    ``analysis`` in scope; ``__source__`` is the cell's text."""
+    import json
+    from pathlib import Path
+
+    import cnbkit
+    from cnbkit import analysis
+
+    notebooks = Path(__file__).resolve().parents[1] / "notebooks"
+    book = json.loads(next(notebooks.glob(f"{stem}_*.ipynb")).read_text(encoding="utf-8"))
+    (cell,) = [c for c in book["cells"] if "episode" in c["metadata"].get("tags", [])]
+    assert cell["cell_type"] == "code" and not cell["outputs"]
+    source = "".join(cell["source"])
+    namespace: dict = {"cnbkit": cnbkit, "analysis": analysis}
+    exec(compile(source, f"{stem}:episode", "exec"), namespace)
+    return {**namespace, "__source__": source}

@@ -9,6 +9,7 @@ promises (CHANGELOG.md)."""
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -191,20 +192,133 @@ def test_the_cobs_parts_old_names_warn(module, name, home):
     assert found is getattr(importlib.import_module(where), attribute)
 
 
-def test_the_public_names_are_one_list():
+#: The lazy faces: each lists its public names once (``_LAZY``) and shows only them.
+FACES = ["cnbkit", "cnbkit.cobs", "cnbkit.analysis"]
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_the_public_names_are_one_list(face):
     """``_LAZY`` is the list; ``__all__`` is made from it, and the imports for type checkers
     (each ``X as X``, an explicit re-export) name exactly the same names."""
     import ast
     from pathlib import Path
 
-    source = Path(cnbkit.__file__).read_text(encoding="utf-8")
+    module = importlib.import_module(face)
+    source = Path(module.__file__).read_text(encoding="utf-8")
     block = next(node for node in ast.parse(source).body
                  if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
     imported = {alias.asname for node in block.body if isinstance(node, ast.ImportFrom)
                 for alias in node.names}
     assert None not in imported  # every one re-exported explicitly
-    assert imported == set(cnbkit._LAZY)
-    assert sorted(cnbkit.__all__) == sorted([*cnbkit._LAZY, "__version__"])
+    assert imported == set(module._LAZY)
+    version = ["__version__"] if face == "cnbkit" else []
+    assert sorted(module.__all__) == sorted([*module._LAZY, *version])
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_a_face_shows_its_public_names_and_each_resolves(face):
+    """``dir()`` is ``__all__`` (no submodule, helper or deprecated name), in a fresh
+    interpreter where nothing else was imported first, and every name resolves."""
+    code = ("import importlib, json, sys; m = importlib.import_module(sys.argv[1]); "
+            "print(json.dumps([dir(m), sorted(m.__all__)]))")
+    shown, listed = json.loads(subprocess.run(
+        [sys.executable, "-c", code, face], capture_output=True, text=True, check=True).stdout)
+    assert shown == listed
+    module = importlib.import_module(face)
+    for name in module.__all__:
+        assert getattr(module, name) is not None, name
+
+
+#: cnbkit.cobs's 0.1.0 names of failures that the root names now (plan 2.3): each is served
+#: with a FutureWarning naming its home, and *is* the root's class.
+COBS_ALIASES = [
+    ("CobsError", "CnbError"), ("BadRequest", "ValidationError"),
+    ("NotFound", "NotFoundError"), ("CobsServerError", "ServerError"),
+    ("CobsConnectionError", "ConnectionFailed"), ("CobsTlsError", "TlsHandshakeFailed"),
+    ("MalformedAnswer", "InvalidResponse"), ("ApplicationNotFound", "NotFoundError"),
+    ("ConfigError", "ConfigError"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), COBS_ALIASES)
+def test_the_cobs_face_serves_its_old_error_names_with_a_warning(old, new):
+    import cnbkit.cobs
+
+    with pytest.warns(FutureWarning, match=rf"cnbkit\.cobs\.{old} is deprecated since cnbkit "
+                                           rf"0\.2\.0 and goes in 0\.3\.0; use cnbkit\.{new}$"):
+        found = getattr(cnbkit.cobs, old)
+    assert found is getattr(cnbkit, new)
+    assert old not in dir(cnbkit.cobs)
+
+
+def test_the_cobs_face_serves_error_entry_from_its_new_home():
+    with pytest.warns(FutureWarning, match=r"cnbkit\.cobs\.ErrorEntry .* use cnbkit\.errors\."):
+        from cnbkit.cobs import ErrorEntry
+    assert ErrorEntry is cnbkit.errors.ErrorEntry
+
+
+#: cnbkit.analysis's 0.1.0 names that left its face (plan 3.4): served until 0.3.0 with a
+#: FutureWarning that says where to go instead.
+ANALYSIS_RETIRED = [
+    *[(name, "notebook 01_exchange_rates defines the EUR/CZK floor's dates and phases")
+      for name in ("EURCZK_FLOOR", "FLOOR_DECIDED", "FLOOR_ENDED", "floor_phases",
+                   "floor_summary", "floor_table")],
+    ("DAY_COUNT_BASIS", "use cnbkit.analysis.DAY_COUNT_DENOMINATOR"),
+]
+
+
+@pytest.mark.parametrize(("name", "advice"), ANALYSIS_RETIRED)
+def test_the_analysis_face_serves_its_retired_names_with_a_warning(name, advice):
+    from cnbkit import analysis
+    from cnbkit.analysis import floor, money_market
+
+    with pytest.warns(FutureWarning) as caught:
+        found = getattr(analysis, name)
+    (warning,) = caught
+    assert str(warning.message).startswith(
+        f"cnbkit.analysis.{name} is deprecated since cnbkit 0.2.0 and goes in 0.3.0; {advice}")
+    assert warning.filename == __file__  # at the user's line
+    assert found is getattr(floor if name != "DAY_COUNT_BASIS" else money_market, name)
+    assert name not in dir(analysis)
+
+
+def test_day_count_basis_is_the_czk_money_market_s_denominator():
+    from cnbkit import analysis
+
+    with pytest.warns(FutureWarning):
+        basis = analysis.DAY_COUNT_BASIS
+    assert basis == analysis.DAY_COUNT_DENOMINATOR[analysis.MONEY_MARKET_BASIS["CZK"]] == 360
+
+
+@pytest.mark.parametrize("name", ["CZK_AFTER_FLOOR", "CZK_RISK_PAIRS", "czk_risk_series",
+                                  "OPERATION_TYPES_EN", "PIPS", "LOMBARD_RULE_PP"])
+def test_unreleased_episode_and_module_constants_are_not_in_the_analysis_face(name):
+    """Notebook 08 defines the koruna's regimes; the three constants stay in their modules."""
+    from cnbkit import analysis
+
+    with pytest.raises(AttributeError, match=name):
+        getattr(analysis, name)
+
+
+def test_importing_the_analysis_face_loads_none_of_its_modules():
+    code = ("import json, sys; import cnbkit.analysis; print(json.dumps(sorted(m for m in "
+            "sys.modules if m.startswith('cnbkit.analysis.') or m == 'holidays')))")
+    loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                       text=True, check=True).stdout)
+    assert loaded == []
+
+
+def test_importing_the_cobs_face_loads_no_part_of_the_client():
+    """``import cnbkit.cobs`` checks the extra (``_extra``) and nothing else of the package;
+    each documented submodule is still importable as ``cnbkit.cobs.<module>``."""
+    code = ("import json, sys; import cnbkit.cobs; "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('cnbkit.cobs.'))))")
+    loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                       text=True, check=True).stdout)
+    assert loaded == ["cnbkit.cobs._extra"]
+    for module in ("config", "providers", "signing", "orders", "browser", "notebook",
+                   "awaiting", "consents", "errors", "identity"):
+        assert importlib.import_module(f"cnbkit.cobs.{module}").__doc__, module
 
 
 def test_each_operation_function_states_its_columns_from_the_catalog_once():

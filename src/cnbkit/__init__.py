@@ -25,8 +25,9 @@ the version is ``pyproject.toml``).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from ._shared.faces import lazy_face
 
 if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for type checkers
     __version__: str
@@ -177,6 +178,7 @@ if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is
     from ._shared.deprecation import install, moved_module
 
     install(__name__)  # 0.1.0's cnbkit.settings, .clock, .cache: rows of a table, no files
+    _named = lazy_face(__name__, _LAZY)[0]
 
     def __getattr__(name: str) -> Any:
         if name == "__version__":  # one source: the installed distribution's metadata
@@ -184,13 +186,9 @@ if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is
 
             installed = globals()[name] = version(__name__)
             return installed
-        where = _LAZY.get(name)
-        if where is None:
-            return moved_module(__name__, name)  # else: AttributeError
-        module = importlib.import_module(f".{name}" if where == "" else where, __name__)
-        value = module if where == "" else getattr(module, name)
-        globals()[name] = value  # later lookups skip this function
-        return value
+        if name in _LAZY:
+            return _named(name)
+        return moved_module(__name__, name)  # else: AttributeError
 
 
 def __dir__() -> list[str]:

@@ -137,10 +137,11 @@ def _draw(title: str, size: tuple[float, float],
 
 def floor_figure(rate: pd.Series, phases: pd.Series, floor: float = 27.0) -> StaticFigure:
     """The rate (CZK per EUR) through the ramp, the floor and the exit, each shaded, with the
-    floor level; ``phases`` is :func:`cnbkit.analysis.floor_phases` of ``rate``.
+    floor level; ``phases`` names each fixing's phase (``before``, ``ramp``, ``floor``,
+    ``exit``), as ``floor_phases`` of notebook 01's ``episode`` cell gives it for ``rate``.
 
     Example:
-        >>> floor_figure(eur, analysis.floor_phases(eur))  # doctest: +SKIP
+        >>> floor_figure(eur, floor_phases(eur))  # doctest: +SKIP
     """
     colours = {"before": None, "ramp": "#ff7f0e", "floor": "#2ca02c", "exit": "#9467bd"}
 
@@ -957,7 +958,8 @@ def fx_risk_figure(series: pd.DataFrame, table: pd.DataFrame, window: int = 63
                    ) -> StaticFigure:
     """Left: the rolling volatility of each series (% p.a., ``window`` fixings), regimes
     shaded. Right: the correlations of :func:`cnbkit.analysis.fx_risk_by_regime` per regime.
-    ``series`` is :func:`cnbkit.analysis.czk_risk_series`, ``table`` its
+    ``series`` is a wide frame of pairs (:func:`cnbkit.analysis.cross_rate_series`; notebook
+    08's ``czk_risk_series``), ``table`` its
     :func:`cnbkit.analysis.fx_risk_by_regime`.
 
     Example:

@@ -66,62 +66,6 @@ def test_fixing_against_averages() -> None:
     assert out["vs_quarterly"].iloc[1] == pytest.approx(1.0)
 
 
-# -- defect 1: the band near the floor --------------------------------------------------------
-
-
-def test_the_floor_band_counts_fixings_on_or_just_above_the_floor_only() -> None:
-    """After the exit the fixing was below 27 every day: no fixing was 0-10 haléř above it
-    (the old statistic counted every value below the floor and reported 100 %)."""
-    after = _cnb("EUR", "2017-04-07", "2017-12-31")
-    out = analysis.floor_summary(after, 27.0, "2017-04-07", "2017-12-31")
-    close = sum(abs(value - 27.0) <= 0.10 + 1e-9 for value in after)
-    assert (after < 27.0).all() and close < len(after) / 10
-    assert (out.filter(like="10_hal") <= 100.0 * close / len(after) + 1e-9).all()
-    assert out["fixings"] == len(after) == 181
-    assert out["pct_0_to_10_hal_above"] == 0.0
-    assert out["pct_within_10_hal"] == pytest.approx(100.0 * close / len(after))
-    assert out["fixings_at_or_above_floor"] == 0
-
-
-def test_the_band_edges_are_exact_to_the_haler() -> None:
-    values = pd.Series([26.899, 26.9, 27.0, 27.1, 27.101], index=pd.date_range(
-        "2014-01-01", periods=5))
-    out = analysis.floor_summary(values, 27.0, "2014-01-01", "2014-01-05")
-    assert out["pct_0_to_10_hal_above"] == pytest.approx(100.0 * 2 / 5)  # 27.0, 27.1
-    assert out["pct_within_10_hal"] == pytest.approx(100.0 * 3 / 5)  # 26.9, 27.0, 27.1
-    assert out["fixings_at_or_above_floor"] == 3
-
-
-# -- defect 2: the floor's window -------------------------------------------------------------
-
-
-def test_the_floor_window_starts_on_the_floor_and_ends_before_the_exit_day(client) -> None:
-    eur = cnbkit.exrates.history(2013, 2017, ["EUR"], client=client).set_index(
-        "valid_for")["rate_per_unit"]
-    table = analysis.floor_table(eur)
-    cnb = _cnb("EUR", "2013-01-01", "2017-12-31")
-    decided, ended = pd.Timestamp("2013-11-07"), pd.Timestamp("2017-04-06")
-    committed = cnb[(cnb.index >= decided) & (cnb.index < ended)]
-    first_on_floor = committed[committed >= 27.0].index.min()
-    assert table.loc["ramp", "first"] == decided
-    assert table.loc["ramp", "last"] == committed.index[committed.index < first_on_floor].max()
-    assert table.loc["floor", "first"] == first_on_floor == pd.Timestamp("2013-11-12")
-    assert table.loc["floor", "last"] == committed.index.max() == pd.Timestamp("2017-04-05")
-    assert table.loc["exit", "first"] == ended  # the 6 April fixing came after the exit
-    floor = committed[committed.index >= first_on_floor]
-    assert table.loc["floor", "fixings"] == len(floor)
-    assert table.loc["floor", "fixings_at_or_above_floor"] == len(floor)
-    assert table.loc["floor", "min_czk"] == floor.min() >= 27.0
-    assert table.loc["floor", "max_czk"] == floor.max()
-    assert table["fixings"].dtype == np.int64
-
-
-def test_floor_phases_reject_an_end_before_the_decision() -> None:
-    with pytest.raises(InvalidParameter, match="after the decision"):
-        analysis.floor_phases(pd.Series([27.0], index=DATES[:1]), 27.0, "2017-04-06",
-                              "2013-11-07")
-
-
 # -- cross rates, statistics, the month-end fixing ---------------------------------------------
 
 

@@ -25,7 +25,7 @@ from cnbkit.widgets import (
     source_banner,
 )
 
-from ..helpers import last_published
+from ..helpers import last_published, notebook_episode
 
 DAYS = pd.bdate_range("2015-01-01", "2016-12-31")
 
@@ -406,7 +406,7 @@ def _static_figures(client) -> dict:
             pd.Timestamp("2024-01-31"), pd.Timestamp("2025-12-31")),
     }
     return extra | {
-        "floor": figures.floor_figure(eur, analysis.floor_phases(eur)),
+        "floor": figures.floor_figure(eur, notebook_episode("01")["floor_phases"](eur)),
         "czeonia": figures.czeonia_figure(czeonia, analysis.czeonia_averages(czeonia)),
         "term premium": figures.term_premium_figure(premium, repo),
         "ex ante": figures.ex_ante_figure(premium),
@@ -466,7 +466,7 @@ def test_the_floor_figure_s_legend_covers_no_fixing(client) -> None:
     import matplotlib as mpl
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    figure = figures.floor_figure(eur, analysis.floor_phases(eur))
+    figure = figures.floor_figure(eur, notebook_episode("01")["floor_phases"](eur))
     canvas = FigureCanvasAgg(figure)
     with mpl.rc_context(figures.STYLE):  # drawn as the PNG is
         canvas.draw()

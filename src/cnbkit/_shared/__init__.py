@@ -10,6 +10,7 @@
     currencies          currency codes as users write them ("EUR", "usd")
     dates               dates as users write them ("2019-05-17", date, datetime, Timestamp)
     deprecation         names that moved keep working for a release, with a FutureWarning
+    faces               a package's public names, imported on first use and alone in dir()
     proxies             the proxy requests picks, and how messages show it (no credentials)
     proxy_failures      what a proxy's own answer means, for both clients
     retry_after         how long an answer asks to wait (its Retry-After header)

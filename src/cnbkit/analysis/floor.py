@@ -1,6 +1,10 @@
 """An exchange-rate floor: its phases and how the fixing behaved in each (the EUR/CZK
 commitment of 2013-2017 is the default).
 
+Deprecated since cnbkit 0.2.0, goes in 0.3.0: the floor is an episode, and notebook
+01_exchange_rates defines its dates and phases in its ``episode`` cell; ``cnbkit.analysis``
+answers these names with a :class:`FutureWarning` until then.
+
 On 7 November 2013 the CNB decided to keep the koruna weaker than 27 CZK per euro; the
 fixings of that day and the next two (26.850, 26.965, 26.995) were the move up to the floor,
 which the fixing first reached on 12 November. On 6 April 2017 the CNB ended the commitment in
