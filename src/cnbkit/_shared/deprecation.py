@@ -55,8 +55,9 @@ def deprecated(since: str, goes: str, use: str) -> Callable[[Callable[_P, _R]],
         >>> @deprecated("0.2.0", "0.3.0", "new()")
         ... def old() -> int:
         ...     return 1
-        >>> old.__deprecated__
-        'old is deprecated since cnbkit 0.2.0 and goes in 0.3.0; use new()'
+        >>> old.__deprecated__.endswith(
+        ...     "old is deprecated since cnbkit 0.2.0 and goes in 0.3.0; use new()")
+        True
     """
     def decorate(function: Callable[_P, _R]) -> Callable[_P, _R]:
         module = getattr(function, "__module__", "") or ""
