@@ -45,10 +45,12 @@ from cnbkit.cobs.orders import StandingOrder, check_standing_order
 from cnbkit.cobs.payments import BalanceCheck, Payment
 from cnbkit.cobs.registration import Application
 from cnbkit.cobs.signing import AuthorizationResult, SignInfo, Signing, UserAgentRedirect
+from cnbkit.cobs.signing_models import AuthorizationOptions
 
 __all__ = [
     "Application",
     "AuthorizationFailed",
+    "AuthorizationOptions",
     "AuthorizationResult",
     "AuthorizationTimeout",
     "BalanceCheck",
