@@ -407,36 +407,36 @@ class AuthorizationOptions(TypedDict, total=False):
     <cnbkit.cobs.client.CobsClient.authorize_standing_order>` (each a keyword of theirs; a
     type checker checks each name and value, and a name not here is a :class:`TypeError`).
 
-    Keys (all optional; the default in brackets):
-        open_url: opens an address in the user's browser (:func:`webbrowser.open`; against
-            the local sandbox ``cobs.follow_without_browser``): the bank's page (a GET form's
-            fields in its query), or for a POST the loopback page that posts the form to it
-            [None: no page can be opened].
-        redirect_hook: instead of ``open_url``, receives the
-            :class:`~cnbkit.cobs.signing.UserAgentRedirect` (method, URL, form) and brings the
-            browser there [None].
-        one_time_password: the code of an SMS-like method: a string, or a callable asked
-            after the code was sent (``lambda: input("code: ")``), and asked again (at most
-            :data:`~cnbkit.cobs.signing.OTP_TRIES` times in all) when the bank refuses it
-            [None].
-        redirect_url: where the bank sends the browser back (a registered redirect URI); a
-            loopback ``http://127.0.0.1/...`` is caught on this machine, which tells the walk
-            the user is back [None: the bank's default].
-        user_back: for a ``redirect_url`` of a web application: a
-            :class:`threading.Event` the application sets, or a callable that returns True,
-            once the user is back there; Step III follows [None].
-        timeout: seconds on the client's clock until the walk gives up
-            (:class:`~cnbkit.cobs.errors.AuthorizationTimeout`; the authorization stays
-            open) [300.0].
-        poll_interval: seconds between reads until the bank names its ``pollInterval`` (at
-            least a second) [None: :data:`~cnbkit.cobs.signing.DEFAULT_POLL_INTERVAL`].
-        sleep: how to wait [:func:`time.sleep`].
-        wait_for_status: read the order's status on until it is final
-            (:data:`~cnbkit.cobs.signing.FINAL_STATUSES`) or the deadline comes
-            (``result.status_final`` says which) [False].
-        user_involved: ``User-Involved`` of the walk's calls [True: the user is signing].
-        done_states, failed_states: the bank's own names of the final states, beside
-            ``DONE`` and :data:`~cnbkit.cobs.signing.FAILED_STATES` [None].
+    Every key is optional; its default is in brackets.
+
+    * ``open_url``: opens an address in the user's browser (:func:`webbrowser.open`; against
+      the local sandbox ``cobs.follow_without_browser``): the bank's page (a GET form's
+      fields in its query), or for a POST the loopback page that posts the form to it
+      [None: no page can be opened].
+    * ``redirect_hook``: instead of ``open_url``, receives the
+      :class:`~cnbkit.cobs.signing.UserAgentRedirect` (method, URL, form) and brings the
+      browser there [None].
+    * ``one_time_password``: the code of an SMS-like method: a string, or a callable asked
+      after the code was sent (``lambda: input("code: ")``), and asked again (at most
+      :data:`~cnbkit.cobs.signing.OTP_TRIES` times in all) when the bank refuses it [None].
+    * ``redirect_url``: where the bank sends the browser back (a registered redirect URI); a
+      loopback ``http://127.0.0.1/...`` is caught on this machine, which tells the walk the
+      user is back [None: the bank's default].
+    * ``user_back``: for a ``redirect_url`` of a web application: a
+      :class:`threading.Event` the application sets, or a callable that returns True, once
+      the user is back there; Step III follows [None].
+    * ``timeout``: seconds on the client's clock until the walk gives up
+      (:class:`~cnbkit.cobs.errors.AuthorizationTimeout`; the authorization stays open)
+      [300.0].
+    * ``poll_interval``: seconds between reads until the bank names its ``pollInterval`` (at
+      least a second) [None: :data:`~cnbkit.cobs.signing.DEFAULT_POLL_INTERVAL`].
+    * ``sleep``: how to wait [``time.sleep``].
+    * ``wait_for_status``: read the order's status on until it is final
+      (:data:`~cnbkit.cobs.signing.FINAL_STATUSES`) or the deadline comes
+      (``result.status_final`` says which) [False].
+    * ``user_involved``: ``User-Involved`` of the walk's calls [True: the user is signing].
+    * ``done_states``, ``failed_states``: the bank's own names of the final states, beside
+      ``DONE`` and :data:`~cnbkit.cobs.signing.FAILED_STATES` [None].
 
     Example:
         >>> options: AuthorizationOptions = {"timeout": 60.0, "wait_for_status": True}
