@@ -10,6 +10,7 @@ the sandbox's answers; the tests record what the client waited instead of waitin
 from __future__ import annotations
 
 import datetime as dt
+import functools
 
 import pytest
 
@@ -188,10 +189,11 @@ def test_an_authorization_the_user_does_not_finish_times_out_and_can_be_resumed(
             waits.append(seconds)
             clock.advance(seconds)
 
+        authorized.clock = clock  # the walk's time is the client's
         with pytest.raises(AuthorizationTimeout, match="did not finish at the bank's page") \
                 as late:
             authorized.signing(payment).authorize(open_url=pages.append, timeout=0.5,
-                                                  poll_interval=0.1, sleep=sleep, clock=clock)
+                                                  poll_interval=0.1, sleep=sleep)
         assert late.value.state == "OPEN"
         # 100 ms asked for, a second at least between reads, the deadline 0.5 s away: one
         # wait, up to the deadline, then the rest of the second since the first read before
@@ -236,6 +238,30 @@ def test_what_the_walk_needs_is_asked_for_before_anything_is_sent(authorized, sa
         authorized.signing(payment).choose("USERAGENT_REDIRECT",
                                            redirect_url="https://evil.example/")
     assert unregistered.value.codes == ("INVALID_AUTHORIZATION_REDIRECT_URI",)
+
+
+def test_an_option_that_is_none_of_the_walks_is_a_type_error_before_anything_is_sent(
+        authorized, sandbox):
+    payment = _pay(authorized)
+    sent = len(sandbox.log)
+    for authorize in (functools.partial(authorized.authorize_payment, payment),
+                      functools.partial(authorized.authorize_standing_order, None),
+                      authorized.signing(payment).authorize):
+        with pytest.raises(TypeError, match=r"unknown authorization option 'time_out'; "
+                           r"the options are: open_url, .*failed_states"):
+            authorize(open_url=authorized.follow_without_browser, time_out=60)
+    assert len(sandbox.log) == sent
+
+
+def test_the_options_of_a_signing_walk_add_to_its_own(authorized, sandbox):
+    payment = _pay(authorized)
+    signing = authorized.signing(payment, done_states={"EXECUTED"})
+    result = signing.authorize(open_url=authorized.follow_without_browser,
+                               failed_states=["VOIDED"], sleep=Waits(), timeout=60.0)
+    assert result.state == "DONE" and result.status is None  # a signing reads no status
+    assert {"DONE", "EXECUTED"} <= signing.done_states and "VOIDED" in signing.failed_states
+    with pytest.raises(ConfigError, match="done, failed or open"):
+        authorized.signing(payment).authorize(done_states={"OPEN"})
 
 
 def test_payment_detail_is_what_was_sent(authorized, sandbox, version, make_config):

@@ -111,7 +111,8 @@ def test_env_and_toml(sandbox, tmp_path):
     assert cfg.version == "5.0" and cfg.client_id == "abc"
     assert "from-keyring-123" not in repr(cfg) and "from-keyring-123" not in str(cfg)
     with pytest.raises(ConfigError, match="unknown"):
-        CobsConfig.from_mapping({"base_url": sandbox.base_url, "colour": "red"})
+        CobsConfig.from_env({"CNBKIT_COBS_BASE_URL": sandbox.base_url},
+                            colour="red")
     with pytest.raises(ConfigError, match="https"):
         CobsConfig(base_url="http://insecure", cert_file="x", key_file="y", tpp_name="T")
     with warnings.catch_warnings():
@@ -180,10 +181,10 @@ def test_extra_headers_from_the_environment_and_hidden_in_repr():
     assert "wk-0123456789" not in repr(config) and "<hidden: web-api-key>" in repr(config)
     assert config.replace(version="2.0").extra_headers == config.extra_headers
     with pytest.raises(ConfigError, match="JSON object"):
-        CobsConfig.from_mapping({**BASE, "extra_headers": "apikey=1"})
+        CobsConfig(**BASE, extra_headers="apikey=1")
 
 
-@pytest.mark.parametrize("scopes", [(), ("aisp", "aisp"), ("a b",), ("quote\"d",), "aisp"])
+@pytest.mark.parametrize("scopes", [(), ("aisp", "aisp"), ("a b",), ("quote\"d",), "", "aisp aisp"])
 def test_scopes_are_oauth_scope_tokens(scopes):
     with pytest.raises(ConfigError, match="scopes"):
         CobsConfig(**BASE, scopes=scopes)
@@ -197,3 +198,41 @@ def test_the_public_sandbox_knows_its_own_scopes_only():
 def test_registration_url_is_https():
     with pytest.raises(ConfigError, match="https"):
         CobsConfig(**BASE, registration_url="http://idp.bank.example/oauth2/register")
+
+
+def test_the_constructor_reads_the_text_forms_of_an_environment_or_a_toml_file():
+    config = CobsConfig(**BASE, scopes="aisp.accounts, aisp.balances", version=2.0,
+                        extra_headers='{"apikey": "k-0123456789"}')
+    assert config.scopes == ("aisp.accounts", "aisp.balances") and config.version == "2.0"
+    assert dict(config.extra_headers) == {"apikey": "k-0123456789"}
+    assert CobsConfig(**{**BASE, "scopes": ["aisp", "pisp"]}).scopes == ("aisp", "pisp")
+    sandbox = CobsConfig(base_url="https://sandbox.example/psd2-cobs", public_sandbox="yes",
+                         preset="cnb", tpp_name="Star, a.s.")
+    assert sandbox.public_sandbox is True and not sandbox.has_certificate
+    assert CobsConfig(**BASE, public_sandbox="0").public_sandbox is False
+
+
+def test_the_cnb_preset_is_a_keyword_and_the_old_constructors_warn_until_0_3_0():
+    keywords = dict(p12_file="q.p12", tpp_name="Star, a.s.", client_id="app-1")
+    preset = CobsConfig(preset="cnb", version="2.0", **keywords)
+    assert preset.api_url == "https://aboktpp.cnb.cz/psd2-cobs/cobs/2.0"
+    with pytest.warns(FutureWarning, match=r"CobsConfig\.cnb is deprecated since cnbkit "
+                      r"0\.2\.0 and goes in 0\.3\.0; use CobsConfig\(preset=\"cnb\""):
+        assert CobsConfig.cnb("2.0", **keywords) == preset
+    with pytest.warns(FutureWarning, match=r"from_mapping is deprecated .* use "
+                      r"CobsConfig\(\*\*values\)"):
+        mapped = CobsConfig.from_mapping({**BASE, "scopes": "aisp pisp"}, version="2.0")
+    assert mapped == CobsConfig(**BASE, scopes=("aisp", "pisp"), version="2.0")
+    with pytest.warns(FutureWarning), pytest.raises(ConfigError, match="unknown"):
+        CobsConfig.from_mapping({**BASE, "colour": "red"})
+    for old in (CobsConfig.cnb, CobsConfig.from_mapping):
+        assert "0.3.0" in old.__deprecated__  # PEP 702: type checkers and editors see it
+
+
+def test_the_settings_groups_are_gone():
+    import cnbkit.cobs.config as config_module
+
+    for name in ("TlsSettings", "Endpoints", "OAuthSettings", "Headers"):
+        assert not hasattr(config_module, name)
+    for name in ("grouped", "tls", "endpoints", "oauth", "headers"):
+        assert not hasattr(CobsConfig, name)

@@ -160,7 +160,7 @@ def test_the_sandbox_takes_the_standards_mode_due_and_refuses_the_cnbs_name(
 
 # -- OAuth endpoints -----------------------------------------------------------------------------
 def test_oauth_endpoints_come_from_presets_or_the_config(tmp_path):
-    cnb = CobsConfig.cnb(p12_file="q.p12", tpp_name="Star, a.s.")
+    cnb = CobsConfig(preset="cnb", p12_file="q.p12", tpp_name="Star, a.s.")
     assert (cnb.authorization_endpoint, cnb.token_endpoint) == (CNB_AUTHORIZE_URL, CNB_TOKEN_URL)
     assert cnb.authorization_endpoint == "https://aboktpp.cnb.cz/powerauth-webflow/oauth/authorize"
     env = {"CNBKIT_COBS_BASE_URL": CNB_BASE_URL + "/", "CNBKIT_COBS_P12_FILE": "q.p12",

@@ -107,7 +107,7 @@ def test_roles_from_an_independently_written_qc_statement(tmp_path):
                                           serialization.NoEncryption()))
     from cnbkit.cobs import CobsConfig
 
-    config = CobsConfig.cnb(cert_file=crt, key_file=pem_key, tpp_name="Star, a.s.")
+    config = CobsConfig(preset="cnb", cert_file=crt, key_file=pem_key, tpp_name="Star, a.s.")
     identity = load_identity(config)
     assert identity.roles == ("PSP_PI", "PSP_IC")
     # the extension as OpenSSL reads it from the PEM (an independent parser), when installed

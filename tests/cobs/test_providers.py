@@ -112,7 +112,7 @@ def test_one_documented_root_and_the_missing_ones(sandbox, version):
 
 
 def test_the_cnb_preset_holds_roots_oauth_and_limits():
-    cnb = CobsConfig.cnb("2.0", p12_file="q.p12", tpp_name="Star, a.s.")
+    cnb = CobsConfig(preset="cnb", version="2.0", p12_file="q.p12", tpp_name="Star, a.s.")
     assert cnb.preset == "cnb" and cnb.provider is not None
     assert cnb.api_url == cnb.root("pisp") == "https://aboktpp.cnb.cz/psd2-cobs/cobs/2.0"
     assert cnb.token_endpoint == "https://aboktpp.cnb.cz/powerauth-webflow/oauth/token"

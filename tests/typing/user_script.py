@@ -6,11 +6,15 @@ editor (VS Code's Pylance and jupyterlab-lsp run pyright), each configured as a 
 (``mypy.ini``, ``pyrightconfig.json`` beside this file: nothing of cnbkit's own settings);
 tests/test_typing.py runs it against the sandbox, so that what the checkers accept is also what
 happens. ``assert_type`` is checked by
-both checkers and costs nothing at run time; the ``isinstance`` checks judge the run.
+both checkers and costs nothing at run time; the ``isinstance`` checks judge the run. A call
+the checkers must refuse carries ``# type: ignore[...]``: mypy --strict (warn_unused_ignores)
+and pyright (the comment below) report an ignore that nothing needed.
 """
+# pyright: reportUnnecessaryTypeIgnoreComment=error
 
 from __future__ import annotations
 
+import webbrowser
 from typing import Any, assert_type
 
 import pandas as pd
@@ -18,7 +22,9 @@ import polars as pl
 import pyarrow as pa
 
 import cnbkit
+from cnbkit.cobs import AuthorizationOptions, AuthorizationResult, CobsClient, CobsConfig
 from cnbkit.sandbox import Sandbox
+from cnbkit.sandbox.cobs import CobsSandbox
 
 
 def main() -> None:
@@ -91,5 +97,31 @@ def main() -> None:
     sandbox.stop()
 
 
+def authorize_a_payment() -> None:
+    """docs/cobs.md: a payment the user authorizes, its options checked by name and type."""
+    with CobsSandbox() as bank:
+        cobs = CobsClient(CobsConfig.for_sandbox(bank, "5.0"))
+        cobs.register("typed app")
+        cobs.authorize_without_browser()
+        iban = str(cobs.accounts().iban[0])
+        payment = cobs.initiate_payment(debtor_iban=iban,
+                                        creditor_iban="CZ6330300000000000000123",
+                                        amount=12.5, currency="CZK")
+        in_a_notebook: AuthorizationOptions = {"open_url": webbrowser.open, "timeout": 60}
+        assert in_a_notebook["timeout"] == 60
+        try:
+            cobs.authorize_payment(payment, time_out=60)  # type: ignore[call-arg]
+        except TypeError as refused:  # a misspelt option: refused by the checkers and the run
+            assert "time_out" in str(refused)
+        else:
+            raise AssertionError("a misspelt option was taken")
+        result = cobs.authorize_payment(payment, open_url=cobs.follow_without_browser,
+                                        timeout=60)
+        assert_type(result, AuthorizationResult)
+        assert result.state == "DONE" and result.status is not None
+        cobs.close()
+
+
 if __name__ == "__main__":
     main()
+    authorize_a_payment()

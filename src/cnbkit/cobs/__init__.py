@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for 
     from cnbkit.cobs.signing import SignInfo as SignInfo
     from cnbkit.cobs.signing import Signing as Signing
     from cnbkit.cobs.signing import UserAgentRedirect as UserAgentRedirect
+    from cnbkit.cobs.signing_models import AuthorizationOptions as AuthorizationOptions
 
 #: Where each public name lives, imported on first use: ``import cnbkit.cobs`` loads no part
 #: of the client until a name is used, and ``dir(cnbkit.cobs)`` is this list.
@@ -66,6 +67,7 @@ _LAZY = {
     "TokenFile": ".oauth",
     **{name: ".signing" for name in (
         "AuthorizationResult", "SignInfo", "Signing", "UserAgentRedirect")},
+    "AuthorizationOptions": ".signing_models",
     **{name: ".errors" for name in (
         "AuthorizationFailed", "AuthorizationTimeout", "CertificateError",
         "CertificateExpiryWarning", "Forbidden", "InvalidClient", "InvalidGrant",

@@ -19,9 +19,9 @@ for AISP, PISP and CISP (ČSOB ``https://api.csob.cz/api/csob/psd2/v1``, Air Ban
 A call to an area without a root is refused before anything is sent.
 
 **Presets.** A provider whose deployment cnbkit knows has a preset
-(:mod:`cnbkit.cobs.providers`; the CNB's: ``preset="cnb"``, or its base URL, or
-:meth:`CobsConfig.cnb`): its base URL, OAuth endpoints and standing-order limits. OAuth endpoints
-are never guessed: a config at a preset's own base URL gets the preset's; any other needs
+(:mod:`cnbkit.cobs.providers`; the CNB's: ``preset="cnb"``, or its base URL): its base URL
+(when no root is given), OAuth endpoints and standing-order limits. OAuth endpoints are never
+guessed: a config at a preset's own base URL gets the preset's; any other needs
 ``authorize_url`` and ``token_url`` (they need not lie under the API root: the CNB serves them
 at ``https://aboktpp.cnb.cz/powerauth-webflow/oauth/{authorize,token}``), or it refuses to be
 built. ``preset="cnb"`` with another ``base_url`` is a stand-in laid out as the CNB's, with the
@@ -57,6 +57,14 @@ published only on the CNB's developer portal (:data:`CNB_PORTAL`), so its base U
 argument; without one the config refuses to be built and says where to find it.
 :meth:`CobsConfig.for_sandbox` gives the config of a running local sandbox in one call.
 
+**One shape, five constructors.** The keywords above (``CobsConfig(...)``, which also takes
+the text forms an environment or a TOML file writes: scopes ``"aisp pisp"``, ``version =
+5.0``, ``extra_headers`` as JSON text, ``public_sandbox = "1"``), :meth:`CobsConfig.from_env`,
+:meth:`CobsConfig.from_toml`, :meth:`CobsConfig.for_sandbox` and
+:meth:`CobsConfig.cnb_sandbox`. 0.1.0's ``CobsConfig.cnb(version, ...)`` and
+``CobsConfig.from_mapping(values)`` still work until 0.3.0, with a :class:`FutureWarning`:
+they are ``CobsConfig(preset="cnb", version=version, ...)`` and ``CobsConfig(**values)``.
+
 The certificate files are loaded and checked in their own step,
 :func:`cnbkit.cobs.identity.load_identity`, which :class:`~cnbkit.cobs.client.CobsClient` runs
 when it is created. Secrets (client_secret, passwords) never appear in repr or str.
@@ -70,7 +78,8 @@ Example:
     ...                  tpp_name="Star Corporation, a.s.")
     >>> "s3cret" in repr(cfg), cfg.api_url
     (False, 'https://127.0.0.1:8443/cobs/5.0')
-    >>> CobsConfig.cnb(p12_file="qwac.p12", tpp_name="Star Corporation, a.s.").token_endpoint
+    >>> CobsConfig(preset="cnb", p12_file="qwac.p12",
+    ...            tpp_name="Star Corporation, a.s.").token_endpoint
     'https://aboktpp.cnb.cz/powerauth-webflow/oauth/token'
     >>> split = CobsConfig(aisp_root="https://api.bank.example/aisp/v1",
     ...                    pisp_root="https://api.bank.example/pisp/v1",
@@ -96,14 +105,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 from urllib.parse import quote
 
-from cnbkit.cobs.config_groups import (
-    GROUPS,
-    Endpoints,
-    Headers,
-    OAuthSettings,
-    TlsSettings,
-    given,
-)
+from cnbkit._shared.deprecation import deprecated
 from cnbkit.cobs.providers import (
     CNB,
     PRESETS,
@@ -115,7 +117,7 @@ from cnbkit.errors import ConfigError
 
 __all__ = ["AREAS", "CNB_AUTHORIZE_URL", "CNB_BASE_URL", "CNB_PORTAL", "CNB_TOKEN_URL",
            "OAUTH_PRESETS", "PAYMENT_SIGN_PATH", "SANDBOX_CERTIFICATES", "SANDBOX_TPP_NAME",
-           "CobsConfig", "Endpoints", "Headers", "LocalSandbox", "OAuthSettings", "TlsSettings"]
+           "CobsConfig", "LocalSandbox"]
 
 CNB_BASE_URL = CNB.base_url
 CNB_AUTHORIZE_URL = CNB.authorize_url
@@ -184,6 +186,12 @@ class LocalSandbox(Protocol):
     def client_p12_path(self) -> os.PathLike[str]: ...
     @property
     def client_p12_password(self) -> str: ...
+
+
+def _flag(text: str) -> bool:
+    """A flag as an environment variable writes it: ``1``, ``true``, ``yes``, ``on`` (any
+    case) are True, anything else False."""
+    return text.strip().lower() in ("1", "true", "yes", "on")
 
 
 def header_text(value: str) -> bool:
@@ -303,6 +311,7 @@ class CobsConfig:
     payment_sign_path: str = PAYMENT_SIGN_PATH
 
     def __post_init__(self) -> None:  # checks the values; fills in only a preset's values
+        self._read_text_forms()
         self._check_tpp_name()
         if self.version not in VERSIONS:
             raise ConfigError("version", self.version, "which COBS version", allowed=VERSIONS)
@@ -336,6 +345,30 @@ class CobsConfig:
                 f"({ENV_PREFIX}CERT_FILE, {ENV_PREFIX}KEY_FILE) or p12_file and p12_password "
                 f"({ENV_PREFIX}P12_FILE, {ENV_PREFIX}P12_PASSWORD)",
             )
+
+    def _read_text_forms(self) -> None:
+        """The forms a value takes in an environment variable or a TOML file, read as the
+        field's own: scopes ``"aisp pisp"`` or ``"aisp,pisp"`` (or a list), a numeric
+        ``version`` (``5.0``), ``extra_headers`` as a JSON object's text, ``public_sandbox``
+        as a flag's text (``"1"``, ``"true"``, ``"yes"``, ``"on"``: True)."""
+        scopes: Any = self.scopes
+        if isinstance(scopes, str):
+            self._set("scopes", tuple(s for s in scopes.replace(",", " ").split() if s))
+        elif isinstance(scopes, list):
+            self._set("scopes", tuple(scopes))
+        version: Any = self.version
+        if isinstance(version, int | float) and not isinstance(version, bool):
+            self._set("version", str(version))
+        headers: Any = self.extra_headers
+        if isinstance(headers, str):  # CNBKIT_COBS_EXTRA_HEADERS='{"apikey": "…"}'
+            try:
+                self._set("extra_headers", json.loads(headers))
+            except ValueError:
+                raise ConfigError("extra_headers", "<hidden>", "a JSON object of header names "
+                                  'and values, e.g. {"apikey": "…"}') from None
+        flag: Any = self.public_sandbox
+        if isinstance(flag, str):
+            self._set("public_sandbox", _flag(flag))
 
     def _check_tpp_name(self) -> None:
         if not isinstance(self.tpp_name, str) or not self.tpp_name.strip():
@@ -402,8 +435,8 @@ class CobsConfig:
         without ``sign_id`` the path of ``POST …/sign`` (a new signId).
 
         Example:
-            >>> cfg = CobsConfig.cnb(p12_file="q.p12", tpp_name="Star, a.s.",
-            ...                      payment_sign_path="/payments/{paymentId}/sign/{signId}")
+            >>> cfg = CobsConfig(preset="cnb", p12_file="q.p12", tpp_name="Star, a.s.",
+            ...                  payment_sign_path="/payments/{paymentId}/sign/{signId}")
             >>> cfg.sign_path("P 1", "42"), cfg.sign_path("P 1")
             ('/payments/P%201/sign/42', '/payments/P%201/sign')
         """
@@ -442,7 +475,7 @@ class CobsConfig:
                 "api_root", None,
                 "give the provider's API root as it documents it: api_root (one root), "
                 "aisp_root/pisp_root/cisp_root (separate roots), or base_url for a deployment "
-                "laid out as the CNB's ({base_url}/cobs/{version}); CobsConfig.cnb() presets "
+                "laid out as the CNB's ({base_url}/cobs/{version}); preset='cnb' presets "
                 f"the CNB's ({ENV_PREFIX}API_ROOT, {ENV_PREFIX}BASE_URL...)")
 
     @staticmethod
@@ -499,74 +532,12 @@ class CobsConfig:
             raise ConfigError(
                 missing[0], None,
                 f"the OAuth endpoints of {self.base_url or self.api_url} are not known: give "
-                f"and token_url ({ENV_PREFIX}AUTHORIZE_URL, {ENV_PREFIX}TOKEN_URL) as the "
-                "provider documents them (they need not lie under the API root: the CNB "
-                f"serves {CNB_AUTHORIZE_URL}); CobsConfig.cnb() presets the CNB's")
+                f"authorize_url and token_url ({ENV_PREFIX}AUTHORIZE_URL, "
+                f"{ENV_PREFIX}TOKEN_URL) as the provider documents them (they need not lie "
+                f"under the API root: the CNB serves {CNB_AUTHORIZE_URL}); preset='cnb' presets "
+                "the CNB's")
 
     # -- derived --------------------------------------------------------------------------------
-    @classmethod
-    def grouped(cls, *, tls: TlsSettings | None = None, endpoints: Endpoints | None = None,
-                oauth: OAuthSettings | None = None, headers: Headers | None = None,
-                **flat: Any) -> CobsConfig:
-        """A config from its settings grouped by concern (:class:`TlsSettings`, :class:`Endpoints`,
-        :class:`OAuthSettings`, :class:`Headers`),
-        with any flat keyword beside them; the same config as the flat keywords give.
-
-        Raises:
-            ConfigError: a setting given twice (in a group and flat, or in two groups), a
-                group of the wrong type, or any check of the config itself.
-
-        Example:
-            >>> cfg = CobsConfig.grouped(
-            ...     tls=TlsSettings(p12_file="qwac.p12", p12_password="secret"),
-            ...     endpoints=Endpoints(preset="cnb", version="5.0"),
-            ...     oauth=OAuthSettings(client_id="app-1", scopes=("aisp", "pisp")),
-            ...     headers=Headers(tpp_name="Star Corporation, a.s."))
-            >>> cfg == CobsConfig(p12_file="qwac.p12", p12_password="secret", preset="cnb",
-            ...                   version="5.0", client_id="app-1", scopes=("aisp", "pisp"),
-            ...                   tpp_name="Star Corporation, a.s.")
-            True
-            >>> cfg.oauth.client_id, cfg.endpoints.version
-            ('app-1', '5.0')
-        """
-        values: dict[str, Any] = {}
-        for name, group in (("tls", tls), ("endpoints", endpoints), ("oauth", oauth),
-                            ("headers", headers)):
-            if group is None:
-                continue
-            if not isinstance(group, GROUPS[name]):
-                raise ConfigError(name, type(group).__name__,
-                                  f"a {GROUPS[name].__name__} (cnbkit.cobs.config)")
-            values.update(given(group))
-        twice = sorted(values.keys() & flat.keys())
-        if twice:
-            raise ConfigError(twice[0], "<given twice>", "give each setting once: in its "
-                              "group or as a keyword, not both")
-        return cls(**values, **flat)
-
-    def _group(self, kind: type[Any]) -> Any:
-        return kind(**{f.name: getattr(self, f.name) for f in dataclasses.fields(kind)})
-
-    @property
-    def tls(self) -> TlsSettings:
-        """The client certificate and the CAs trusted (:class:`TlsSettings`)."""
-        return self._group(TlsSettings)  # type: ignore[no-any-return]
-
-    @property
-    def endpoints(self) -> Endpoints:
-        """Where the provider's API is (:class:`Endpoints`)."""
-        return self._group(Endpoints)  # type: ignore[no-any-return]
-
-    @property
-    def oauth(self) -> OAuthSettings:
-        """The OAuth settings (:class:`OAuthSettings`)."""
-        return self._group(OAuthSettings)  # type: ignore[no-any-return]
-
-    @property
-    def headers(self) -> Headers:
-        """What every call says of who calls (:class:`Headers`)."""
-        return self._group(Headers)  # type: ignore[no-any-return]
-
     @property
     def provider(self) -> ProviderPreset | None:
         """The provider preset in use (:mod:`cnbkit.cobs.providers`), or None."""
@@ -601,7 +572,7 @@ class CobsConfig:
                 sent).
 
         Example:
-            >>> CobsConfig.cnb(p12_file="q.p12", tpp_name="Star, a.s.").root("cisp")
+            >>> CobsConfig(preset="cnb", p12_file="q.p12", tpp_name="Star, a.s.").root("cisp")
             'https://aboktpp.cnb.cz/psd2-cobs/cobs/5.0'
         """
         if area not in AREAS:
@@ -673,19 +644,20 @@ class CobsConfig:
 
     # -- constructors ---------------------------------------------------------------------------
     @classmethod
+    @deprecated("0.2.0", "0.3.0", 'CobsConfig(preset="cnb", version=...)')
     def cnb(cls, version: str = "5.0", **kwargs: Any) -> CobsConfig:
-        """The CNB's production deployment, its preset (:data:`cnbkit.cobs.providers.CNB`):
-        base URL ``https://aboktpp.cnb.cz/psd2-cobs`` (the API at ``…/cobs/{version}``), its
-        OAuth endpoints (``/powerauth-webflow/oauth/authorize`` and ``/token``) and its
-        standing-order limits.
+        """The CNB's production deployment: deprecated since 0.2.0 (a :class:`FutureWarning`;
+        0.3.0 removes it), the same as ``CobsConfig(preset="cnb", version=version, ...)``:
+        the preset (:data:`cnbkit.cobs.providers.CNB`) gives the base URL
+        ``https://aboktpp.cnb.cz/psd2-cobs`` (the API at ``…/cobs/{version}``) when no root
+        is given, its OAuth endpoints and its standing-order limits.
 
         Example:
-            >>> CobsConfig.cnb("2.0", p12_file="q.p12", tpp_name="Star, a.s.").api_url
+            >>> CobsConfig(preset="cnb", version="2.0", p12_file="q.p12",
+            ...            tpp_name="Star, a.s.").api_url
             'https://aboktpp.cnb.cz/psd2-cobs/cobs/2.0'
         """
         kwargs.setdefault("preset", CNB.name)
-        if not any(kwargs.get(name) for name in _ROOT_FIELDS):
-            kwargs.setdefault("base_url", CNB_BASE_URL)
         return cls(version=version, **kwargs)
 
     @classmethod
@@ -759,37 +731,36 @@ class CobsConfig:
         return cls(**values)
 
     @classmethod
+    @deprecated("0.2.0", "0.3.0", "CobsConfig(**values)")
     def from_mapping(cls, values: Mapping[str, Any], **overrides: Any) -> CobsConfig:
-        """Build from a mapping of field names (unknown keys are an error)."""
+        """Build from a mapping of field names: deprecated since 0.2.0 (a
+        :class:`FutureWarning`; 0.3.0 removes it). ``CobsConfig(**values)`` takes the same
+        names and the same text forms.
+
+        Example:
+            >>> CobsConfig(**{"preset": "cnb", "scopes": "aisp pisp", "p12_file": "q.p12",
+            ...               "tpp_name": "Star, a.s."}).scopes
+            ('aisp', 'pisp')
+        """
+        return cls._from_values(values, **overrides)
+
+    @classmethod
+    def _from_values(cls, values: Mapping[str, Any], **overrides: Any) -> CobsConfig:
+        """A config from field names and their values as an environment or a TOML file has
+        them (unknown names are an error); with ``public_sandbox`` set, the CNB's public
+        sandbox (:meth:`cnb_sandbox`: its URL read and its defaults)."""
         names = {f.name for f in dataclasses.fields(cls)}
         merged = {**dict(values), **overrides}
         unknown = sorted(set(merged) - names)
         if unknown:
             raise ConfigError(unknown[0], merged[unknown[0]], "unknown COBS setting",
                               allowed=sorted(names))
-        scopes = merged.get("scopes")
-        if isinstance(scopes, str):  # "aisp pisp" or "aisp,pisp"
-            merged["scopes"] = tuple(s for s in scopes.replace(",", " ").split() if s)
-        elif isinstance(scopes, list):
-            merged["scopes"] = tuple(scopes)
-        if "version" in merged:
-            merged["version"] = str(merged["version"])
-        headers = merged.get("extra_headers")
-        if isinstance(headers, str):  # CNBKIT_COBS_EXTRA_HEADERS='{"apikey": "…"}'
-            try:
-                merged["extra_headers"] = json.loads(headers)
-            except ValueError:
-                raise ConfigError("extra_headers", "<hidden>", "a JSON object of header names "
-                                  'and values, e.g. {"apikey": "…"}') from None
-        flag = merged.get("public_sandbox")
-        if isinstance(flag, str):
-            merged["public_sandbox"] = flag.strip().lower() in ("1", "true", "yes", "on")
-        if merged.get("public_sandbox"):
-            merged.pop("public_sandbox")
+        flag = merged.pop("public_sandbox", False)
+        if _flag(flag) if isinstance(flag, str) else flag:
             certificate = merged.pop("sandbox_certificate", None)
             return cls.cnb_sandbox(merged.pop("base_url", None), certificate=certificate,
-                                      **merged)
-        return cls(**merged)
+                                   **merged)
+        return cls(public_sandbox=flag, **merged)
 
     @classmethod
     def from_env(
@@ -803,7 +774,7 @@ class CobsConfig:
         env = os.environ if environ is None else environ
         names = [f.name for f in dataclasses.fields(cls)]
         values = {n: env[prefix + n.upper()] for n in names if env.get(prefix + n.upper())}
-        return cls.from_mapping(values, **overrides)
+        return cls._from_values(values, **overrides)
 
     @classmethod
     def from_toml(
@@ -824,4 +795,4 @@ class CobsConfig:
         for name in _PATH_FIELDS:
             if values.get(name) and not Path(values[name]).expanduser().is_absolute():
                 values[name] = file.parent / values[name]
-        return cls.from_mapping(values, **overrides)
+        return cls._from_values(values, **overrides)

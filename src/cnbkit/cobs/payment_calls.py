@@ -17,23 +17,16 @@ Example:
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import Any, Unpack
 from urllib.parse import quote
 
 from cnbkit.cobs.errors import UnsupportedOperation, WrongState
 from cnbkit.cobs.payments import BalanceCheck, Payment, balance_check_body, payment_body
 from cnbkit.cobs.sending import IF_ANY, NEEDED, NONE, Sender
-from cnbkit.cobs.signing import (
-    AuthorizationResult,
-    OneTimePassword,
-    OpenUrl,
-    RedirectHook,
-    Signing,
-    UserBack,
-)
+from cnbkit.cobs.signing import AuthorizationOptions, AuthorizationResult, Signing
+from cnbkit.cobs.signing_models import walk_settings
 from cnbkit.errors import ApiError, ConfigError, InvalidResponse, NotFoundError
 
 __all__ = ["PaymentCalls"]
@@ -171,16 +164,8 @@ class PaymentCalls:
                        user_involved=user_involved, done_states=done_states,
                        failed_states=failed_states)
 
-    def authorize_payment(self, payment: Payment | str, method: str | None = None, *,
-                          open_url: OpenUrl | None = None,
-                          redirect_hook: RedirectHook | None = None,
-                          one_time_password: OneTimePassword = None,
-                          redirect_url: str | None = None, user_back: UserBack = None,
-                          timeout: float = 300.0, poll_interval: float | None = None,
-                          sleep: Callable[[float], object] = time.sleep,
-                          user_involved: bool = True, wait_for_status: bool = False,
-                          done_states: Iterable[str] | None = None,
-                          failed_states: Iterable[str] | None = None) -> AuthorizationResult:
+    def authorize_payment(self, payment: Payment | str, method: str | None = None,
+                          **options: Unpack[AuthorizationOptions]) -> AuthorizationResult:
         """Have the user authorize the payment, the whole way
         (:meth:`cnbkit.cobs.signing.Signing.authorize`, which describes every argument), then
         read its status: ``result.status``, and ``result.status_final`` whether the bank has
@@ -198,18 +183,17 @@ class PaymentCalls:
         answers a code method (a string or a callable such as ``lambda: input("code: ")``);
         ``poll_interval`` is the wait between reads until the bank names its own (at least a
         second); ``timeout`` the seconds on the client's clock until the walk gives up;
-        ``done_states`` and ``failed_states`` the bank's own names of the final states.
+        ``done_states`` and ``failed_states`` the bank's own names of the final states. Each
+        option is a key of :class:`~cnbkit.cobs.signing.AuthorizationOptions`, which gives
+        its default; a name that is none of them is a :class:`TypeError`.
 
         Example: ``cobs.authorize_payment(payment, open_url=webbrowser.open,
         redirect_url="http://127.0.0.1/").status``.
         """
-        signing = self.signing(payment, user_involved=user_involved, done_states=done_states,
-                               failed_states=failed_states)
-        return signing.authorize(
-            method, open_url=open_url, redirect_hook=redirect_hook,
-            one_time_password=one_time_password, redirect_url=redirect_url,
-            user_back=user_back, timeout=timeout, poll_interval=poll_interval, sleep=sleep,
-            read_status=True, wait_for_status=wait_for_status)
+        walk = walk_settings(options)
+        signing = self.signing(payment, user_involved=walk.user_involved is not False,
+                               done_states=walk.done_states, failed_states=walk.failed_states)
+        return signing._walk(method, walk, read_status=True)
 
     # -- balance checks -------------------------------------------------------------------------
     def check_balance(self, iban: str, amount: float | str | Decimal, currency: str, *,

@@ -91,7 +91,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 from urllib.parse import quote
 
 from cnbkit._shared.clock import Clock
@@ -119,14 +119,21 @@ from cnbkit.cobs.signing_models import (
     OTP_TRIES,
     RAR,
     REDIRECT,
+    AuthorizationOptions,
     AuthorizationResult,
+    OneTimePassword,
+    OpenUrl,
+    RedirectHook,
     SignDetail,
     SignInfo,
     SignOutcome,
     SignStep,
     UserAgentRedirect,
+    UserBack,
+    WalkSettings,
     parse_scenarios,
     payment_state,
+    walk_settings,
 )
 from cnbkit.errors import ApiError, ConfigError, InvalidParameter, InvalidResponse
 
@@ -143,6 +150,7 @@ __all__ = [
     "OTP_TRIES",
     "RAR",
     "REDIRECT",
+    "AuthorizationOptions",
     "AuthorizationResult",
     "PollIntervalWarning",
     "SignDetail",
@@ -153,13 +161,6 @@ __all__ = [
     "UserAgentRedirect",
     "parse_scenarios",
 ]
-
-OneTimePassword = str | Callable[[], str] | None
-OpenUrl = Callable[[str], object]
-RedirectHook = Callable[[UserAgentRedirect], object]
-#: Tells the walk the user is back at the application's redirect URL: a
-#: :class:`threading.Event` set then, or a callable that returns True from then on.
-UserBack = threading.Event | Callable[[], bool] | None
 
 
 def _refuse_rar(where: str) -> UnsupportedOperation:
@@ -209,14 +210,9 @@ class Signing:
         self.sign_id = sign_id
         self.user_involved = user_involved
         self.base = f"{KINDS[kind]}/{quote(order_id, safe='')}"
-        self.done_states = frozenset({DONE}) | _names("done_states", done_states)
-        self.failed_states = FAILED_STATES | _names("failed_states", failed_states)
-        self.open_states = OPEN_STATES | _names("open_states", open_states)
-        clash = (self.done_states & self.failed_states) | (self.done_states & self.open_states) \
-            | (self.failed_states & self.open_states)
-        if clash:
-            raise ConfigError("done_states", sorted(clash), "a state is done, failed or open, "
-                              "not two of them")
+        self._name_states(frozenset({DONE}) | _names("done_states", done_states),
+                          FAILED_STATES | _names("failed_states", failed_states),
+                          OPEN_STATES | _names("open_states", open_states))
         #: whether the bank answered 501 to Step I (the state is then read from the order)
         self.without_detail = False
         #: whether the order's own resource answered 501 (a payment is then followed by its
@@ -227,6 +223,14 @@ class Signing:
         #: the status read since the last read of the state (None: none), so that the walk's
         #: result does not ask for it again
         self._fresh_status: str | None = None
+
+    def _name_states(self, done: frozenset[str], failed: frozenset[str],
+                     open_: frozenset[str]) -> None:
+        clash = (done & failed) | (done & open_) | (failed & open_)
+        if clash:
+            raise ConfigError("done_states", sorted(clash), "a state is done, failed or open, "
+                              "not two of them")
+        self.done_states, self.failed_states, self.open_states = done, failed, open_
 
     def __repr__(self) -> str:
         return (f"Signing(kind={self.kind!r}, order_id={self.order_id!r}, sign_id="
@@ -445,14 +449,8 @@ class Signing:
             info = pace.read(self.state)
 
     # -- the whole walk -----------------------------------------------------------------------
-    def authorize(self, method: str | None = None, *, open_url: OpenUrl | None = None,
-                  redirect_hook: RedirectHook | None = None,
-                  one_time_password: OneTimePassword = None, redirect_url: str | None = None,
-                  user_back: UserBack = None, timeout: float = 300.0,
-                  poll_interval: float | None = None,
-                  sleep: Callable[[float], object] = time.sleep, clock: Clock | None = None,
-                  read_status: bool = False,
-                  wait_for_status: bool = False) -> AuthorizationResult:
+    def authorize(self, method: str | None = None,
+                  **options: Unpack[AuthorizationOptions]) -> AuthorizationResult:
         """Walk the whole authorization (see the module doc): find the signId and the
         scenarios, pick a scenario (the one with ``method``; else, when
         ``one_time_password`` is given, one with a code method (``SMS``) or without
@@ -467,37 +465,17 @@ class Signing:
         III follows once the user is back; an answer without one takes the code the user
         received with Step III when ``one_time_password`` is given; otherwise the user
         confirms where the bank asked (its mobile application: a push or decoupled method)
-        and the walk reads the state until it is final.
+        and the walk reads the state until it is final. Time is the client's clock
+        (:class:`~cnbkit.cobs.client.CobsClient`'s ``clock``).
 
         Args:
             method: the method code to use (one of the scenarios').
-            open_url: opens an address in the user's browser (:func:`webbrowser.open`; against
-                the local sandbox ``cobs.follow_without_browser``): the bank's page (a GET
-                form's fields in its query), or for a POST the loopback page that posts the
-                form to it.
-            redirect_hook: instead of ``open_url``, receives the
-                :class:`UserAgentRedirect` (method, URL, form) and brings the browser there.
-            one_time_password: the code of an SMS-like method: a string, or a callable asked
-                after the code was sent (``lambda: input("code: ")``), and asked again (at
-                most :data:`OTP_TRIES` times in all) when the bank refuses it, or answers it
-                with the state it had before and still has a read later.
-            redirect_url: where the bank sends the browser back (a registered redirect URI);
-                a loopback ``http://127.0.0.1/...`` is caught here, which tells the walk the
-                user is back.
-            user_back: for a ``redirect_url`` of a web application: a
-                :class:`threading.Event` the application sets, or a callable that returns
-                True, once the user is back there (asked every
-                :data:`~cnbkit.cobs.pacing.CHECK_INTERVAL` seconds); Step III follows.
-            timeout: seconds on the client's clock until the walk gives up
-                (:class:`AuthorizationTimeout`; the authorization stays open).
-            poll_interval: seconds between reads until the bank names its ``pollInterval``
-                (default :data:`DEFAULT_POLL_INTERVAL`; at least a second).
-            sleep: how to wait (``time.sleep``).
-            clock: what time it is (default the client's ``clock``,
-                :class:`~cnbkit.cobs.client.CobsClient`).
-            read_status: read the order's status afterwards (``result.status``).
-            wait_for_status: read it until it is final (:data:`FINAL_STATUSES`) or the
-                deadline comes (``result.status_final`` says which).
+            options: :class:`AuthorizationOptions` (``open_url``, ``redirect_hook``,
+                ``one_time_password``, ``redirect_url``, ``user_back``, ``timeout``,
+                ``poll_interval``, ``sleep``, ``wait_for_status``, and ``user_involved``,
+                ``done_states``, ``failed_states`` beside this signing's own), each
+                described there with its default. ``result.status`` is read with
+                ``wait_for_status``.
 
         Raises:
             WrongState: the order is already authorized.
@@ -513,10 +491,31 @@ class Signing:
                 or, for a method of the bank's own name, once Step II has answered with a
                 page: the authorization stays open).
         """
+        walk = walk_settings(options)
+        self._adopt(walk)
+        return self._walk(method, walk, read_status=False)
+
+    def _adopt(self, walk: WalkSettings) -> None:
+        """Take the walk's ``user_involved`` and its names of the final states."""
+        if walk.user_involved is not None:
+            self.user_involved = walk.user_involved
+        if walk.done_states is not None or walk.failed_states is not None:
+            self._name_states(self.done_states | _names("done_states", walk.done_states),
+                              self.failed_states | _names("failed_states",
+                                                          walk.failed_states),
+                              self.open_states)
+
+    def _walk(self, method: str | None, walk: WalkSettings, *,
+              read_status: bool) -> AuthorizationResult:
+        """:meth:`authorize` with its options read; ``read_status``: read the order's status
+        afterwards too (``result.status``), as the client's ``authorize_payment`` and
+        ``authorize_standing_order`` do."""
         if method is not None and isinstance(method, str) and method.upper() == RAR:
             raise _refuse_rar("you asked for")
-        means = _Means(open_url, redirect_hook, one_time_password, redirect_url, user_back)
-        pace = self._pace(timeout, poll_interval, sleep, clock)
+        means = _Means(walk.open_url, walk.redirect_hook, walk.one_time_password,
+                       walk.redirect_url, walk.user_back)
+        pace = self._pace(walk.timeout, walk.poll_interval, walk.sleep, None)
+        wait_for_status = walk.wait_for_status
         detail = self._current(pace)
         first = self.verdict(detail.info.state)
         if first == "done":

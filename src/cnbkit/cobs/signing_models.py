@@ -2,7 +2,9 @@
 them: the states and constants the standard names, ``signInfo`` (:class:`SignInfo`), Step I's
 scenarios (:class:`SignDetail`), Step II's method (:class:`SignStep`, with the
 :class:`UserAgentRedirect` to the bank's page), Step III's outcome (:class:`SignOutcome`) and how
-an authorization ended (:class:`AuthorizationResult`).
+an authorization ended (:class:`AuthorizationResult`); and the options of a whole walk
+(:class:`AuthorizationOptions`), the same for a payment, a standing order and a
+:class:`~cnbkit.cobs.signing.Signing`.
 
 Plain values read from JSON, below everything that sends or walks: the bodies of payments and
 standing orders (:mod:`cnbkit.cobs.payments`, :mod:`cnbkit.cobs.orders`) read a ``signInfo``
@@ -22,10 +24,12 @@ from __future__ import annotations
 
 import html
 import re
+import threading
+import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from cnbkit.cobs.errors import PollIntervalWarning, UnsupportedOperation
@@ -43,6 +47,7 @@ __all__ = [
     "OTP_TRIES",
     "RAR",
     "REDIRECT",
+    "AuthorizationOptions",
     "AuthorizationResult",
     "SignDetail",
     "SignInfo",
@@ -381,3 +386,111 @@ class AuthorizationResult:
     status: str | None = None
     status_final: bool | None = None
     interval: float | None = None
+
+
+#: The code of an SMS-like method: the code, or a callable asked for it once it was sent.
+OneTimePassword = str | Callable[[], str] | None
+#: Opens an address in the user's browser (:func:`webbrowser.open`).
+OpenUrl = Callable[[str], object]
+#: Brings the user's browser to the bank's page (:class:`UserAgentRedirect`).
+RedirectHook = Callable[[UserAgentRedirect], object]
+#: Tells the walk the user is back at the application's redirect URL: a
+#: :class:`threading.Event` set then, or a callable that returns True from then on.
+UserBack = threading.Event | Callable[[], bool] | None
+
+
+class AuthorizationOptions(TypedDict, total=False):
+    """The options of a whole authorization walk, written once for
+    :meth:`Signing.authorize <cnbkit.cobs.signing.Signing.authorize>`,
+    :meth:`CobsClient.authorize_payment <cnbkit.cobs.client.CobsClient.authorize_payment>` and
+    :meth:`CobsClient.authorize_standing_order
+    <cnbkit.cobs.client.CobsClient.authorize_standing_order>` (each a keyword of theirs; a
+    type checker checks each name and value, and a name not here is a :class:`TypeError`).
+
+    Every key is optional; its default is in brackets.
+
+    * ``open_url``: opens an address in the user's browser (:func:`webbrowser.open`; against
+      the local sandbox ``cobs.follow_without_browser``): the bank's page (a GET form's
+      fields in its query), or for a POST the loopback page that posts the form to it
+      [None: no page can be opened].
+    * ``redirect_hook``: instead of ``open_url``, receives the
+      :class:`~cnbkit.cobs.signing.UserAgentRedirect` (method, URL, form) and brings the
+      browser there [None].
+    * ``one_time_password``: the code of an SMS-like method: a string, or a callable asked
+      after the code was sent (``lambda: input("code: ")``), and asked again (at most
+      :data:`~cnbkit.cobs.signing.OTP_TRIES` times in all) when the bank refuses it [None].
+    * ``redirect_url``: where the bank sends the browser back (a registered redirect URI); a
+      loopback ``http://127.0.0.1/...`` is caught on this machine, which tells the walk the
+      user is back [None: the bank's default].
+    * ``user_back``: for a ``redirect_url`` of a web application: a
+      :class:`threading.Event` the application sets, or a callable that returns True, once
+      the user is back there; Step III follows [None].
+    * ``timeout``: seconds on the client's clock until the walk gives up
+      (:class:`~cnbkit.cobs.errors.AuthorizationTimeout`; the authorization stays open)
+      [300.0].
+    * ``poll_interval``: seconds between reads until the bank names its ``pollInterval`` (at
+      least a second) [None: :data:`~cnbkit.cobs.signing.DEFAULT_POLL_INTERVAL`].
+    * ``sleep``: how to wait [``time.sleep``].
+    * ``wait_for_status``: read the order's status on until it is final
+      (:data:`~cnbkit.cobs.signing.FINAL_STATUSES`) or the deadline comes
+      (``result.status_final`` says which) [False].
+    * ``user_involved``: ``User-Involved`` of the walk's calls [True: the user is signing].
+    * ``done_states``, ``failed_states``: the bank's own names of the final states, beside
+      ``DONE`` and :data:`~cnbkit.cobs.signing.FAILED_STATES` [None].
+
+    Example:
+        >>> options: AuthorizationOptions = {"timeout": 60.0, "wait_for_status": True}
+        >>> walk_settings(options).timeout, walk_settings({}).poll_interval
+        (60.0, None)
+        >>> walk_settings({"time_out": 60})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        TypeError: unknown authorization option 'time_out'; the options are: ...
+    """
+
+    open_url: OpenUrl | None
+    redirect_hook: RedirectHook | None
+    one_time_password: OneTimePassword
+    redirect_url: str | None
+    user_back: UserBack
+    timeout: float
+    poll_interval: float | None
+    sleep: Callable[[float], object]
+    wait_for_status: bool
+    user_involved: bool
+    done_states: Iterable[str] | None
+    failed_states: Iterable[str] | None
+
+
+@dataclass(frozen=True)
+class WalkSettings:
+    """:class:`AuthorizationOptions` with their defaults applied (:func:`walk_settings`);
+    ``user_involved`` None: the :class:`~cnbkit.cobs.signing.Signing`'s own."""
+
+    open_url: OpenUrl | None = None
+    redirect_hook: RedirectHook | None = None
+    one_time_password: OneTimePassword = field(default=None, repr=False)  # a secret
+    redirect_url: str | None = None
+    user_back: UserBack = None
+    timeout: float = 300.0
+    poll_interval: float | None = None
+    sleep: Callable[[float], object] = time.sleep
+    wait_for_status: bool = False
+    user_involved: bool | None = None
+    done_states: Iterable[str] | None = None
+    failed_states: Iterable[str] | None = None
+
+
+def walk_settings(options: Mapping[str, Any]) -> WalkSettings:
+    """The walk's settings from the options given (:class:`AuthorizationOptions`: a
+    ``TypedDict`` is not checked at run time, so an unknown name is refused here).
+
+    Raises:
+        TypeError: a name that is not an option (the message names it and the options).
+    """
+    known = AuthorizationOptions.__annotations__
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise TypeError(f"unknown authorization option {unknown[0]!r}; the options are: "
+                        f"{', '.join(known)}")
+    return WalkSettings(**options)

@@ -26,9 +26,8 @@ Example:
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Unpack
 from urllib.parse import quote
 
 from cnbkit.cobs.errors import UnsupportedOperation, WrongState
@@ -39,14 +38,8 @@ from cnbkit.cobs.orders import (
     standing_order_body,
 )
 from cnbkit.cobs.sending import Sender
-from cnbkit.cobs.signing import (
-    AuthorizationResult,
-    OneTimePassword,
-    OpenUrl,
-    RedirectHook,
-    Signing,
-    UserBack,
-)
+from cnbkit.cobs.signing import AuthorizationOptions, AuthorizationResult, Signing
+from cnbkit.cobs.signing_models import walk_settings
 from cnbkit.errors import ConfigError, NotFoundError
 
 __all__ = ["StandingOrderCalls"]
@@ -187,31 +180,21 @@ class StandingOrderCalls:
                        user_involved=user_involved, done_states=done_states,
                        failed_states=failed_states)
 
-    def authorize_standing_order(self, order: StandingOrder, method: str | None = None, *,
-                                 open_url: OpenUrl | None = None,
-                                 redirect_hook: RedirectHook | None = None,
-                                 one_time_password: OneTimePassword = None,
-                                 redirect_url: str | None = None, user_back: UserBack = None,
-                                 timeout: float = 300.0, poll_interval: float | None = None,
-                                 sleep: Callable[[float], object] = time.sleep,
-                                 user_involved: bool = True, wait_for_status: bool = False,
-                                 done_states: Iterable[str] | None = None,
-                                 failed_states: Iterable[str] | None = None
+    def authorize_standing_order(self, order: StandingOrder, method: str | None = None,
+                                 **options: Unpack[AuthorizationOptions]
                                  ) -> AuthorizationResult:
         """Have the user authorize what ``order.sign`` names (the order, its change or its
         cancellation), the whole way, then read the order's status (see
-        :meth:`~cnbkit.cobs.client.CobsClient.authorize_payment` for the arguments).
+        :meth:`~cnbkit.cobs.client.CobsClient.authorize_payment` and
+        :class:`~cnbkit.cobs.signing.AuthorizationOptions` for the options).
         A standing order's state of a name this walk does not know is not checked against its
         status (a change leaves the status as it was): give the bank's names in
         ``done_states``.
 
         Example: ``cobs.authorize_standing_order(order, open_url=webbrowser.open)``.
         """
-        signing = self.standing_order_signing(order, user_involved=user_involved,
-                                              done_states=done_states,
-                                              failed_states=failed_states)
-        return signing.authorize(
-            method, open_url=open_url, redirect_hook=redirect_hook,
-            one_time_password=one_time_password, redirect_url=redirect_url,
-            user_back=user_back, timeout=timeout, poll_interval=poll_interval, sleep=sleep,
-            read_status=True, wait_for_status=wait_for_status)
+        walk = walk_settings(options)
+        signing = self.standing_order_signing(order, user_involved=walk.user_involved is not False,
+                                              done_states=walk.done_states,
+                                              failed_states=walk.failed_states)
+        return signing._walk(method, walk, read_status=True)
