@@ -222,7 +222,8 @@ def test_a_face_shows_its_public_names_and_each_resolves(face):
     code = ("import importlib, json, sys; m = importlib.import_module(sys.argv[1]); "
             "print(json.dumps([dir(m), sorted(m.__all__)]))")
     shown, listed = json.loads(subprocess.run(
-        [sys.executable, "-c", code, face], capture_output=True, text=True, check=True).stdout)
+        [sys.executable, "-c", code, face], capture_output=True, text=True, encoding="utf-8",
+        check=True).stdout)
     assert shown == listed
     module = importlib.import_module(face)
     for name in module.__all__:
@@ -304,7 +305,7 @@ def test_importing_the_analysis_face_loads_none_of_its_modules():
     code = ("import json, sys; import cnbkit.analysis; print(json.dumps(sorted(m for m in "
             "sys.modules if m.startswith('cnbkit.analysis.') or m == 'holidays')))")
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                       text=True, check=True).stdout)
+                                       text=True, encoding="utf-8", check=True).stdout)
     assert loaded == []
 
 
@@ -316,7 +317,7 @@ def test_importing_the_cobs_face_loads_no_part_of_the_client():
             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('cnbkit.cobs.') "
             "and m not in MOVED_MODULES)))")  # 0.1.0's moved modules: stand-ins, no code
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                       text=True, check=True).stdout)
+                                       text=True, encoding="utf-8", check=True).stdout)
     assert loaded == ["cnbkit.cobs._extra"]
     for module in ("config", "providers", "signing", "orders", "browser", "notebook",
                    "awaiting", "consents", "errors", "identity"):
