@@ -136,7 +136,7 @@ def test_every_standing_order_call_goes_out_through_send(recording, sandbox, ver
                    lambda: cobs.authorize_standing_order(known, sleep=_no_wait)]
         assert len(refused) == len(STANDING_ORDER_CALLS)
         for call in refused:
-            with pytest.raises(UnsupportedOperation, match="2.0"):
+            with pytest.raises(UnsupportedOperation, match=r"COBS 2\.0"):
                 call()
         assert cobs.sent == [] and _api_requests(sandbox, start, cobs) == []
         return

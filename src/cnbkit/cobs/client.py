@@ -3,7 +3,7 @@ checks and standing orders, each call a method of the client.
 
 The client is a :class:`~cnbkit.cobs.connection.Connection` (the certificate, the session, the
 token and :meth:`~cnbkit.cobs.connection.Connection.send` with the headers COBS requires, the
-``User-Involved`` rule, the refresh and the typed errors: see :mod:`cnbkit.cobs.connection`)
+``User-Involved`` rule, the refresh and the typed errors: see ``cnbkit.cobs.connection``)
 with every call of COBS as a method of its own; an authorization walks on it
 (:class:`~cnbkit.cobs.signing.Signing`).
 
@@ -133,7 +133,8 @@ def range_bound(value: dt.date | str | None, arg: str, *, end: bool) -> str | No
 class CobsClient(Connection):
     """A COBS (PSD2) client for one configuration: every call of COBS is a method of its own
     (registration, OAuth, the AISP frames, consents, payments and the balance checks,
-    standing orders), each sent with :meth:`send` (see :mod:`cnbkit.cobs.connection`).
+    standing orders), each sent with :meth:`send` (the headers COBS requires, the user's token
+    and its refresh, the typed errors: the ``Connection`` below the client).
 
     Args:
         config: a :class:`CobsConfig`.
