@@ -65,7 +65,7 @@ nitpick_ignore_regex = [
     (r"py:exc", r"Cancelled"),
     (r"py:class", r"cnbkit\.("
                   r"sandbox\.httpserver\.(Request|Reply)|"
-                  r"sandbox\.cobs\.(CobsApp|data\.SandboxBank)|cobs\.sending\.Sender)"),
+                  r"sandbox\.cobs\.(CobsApp|data\.SandboxBank)|cobs\.connection\.Connection)"),
     (r"py:(class|data)", r"(CobsApp|RECORDED_HEADERS)"),
     # a dataclass field's ``tuple[float, float]``, ``tuple[str, ...]`` or ``dict[str, Any]`` is
     # split at its comma by autodoc

@@ -31,9 +31,8 @@ MOVED = [
     ("cnbkit.cache", "CacheInfo", cnbkit.CacheInfo, "cnbkit.CacheInfo"),
     ("cnbkit.widgets.figures", "STYLE", None, "cnbkit.figures.STYLE"),
     ("cnbkit.widgets.figures", "floor_figure", None, "cnbkit.figures.floor_figure"),
-    ("cnbkit.cobs.pisp_calls", "PaymentCalls", None, "cnbkit.cobs.payment_calls.PaymentCalls"),
-    ("cnbkit.cobs.order_calls", "StandingOrderCalls", None,
-     "cnbkit.cobs.standing_order_calls.StandingOrderCalls"),
+    ("cnbkit.cobs.pisp_calls", "PaymentCalls", None, "cnbkit.cobs.CobsClient"),
+    ("cnbkit.cobs.order_calls", "StandingOrderCalls", None, "cnbkit.cobs.CobsClient"),
 ]
 
 
@@ -176,20 +175,6 @@ def test_the_os_plumbing_is_private(module):
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(f"cnbkit.{module}")
     assert importlib.import_module(f"cnbkit._os.{module}").__doc__
-
-
-@pytest.mark.parametrize(("module", "name", "home"), [
-    ("cnbkit.cobs.pisp_calls", "PaymentCalls", "cnbkit.cobs.payment_calls.PaymentCalls"),
-    ("cnbkit.cobs.order_calls", "StandingOrderCalls",
-     "cnbkit.cobs.standing_order_calls.StandingOrderCalls"),
-    ("cnbkit.cobs.signing", "Caller", "cnbkit.cobs.sending.Sender"),
-])
-def test_the_cobs_parts_old_names_warn(module, name, home):
-    old = importlib.import_module(module)
-    with pytest.warns(FutureWarning, match=rf"{module} is deprecated .*{name}: use {home}"):
-        found = getattr(old, name)
-    where, _, attribute = home.rpartition(".")
-    assert found is getattr(importlib.import_module(where), attribute)
 
 
 #: The lazy faces: each lists its public names once (``_LAZY``) and shows only them.

@@ -175,6 +175,22 @@ def _lines_table(header: list[str], rows: list[list[str]], widths: str) -> list[
     return [*lines, ""]
 
 
+def _inherited(cls: type, pages: dict[str, list[Entry]]) -> list[str]:
+    """The ``:inherited-members:`` option of a class that inherits from a cnbkit class with
+    no entry of its own (``CobsClient`` from ``cnbkit.cobs.connection.Connection``): those
+    members are documented with the class, as users call them on it; members of documented
+    bases and of other libraries' classes are not repeated."""
+    documented = {id(entry.obj) for entries in pages.values() for entry in entries
+                  if entry.is_home}
+    bases = cls.__mro__[1:]
+    hidden = [base for base in bases if base.__module__.startswith("cnbkit")
+              and id(base) not in documented]
+    if not hidden:
+        return []
+    shown = ", ".join(base.__name__ for base in bases if base not in hidden)
+    return [f"   :inherited-members: {shown}"]
+
+
 class ApiDirective(SphinxDirective):
     """``.. cnbkit-api:: cnbkit.exrates``: the module's docstring, a table of its public
     names and an entry for each object documented here."""
@@ -204,7 +220,8 @@ class ApiDirective(SphinxDirective):
                 continue
             if entry.kind in ("class", "exception"):
                 lines += [f".. auto{entry.kind}:: {entry.fullname}", "   :members:",
-                          "   :undoc-members:", "   :show-inheritance:", ""]
+                          "   :undoc-members:", "   :show-inheritance:",
+                          *_inherited(entry.obj, pages), ""]
             elif entry.kind == "function":
                 lines += [f".. autofunction:: {entry.fullname}", ""]
             elif entry.name == "__version__":

@@ -20,7 +20,7 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from cnbkit._shared.qcstatements import extension as qcstatements_extension
 from cnbkit.cobs import CobsClient, CobsConfig
-from cnbkit.cobs.sending import NONE
+from cnbkit.cobs.connection import NONE
 from cnbkit.errors import ConnectionFailed
 from cnbkit.sandbox.httpserver import LoopbackServer, Reply, Request
 

@@ -126,11 +126,12 @@ MOVED_MODULES: dict[str, tuple[str, dict[str, str]]] = {
     }),
     "cnbkit.cache": ("cnbkit._engine.cache", {"CacheInfo": "cnbkit.CacheInfo"}),
     "cnbkit.widgets.figures": ("cnbkit.figures", {}),
-    "cnbkit.cobs.pisp_calls": ("cnbkit.cobs.payment_calls", {
-        "PaymentCalls": "cnbkit.cobs.payment_calls.PaymentCalls",
+    # 0.1.0's bases of CobsClient, whose calls are its own methods now: each name is the client
+    "cnbkit.cobs.pisp_calls": ("cnbkit.cobs.client", {
+        "PaymentCalls": "cnbkit.cobs.CobsClient",
     }),
-    "cnbkit.cobs.order_calls": ("cnbkit.cobs.standing_order_calls", {
-        "StandingOrderCalls": "cnbkit.cobs.standing_order_calls.StandingOrderCalls",
+    "cnbkit.cobs.order_calls": ("cnbkit.cobs.client", {
+        "StandingOrderCalls": "cnbkit.cobs.CobsClient",
     }),
 }
 

@@ -1,28 +1,39 @@
-"""``CobsClient``: registration, OAuth 2.0, AISP frames and PISP basics over mutual TLS.
+"""``CobsClient``: registration, OAuth 2.0, the AISP frames, consents, payments, the balance
+checks and standing orders, each call a method of the client.
 
-Every call presents the client certificate (a ``MutualTlsAdapter`` of ``cnbkit.cobs.tls``
-mounted on a plain, uncached :class:`requests_oauthlib.OAuth2Session`), verifies the provider
-(``ca_bundle`` or the system store) and sends the headers both COBS OpenAPI files require on
-every operation: a fresh ``X-Request-ID`` UUID, ``Date`` (RFC 7231), ``TPP-Name`` (the
-provider's legal name from the config), ``Content-Type: application/json`` (GETs included: the
-2.0 standard lists it as required on every call, PDF p.51), ``User-Involved`` and, on user
-calls, ``Authorization``; plus ``API-key`` when the registration issued one.
+The client is a :class:`~cnbkit.cobs.connection.Connection` (the certificate, the session, the
+token and :meth:`~cnbkit.cobs.connection.Connection.send` with the headers COBS requires, the
+``User-Involved`` rule, the refresh and the typed errors: see ``cnbkit.cobs.connection``)
+with every call of COBS as a method of its own; an authorization walks on it
+(:class:`~cnbkit.cobs.signing.Signing`).
 
-``User-Involved`` says whether the user is at the screen and asked for the call. PSD2 lets an
-AISP read an account without the user at most four times a day (RTS Art. 36(5)); banks count
-``User-Involved: false`` calls against that limit, and a ``true`` the user did not cause breaks
-the rule. So it is ``false`` by default (background), ``true`` inside
+``User-Involved`` is ``false`` by default (background), ``true`` inside
 :meth:`CobsClient.interactive` (the user just authorized, or asked for the data now), and every
 call takes ``user_involved=`` to say it for that call alone.
 
-The access token is refreshed shortly before it expires, and once when a call answers 401 or
-403 that says the token is invalid or expired (:func:`~cnbkit.cobs.answers.token_rejected`: the
-standard allows 403 for an expired token, PDF p.51, but also answers 403 for a scope or licence
-that does not fit, which a refresh cannot mend). ``TPP-Identification`` and the headers that
-describe the user at the screen (``User-IP-Address``...) go out when the config sets them
-(:class:`~cnbkit.cobs.config.CobsConfig`). Error answers become cnbkit's typed errors
-(:mod:`cnbkit.cobs.answers`): the root's classes (:class:`~cnbkit.NotFoundError`,
-:class:`~cnbkit.ServerError`...) and COBS's own (:mod:`cnbkit.cobs.errors`).
+**Payments.** A payment sent with :meth:`CobsClient.initiate_payment` is not made until the
+user authorizes it at the bank: :meth:`CobsClient.authorize_payment` walks the standard's
+authorization in one call (:mod:`cnbkit.cobs.signing`: the scenarios, the method, the page
+the user opens or the code the user types, then the poll for the final state at the bank's
+interval), and :meth:`CobsClient.signing` gives the steps one by one.
+:meth:`CobsClient.cancel_payment` deletes a payment that is not authorized yet. The balance
+checks: :meth:`CobsClient.check_balance` (PISP, with the user's token) and
+:meth:`CobsClient.confirm_funds` (CISP, with the certificate alone).
+
+**Standing orders** (COBS 5.0): create, read, change, cancel, status and authorize; the list
+is an AISP frame (:meth:`CobsClient.standing_orders`). Every order is checked against the
+provider's limits before anything is sent (:func:`cnbkit.cobs.orders.check_standing_order`
+with the config's :attr:`~cnbkit.cobs.config.CobsConfig.standing_order_limits`): the CNB's
+preset allows intervals DAILY, WEEKLY, MONTHLY, QUARTERLY, HALFYEARLY, YEARLY; a weekly
+``interval_due`` of 1-5; modes UNTIL_DATE and UNTIL_CANCELLATION; execution on the due day
+(``DUE_DAY_OF_MONTH`` on the wire, ``"DUE_DAY"`` accepted); any other provider the standard's
+values (BI_MONTHLY and IRREGULAR too, a weekly day 1-7, modes AFTER_MAX_ITERATION_EXCEEDED with
+``max_iterations`` and MAX_AMOUNT_EXCEEDED with ``max_amount``, every ``modeDue``). A new
+order, a change of an active one and a cancellation of an active one are each authorized by
+the user like a payment (:meth:`CobsClient.authorize_standing_order`); the answers are
+:class:`~cnbkit.cobs.orders.StandingOrder` values whose ``sign`` says what is left to
+authorize. COBS 2.0 offers none of this (:class:`~cnbkit.cobs.errors.UnsupportedOperation`,
+nothing sent).
 
 Example:
     >>> from cnbkit.sandbox.cobs import CobsSandbox  # doctest: +SKIP
@@ -38,30 +49,27 @@ Example:
     ...             cobs.authorize_without_browser()
     ...             accounts = cobs.accounts()     # User-Involved: true
     ...         cobs.balances(accounts.id[0])      # later, unattended: User-Involved: false
+    ...         payment = cobs.initiate_payment(debtor_iban=accounts.iban[0],
+    ...             creditor_iban="CZ6330300000000000000123", amount="12.50", currency="CZK",
+    ...             vs=2025001)
+    ...         cobs.authorize_payment(payment, open_url=cobs.follow_without_browser).status
+    'ACSP'
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import functools
 import logging
-import threading
-import uuid
-import weakref
-from collections.abc import Callable, Iterator
-from email.utils import formatdate
-from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
-from urllib.parse import quote, urljoin, urlsplit
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any, Unpack
+from urllib.parse import quote, urljoin
 
 import pandas as pd
 import requests
-from requests_oauthlib import OAuth2Session
 
-from cnbkit._shared.clock import PRAGUE, Clock, SystemClock
+from cnbkit._shared.clock import PRAGUE
 from cnbkit._shared.dates import to_date
-from cnbkit._shared.retry_after import retry_after
 from cnbkit.cobs import redact
 from cnbkit.cobs.accounts import (
     accounts_frame,
@@ -70,33 +78,35 @@ from cnbkit.cobs.accounts import (
     standing_orders_frame,
     transactions_frame,
 )
-from cnbkit.cobs.answers import connection_error, error_for, proxy_answer, token_rejected
+from cnbkit.cobs.answers import connection_error
 from cnbkit.cobs.awaiting import awaiting_frame
-from cnbkit.cobs.config import CobsConfig
+from cnbkit.cobs.connection import IF_ANY, NEEDED, NONE, Connection
 from cnbkit.cobs.consents import consents_frame
-from cnbkit.cobs.errors import OAuthError, Unauthorized, UnsupportedOperation
-from cnbkit.cobs.identity import check_ca_bundle, load_identity
-from cnbkit.cobs.oauth import OAuthFlow, Token, TokenFile
-from cnbkit.cobs.payment_calls import PaymentCalls
-from cnbkit.cobs.payments import refuse_direct_debit
+from cnbkit.cobs.errors import OAuthError, UnsupportedOperation, WrongState
+from cnbkit.cobs.oauth import Token
+from cnbkit.cobs.orders import (
+    StandingOrder,
+    order_arguments,
+    order_status,
+    standing_order_body,
+)
+from cnbkit.cobs.payments import (
+    CISP_ROLE,
+    BalanceCheck,
+    Payment,
+    balance_check_body,
+    payment_body,
+    refuse_direct_debit,
+)
 from cnbkit.cobs.registration import Application, applications_frame, registration_body
-from cnbkit.cobs.sending import IF_ANY, NEEDED, NONE
-from cnbkit.cobs.standing_order_calls import StandingOrderCalls
-from cnbkit.cobs.tls import MutualTlsAdapter
-from cnbkit.errors import ApiError, ConfigError, InvalidResponse
+from cnbkit.cobs.signing import AuthorizationOptions, AuthorizationResult, Signing
+from cnbkit.cobs.signing_models import walk_settings
+from cnbkit.errors import ApiError, ConfigError, InvalidResponse, NotFoundError
 
 __all__ = ["IF_ANY", "NEEDED", "NONE", "CobsClient", "range_bound"]
 
 log = logging.getLogger("cnbkit.cobs")
-redact.install()
 
-DEFAULT_PAGE_SIZE = 50
-#: How many same-origin 307/308 redirects one call follows.
-_MAX_REDIRECTS = 3
-#: How many permanent redirects (308) a client remembers.
-_MOVED_KEPT = 256
-#: The header that picks a canned certificate in the CNB's public sandbox.
-SANDBOX_CERTIFICATE_HEADER = "X-Client-Certificate"
 
 
 def range_bound(value: dt.date | str | None, arg: str, *, end: bool) -> str | None:
@@ -120,33 +130,11 @@ def range_bound(value: dt.date | str | None, arg: str, *, end: bool) -> str | No
     return dt.datetime.combine(day, moment, tzinfo=PRAGUE).isoformat(timespec="milliseconds")
 
 
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-_Part = TypeVar("_Part")
-
-
-def _offered(part: str, method: Callable[Concatenate[_Part, _P], _R]
-             ) -> Callable[Concatenate[CobsClient, _P], _R]:
-    """``method`` of the client's part ``part``, offered on the client itself with the same
-    signature and documentation: the one way users call it (``cobs.initiate_payment(...)``);
-    the part is how the client is built, not a second way in."""
-
-    @functools.wraps(method)
-    def on_client(self: CobsClient, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        return method(getattr(self, part), *args, **kwargs)
-
-    return on_client
-
-
-class CobsClient:
-    """A COBS (PSD2) client for one configuration.
-
-    Registration, OAuth and the AISP frames are here, with :meth:`send`, the one way a call
-    goes out. Payments and the balance checks, and standing orders, are each a part of their
-    own inside the client (``PaymentCalls`` and ``StandingOrderCalls``, each needing only the
-    client's :class:`~cnbkit.cobs.sending.Sender` side), and every call of theirs is a method of
-    the client, the one way to call it: ``cobs.initiate_payment(...)``,
-    ``cobs.create_standing_order(...)``.
+class CobsClient(Connection):
+    """A COBS (PSD2) client for one configuration: every call of COBS is a method of its own
+    (registration, OAuth, the AISP frames, consents, payments and the balance checks,
+    standing orders), each sent with :meth:`send` (the headers COBS requires, the user's token
+    and its refresh, the typed errors: the ``Connection`` below the client).
 
     Args:
         config: a :class:`CobsConfig`.
@@ -163,345 +151,11 @@ class CobsClient:
     The access token is refreshed ``refresh_leeway`` seconds before it expires, but never
     earlier than half its lifetime (a token of 30 s with the default leeway of 30 s is used for
     15 s, not refreshed before every call).
+
+    Example:
+        >>> with CobsClient(CobsConfig.from_toml("cobs.toml")) as cobs:  # doctest: +SKIP
+        ...     cobs.transactions(cobs.accounts().id[0], "2025-01-01", "2025-03-31")
     """
-
-    def __init__(self, config: CobsConfig, *, token_file: str | Path | TokenFile | None = None,
-                 refresh_leeway: float = 30.0, timeout: float = 30.0,
-                 page_size: int = DEFAULT_PAGE_SIZE, user_involved: bool = False,
-                 clock: Clock | None = None) -> None:
-        self._config = config
-        #: what time it is for this client (tokens, the walk's deadline)
-        self.clock: Clock = clock or SystemClock()
-        self.user_involved = user_involved
-        self._interactive = threading.local()
-        #: the client certificate, loaded and checked now (files read once, kept in memory);
-        #: None only for the CNB's public sandbox without a certificate of one's own
-        self.identity = load_identity(config) if config.has_certificate else None
-        if self.identity is None and config.ca_bundle is not None:
-            check_ca_bundle(config.ca_bundle)
-        self.refresh_leeway = refresh_leeway
-        self.timeout = timeout
-        self.page_size = page_size
-        # this client's secrets, masked in logs while the client is open (see cnbkit.cobs.redact)
-        self.secrets = redact.SecretRegistry()
-        for secret in (config.client_secret, config.p12_password, config.key_password,
-                       config.api_key, *config.extra_headers.values()):
-            self.secrets.add(secret, pin=True)
-        redact.attach(self.secrets)
-        self._detach = weakref.finalize(self, redact.detach, self.secrets)
-        #: the addresses a provider moved for good (308), each to where it moved
-        self._moved: dict[str, str] = {}
-        self.session = OAuth2Session(client_id=config.client_id,
-                                     redirect_uri=config.redirect_uri,
-                                     scope=list(config.scopes))
-        ca_bundle = config.path("ca_bundle")
-        self.session.mount("https://", MutualTlsAdapter(self.identity, ca_bundle))
-        # verification stays on; the adapter's context alone says against which CAs (no
-        # REQUESTS_CA_BUNDLE added to ca_bundle: cnbkit._shared.tls)
-        self.session.verify = True
-        file = token_file if token_file is not None else config.path("token_file")
-        if file is not None and not isinstance(file, TokenFile):
-            file = TokenFile(file)
-        self.oauth = OAuthFlow(config, self.session, file, timeout=timeout,
-                               registry=self.secrets, clock=self.clock)
-        if config.public_sandbox:  # fixed tokens, no OAuth: see _bearer
-            self.oauth.token = Token(access_token=f"token-{config.scopes[0]}",
-                                     expires_at=self._now() + 365 * 86400,
-                                     scopes=config.scopes)
-        #: payments and the balance checks (PISP, CISP), sent through this client
-        self._payment_calls = PaymentCalls(self)
-        #: standing orders (COBS 5.0), sent through this client
-        self._standing_order_calls = StandingOrderCalls(self)
-
-    # -- the parts' methods, offered on the client ----------------------------------------------
-    initiate_payment = _offered("_payment_calls", PaymentCalls.initiate_payment)
-    payment = _offered("_payment_calls", PaymentCalls.payment)
-    payment_status = _offered("_payment_calls", PaymentCalls.payment_status)
-    cancel_payment = _offered("_payment_calls", PaymentCalls.cancel_payment)
-    signing = _offered("_payment_calls", PaymentCalls.signing)
-    authorize_payment = _offered("_payment_calls", PaymentCalls.authorize_payment)
-    check_balance = _offered("_payment_calls", PaymentCalls.check_balance)
-    confirm_funds = _offered("_payment_calls", PaymentCalls.confirm_funds)
-    create_standing_order = _offered("_standing_order_calls",
-                                     StandingOrderCalls.create_standing_order)
-    standing_order = _offered("_standing_order_calls", StandingOrderCalls.standing_order)
-    standing_order_status = _offered("_standing_order_calls",
-                                     StandingOrderCalls.standing_order_status)
-    change_standing_order = _offered("_standing_order_calls",
-                                     StandingOrderCalls.change_standing_order)
-    cancel_standing_order = _offered("_standing_order_calls",
-                                     StandingOrderCalls.cancel_standing_order)
-    standing_order_signing = _offered("_standing_order_calls",
-                                      StandingOrderCalls.standing_order_signing)
-    authorize_standing_order = _offered("_standing_order_calls",
-                                        StandingOrderCalls.authorize_standing_order)
-
-    # -- plumbing -------------------------------------------------------------------------------
-    @property
-    def config(self) -> CobsConfig:
-        """The configuration; registration changes its client id and secret, nothing else."""
-        return self._config
-
-    @property
-    def version(self) -> str:
-        """The COBS version the client speaks, ``"2.0"`` or ``"5.0"``."""
-        return self._config.version
-
-
-    def _now(self) -> float:
-        """The client's clock, seconds since the epoch."""
-        return self.clock.now().timestamp()
-
-    @property
-    def token(self) -> Token | None:
-        """The current token (repr masks it), or None before authorization."""
-        return self.oauth.token
-
-    def __repr__(self) -> str:
-        return (f"CobsClient(api_url={self._config.api_url!r}, client_id="
-                f"{self._config.client_id!r}, token={self.token!r})")
-
-    def close(self) -> None:
-        """Close the connections and detach this client's secrets from the log filter."""
-        self.session.close()
-        self._detach()
-
-    def __enter__(self) -> CobsClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _use_credentials(self, client_id: str, client_secret: str | None,
-                         api_key: str | None = None) -> None:
-        # never reloads the certificate: after renewSecret the provider has already dropped
-        # the old secret, so nothing may fail between its answer and keeping the new one
-        self.secrets.add(client_secret, pin=True)
-        self.secrets.add(api_key, pin=True)
-        changes = {"client_id": client_id}
-        if client_secret is not None:
-            changes["client_secret"] = client_secret
-        if api_key is not None:
-            changes["api_key"] = api_key
-        self._config = self._config.replace(**changes)
-        self.oauth.config = self._config
-        self.session.client_id = client_id
-
-    @contextlib.contextmanager
-    def interactive(self) -> Iterator[CobsClient]:
-        """Calls in the block (on this thread) say ``User-Involved: true``: the user is at the
-        screen and asked for them, e.g. right after authorizing.
-
-        Example:
-            >>> with cobs.interactive():  # doctest: +SKIP
-            ...     cobs.fetch_token(input("redirect URL: "))
-            ...     accounts = cobs.accounts()
-        """
-        depth = getattr(self._interactive, "depth", 0)
-        self._interactive.depth = depth + 1
-        try:
-            yield self
-        finally:
-            self._interactive.depth = depth
-
-    def _user_involved(self, value: bool | None) -> bool:
-        if value is not None:
-            if not isinstance(value, bool):
-                raise ConfigError("user_involved", value, "True or False (or None: the "
-                                  "client's setting)")
-            return value
-        if getattr(self._interactive, "depth", 0):
-            return True
-        return self.user_involved
-
-    def _headers(self, user_involved: bool) -> dict[str, str]:
-        config = self._config
-        headers: dict[str, str] = {
-            "X-Request-ID": str(uuid.uuid4()),
-            "Date": formatdate(usegmt=True),
-            # ISO-8859-1 text (the config refuses a name beyond it); http.client sends it so
-            "TPP-Name": str(config.tpp_name),
-            "Accept": "application/json",
-            "Content-Type": "application/json",
-            "User-Involved": "true" if user_involved else "false",
-        }
-        if config.tpp_identification:
-            headers["TPP-Identification"] = config.tpp_identification
-        if user_involved:
-            headers.update(config.user_headers)
-        if config.sends_api_key:
-            headers["API-key"] = str(self._config.api_key)
-        if self._config.sandbox_certificate:
-            headers[SANDBOX_CERTIFICATE_HEADER] = self._config.sandbox_certificate
-        headers.update(config.extra_headers)  # the provider's own (its API key...)
-        return headers
-
-    def _bearer(self, scope: str | None) -> str:
-        """The access token for a call needing ``scope``: the OAuth token (refreshed when
-        near expiry), or in the CNB's public sandbox its fixed token for that scope
-        (``token-no-scope`` for a scope the config lacks)."""
-        if not self._config.public_sandbox:
-            return self._fresh_token().access_token
-        scopes = self._config.scopes
-        wanted = scope or scopes[0]
-        return f"token-{wanted}" if wanted in scopes else "token-no-scope"
-
-    def _fresh_token(self) -> Token:
-        token = self.oauth.token
-        if token is None:
-            raise Unauthorized("not authorized yet: call authorization_url() and fetch_token() "
-                               "(or authorize_without_browser() against the sandbox)")
-        left = token.expires_in(self._now())
-        if left <= self.leeway(token) and token.refresh_token:
-            log.debug("access token expires in %.0f s: refreshing", left)
-            token = self.oauth.refresh()
-        return token
-
-    def leeway(self, token: Token) -> float:
-        """How long before ``token`` expires it is refreshed, in seconds: ``refresh_leeway``,
-        at most half the token's lifetime.
-
-        Example:
-            >>> cobs.leeway(cobs.token)  # a token of 30 s, refresh_leeway 30  # doctest: +SKIP
-            15.0
-        """
-        if token.lifetime is None:
-            return float(self.refresh_leeway)
-        return min(float(self.refresh_leeway), token.lifetime / 2)
-
-    def send(self, method: str, path: str, *, params: dict[str, Any] | None = None,
-             body: Any = None, user: str = NEEDED, user_involved: bool | None = None,
-             scope: str | None = None, area: str | None = None) -> Any:
-        """Send one API call and return its JSON answer (None for an empty one): ``path``
-        below the API root of ``area`` (default: the ``scope``'s,
-        :meth:`~cnbkit.cobs.config.CobsConfig.root`), with the headers COBS requires, the
-        user's token when ``user`` says so (``"needed"``, ``"none"``, ``"if_any"``), one
-        refresh when the answer says the token is invalid or expired, and a typed
-        :class:`~cnbkit.ApiError` for an error answer (:func:`~cnbkit.cobs.answers.error_for`).
-
-        Example:
-            >>> cobs.send("GET", "/my/accounts", params={"size": 10},
-            ...           scope="aisp")  # doctest: +SKIP
-        """
-        return self._send_to(self._config.root(area or scope or "common") + path, method,
-                             params=params, body=body, user=user,
-                             user_involved=user_involved, scope=scope)
-
-    def _send_to(self, url: str, method: str, *, params: dict[str, Any] | None = None,
-                 body: Any = None, user: str = NEEDED, user_involved: bool | None = None,
-                 scope: str | None = None) -> Any:
-        """:meth:`send` to an address of its own (the standard's registration endpoint)."""
-        path = urlsplit(url).path
-        clean = {k: v for k, v in (params or {}).items() if v is not None}
-        involved = self._user_involved(user_involved)
-        with_token = user == NEEDED or (user == IF_ANY and self.oauth.token is not None)
-        target = self._moved.get(url, url)
-        refreshed = False
-        hops = 0
-        while True:
-            headers = self._headers(involved)
-            if with_token:
-                headers["Authorization"] = f"Bearer {self._bearer(scope)}"
-            query = None if urlsplit(target).query else (clean or None)
-            try:
-                response = self.session.request(
-                    method, target, params=query, json=body, headers=headers,
-                    timeout=self.timeout, withhold_token=True, allow_redirects=False,
-                )
-            except requests.RequestException as exc:
-                raise connection_error(exc, method, url,
-                                       ca_bundle=self._config.ca_bundle) from None
-            request_id = str(headers["X-Request-ID"])
-            log.debug("%s %s -> %s [X-Request-ID %s]", method,
-                      redact.mask_path(urlsplit(response.url).path), response.status_code,
-                      request_id)
-            moved = self._same_origin_redirect(target, response)
-            if moved is not None and hops < _MAX_REDIRECTS:
-                hops += 1
-                if response.status_code == 308:
-                    self._remember_move(url, moved)
-                target = moved
-                continue
-            refused = proxy_answer(response, method)
-            if refused is not None:  # the proxy's own answer (before a refresh it would meet)
-                raise refused
-            if not refreshed and with_token and self._refresh_helps(response):
-                log.debug("%s on %s: the answer says the token is invalid or expired: "
-                          "refreshing it once and retrying", response.status_code, path)
-                refreshed = True
-                try:
-                    self.oauth.refresh()
-                except OAuthError:
-                    pass  # report the original answer below
-                else:
-                    continue
-            return self._result(response, request_id)
-
-    @staticmethod
-    def _same_origin_redirect(sent: str, response: requests.Response) -> str | None:
-        """Where a 307 or 308 sends the request, when it stays on the same scheme, host and
-        port (the method and body go again, RFC 9110 §15.4.8-9); None for any other answer.
-        A redirect elsewhere is not followed: the token and the certificate stay with the
-        provider they were meant for."""
-        location = response.headers.get("Location")
-        if response.status_code not in (307, 308) or not location:
-            return None
-        moved = urljoin(sent, location)
-        before, after = urlsplit(sent), urlsplit(moved)
-        if (before.scheme, before.hostname, before.port) != \
-                (after.scheme, after.hostname, after.port):
-            return None
-        return moved
-
-    def _remember_move(self, url: str, moved: str) -> None:
-        """A permanent redirect (308): later calls to ``url`` go to ``moved`` at once."""
-        if len(self._moved) >= _MOVED_KEPT:
-            self._moved.pop(next(iter(self._moved)))
-        self._moved[url] = moved
-
-    def _refresh_helps(self, response: requests.Response) -> bool:
-        """Whether a 401/403 says the access token is invalid or expired
-        (:func:`~cnbkit.cobs.answers.token_rejected`) and a refresh token is at hand; a refusal
-        for scope, role or licence is raised as it came."""
-        token = self.oauth.token
-        if response.status_code not in (401, 403) or self._config.public_sandbox \
-                or token is None or not token.refresh_token:
-            return False
-        try:
-            data = response.json() if response.content else None
-        except ValueError:
-            data = None
-        return token_rejected(response.status_code, data,
-                              response.headers.get("WWW-Authenticate"),
-                              expired=token.expires_in(self._now()) <= 0)
-
-    @staticmethod
-    def _result(response: requests.Response, request_id: str) -> Any:
-        try:
-            data = response.json() if response.content else None
-        except ValueError:
-            data = None
-        where = redact.mask_path(urlsplit(response.url)._replace(query="").geturl())
-        if response.status_code in (301, 302, 303, 307, 308):
-            to = urlsplit(urljoin(response.url, response.headers.get("Location") or ""))
-            raise ApiError(f"COBS API answered {response.status_code} on {where}: a redirect "
-                           f"to {to.scheme}://{to.netloc}{redact.mask_path(to.path)}, not "
-                           "followed (cnbkit follows 307 and 308 on the same host, at most "
-                           f"{_MAX_REDIRECTS} times; a provider's API root is where its "
-                           f"documents say) [X-Request-ID {request_id}]",
-                           status=response.status_code, url=where, request_id=request_id)
-        refused = proxy_answer(response, response.request.method or "")
-        if refused is not None:  # the proxy's own 5xx or page, not the provider's
-            raise refused
-        if response.status_code >= 400:
-            wait = retry_after(response.headers.get("Retry-After"),
-                               date=response.headers.get("Date"))
-            raise error_for(response.status_code, data, url=where, request_id=request_id,
-                            retry_after=wait)
-        if response.content and data is None:
-            raise InvalidResponse(f"the answer of {redact.mask_path(urlsplit(response.url).path)} "
-                                  f"is not JSON [X-Request-ID {request_id}]")
-        return data
 
     # -- registration ---------------------------------------------------------------------------
     @property
@@ -803,6 +457,344 @@ class CobsClient:
                    user_involved=user_involved)
         if not self._config.public_sandbox:
             self.oauth.forget()
+
+    # -- payments -------------------------------------------------------------------------------
+    def initiate_payment(self, /, *, debtor_iban: str, creditor_iban: str,
+                         amount: float | str | Decimal, currency: str,
+                         user_involved: bool | None = None, **details: Any) -> Payment:
+        """Send a payment order (``POST /my/payments``); returns it with its id, status and
+        the state of its authorization (``payment.sign``).
+
+        ``details``: message, vs, ks, ss, execution_date, instruction_id (at most 35
+        characters), priority, creditor_name (see :func:`cnbkit.cobs.payments.payment_body`).
+
+        Example: ``cobs.initiate_payment(debtor_iban=..., creditor_iban=..., amount="12.50",
+        currency="CZK", vs=2025001)``.
+        """
+        body = payment_body(debtor_iban=debtor_iban, creditor_iban=creditor_iban,
+                            amount=amount, currency=currency, **details)
+        return Payment.from_json(self.send("POST", "/my/payments", body=body,
+                                           user_involved=user_involved, scope="pisp"))
+
+    @staticmethod
+    def _payment_id(payment: Payment | str) -> str:
+        value = payment.payment_id if isinstance(payment, Payment) else payment
+        if not isinstance(value, str) or not value:
+            raise ConfigError("payment", value, "a Payment or its payment_id")
+        return value
+
+    def payment(self, payment: Payment | str, *, user_involved: bool | None = None) -> Payment:
+        """The payment order as the provider holds it (``GET /my/payments/{id}``, PDF §3.2.6):
+        its status and the state of its authorization. In COBS 2.0, where that resource
+        answers 405 (the 2.0 file has it for ``DELETE`` only), the 2.0 file's ``GET
+        /payments/{paymentId}``.
+
+        Example: ``cobs.payment(payment.payment_id).status``.
+        """
+        payment_id = quote(self._payment_id(payment), safe="")
+        try:
+            data = self.send("GET", f"/my/payments/{payment_id}",
+                             user_involved=user_involved, scope="pisp")
+        except ApiError as exc:
+            if exc.status != 405 or self.config.version != "2.0":
+                raise
+            data = self.send("GET", f"/payments/{payment_id}",
+                             user_involved=user_involved, scope="pisp")
+        return Payment.from_json(data)
+
+    def payment_status(self, payment: Payment | str, *,
+                       user_involved: bool | None = None) -> str:
+        """``instructionStatus`` (ACTC, ACSP, ACCP, RJCT...). COBS 2.0 serves it at
+        ``/payments/{id}/status``, authorised by the client certificate (the user's token is
+        sent when the client has one); later versions at ``/my/payments/{id}/status`` with the
+        user's token.
+
+        Example: ``cobs.payment_status(payment)``.
+        """
+        legacy = self.config.version == "2.0"
+        prefix = "/payments" if legacy else "/my/payments"
+        payment_id = quote(self._payment_id(payment), safe="")
+        data = self.send("GET", f"{prefix}/{payment_id}/status",
+                         user=IF_ANY if legacy else NEEDED, user_involved=user_involved,
+                         scope="pisp")
+        status = (data or {}).get("instructionStatus") if isinstance(data, dict) else None
+        if not isinstance(status, str) or not status:
+            raise InvalidResponse("the payment status answer carries no instructionStatus")
+        return status
+
+    def cancel_payment(self, payment: Payment | str, *,
+                       user_involved: bool | None = None) -> None:
+        """Delete a payment that is not authorized yet (``DELETE /my/payments/{id}``; its
+        authorization is cancelled).
+
+        Raises:
+            WrongState: the payment is already authorized (the provider answers 404, "no
+                entered unauthorised payment"; cnbkit reads the payment to say why).
+            NotFoundError: there is no such payment.
+
+        Example: ``cobs.cancel_payment(payment)``.
+        """
+        payment_id = self._payment_id(payment)
+        path = f"/my/payments/{quote(payment_id, safe='')}"
+        try:
+            self.send("DELETE", path, user_involved=user_involved, scope="pisp")
+        except NotFoundError as exc:
+            try:
+                current = self.payment(payment_id, user_involved=user_involved)
+            except NotFoundError:
+                raise exc from None
+            sign = current.sign
+            raise WrongState(
+                f"the payment {payment_id} is authorized (authorization "
+                f"{sign.state if sign else 'unknown'}, status {current.status}): only a payment "
+                "that is not authorized can be deleted", state=current.status,
+                status=exc.status, errors=exc.errors, url=exc.url,
+                request_id=exc.request_id) from None
+
+    # -- a payment's authorization --------------------------------------------------------------
+    def signing(self, payment: Payment | str, *, user_involved: bool = True,
+                done_states: Iterable[str] | None = None,
+                failed_states: Iterable[str] | None = None) -> Signing:
+        """The payment's authorization, step by step (:class:`~cnbkit.cobs.signing.Signing`:
+        ``start()``, ``detail()``, ``choose()``, ``finish()``, ``wait()``); ``done_states``
+        and ``failed_states`` add the bank's own names of the final states.
+
+        Example: ``cobs.signing(payment).detail().methods``.
+        """
+        sign_id = None
+        if isinstance(payment, Payment):
+            sign_id = payment.sign.sign_id if payment.sign else payment.sign_id
+        return Signing(self, "payment", self._payment_id(payment), sign_id,
+                       user_involved=user_involved, done_states=done_states,
+                       failed_states=failed_states)
+
+    def authorize_payment(self, payment: Payment | str, method: str | None = None,
+                          **options: Unpack[AuthorizationOptions]) -> AuthorizationResult:
+        """Have the user authorize the payment, the whole way
+        (:meth:`cnbkit.cobs.signing.Signing.authorize`, which describes every argument), then
+        read its status: ``result.status``, and ``result.status_final`` whether the bank has
+        decided (``ACSP``, ``ACSC``... or ``RJCT``; not ``ACTC``, nor ``ACCP`` while a payment
+        dated ahead waits for its day). ``wait_for_status`` reads the status on until it is
+        final or the deadline comes.
+
+        ``open_url`` opens the page of a ``USERAGENT_REDIRECT`` (``webbrowser.open``; against
+        the local sandbox ``cobs.follow_without_browser``; for a bank that wants a POST, a
+        loopback page that posts its form), or ``redirect_hook`` receives the
+        :class:`~cnbkit.cobs.signing.UserAgentRedirect` itself; ``redirect_url`` is where the
+        bank sends the browser back (``"http://127.0.0.1/"``: caught on this machine, so the
+        walk knows the user is back; a web application's own address needs ``user_back``, a
+        :class:`threading.Event` it sets once the user is back there); ``one_time_password``
+        answers a code method (a string or a callable such as ``lambda: input("code: ")``);
+        ``poll_interval`` is the wait between reads until the bank names its own (at least a
+        second); ``timeout`` the seconds on the client's clock until the walk gives up;
+        ``done_states`` and ``failed_states`` the bank's own names of the final states. Each
+        option is a key of :class:`~cnbkit.cobs.signing.AuthorizationOptions`, which gives
+        its default; a name that is none of them is a :class:`TypeError`.
+
+        Example: ``cobs.authorize_payment(payment, open_url=webbrowser.open,
+        redirect_url="http://127.0.0.1/").status``.
+        """
+        walk = walk_settings(options)
+        signing = self.signing(payment, user_involved=walk.user_involved is not False,
+                               done_states=walk.done_states, failed_states=walk.failed_states)
+        return signing._walk(method, walk, read_status=True)
+
+    # -- balance checks -------------------------------------------------------------------------
+    def check_balance(self, iban: str, amount: float | str | Decimal, currency: str, *,
+                      exchange_id: str | None = None,
+                      user_involved: bool | None = None) -> BalanceCheck:
+        """Funds availability (``POST /my/payments/balanceCheck``), with the user's token:
+        are ``amount`` of ``currency`` available on the account ``iban``?
+
+        ``amount``, ``iban`` and ``currency`` (required: the standard's
+        ``transactionDetails.currency``) are checked as for a payment first
+        (:class:`~cnbkit.cobs.errors.InvalidPaymentOrder`, nothing sent); ``exchange_id`` is
+        the query's id, at most 18 characters (a fresh one by default).
+
+        Example: ``cobs.check_balance(iban, "1500.00", "CZK").available``.
+        """
+        body = balance_check_body(iban, amount, currency, exchange_id)
+        data = self.send("POST", "/my/payments/balanceCheck", body=body,
+                         user_involved=user_involved, scope="pisp") or {}
+        return BalanceCheck.from_answer(data, body)
+
+    def confirm_funds(self, iban: str, amount: float | str | Decimal, currency: str, *,
+                      exchange_id: str | None = None,
+                      user_involved: bool | None = None) -> BalanceCheck:
+        """The CISP balance check (``POST /accounts/balanceCheck``, PDF §3.3): are ``amount``
+        of ``currency`` available on ``iban``? Authorized by the client certificate alone
+        (PSD2 role ``PSP_IC``; no token, no user at the screen), for accounts whose holder
+        granted it to the provider beforehand, outside the API (else the bank answers
+        ``AG01``). Inputs are checked as for :meth:`check_balance`.
+
+        Raises:
+            ConfigError: the client certificate lacks the role ``PSP_IC`` (nothing sent).
+
+        Example: ``cisp.confirm_funds("CZ6508000000192000145399", "250.00", "CZK").available``.
+        """
+        if self.identity is not None and CISP_ROLE not in self.identity.roles:
+            raise ConfigError("client certificate", ", ".join(self.identity.roles) or "none",
+                              f"the CISP balance check needs the PSD2 role {CISP_ROLE} in the "
+                              "client certificate (a card-based payment instrument issuer)")
+        config = self.config
+        if config.public_sandbox and config.sandbox_certificate not in (
+                None, "certificate-cisp", "certificate-all"):
+            raise UnsupportedOperation(f"the canned certificate {config.sandbox_certificate} "
+                                       "has no PSP_IC role")
+        body = balance_check_body(iban, amount, currency, exchange_id)
+        data = self.send("POST", "/accounts/balanceCheck", body=body, user=NONE,
+                         user_involved=user_involved, area="cisp") or {}
+        return BalanceCheck.from_answer(data, body)
+
+    # -- standing orders (COBS 5.0) -------------------------------------------------------------
+    def _need_orders(self) -> None:
+        if self.config.version == "2.0":
+            raise UnsupportedOperation("COBS 2.0 has no standing-order initiation; use "
+                                       "version 5.0")
+
+    @staticmethod
+    def _order_id(order: StandingOrder | str) -> str:
+        value = order.order_id if isinstance(order, StandingOrder) else order
+        if not isinstance(value, str) or not value:
+            raise ConfigError("order", value, "a StandingOrder or its order_id")
+        return value
+
+    def _path(self, order: StandingOrder | str) -> str:
+        return f"/my/standingorders/{quote(self._order_id(order), safe='')}"
+
+    def create_standing_order(self, /, *, user_involved: bool | None = None,
+                              **order: Any) -> StandingOrder:
+        """Create a standing order (``POST /my/standingorders``), checked against the
+        provider's limits first; the answer carries the authorization to sign
+        (``order.sign``).
+
+        Arguments as :func:`cnbkit.cobs.orders.standing_order_body` (``mode_due`` takes the
+        CNB's "DUE_DAY" as an alias of ``DUE_DAY_OF_MONTH``, the value sent).
+
+        Example: ``cobs.create_standing_order(debtor_iban=..., creditor_iban=..., amount=500,
+        currency="CZK", interval="MONTHLY", interval_due=15, first_date="2026-01-15")``.
+        """
+        body = standing_order_body(limits=self.config.standing_order_limits, **order)
+        self._need_orders()
+        return StandingOrder.from_json(self.send("POST", "/my/standingorders", body=body,
+                                                 user_involved=user_involved, scope="pisp"))
+
+    def standing_order(self, order: StandingOrder | str, *,
+                       user_involved: bool | None = None) -> StandingOrder:
+        """One standing order (``GET /my/standingorders/{id}``): the bank's own or one this
+        application created (with its ``instructionStatus``).
+
+        Example: ``cobs.standing_order(order.order_id).interval``.
+        """
+        self._need_orders()
+        return StandingOrder.from_json(self.send("GET", self._path(order),
+                                                 user_involved=user_involved, scope="pisp"))
+
+    def standing_order_status(self, order: StandingOrder | str, *,
+                              user_involved: bool | None = None) -> str:
+        """``instructionStatus`` of a standing order (``GET …/status``): ``ACTC`` not yet
+        authorized, ``ACSP`` active, ``CANC`` cancelled.
+
+        Example: ``cobs.standing_order_status(order)``.
+        """
+        self._need_orders()
+        return order_status(self.send("GET", f"{self._path(order)}/status",
+                                      user_involved=user_involved, scope="pisp"))
+
+    def change_standing_order(self, /, order: StandingOrder | str, *,
+                              user_involved: bool | None = None,
+                              **changes: Any) -> StandingOrder:
+        """Change a standing order (``PUT /my/standingorders/{id}``): the order is read, the
+        ``changes`` (the arguments of :func:`~cnbkit.cobs.orders.standing_order_body`:
+        ``amount``, ``interval``, ``interval_due``, ``mode``, ``last_execution_date``,
+        ``message``...) applied, the whole order checked against the provider's limits and
+        sent. A change of ``mode`` drops the settings of the old mode that ``changes`` does not
+        give again (``last_execution_date``, ``max_iterations``, ``max_amount``).
+        A change of an active order is authorized like a new one (``result.sign``).
+
+        Example: ``cobs.change_standing_order(order, amount=650, interval_due=20)``.
+        """
+        self._need_orders()
+        current = order if isinstance(order, StandingOrder) and order.amount is not None \
+            else self.standing_order(order, user_involved=user_involved)
+        args = order_arguments(current)
+        if "interval" in changes and changes["interval"] == "DAILY":
+            args["interval_due"] = None
+        if "mode" in changes and changes["mode"] != args.get("mode"):
+            for name in ("last_execution_date", "max_iterations", "max_amount"):
+                args[name] = None
+        args.update(changes)
+        body = standing_order_body(instruction_id=current.instruction_id,
+                                   order_id=current.order_id,
+                                   limits=self.config.standing_order_limits, **args)
+        return StandingOrder.from_json(self.send("PUT", self._path(current), body=body,
+                                                 user_involved=user_involved, scope="pisp"))
+
+    def cancel_standing_order(self, order: StandingOrder | str, *,
+                              user_involved: bool | None = None) -> StandingOrder:
+        """Cancel a standing order (``DELETE /my/standingorders/{id}``). One not yet
+        authorized is deleted at once (``status`` ``CANC``); an active one answers with a
+        cancellation to authorize (``result.sign``; it stays active until then).
+
+        Raises:
+            WrongState: the order is already cancelled (the provider answers 404; cnbkit
+                reads the order to say why).
+            NotFoundError: there is no such order.
+
+        Example: ``cobs.cancel_standing_order(order)``.
+        """
+        self._need_orders()
+        order_id = self._order_id(order)
+        try:
+            data = self.send("DELETE", self._path(order), user_involved=user_involved,
+                             scope="pisp")
+        except NotFoundError as exc:
+            try:
+                status = self.standing_order_status(order_id, user_involved=user_involved)
+            except NotFoundError:
+                raise exc from None
+            raise WrongState(f"the standing order {order_id} cannot be cancelled here (status "
+                             f"{status}): only a new or active order this application created "
+                             "can be", state=status, status=exc.status, errors=exc.errors,
+                             url=exc.url, request_id=exc.request_id) from None
+        return StandingOrder.from_json(data)
+
+    def standing_order_signing(self, order: StandingOrder, *, user_involved: bool = True,
+                               done_states: Iterable[str] | None = None,
+                               failed_states: Iterable[str] | None = None) -> Signing:
+        """The authorization ``order.sign`` names (a new order, a change or a cancellation),
+        step by step (:class:`~cnbkit.cobs.signing.Signing`); ``done_states`` and
+        ``failed_states`` add the bank's own names of the final states.
+
+        Example: ``cobs.standing_order_signing(cobs.cancel_standing_order(order)).detail()``.
+        """
+        self._need_orders()
+        if not isinstance(order, StandingOrder) or order.sign is None:
+            raise ConfigError("order", getattr(order, "order_id", order),
+                              "a StandingOrder whose answer carried a signInfo (the result of "
+                              "create, change or cancel)")
+        return Signing(self, "standing order", order.order_id, order.sign.sign_id,
+                       user_involved=user_involved, done_states=done_states,
+                       failed_states=failed_states)
+
+    def authorize_standing_order(self, order: StandingOrder, method: str | None = None,
+                                 **options: Unpack[AuthorizationOptions]
+                                 ) -> AuthorizationResult:
+        """Have the user authorize what ``order.sign`` names (the order, its change or its
+        cancellation), the whole way, then read the order's status (see
+        :meth:`~cnbkit.cobs.client.CobsClient.authorize_payment` and
+        :class:`~cnbkit.cobs.signing.AuthorizationOptions` for the options).
+        A standing order's state of a name this walk does not know is not checked against its
+        status (a change leaves the status as it was): give the bank's names in
+        ``done_states``.
+
+        Example: ``cobs.authorize_standing_order(order, open_url=webbrowser.open)``.
+        """
+        walk = walk_settings(options)
+        signing = self.standing_order_signing(order, user_involved=walk.user_involved is not False,
+                                              done_states=walk.done_states,
+                                              failed_states=walk.failed_states)
+        return signing._walk(method, walk, read_status=True)
 
     # -- not offered ----------------------------------------------------------------------------
     def create_direct_debit(self, *args: Any, **kwargs: Any) -> None:

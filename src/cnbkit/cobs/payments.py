@@ -62,6 +62,8 @@ __all__ = [
 
 #: The length the OpenAPI files allow a balance check's ``exchangeIdentification``.
 EXCHANGE_ID_LENGTH = 18
+#: The PSD2 role the CISP balance check needs (in the client certificate's QCStatement).
+CISP_ROLE = "PSP_IC"
 
 
 @dataclass(frozen=True, repr=False)
@@ -145,6 +147,27 @@ class BalanceCheck:
     available: bool
     response: str
     exchange_id: str
+
+    @classmethod
+    def from_answer(cls, data: Any, sent: dict[str, Any]) -> BalanceCheck:
+        """Read a balance check's answer (PISP or CISP) to the body ``sent``: ``APPR`` is
+        available; the query's id is the one echoed (the 7.0 file's slip, the payment
+        identification object, read too), else the one sent. :class:`InvalidResponse` when
+        the answer carries no response code.
+
+        Example:
+            >>> BalanceCheck.from_answer({"response": "DECL"}, {"exchangeIdentification": "q1"})
+            BalanceCheck(available=False, response='DECL', exchange_id='q1')
+        """
+        response = data.get("response") if isinstance(data, dict) else None
+        if not isinstance(response, str) or not response:
+            raise InvalidResponse("the balance check answer carries no response code")
+        echoed = data.get("exchangeIdentification")
+        if isinstance(echoed, dict):  # the 7.0 file's slip: the payment identification object
+            echoed = echoed.get("instructionIdentification")
+        return cls(available=response == "APPR", response=response,
+                   exchange_id=str(echoed if echoed is not None
+                                   else sent["exchangeIdentification"]))
 
 
 def payment_body(

@@ -96,6 +96,7 @@ from urllib.parse import quote
 
 from cnbkit._shared.clock import Clock
 from cnbkit.cobs.answers import shown
+from cnbkit.cobs.connection import IF_ANY, NEEDED, Connection
 from cnbkit.cobs.errors import (
     AuthorizationFailed,
     AuthorizationTimeout,
@@ -106,7 +107,6 @@ from cnbkit.cobs.errors import (
 )
 from cnbkit.cobs.loopback import RedirectCatcher, is_loopback_redirect
 from cnbkit.cobs.pacing import MIN_INTERVAL, Pace
-from cnbkit.cobs.sending import IF_ANY, NEEDED, Sender
 from cnbkit.cobs.signing_models import (
     ABSENT,
     CODE_METHODS,
@@ -176,8 +176,8 @@ class Signing:
     """The authorization of one payment or standing order.
 
     Args:
-        client: what sends the calls: a :class:`~cnbkit.cobs.client.CobsClient`
-            (any :class:`~cnbkit.cobs.sending.Sender`).
+        client: what sends the calls: a :class:`~cnbkit.cobs.client.CobsClient` (any
+            :class:`~cnbkit.cobs.connection.Connection`).
         kind: ``"payment"`` or ``"standing order"``.
         order_id: the payment's or standing order's ``transactionIdentification``.
         sign_id: the authorization's ``signId`` when known (a payment can get one from
@@ -196,7 +196,7 @@ class Signing:
         >>> signing.wait()  # doctest: +SKIP
     """
 
-    def __init__(self, client: Sender, kind: str, order_id: str, sign_id: str | None = None,
+    def __init__(self, client: Connection, kind: str, order_id: str, sign_id: str | None = None,
                  *, user_involved: bool = True, done_states: Iterable[str] | None = None,
                  failed_states: Iterable[str] | None = None,
                  open_states: Iterable[str] | None = None) -> None:
@@ -396,7 +396,7 @@ class Signing:
     def _pace(self, timeout: float, poll_interval: float | None,
               sleep: Callable[[float], object], clock: Clock | None) -> Pace:
         return Pace(timeout, DEFAULT_POLL_INTERVAL if poll_interval is None else poll_interval,
-                    sleep, clock or getattr(self.client, "clock", None),
+                    sleep, clock or self.client.clock,
                     token_endpoint=shown(self.client.config.token_endpoint))
 
     def wait(self, poll_interval: float | None = None, *, timeout: float = 300.0,
@@ -775,9 +775,9 @@ def _names(setting: str, names: Iterable[str] | None) -> frozenset[str]:
 
 def __getattr__(name: str) -> Any:
     """``Caller``, 0.1.0's name of what :class:`Signing` needs of a client, is
-    :class:`cnbkit.cobs.sending.Sender` (deprecated since 0.2.0, removed in 0.3.0)."""
+    :class:`cnbkit.cobs.connection.Connection` (deprecated since 0.2.0, removed in 0.3.0)."""
     if name != "Caller":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from cnbkit._shared.deprecation import moved
 
-    return moved(__name__, __name__, {"Caller": "cnbkit.cobs.sending.Sender"}, name)
+    return moved(__name__, __name__, {"Caller": "cnbkit.cobs.connection.Connection"}, name)
