@@ -193,7 +193,7 @@ def test_the_cobs_parts_old_names_warn(module, name, home):
 
 
 #: The lazy faces: each lists its public names once (``_LAZY``) and shows only them.
-FACES = ["cnbkit", "cnbkit.cobs", "cnbkit.analysis"]
+FACES = ["cnbkit", "cnbkit.cobs", "cnbkit.analysis", "cnbkit.widgets"]
 
 
 @pytest.mark.parametrize("face", FACES)
