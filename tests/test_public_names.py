@@ -178,7 +178,7 @@ def test_the_os_plumbing_is_private(module):
 
 
 #: The lazy faces: each lists its public names once (``_LAZY``) and shows only them.
-FACES = ["cnbkit", "cnbkit.cobs", "cnbkit.analysis"]
+FACES = ["cnbkit", "cnbkit.cobs", "cnbkit.analysis", "cnbkit.widgets"]
 
 
 @pytest.mark.parametrize("face", FACES)

@@ -14,42 +14,50 @@ Example:
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cnbkit._shared.deprecation import install, moved_module
+from cnbkit._shared.faces import lazy_face
 
-__all__ = [
-    "AccountsPanel",
-    "BondsPanel",
-    "FixingExplorer",
-    "ForwardPanel",
-    "MoneyMarketPanel",
-    "OmoPanel",
-    "OtherCurrenciesPanel",
-    "PolicyPathPanel",
-    "data_source",
-    "source_banner",
-]
+if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for type checkers
+    from cnbkit.widgets.accounts import AccountsPanel as AccountsPanel
+    from cnbkit.widgets.banner import data_source as data_source
+    from cnbkit.widgets.banner import source_banner as source_banner
+    from cnbkit.widgets.bonds import BondsPanel as BondsPanel
+    from cnbkit.widgets.fixing import FixingExplorer as FixingExplorer
+    from cnbkit.widgets.forward import ForwardPanel as ForwardPanel
+    from cnbkit.widgets.money_market import MoneyMarketPanel as MoneyMarketPanel
+    from cnbkit.widgets.omo import OmoPanel as OmoPanel
+    from cnbkit.widgets.other_currencies import OtherCurrenciesPanel as OtherCurrenciesPanel
+    from cnbkit.widgets.policy_path import PolicyPathPanel as PolicyPathPanel
 
-_WHERE = {
-    "AccountsPanel": "accounts",
-    "BondsPanel": "bonds",
-    "FixingExplorer": "fixing",
-    "ForwardPanel": "forward",
-    "MoneyMarketPanel": "money_market",
-    "OmoPanel": "omo",
-    "OtherCurrenciesPanel": "other_currencies",
-    "PolicyPathPanel": "policy_path",
-    "data_source": "banner",
-    "source_banner": "banner",
+#: Where each public name lives, imported on first use: ``import cnbkit.widgets`` loads no
+#: panel (nor ipywidgets, nor matplotlib) until a name is used, and ``dir(cnbkit.widgets)`` is
+#: this list.
+_LAZY = {
+    "AccountsPanel": ".accounts",
+    "BondsPanel": ".bonds",
+    "FixingExplorer": ".fixing",
+    "ForwardPanel": ".forward",
+    "MoneyMarketPanel": ".money_market",
+    "OmoPanel": ".omo",
+    "OtherCurrenciesPanel": ".other_currencies",
+    "PolicyPathPanel": ".policy_path",
+    "data_source": ".banner",
+    "source_banner": ".banner",
 }
 
+#: The public names: the keys of ``_LAZY`` (the imports above mirror them for type checkers;
+#: tests/test_public_names.py checks that they agree).
+__all__ = sorted(_LAZY)
 
 install(__name__)  # 0.1.0's cnbkit.widgets.figures: now cnbkit.figures (warns until 0.3.0)
 
+if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is an error
+    _named, __dir__ = lazy_face(__name__, _LAZY)
 
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-    return moved_module(__name__, name)
+    def __getattr__(name: str) -> object:
+        try:
+            return _named(name)
+        except AttributeError:
+            return moved_module(__name__, name)  # else: AttributeError
