@@ -40,8 +40,10 @@ DEBIAN_PARTS = {
 }
 #: Where the slow tests are (they start browsers, build wheels, drive proxies, run notebooks,
 #: kill processes...): marked ``slow`` here, in one place, and left out of the quick tier
-#: (``bash scripts/test.sh --quick``, or ``-m "not slow"``); the full run has them all. A test
-#: elsewhere that takes more than a couple of seconds carries ``@pytest.mark.slow`` itself.
+#: (``bash scripts/test.sh --quick``, or ``-m "not slow"``); the full run has them all.
+#: Elsewhere a module whose tests mostly take longer than 0.4 s (with its fixtures, on two
+#: busy cores) says ``pytestmark = pytest.mark.slow`` and why, and a single test that does
+#: carries ``@pytest.mark.slow``: the quick tier stays under a minute on two cores.
 SLOW_PLACES = (
     "tests/browser/", "tests/release/", "tests/network/", "tests/reliability/",
     "tests/cobs/standin_bank/", "notebooks/", "tests/test_binder.py",

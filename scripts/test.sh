@@ -59,7 +59,13 @@ if [ -n "$quick" ]; then
   "$bin/python" -m ruff check .
   "$bin/lint-imports" --no-logo --no-cache
   status=0
-  "$bin/python" -m pytest -n 2 "${plugins[@]}" -m "not slow" "$@" || status=$?
+  # one worker per core; --dist load, not loadscope: with no notebook to keep on one worker,
+  # the workers finish together; nbval's plugin is left out (no notebook runs here, and its
+  # import alone takes a second); pytest keeps the tests it rewrote for its asserts in
+  # __pycache__ even where PYTHONDONTWRITEBYTECODE is set (as in many containers), so that
+  # collecting takes half as long from the second run on
+  PYTHONDONTWRITEBYTECODE="" "$bin/python" -m pytest -n auto -p no:nbval --dist load --timeout=600 \
+    -m "not slow" "$@" || status=$?
   echo "scripts/test.sh --quick: $(( $(date +%s) - started )) s" >&2
   exit "$status"
 fi

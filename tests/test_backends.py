@@ -84,6 +84,7 @@ def _same(frames: dict[str, object]) -> None:
     assert isinstance(frames["pyarrow"], pa.Table)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_every_operation_gives_the_same_values_in_every_backend(client, name):
     function, kwargs = CALLS[name]
@@ -110,6 +111,7 @@ HISTORIES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", sorted(HISTORIES))
 def test_every_history_gives_the_same_values_in_every_backend(client, group):
     assert set(HISTORIES) == set(cnbkit.GROUPS)
@@ -194,6 +196,7 @@ def test_fetch_writes_parquet_from_arrow_with_dictionary_codes(sandbox, tmp_path
     assert written.select(expected.column_names).equals(expected)  # read back identically
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("backend", "extra"), [("polars", "polars"), ("pyarrow", "arrow")])
 def test_a_missing_extra_names_the_install_line(sandbox, backend, extra):
     code = (f"import sys; sys.modules[{backend!r}] = None\n"

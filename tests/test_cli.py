@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 import requests
 
 from cnbkit.cli import main
@@ -16,6 +17,7 @@ from cnbkit.cli import main
 from . import processes
 
 
+@pytest.mark.slow
 def test_cnbkit_sandbox_serves_both_apis_and_prints_the_certificate_paths(tmp_path):
     process = processes.start(
         [sys.executable, "-m", "cnbkit.cli", "sandbox", "--port", "0", "--clock",
@@ -98,6 +100,7 @@ def test_version(capsys):
     assert result.stdout.startswith("cnbkit ")
 
 
+@pytest.mark.slow
 def test_the_command_never_fails_on_a_letter_the_console_lacks(tmp_path):
     """A Windows console writing to a file or a pipe uses the ANSI code page: cp1252 has no
     'ř', and a cache in C:\\Users\\Jiří would raise UnicodeEncodeError. Played here by

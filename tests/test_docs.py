@@ -16,6 +16,7 @@ MODULES = sorted(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples_run(name):
     module = importlib.import_module(name)

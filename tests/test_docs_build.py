@@ -35,6 +35,7 @@ def test_the_build_counts_python_s_warnings_among_its_warnings() -> None:
     assert build.printed_warnings("docs: built /x in 3 s, 0 warnings") == []
 
 
+@pytest.mark.slow
 def test_the_reference_reads_its_constants_without_a_deprecation_warning() -> None:
     pytest.importorskip("sphinx", reason="Sphinx is missing: bash scripts/docs.sh installs it")
     sys.path.insert(0, str(DOCS / "_ext"))

@@ -83,6 +83,7 @@ def test_500s_are_retried_then_raised_as_server_errors(client, sandbox):
     assert not isinstance(info.value, ValidationError)
 
 
+@pytest.mark.slow
 def test_a_few_faults_are_absorbed_by_retries(client, sandbox):
     sandbox.set_faults(error_rate=0.2, drop_rate=0.1, truncate_rate=0.1, seed=3)
     frames = [cnbkit.exrates.daily_currency_month("EUR", f"2019-{m:02d}", client=client)
@@ -153,6 +154,7 @@ def test_a_history_stops_at_the_first_unreachable_host_with_one_message(make_cli
     assert _attempts(caplog) <= 4  # at most the calls already in flight; the rest never sent
 
 
+@pytest.mark.slow
 def test_retry_after_is_honoured(make_client):
     answers = iter([Reply(429, b"", {"Retry-After": "1"}, content_type=None),
                     Reply.json(200, {"rates": []})])

@@ -123,6 +123,7 @@ def test_fetch_refuses_a_suffix_it_does_not_write(sandbox, tmp_path):
     assert not out.exists() and sandbox.log == []  # refused before any request
 
 
+@pytest.mark.slow
 def test_fetch_a_year_alone_counts_cached_calls_and_draws_no_bar_into_a_pipe(sandbox, tmp_path):
     env = {"CNBKIT_CACHE_DIR": str(tmp_path / "cache"), "CNBKIT_TODAY": str(SANDBOX_CLOCK)}
     out = tmp_path / "czeonia.csv"
@@ -139,6 +140,7 @@ def test_fetch_a_year_alone_counts_cached_calls_and_draws_no_bar_into_a_pipe(san
     assert "it/s" not in again.stderr and "%|" not in again.stderr  # stderr is a pipe
 
 
+@pytest.mark.slow
 def test_the_sandbox_refuses_to_start_without_its_data():
     result = _cli("sandbox", "--port", "0", code=(
         "import sys; sys.modules['cnb_rates'] = None; from cnbkit.cli import main; "
@@ -194,6 +196,7 @@ def test_tab_completion_on_a_group_offers_only_its_functions(group):
     assert "history" in dir(module)
 
 
+@pytest.mark.slow
 def test_to_wide_has_one_shape_for_every_frame(client):
     czeonia = cnbkit.to_wide(cnbkit.czeonia.daily_year(2024, client=client))
     assert list(czeonia.columns) == ["rate"] and czeonia.index.name == "date"

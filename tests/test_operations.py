@@ -114,6 +114,7 @@ def _reference_fixing() -> dict[tuple[dt.date, str], tuple[int, float]]:
     return quotes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("year", [1993, 1999, 2008, 2019, 2024, 2025])
 def test_the_fixing_equals_the_cnb_year_files(client, year):
     reference = _reference_fixing()

@@ -41,6 +41,7 @@ def _home(home: str) -> object:
     return getattr(importlib.import_module(module), name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("module", "name", "value", "home"), MOVED)
 def test_an_old_name_warns_and_names_its_public_home(module, name, value, home):
     old = importlib.import_module(module)
@@ -49,6 +50,7 @@ def test_an_old_name_warns_and_names_its_public_home(module, name, value, home):
     assert found is (_home(home) if value is None else value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("old", sorted(MOVED_MODULES))
 def test_a_moved_module_has_no_file_and_answers_every_import_form(old):
     """``import a.b``, ``from a.b import X`` and ``a.b.X`` after ``import a``: each finds the

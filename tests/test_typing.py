@@ -12,9 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).parent / "typing" / "user_script.py"
 
 
+@pytest.mark.slow
 def test_the_users_script_runs_as_its_types_say(tmp_path):
     env = {**os.environ, "CNBKIT_CACHE_DIR": str(tmp_path),
            "PYTHONWARNINGS": "error::FutureWarning"}  # nothing deprecated in the examples

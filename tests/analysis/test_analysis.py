@@ -133,6 +133,7 @@ def test_return_statistics_of_cnb_cross_rates() -> None:
     assert stats["observations"].dtype == np.int64
 
 
+@pytest.mark.slow
 def test_the_correlation_of_a_year_is_of_that_year_s_own_returns() -> None:
     """The CNB's EUR and USD fixings 2013-2017: each year's correlation from its own daily
     returns (numpy's corrcoef), not the mean of 63-fixing windows reaching into the year
@@ -178,6 +179,7 @@ def _coverage(draws: np.ndarray, level: float, normal_theory: bool) -> float:
     return hits / len(draws)
 
 
+@pytest.mark.slow
 def test_the_volatility_interval_holds_for_fat_tailed_returns() -> None:
     """Student-t returns with 5 degrees of freedom (excess kurtosis 6), scaled to a daily
     standard deviation of 1/sqrt(252): the interval covers the true volatility about 95 % of
@@ -294,6 +296,7 @@ def _brute_force_outstanding(omo: pd.DataFrame, kind: str, month: pd.Period) -> 
     return total / len(days)
 
 
+@pytest.mark.slow
 def test_omo_report_average_outstanding_with_turnover_beside_it(client) -> None:
     omo = cnbkit.omo.history("2023-12-01", "2024-06-30", client=client)
     table = analysis.omo_by_type(omo, "ME")
@@ -404,6 +407,7 @@ def test_tbill_maturities_come_from_the_name_or_are_asked_for() -> None:
     assert yields["days_to_maturity"].tolist() == [62, 91]
 
 
+@pytest.mark.slow
 def test_the_tbill_curve_takes_each_isin_s_last_trade_and_leaves_out_short_bills(client):
     """Names are not issues: in the sandbox's H2 2025 data several names belong to two or
     three ISINs, and the curve has each ISIN's last trade in the window, without the trades
@@ -431,6 +435,7 @@ def test_the_tbill_curve_takes_each_isin_s_last_trade_and_leaves_out_short_bills
         analysis.tbill_curve(yields, "2025-06-01")
 
 
+@pytest.mark.slow
 def test_the_tbill_figure_puts_bills_and_pribor_on_one_time_axis(client) -> None:
     """Every point of the T-bill figure is at the days from the curve's date to its maturity:
     the PRIBOR deposits too, which start on spot (two business days later); the last PRIBOR

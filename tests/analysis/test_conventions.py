@@ -28,6 +28,9 @@ from cnbkit.errors import InvalidParameter
 
 from ..cnb_files import fixing_days
 
+#: The slow tier (conftest.py): checks every date of decades against QuantLib.
+pytestmark = pytest.mark.slow
+
 ql = pytest.importorskip("QuantLib", reason="QuantLib is missing: bash scripts/test.sh installs it")
 
 FIRST, LAST = 2015, 2025

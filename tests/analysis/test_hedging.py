@@ -68,6 +68,7 @@ def _points(quotes, pair: str, maturity: str) -> pd.Series:
                   & (points["maturity"] == maturity)].set_index("valid_for")["forward_points"]
 
 
+@pytest.mark.slow
 def test_forward_premium_is_the_simple_rate_of_f_over_s_on_quantlib_dates(quotes):
     table = analysis.forward_premium(quotes["points"], quotes["rates"])
     assert set(zip(table["pair"], table["maturity"], strict=True)) == {

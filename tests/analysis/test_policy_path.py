@@ -113,6 +113,7 @@ def _repo_mean(rates: pd.DataFrame, start: pd.Timestamp, end: pd.Timestamp) -> f
     return float(np.mean(values))
 
 
+@pytest.mark.slow
 def test_term_premia_and_the_implied_path_by_hand(market, rates):
     pribor = market["pribor"]
     premia = analysis.deposit_term_premia(pribor, rates, start=2022, end=2023)
@@ -154,6 +155,7 @@ def test_curve_moves_on_repo_change_days(market, rates):
     assert (moves["ONE_DAY"] - moves["change_bp"]).abs().max() < 15
 
 
+@pytest.mark.slow
 def test_premia_out_of_sample_hold_only_deposits_over_before_the_test(market, rates):
     """``matured_by``: a premium measured on fixings of 2022-2023 for a test from 2024 counts
     only the deposits that ended by 31 Dec 2023 (1-year ones: fixed by the end of 2022), by

@@ -26,6 +26,9 @@ from cnbkit.errors import ConfigError, InvalidParameter, NotFoundError, Validati
 
 from .conftest import REDIRECT
 
+#: The slow tier (conftest.py): walks the mutual-TLS sandbox, each exchange judged by openapi-core.
+pytestmark = pytest.mark.slow
+
 CREDITOR = "CZ6330300000000000000123"
 
 

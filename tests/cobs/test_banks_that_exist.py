@@ -38,6 +38,9 @@ from cnbkit.errors import RateLimited
 from .conftest import REDIRECT, TPP_NAME
 from .user_agent import Browser
 
+#: The slow tier (conftest.py): walks the mutual-TLS sandbox once per bank variant.
+pytestmark = pytest.mark.slow
+
 CREDITOR = "CZ6330300000000000000123"
 LOOPBACK = "http://127.0.0.1/"
 #: The header and key a provider of its own hands out (ČSOB calls its header ``apikey``).

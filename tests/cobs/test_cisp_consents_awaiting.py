@@ -20,6 +20,9 @@ from cnbkit.errors import ConfigError, NotFoundError, ValidationError
 
 from .conftest import TPP_NAME
 
+#: The slow tier (conftest.py): walks the mutual-TLS sandbox, each exchange judged by openapi-core.
+pytestmark = pytest.mark.slow
+
 CREDITOR = "CZ6330300000000000000123"
 
 

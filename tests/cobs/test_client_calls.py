@@ -77,6 +77,7 @@ def test_each_call_is_a_method_of_the_client_itself():
     assert issubclass(CobsClient, Connection)
 
 
+@pytest.mark.slow
 def test_every_payment_call_goes_out_through_send(recording, sandbox):
     cobs = recording
     iban = cobs.accounts().iban[0]
@@ -118,6 +119,7 @@ def test_the_cisp_balance_check_goes_out_through_send(sandbox, version, authoriz
         cisp.close()
 
 
+@pytest.mark.slow
 def test_every_standing_order_call_goes_out_through_send(recording, sandbox, version):
     cobs = recording
     iban = cobs.accounts().iban[0]

@@ -40,6 +40,7 @@ def _api(seen: list[tuple[Request, Reply]], path_part: str) -> list[tuple[Reques
 
 
 # -- User-Involved -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_user_involved_is_sent_on_every_call_and_settable(sandbox, version, make_config):
     client = CobsClient(make_config(sandbox, version))
     client.register("user involved")
@@ -74,6 +75,7 @@ def test_user_involved_is_sent_on_every_call_and_settable(sandbox, version, make
 
 
 # -- Content-Type on every call ------------------------------------------------------------------
+@pytest.mark.slow
 def test_content_type_is_sent_on_gets_too(authorized, sandbox, version):
     with captured(sandbox) as seen:
         authorized.balances(authorized.accounts(page_size=2).id[0])
@@ -83,6 +85,7 @@ def test_content_type_is_sent_on_gets_too(authorized, sandbox, version):
 
 
 # -- balance check -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_balance_check_sends_the_currency_and_a_short_string_id(authorized, sandbox, version):
     iban = authorized.accounts().iban[0]
     with captured(sandbox) as seen:
@@ -103,6 +106,7 @@ def test_balance_check_sends_the_currency_and_a_short_string_id(authorized, sand
 
 
 # -- standing orders -----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_standing_orders_send_the_standards_wire_values(authorized_5, sandbox):
     authorized = authorized_5  # COBS 2.0 has no standing-order initiation (test_flow: refusal)
     iban = authorized.accounts().iban[0]
@@ -189,6 +193,7 @@ def test_oauth_endpoints_come_from_presets_or_the_config(tmp_path):
 
 
 # -- an expired token answered with 403 ----------------------------------------------------------
+@pytest.mark.slow
 def test_a_403_for_an_expired_token_refreshes_once(authorized, sandbox, version):
     account = authorized.accounts().id[0]
     sandbox.app.state.expired_token_status = 403
@@ -225,6 +230,7 @@ def test_the_payment_id_is_read_where_either_file_puts_it():
         Payment.from_json(top)
 
 
+@pytest.mark.slow
 def test_the_sandbox_answers_creation_with_200_and_both_places(authorized, sandbox, version):
     iban = authorized.accounts().iban[0]
     with captured(sandbox) as seen:
@@ -253,6 +259,7 @@ def test_a_page_past_the_end_is_not_a_missing_resource(authorized, version):
 
 
 # -- registration --------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_registration_keeps_the_api_key_and_calls_send_it(sandbox, version, make_config):
     sandbox.app.state.issue_api_keys = True
     client = CobsClient(make_config(sandbox, version))
@@ -314,6 +321,7 @@ def test_the_last_day_of_a_range_is_never_lost(authorized, sandbox, version):
     assert "E26C7D-00205" in set(summer.entry_reference)  # 09:55 +02:00
 
 
+@pytest.mark.slow
 def test_the_sandbox_honours_the_time_in_from_and_to(authorized, version):
     account = authorized.accounts().id[0]
     path = f"/my/accounts/{account}/transactions"
@@ -331,6 +339,7 @@ def test_the_sandbox_honours_the_time_in_from_and_to(authorized, version):
 
 
 # -- the examples' shape and the files' shape ----------------------------------------------------
+@pytest.mark.slow
 def test_both_shapes_give_the_same_frame(authorized, sandbox, version, verdicts):
     account = authorized.accounts().id[0]
     files = authorized.transactions(account, "2025-01-01", "2025-12-31")
@@ -345,6 +354,7 @@ def test_both_shapes_give_the_same_frame(authorized, sandbox, version, verdicts)
     assert ("bankTransactionCode.proprietary.code", "type") in kinds  # a number
 
 
+@pytest.mark.slow
 def test_transaction_frames_keep_what_a_bookkeeper_needs(authorized, sandbox, version):
     account = authorized.accounts().id[0]
     tx = authorized.transactions(account).set_index("entry_reference")

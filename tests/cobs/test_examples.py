@@ -330,6 +330,7 @@ def test_the_standing_order_change_example_breaks_the_cnbs_limits_not_the_standa
                              execution["mode"], execution["modeDue"])
 
 
+@pytest.mark.slow
 def test_what_cnbkit_sends_is_the_examples_request(authorized_5, sandbox):
     """Steps II and III of a payment and of a standing order, sent for real: the bodies are
     the standard's example requests (an SMS method; the code read from the sandbox's SMS)."""

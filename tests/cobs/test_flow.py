@@ -25,6 +25,7 @@ from cnbkit.errors import NotFoundError
 REDIRECT = "https://tpp.example/callback"
 
 
+@pytest.mark.slow
 def test_full_flow(sandbox, version, make_config):
     # the client's clock starts at the sandbox's time and moves only when told to
     clock = ManualClock(dt.datetime.now(dt.UTC))
@@ -193,6 +194,7 @@ RFC7231_DATE = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} "
                           r"\d{2}:\d{2}:\d{2} GMT$")
 
 
+@pytest.mark.slow
 def test_headers_sent(sandbox, version, make_config):
     tpp = f"cnbkit header test {uuid.uuid4().hex[:8]}"
     client = CobsClient(make_config(sandbox, version, tpp_name=tpp))

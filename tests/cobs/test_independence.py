@@ -12,6 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -22,6 +23,7 @@ from cnbkit.cobs.identity import load_identity
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
+@pytest.mark.slow
 def test_the_sandbox_serves_with_the_client_blocked():
     """``cnbkit.cobs`` cannot be imported in the subprocess; the sandbox starts, registers an
     application over mutual TLS and refuses a token-less COBS call with the files' 401."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 from cnbkit.sandbox.cobs import CobsSandbox
@@ -17,6 +18,7 @@ NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "07_psd2_accounts
 LINE = "CNB_SANDBOX_URL = None"
 
 
+@pytest.mark.slow
 def test_notebook_07_runs_against_the_cnbs_sandbox_with_one_line_changed(judge, monkeypatch,
                                                                            tmp_path):
     book = nbformat.read(NOTEBOOK, as_version=4)

@@ -24,6 +24,7 @@ CREDITOR = "CZ6330300000000000000123"
 
 
 # -- 1. paging ---------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_missing_next_page_follows_page_count(authorized, sandbox, version):
     sandbox.app.set_paging_quirk(authorized.config.client_id, "no_next_page")
     before = sandbox.server.count(f"/cobs/{version}/my/accounts?", method="GET")
@@ -33,6 +34,7 @@ def test_missing_next_page_follows_page_count(authorized, sandbox, version):
     assert len(authorized.standing_orders(page_size=3)) == 7
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("quirk, match", [
     ("next_page_zero", r"nextPage 0 while pageCount 3"),
     ("next_page_text", r"paging field 'nextPage' is not a whole number \(got 'next'\)"),
@@ -52,6 +54,7 @@ def test_inconsistent_paging_raises(authorized, sandbox, quirk, match, verdicts)
 
 
 # -- 2. fewer scopes granted -------------------------------------------------------------------
+@pytest.mark.slow
 def test_fewer_scopes_granted_warns_and_keeps_the_granted_ones(sandbox, make_config):
     client = CobsClient(make_config(sandbox, scopes=("aisp", "pisp")))
     client.register("scope change")
@@ -184,6 +187,7 @@ def test_renew_secret_survives_a_changed_certificate_file(sandbox, make_config, 
 
 
 # -- 5. COBS 2.0 payment status ----------------------------------------------------------------
+@pytest.mark.slow
 def test_payment_status_2_0_needs_no_user_token(authorized, sandbox, version, make_config):
     payment = authorized.initiate_payment(debtor_iban=authorized.accounts().iban[0],
                                           creditor_iban=CREDITOR, amount=3, currency="CZK")

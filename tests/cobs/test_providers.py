@@ -49,6 +49,7 @@ def _split_config(sandbox, version: str, **changes: object) -> CobsConfig:
 
 
 # -- defect 7: API roots -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_defect_7_each_area_goes_to_the_root_the_provider_documents(sandbox, version):
     config = _split_config(sandbox, version)
     roots = sandbox.api_roots(version)
@@ -133,6 +134,7 @@ def test_the_cnb_preset_holds_roots_oauth_and_limits():
 
 
 # -- defect 8: standing-order limits belong to the CNB's preset ----------------------------------
+@pytest.mark.slow
 def test_defect_8_other_providers_get_the_standards_standing_orders(sandbox, make_config):
     config = make_config(sandbox, "5.0", preset=None)  # not the CNB: the standard's values
     with CobsClient(config) as cobs:
@@ -203,6 +205,7 @@ def test_defect_9_a_refusal_for_scope_does_not_refresh(sandbox, make_config):
     client.close()
 
 
+@pytest.mark.slow
 def test_an_expired_token_answered_401_or_403_is_refreshed(authorized, sandbox):
     account = authorized.accounts().id[0]
     for status in (401, 403):
@@ -294,6 +297,7 @@ USER = dict(user_ip_address="2001:db8::17", user_ip_port=52144,
             user_device_os="Debian GNU/Linux 13")
 
 
+@pytest.mark.slow
 def test_the_optional_headers_are_off_until_set(sandbox, version, make_config):
     names = ("TPP-Identification", "User-IP-Address", "User-IP-Port", "User-User-Agent",
              "User-Device-OS")

@@ -66,6 +66,7 @@ def test_the_preset_needs_the_base_url_from_the_portal():
     assert set(SANDBOX_CERTIFICATES) >= {"certificate-aisp"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", ["2.0", "5.0"])
 def test_the_flow_with_fixed_tokens_and_no_certificate(public, version):
     cobs = CobsClient(_config(public, version))

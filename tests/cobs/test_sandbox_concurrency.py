@@ -21,6 +21,7 @@ def busy_sandbox(judge) -> Iterator[CobsSandbox]:
         verdicts.check()
 
 
+@pytest.mark.slow
 def test_listing_applications_while_others_register(busy_sandbox, make_config):
     sandbox = busy_sandbox
     owner = CobsClient(make_config(sandbox))

@@ -29,6 +29,7 @@ def test_connections_refused(sandbox, which):
         requests.get(url, cert=cert, verify=str(sandbox.ca_path), timeout=10)
 
 
+@pytest.mark.slow
 def test_no_secret_in_logs_reprs_or_errors(sandbox, caplog, make_config, tmp_path):
     caplog.set_level(logging.DEBUG)
     produced: list[str] = []
@@ -223,6 +224,7 @@ def test_secret_registry_is_owned_by_the_client_and_bounded(sandbox, make_config
     assert not hasattr(redact, "_SECRETS")
 
 
+@pytest.mark.slow
 def test_unclosed_client_detaches_when_collected(sandbox, make_config):
     import gc
     import weakref

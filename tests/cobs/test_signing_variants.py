@@ -33,6 +33,9 @@ from cnbkit.sandbox.cobs import BankVariant
 from .conftest import REDIRECT
 from .user_agent import Browser
 
+#: The slow tier (conftest.py): walks the mutual-TLS sandbox once per signing variant.
+pytestmark = pytest.mark.slow
+
 CREDITOR = "CZ6330300000000000000123"
 LOOPBACK = "http://127.0.0.1/"
 #: 36 characters: one more than the files allow for redirectUrl (PDF §1.4.1 allows 2047 bytes).

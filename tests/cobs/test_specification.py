@@ -158,6 +158,7 @@ def _every_call(client: CobsClient, sandbox, version: str) -> None:
         client.revoke_consent(consents.consent_id[0])
 
 
+@pytest.mark.slow
 def test_every_allow_list_entry_is_needed_and_quotes_its_source(sandbox, make_config):
     """A fresh judge over one flow of each version: every entry lets something through."""
     entries = AllowList.load().entries
@@ -182,6 +183,7 @@ def test_every_allow_list_entry_is_needed_and_quotes_its_source(sandbox, make_co
     assert sorted(judge.used) == sorted(e.id for e in entries), judge.used
 
 
+@pytest.mark.slow
 def test_the_traffic_covers_every_served_operation_of_both_files(sandbox, make_config, judge):
     """Every operation the sandbox serves is judged, for both versions; the figures of the
     closing note (recorded under artifacts/reliability/cobs_spec/)."""
@@ -239,6 +241,7 @@ def test_the_judge_reads_consents_by_the_standards_example(judge, body, status, 
     assert {(f.where, f.check) for f in got} == {("status", "status")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", ["2.0", "5.0"])
 def test_sandbox_rules_are_the_files(version):
     shipped = (RULES / f"requests-{version}.json").read_text(encoding="utf-8")
@@ -258,6 +261,7 @@ def _raw(client: CobsClient, sandbox, version: str, method: str, path: str,
 HEADERS = {k: v for k, v in GOOD_HEADERS.items() if k != "Authorization"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case, change, status, errors", [
     ("no User-Involved", {"User-Involved": None}, 400, [("FIELD_MISSING", "User-Involved")]),
     ("User-Involved not a boolean", {"User-Involved": "maybe"}, 400,
@@ -290,6 +294,7 @@ def _check(iban: str) -> dict[str, object]:
             "transactionDetails": {"currency": "CZK", "totalAmount": 5.0}}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case, path, make, errors", [
     ("an 80-character instructionIdentification", "/my/payments",
      lambda b: b["paymentIdentification"].update(instructionIdentification="x" * 80),

@@ -19,6 +19,9 @@ from cnbkit.cobs import (
 )
 from cnbkit.errors import NotFoundError, ValidationError
 
+#: The slow tier (conftest.py): walks the mutual-TLS sandbox, each exchange judged by openapi-core.
+pytestmark = pytest.mark.slow
+
 CREDITOR = "CZ6330300000000000000123"
 
 

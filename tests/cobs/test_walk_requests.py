@@ -25,6 +25,7 @@ def walks(sandbox, verdicts):
     return walk_all(sandbox, expect=expect)
 
 
+@pytest.mark.slow
 def test_every_variant_is_walked_without_a_storm_or_a_wasted_call(walks):
     print("\n" + table(walks))
     assert {w.case for w in walks} == {c.name for c in CASES}

@@ -251,6 +251,7 @@ def test_clear_removes_only_its_own_prefix(sandbox, make_client, redis_server):
     assert sandbox.log == []  # still served from team-b's cache
 
 
+@pytest.mark.slow
 def test_a_redis_that_dies_mid_run_means_uncached_calls_and_nothing_wrong_stored(
         sandbox, make_client, tmp_path):
     from ..redis_server import RedisServer

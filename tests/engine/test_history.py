@@ -117,6 +117,7 @@ def test_bad_options_name_what_to_change():
 # -- against the sandbox ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_exrates_history_equals_the_single_calls_trimmed(client, sandbox):
     frame = cnbkit.exrates.history("2018-06-15", "2019-03-31", client=client, workers=2)
     parts = [cnbkit.exrates.daily_year(y, client=client) for y in (2018, 2019)]
@@ -128,6 +129,7 @@ def test_exrates_history_equals_the_single_calls_trimmed(client, sandbox):
     assert sandbox.count("daily-year") == 2  # the single calls came from the cache
 
 
+@pytest.mark.slow
 def test_several_currencies_are_filtered_and_sorted(client):
     frame = cnbkit.exrates.history(2019, 2020, currency=["usd", "EUR"], client=client)
     assert set(frame["currency_code"]) == {"EUR", "USD"}
@@ -136,6 +138,7 @@ def test_several_currencies_are_filtered_and_sorted(client):
                              if day.year in (2019, 2020) and code in ("EUR", "USD"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("function", "kwargs", "name"),
     [
@@ -170,6 +173,7 @@ def _sample_args(name: str) -> dict:
     }[name]
 
 
+@pytest.mark.slow
 def test_skd_history_drops_holiday_repeats(client, sandbox):
     frame = cnbkit.skd.history("2024-12-20", "2024-12-31", client=client)
     assert sandbox.count("/skd/daily") == 8
@@ -221,6 +225,7 @@ def test_unknown_currency_gives_an_empty_frame_and_a_warning(client):
     assert list(frame.columns) == operation("exrates.daily_currency_month").column_names
 
 
+@pytest.mark.slow
 def test_a_permanently_failing_chunk_is_named_and_the_rerun_fetches_only_it(client, sandbox):
     sandbox.set_faults(Faults(fail_paths=("year=2004",)))
     with pytest.raises(ChunkError) as info:
@@ -246,6 +251,7 @@ def test_rerunning_refreshes_only_the_open_chunks(sandbox, make_client):
     assert [e.query for e in sandbox.log] == [f"year={today.year}"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 3])
 def test_history_keeps_at_most_workers_requests_in_flight(make_client, workers):
     import threading
@@ -278,6 +284,7 @@ def test_history_keeps_at_most_workers_requests_in_flight(make_client, workers):
     assert state["most"] == workers
 
 
+@pytest.mark.slow
 def test_the_progress_bar_shows_on_long_plans(client, capsys):
     cnbkit.omo.history(2016, 2023, client=client, progress=True)
     assert "omo history" in capsys.readouterr().err
@@ -330,6 +337,7 @@ def test_a_pair_not_offered_names_the_choices_and_none():
 
 
 # -- one history shape: the averages ---------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize(("old", "new"), [
     (lambda c: cnbkit.exrates.averages("quarterly", ["EUR", "USD"], (2015, 2017), client=c),
      "averages(2015, 2017, currency=['EUR', 'USD'], kind='quarterly')"),
@@ -427,6 +435,7 @@ HISTORY_CALLS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", list(cnbkit.GROUPS))
 def test_the_three_ways_to_run_a_history_send_the_same_calls_and_give_the_same_rows(
         group, sandbox, make_client, tmp_path):

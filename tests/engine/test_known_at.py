@@ -61,6 +61,7 @@ def whole():
                for group in [*HISTORIES, "averages"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moment", MOMENTS)
 def test_a_frame_cut_to_a_moment_is_what_the_sandbox_served_then(whole, moment):
     at = dt.datetime.fromisoformat(moment).replace(tzinfo=PRAGUE)
@@ -74,6 +75,7 @@ def test_a_frame_cut_to_a_moment_is_what_the_sandbox_served_then(whole, moment):
             assert cut.attrs["known_at"] == at.isoformat()
 
 
+@pytest.mark.slow
 def test_what_was_known_at_10_on_16_march_2020(whole):
     """The docstring's example, by the dates: the fixing and CZEONIA to Friday 13 March
     (CZEONIA published that Monday at 09:30), PRIBOR to 11 March (two business days later at
@@ -86,6 +88,7 @@ def test_what_was_known_at_10_on_16_march_2020(whole):
                     "omo": pd.Timestamp("2020-03-13"), "exrates": pd.Timestamp("2020-03-13")}
 
 
+@pytest.mark.slow
 def test_every_backend_is_cut_alike(whole):
     frame = whole["pribor"]
     moment = "2020-03-16T10:00"
@@ -160,6 +163,7 @@ def test_the_docs_table_of_publication_moments_is_the_catalog():
 
 
 # -- frames as users reshape them (the review of main d17e3f8) ----------------------------------
+@pytest.mark.slow
 def test_a_frame_indexed_by_its_dates_is_cut_too(whole):
     """A frame pivoted by cnbkit.to_wide (a DatetimeIndex named date) or indexed by its date
     column is cut by its index, to the dates of the long frame cut; a wide polars or Arrow
@@ -178,6 +182,7 @@ def test_a_frame_indexed_by_its_dates_is_cut_too(whole):
             assert set(pd.to_datetime(cut["date"])) == dates
 
 
+@pytest.mark.slow
 def test_a_frame_without_its_dates_or_with_another_operation_is_refused(whole):
     """Typed errors that say what to pass: no date column nor index of dates; an operation
     whose rows are published by another rule than the frame's provenance says. (On d17e3f8:
@@ -211,6 +216,7 @@ def _categories(frame) -> dict[str, list[str]]:
             for field in frame.schema if pa.types.is_dictionary(field.type)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", ["skd", "pribor", "omo", "exrates"])
 @pytest.mark.parametrize("backend", ["pandas", "polars", "pyarrow"])
 def test_a_cut_frame_lists_the_categories_of_its_rows(group, backend):

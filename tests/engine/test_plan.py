@@ -63,6 +63,7 @@ HISTORIES: dict[str, tuple[str, tuple[Any, ...], dict[str, Any], Any]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order", ["plan first", "history first"])
 @pytest.mark.parametrize("name", sorted(HISTORIES))
 def test_collecting_a_plan_returns_the_rows_of_the_history(sandbox, make_client, name, order):

@@ -39,6 +39,7 @@ def test_progress_per_call_and_freshness_of_closed_and_open_periods(client):
     assert cached.fresh_until == fresh.fresh_until
 
 
+@pytest.mark.slow
 def test_a_cancelled_run_sends_no_more_requests(sandbox, make_client):
     with Gate(sandbox.url).serving() as gate:
         client = make_client(gate.url, workers=2)

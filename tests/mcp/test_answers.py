@@ -136,6 +136,7 @@ def test_an_empty_table_says_why_and_an_analysis_without_data_is_an_error(served
         answers["weekend"].structured_content["warnings"][0]
 
 
+@pytest.mark.slow
 def test_errors_speak_of_the_tools_and_say_what_is_allowed(served):
     """The first pass suggested Python functions for a weekend, listed nothing allowed for a
     refused filter, called the last day "the end" when none was given, and printed today as

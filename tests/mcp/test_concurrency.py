@@ -19,6 +19,9 @@ from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .support import DEADLINE_S, Gate, stdio, talk, until
 
+#: The slow tier (conftest.py): starts `cnbkit mcp` and runs calls side by side.
+pytestmark = pytest.mark.slow
+
 COLD_HISTORY = {"group": "exrates", "start": "1993-01-01", "end": "2025-12-31"}
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 import jsonschema
+import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
@@ -21,6 +22,9 @@ from cnbkit.catalog import OPERATIONS
 from cnbkit.mcp_server.schemas import DATE_PATTERN
 
 from .support import TOOLS, stdio, talk
+
+#: The slow tier (conftest.py): starts `cnbkit mcp` to read what it says about itself.
+pytestmark = pytest.mark.slow
 
 #: What reStructuredText and docstrings leave in a text meant for a model.
 MARKUP = re.compile(r"``|:(func|class|mod|meth|data|attr):|\n {2,}|\.\. ")

@@ -28,6 +28,9 @@ from mcp.client.stdio import StdioServerParameters
 
 from .support import CNBKIT, DEADLINE_S, TOOLS, environment, talk
 
+#: The slow tier (conftest.py): builds the server's distribution files and starts them.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_JSON = ROOT / "server.json"
 REGISTRY_SCHEMA = Path(__file__).parents[1] / "data" / "mcp_registry" / "server.schema.json"

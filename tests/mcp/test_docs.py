@@ -14,11 +14,15 @@ from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from .support import CNBKIT, TOOLS, environment, stdio, talk
 from .test_http import http_server
+
+#: The slow tier (conftest.py): starts `cnbkit mcp` once per documented configuration.
+pytestmark = pytest.mark.slow
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "mcp.md"
 SNIPPET = re.compile(r"<!-- (mcp-config|not run: [^>]*) -->\n```(json|python)\n(.*?)```", re.S)

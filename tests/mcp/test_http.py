@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpx
+import pytest
 from mcp import Client
 from mcp_types.version import LATEST_HANDSHAKE_VERSION
 
@@ -24,6 +25,9 @@ import cnbkit
 from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .support import CNBKIT, DEADLINE_S, TOOLS, environment, talk
+
+#: The slow tier (conftest.py): starts `cnbkit mcp --http` and speaks to it over a socket.
+pytestmark = pytest.mark.slow
 
 
 @contextmanager

@@ -25,6 +25,9 @@ from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .support import stdio, talk
 
+#: The slow tier (conftest.py): starts `cnbkit mcp` and generates inputs for every tool.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def library() -> Any:

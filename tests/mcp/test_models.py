@@ -42,6 +42,9 @@ from .frameworks import (
 )
 from .support import TOOLS, stdio, talk
 
+#: The slow tier (conftest.py): starts `cnbkit mcp` and runs each framework's schema rules.
+pytestmark = pytest.mark.slow
+
 #: What a model means for each tool (strict mode makes it send every other key, null).
 MEANT: dict[str, dict[str, Any]] = {
     "list_operations": {},

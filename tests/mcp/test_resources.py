@@ -60,6 +60,7 @@ def test_a_table_larger_than_the_store_is_answered_without_a_resource(sandbox, m
     assert "None" not in answer.content[0].text
 
 
+@pytest.mark.slow
 def test_each_http_session_lists_and_reads_only_its_own_tables(tmp_path):
     """The first pass shared the results of every HTTP client: resources/list showed one
     client the tables of another."""

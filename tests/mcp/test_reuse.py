@@ -13,6 +13,7 @@ import datetime as dt
 from typing import Any
 
 import anyio
+import pytest
 from mcp import Client
 
 from cnbkit.mcp_server.server import CnbkitServer
@@ -58,6 +59,7 @@ def test_answers_are_reused_while_their_cache_entries_are_fresh(sandbox, make_cl
     ]
 
 
+@pytest.mark.slow
 def test_a_long_answer_is_not_reused_once_its_csv_is_gone(sandbox, make_client):
     library = make_client(sandbox)
     served = CnbkitServer(library, "sandbox", ResultStore(budget=16_000))  # a dozen days

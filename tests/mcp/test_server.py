@@ -29,6 +29,9 @@ from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .support import CNBKIT, DEADLINE_S, TOOLS, environment, stdio, talk
 
+#: The slow tier (conftest.py): starts `cnbkit mcp` as a subprocess, every operation over stdio.
+pytestmark = pytest.mark.slow
+
 #: One call of each of the 22 operations, by Python parameter names.
 CALLS: dict[str, dict[str, Any]] = {
     "czeonia.daily": {"date": "2024-05-17"},

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from mcp import Client
 
 from cnbkit.sandbox import Sandbox, Snapshot
@@ -16,6 +17,7 @@ from .support import stdio, talk
 REFERENCE = DATA / "snapshots" / "reference"
 
 
+@pytest.mark.slow
 def test_the_provenance_names_the_snapshot_and_what_it_replayed(tmp_path):
     snapshot = Snapshot.load(REFERENCE)
     found: dict[str, Any] = {}

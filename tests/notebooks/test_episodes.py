@@ -75,6 +75,7 @@ def test_the_band_edges_are_exact_to_the_haler(floor) -> None:
 # -- defect 2: the floor's window -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_floor_window_starts_on_the_floor_and_ends_before_the_exit_day(floor, client) -> None:
     eur = cnbkit.exrates.history(2013, 2017, ["EUR"], client=client).set_index(
         "valid_for")["rate_per_unit"]

@@ -72,6 +72,7 @@ def test_cli_has_the_lab_command() -> None:
     assert args.source == "sandbox" and args.no_browser
 
 
+@pytest.mark.slow
 def test_the_lab_serves_a_working_copy_git_ignores(tmp_path: Path) -> None:
     """In a checkout the lab serves ``lab-notebooks/``, a copy of ``notebooks/`` that git
     ignores: a session saves there, never into the tracked notebooks (a lab session used to

@@ -63,6 +63,7 @@ def client(sandbox_url, tmp_path_factory):
 
 # -- 01 ----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_01_the_2013_rolling_windows_do_not_reach_into_2012(client):
     """The data start in January 2013: the first 63-fixing window ends in April, and no
     window of 2013 reaches into 2012 (the text said they did)."""
@@ -267,6 +268,7 @@ def _market_spots(ql, days, foreign):
     return out
 
 
+@pytest.mark.slow
 def test_03_usd_spot_follows_the_market_rule(client):
     """The stored count of trade dates whose USD/CZK spot differs from EUR/CZK's, and its
     example, agree with QuantLib under the market's rule (a US holiday on T+1 does not delay
@@ -290,6 +292,7 @@ def test_03_usd_spot_follows_the_market_rule(client):
     assert found.group(6) == f"{e.year():04d}-{e.month():02d}-{e.dayOfMonth():02d}"
 
 
+@pytest.mark.slow
 def test_03_cross_forwards_without_common_dates_counted_by_quantlib(client):
     ql = _quantlib()
     text = _stored("03")

@@ -142,6 +142,7 @@ def _unguarded(files: dict[Path, tuple[ast.Module, dict, str]]) -> tuple[list[st
     return problems, count
 
 
+@pytest.mark.slow
 def test_every_one_system_call_and_mode_check_has_its_other_system_path():
     files = {}
     for path in sorted(SRC.rglob("*.py")):
@@ -213,6 +214,7 @@ def _no_encoding(call: ast.Call) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_every_text_file_is_opened_with_an_explicit_encoding():
     places = [SRC, ROOT / "tests", ROOT / "benchmarks", ROOT / "scripts", ROOT / "docs",
               ROOT / "conftest.py", ROOT / "notebooks" / "conftest.py"]
@@ -266,6 +268,7 @@ def test_the_classifiers_name_the_supported_systems_and_pythons():
     assert PLATFORM in RUNNERS.values()
 
 
+@pytest.mark.slow
 def test_the_ci_workflow_is_valid_by_githubs_schema():
     """check-jsonschema with the schema of GitHub workflows it ships (no network). actionlint
     would go further, but no package of it installs from PyPI without a download from GitHub."""

@@ -89,6 +89,7 @@ def _sandbox_stops(how: str, expected_signal: str) -> None:
     assert f"cnbkit sandbox: stopped ({expected_signal})" in rest
 
 
+@pytest.mark.slow
 @POSIX_ONLY
 @pytest.mark.parametrize("how, expected", POSIX_STOPS)
 def test_cnbkit_sandbox_stops_cleanly(how, expected):
@@ -184,6 +185,7 @@ def test_the_child_is_stopped_with_sigterm_and_awaited(family, how, expected):
         os.kill(pid, 0)
 
 
+@pytest.mark.slow
 @POSIX_ONLY
 def test_a_second_stop_kills_a_child_that_does_not_stop(family):
     process, _, _, marker = family("stubborn", grace=600)
@@ -194,6 +196,7 @@ def test_a_second_stop_kills_a_child_that_does_not_stop(family):
     assert code == 0 and f"child exited {-signal.SIGKILL} on SIGINT" in rest, rest
 
 
+@pytest.mark.slow
 @POSIX_ONLY
 def test_a_child_past_its_grace_is_killed(family):
     process, _, _, marker = family("stubborn", grace=0.5)

@@ -128,10 +128,12 @@ def in_shape(connect_id: str, body: object) -> bool:
 
 
 # -- the read deadline ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_an_idle_connection_is_closed(connect) -> None:
     assert until_closed(connect()) == b""
 
 
+@pytest.mark.slow
 def test_an_idle_keep_alive_connection_is_closed_after_its_answer(connect, path) -> None:
     sock = connect()
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: sandbox\r\n\r\n".encode())
@@ -139,12 +141,14 @@ def test_an_idle_keep_alive_connection_is_closed_after_its_answer(connect, path)
     assert received.startswith(b"HTTP/1.1 ")
 
 
+@pytest.mark.slow
 def test_headers_that_never_end_are_closed(connect, path) -> None:
     sock = connect()
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: sandbox\r\nX-Slow: ".encode())
     assert until_closed(sock) == b""
 
 
+@pytest.mark.slow
 def test_a_request_trickling_in_cannot_outlast_the_deadline(connect, path) -> None:
     """One byte every 0.2 s: each read is quick, the request never whole; the deadline is the
     whole request's, so the connection is closed."""
@@ -165,6 +169,7 @@ def test_a_request_trickling_in_cannot_outlast_the_deadline(connect, path) -> No
     sock.close()
 
 
+@pytest.mark.slow
 def test_a_declared_body_that_never_comes_is_answered_408(connect, path, request) -> None:
     """The COBS files' own example of their Content-Length header (16529) on a GET: the body
     never comes (schemathesis sends the header alone); the sandbox answers 408, in its error
@@ -177,11 +182,13 @@ def test_a_declared_body_that_never_comes_is_answered_408(connect, path, request
     assert in_shape(request.node.callspec.id, body)
 
 
+@pytest.mark.slow
 def test_a_tls_handshake_that_never_starts_is_closed(cobs) -> None:
     sock = socket.create_connection(("127.0.0.1", cobs.server.port), timeout=PATIENCE)
     assert until_closed(sock) == b""
 
 
+@pytest.mark.slow
 def test_a_tls_connection_idle_after_its_handshake_is_closed(cobs) -> None:
     raw = socket.create_connection(("127.0.0.1", cobs.server.port), timeout=PATIENCE)
     sock = _tls(cobs).wrap_socket(raw, server_hostname="127.0.0.1")
@@ -317,6 +324,7 @@ def test_cobs_answers_a_method_a_path_does_not_serve_405_before_the_token(
     assert b"echo-me" not in received
 
 
+@pytest.mark.slow
 def test_cobs_allow_is_read_from_the_openapi_files() -> None:
     """The judge: the COBS OpenAPI file (7.0, read from the reference YAML, not from the
     sandbox's copy of its request rules). For every path of the file that the sandbox serves,

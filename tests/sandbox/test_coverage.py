@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
 import requests
 
 from cnbkit.sandbox import Sandbox
@@ -105,6 +106,7 @@ def _bodies(seed: int, targets: list[str]) -> list[bytes]:
         return [requests.get(sandbox.url + t, timeout=30).content for t in targets]
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_other_seed_other_synthetic_bytes(sandbox, http) -> None:
     fixed = ["/exrates/daily-year?year=2001"]
     zero = [get(http, sandbox, t).content for t in SYNTHETIC + fixed]

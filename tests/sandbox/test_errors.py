@@ -107,6 +107,7 @@ def _fates(seed: int) -> list[object]:
         return out
 
 
+@pytest.mark.slow
 def test_faults_are_deterministic_for_a_seed() -> None:
     first = _fates(1)
     assert first == _fates(1)
@@ -125,6 +126,7 @@ def test_dropped_connections_and_latency(sandbox) -> None:
         assert sandbox.log[-1].seconds >= 0.05
 
 
+@pytest.mark.slow
 def test_request_log_counts_calls() -> None:
     with Sandbox() as sandbox:
         for _ in range(3):
@@ -163,6 +165,7 @@ def test_malformed_years_give_400(sandbox, http, query: str) -> None:
     assert response.status_code == expected, query
 
 
+@pytest.mark.slow
 def test_fuzzed_queries_never_give_500(sandbox, http) -> None:
     import random
 

@@ -229,6 +229,7 @@ def test_the_scanner_reads_the_claims_it_is_meant_to() -> None:
     assert [g for g in _DECIDED.search("the decisions of 30 September 2021").groups() if g]
 
 
+@pytest.mark.slow
 def test_every_stated_decision_date_agrees_with_the_table(facts) -> None:
     known = _known_days(facts)
     wrong = []
@@ -245,6 +246,7 @@ def test_every_stated_decision_date_agrees_with_the_table(facts) -> None:
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_the_euro_deposit_rate_turns_negative_on_one_date_everywhere() -> None:
     """The ECB's deposit rate was negative from 11 June 2014 (-0.10 %) to 26 July 2022 (0.00 %
     from 27 July): ECB, *Key ECB interest rates*. Every page and docstring that says when the

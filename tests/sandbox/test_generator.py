@@ -93,6 +93,7 @@ def _pribor_at(curve: dict[str, float], days: int) -> float:
 
 
 # -- foresight of surprises ---------------------------------------------------------------------
+@pytest.mark.slow
 def test_pribor_does_not_know_the_emergency_cut_of_16_march_2020(pribor) -> None:
     """The Bank Board cut at an extraordinary meeting on Monday 16 March 2020; on Friday the
     13th nobody knew. 3M PRIBOR stays within reach of the 2.25 % repo rate (it was 1.10 %
@@ -165,11 +166,13 @@ def test_pribor_stands_still_at_the_zero_bound(pribor) -> None:
 
 
 # -- T-bills ------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_bills_yield_less_than_pribor_at_their_maturity(bills, pribor) -> None:
     above = sum(1 for day, days, rate in bills if rate > _pribor_at(pribor[day], days))
     assert len(bills) > 2000 and above / len(bills) <= 0.10, (above, len(bills))
 
 
+@pytest.mark.slow
 def test_bills_have_a_term_structure_not_a_scatter(bills) -> None:
     """On a day with four or more bills, yields lie on a smooth curve of the days to maturity
     (a quadratic leaves under 3 bp): a bill is priced off the path the market expects over its
@@ -188,6 +191,7 @@ def test_bills_have_a_term_structure_not_a_scatter(bills) -> None:
     assert len(residuals) > 500 and statistics.pstdev(residuals) < 3.0
 
 
+@pytest.mark.slow
 def test_long_bills_price_the_cuts_of_2024(bills) -> None:
     """In Q1 2024 the CNB was cutting (25 bp in December, 50 bp in February and March): bills
     of 240-400 days yield well under the repo rate, and under the short ones."""
@@ -246,6 +250,7 @@ def _outstanding(omo: list[dict], day: datetime.date, kind: str) -> float:
                and _day(op["settlementDate"]) <= day < _day(op["maturityDate"]))
 
 
+@pytest.mark.slow
 def test_the_repo_stock_moves_only_with_tenders_and_maturities(omo) -> None:
     """From one business day to the next the repos outstanding change by the day's allotment
     less what matured that day, and never stand 300 bn above their 29-day median (3,579 bn for
@@ -276,6 +281,7 @@ def test_the_year_end_moves_repos_into_deposits_not_out_of_thin_air(omo) -> None
 
 
 # -- CZEONIA ------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_czeonia_stays_inside_the_corridor(czeonia, omo) -> None:
     """On every day CZEONIA is at or above the day's deposit facility rate (the corridor's
     floor, the same day's OMO) and at most 2 pp above it (the corridor's width since 2001)."""

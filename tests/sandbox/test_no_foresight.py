@@ -19,6 +19,9 @@ import pytest
 from cnbkit.sandbox.data import czeonia, forward, omo, pribor, skd
 from cnbkit.sandbox.data.facts import FACTS, Change, Facts
 
+#: The slow tier (conftest.py): regenerates the synthetic series once per cut-off day.
+pytestmark = pytest.mark.slow
+
 D = datetime.date
 SERIES = {"pribor": pribor.series, "skd": skd.series, "omo": omo.series,
           "czeonia": czeonia.series, "forward": forward.series}

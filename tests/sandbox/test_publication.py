@@ -142,6 +142,7 @@ def test_the_default_date_captures_of_28_may_2026_agree_with_the_rules():
         assert schedule.through("pribor").isoformat() == pribor == "2026-05-26"
 
 
+@pytest.mark.slow
 def test_the_rules_are_consistent_with_the_june_2026_captures_at_some_moment():
     """What this proves, and no more: the rules are *consistent* with the June captures.
     PRIBOR of 3 June and the open market operations of 5 June came from one file whose
@@ -286,6 +287,7 @@ def test_a_daily_call_past_the_data_answers_with_the_last_day_published(path, ke
             assert rows and {row[field] for row in rows} == {"2025-12-31"}, (path, query)
 
 
+@pytest.mark.slow
 def test_the_reference_snapshot_answers_every_daily_call_at_its_clock():
     """Replaying the live API's captures at their moment (16 June 2026): what a capture holds
     is replayed (PRIBOR of 3 June, the open market operations of 5 June: their bytes), the

@@ -88,6 +88,7 @@ def test_cases_cover_all_22_operations() -> None:
     assert len(OPERATIONS) == 22
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("path", "query"), CASES)
 def test_answer_matches_the_swagger_schema(sandbox, http, path: str, query: str) -> None:
     response = get(http, sandbox, path, query)

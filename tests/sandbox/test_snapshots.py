@@ -26,6 +26,9 @@ from cnbkit.sandbox import Faults, Sandbox, Snapshot
 
 from .conftest import DATA
 
+#: The slow tier (conftest.py): records a year from the sandbox, then replays it.
+pytestmark = pytest.mark.slow
+
 REFERENCE = DATA.parent / "snapshots" / "reference"
 GROUPS = ["czeonia", "pribor", "omo", "averages"]
 

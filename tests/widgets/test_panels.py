@@ -27,6 +27,9 @@ from cnbkit.widgets import (
 
 from ..helpers import last_published, notebook_episode
 
+#: The slow tier (conftest.py): draws every panel's matplotlib figure, one run against the sandbox.
+pytestmark = pytest.mark.slow
+
 DAYS = pd.bdate_range("2015-01-01", "2016-12-31")
 
 
