@@ -478,10 +478,8 @@ class CobsClient(Connection):
 
     @staticmethod
     def _payment_id(payment: Payment | str) -> str:
-        value = payment.payment_id if isinstance(payment, Payment) else payment
-        if not isinstance(value, str) or not value:
-            raise ConfigError("payment", value, "a Payment or its payment_id")
-        return value
+        return _identifier(payment.payment_id if isinstance(payment, Payment) else payment,
+                           "payment", "a Payment or its payment_id")
 
     def payment(self, payment: Payment | str, *, user_involved: bool | None = None) -> Payment:
         """The payment order as the provider holds it (``GET /my/payments/{id}``, PDF §3.2.6):
@@ -654,10 +652,8 @@ class CobsClient(Connection):
 
     @staticmethod
     def _order_id(order: StandingOrder | str) -> str:
-        value = order.order_id if isinstance(order, StandingOrder) else order
-        if not isinstance(value, str) or not value:
-            raise ConfigError("order", value, "a StandingOrder or its order_id")
-        return value
+        return _identifier(order.order_id if isinstance(order, StandingOrder) else order,
+                           "order", "a StandingOrder or its order_id")
 
     def _path(self, order: StandingOrder | str) -> str:
         return f"/my/standingorders/{quote(self._order_id(order), safe='')}"
@@ -803,3 +799,11 @@ class CobsClient(Connection):
         refuse_direct_debit(*args, **kwargs)
 
     direct_debits = create_direct_debit
+
+
+def _identifier(value: object, parameter: str, expected: str) -> str:
+    """``value`` when it is a non-empty string (a payment's or an order's id), else the
+    :class:`~cnbkit.ConfigError` that names ``parameter`` and what it takes."""
+    if not isinstance(value, str) or not value:
+        raise ConfigError(parameter, value, expected)
+    return value

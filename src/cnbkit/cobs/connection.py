@@ -79,23 +79,9 @@ SANDBOX_CERTIFICATE_HEADER = "X-Client-Certificate"
 
 class Connection:
     """The connection of a COBS client for one configuration: the certificate, the session,
-    the token and :meth:`send`, the one way a call goes out (see the module doc).
-
-    Args:
-        config: a :class:`~cnbkit.cobs.config.CobsConfig`.
-        token_file: where to keep tokens (mode 0600); default ``config.token_file``.
-        refresh_leeway: refresh the access token this many seconds before it expires.
-        timeout: seconds per HTTP call.
-        page_size: default ``size`` for paged lists.
-        user_involved: the ``User-Involved`` of calls outside :meth:`interactive` when a call
-            does not say (default False: background calls; see the module doc).
-        clock: what time it is for this client (a :class:`~cnbkit.Clock`, default the real
-            time): when its token expires, and the deadline of an authorization's walk (a test
-            gives a :class:`~cnbkit.ManualClock` and a ``sleep`` that moves it).
-
-    The access token is refreshed ``refresh_leeway`` seconds before it expires, but never
-    earlier than half its lifetime (a token of 30 s with the default leeway of 30 s is used for
-    15 s, not refreshed before every call).
+    the token and :meth:`send`, the one way a call goes out (see the module doc). Its
+    arguments are :class:`~cnbkit.cobs.CobsClient`'s, documented there (the client adds the
+    calls, not arguments).
 
     Example:
         >>> with CobsClient(cfg) as cobs:  # a Connection with every call  # doctest: +SKIP
