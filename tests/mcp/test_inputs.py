@@ -21,23 +21,11 @@ from mcp_types import INVALID_PARAMS
 
 import cnbkit
 from cnbkit.errors import CnbError
-from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .support import stdio, talk
 
 #: The slow tier (conftest.py): starts `cnbkit mcp` and generates inputs for every tool.
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def library() -> Any:
-    """The library's client of a sandbox in this process, as the server's is made."""
-    from cnbkit.sandbox import Sandbox
-
-    with Sandbox(clock=SANDBOX_CLOCK) as sandbox, \
-            cnbkit.Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, progress=False,
-                          cache=False) as client:
-        yield client
 
 
 def _message(call: Any) -> str:

@@ -30,7 +30,6 @@ import pytest
 from mcp import Client
 
 import cnbkit
-from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .frameworks import (
     FRAMEWORKS,
@@ -56,17 +55,6 @@ MEANT: dict[str, dict[str, Any]] = {
     "cross_rate": {"date": "2019-05-17", "base": "EUR", "quote": "USD"},
     "pribor_curve": {},
 }
-
-
-@pytest.fixture(scope="module")
-def library() -> Any:
-    """The library's client of a sandbox in this process, as the server's is made."""
-    from cnbkit.sandbox import Sandbox
-
-    with Sandbox(clock=SANDBOX_CLOCK) as sandbox, \
-            cnbkit.Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, progress=False,
-                          cache=False) as client:
-        yield client
 
 
 def _keys(schema: Any) -> list[str]:
@@ -257,6 +245,12 @@ def test_one_spelling_of_a_currency_pair_in_both_tools(tmp_path):
         assert "EUR_TO_CZK" in described["description"]
 
 
+def _imported(log: str) -> set[str]:
+    """The modules a ``PYTHONPROFILEIMPORTTIME`` log says were imported."""
+    return {line.rsplit("|", 1)[1].strip() for line in log.splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
 def test_the_first_answer_comes_before_the_data_stack_is_imported(tmp_path):
     """cnbkit mcp imported pandas, the HTTP client and truststore and started the sandbox
     before its first answer: 1,313 ms to list_tools against 600 ms for a do-nothing server.
@@ -278,11 +272,7 @@ def test_the_first_answer_comes_before_the_data_stack_is_imported(tmp_path):
         talk(stdio(tmp_path, "--source", "sandbox", PYTHONPROFILEIMPORTTIME="1"),
              conversation, errlog=errlog)
 
-    def imported(log: str) -> set[str]:
-        return {line.rsplit("|", 1)[1].strip() for line in log.splitlines()
-                if line.startswith("import time:") and "|" in line}
-
-    listed, called = imported(seen["listed"]), imported(seen["called"])
+    listed, called = _imported(seen["listed"]), _imported(seen["called"])
     assert "mcp.server.lowlevel" in listed  # the log is Python's import log
     for heavy in ("pandas", "numpy", "requests", "requests_cache", "truststore", "holidays",
                   "cnbkit.sandbox", "cnbkit.mcp_server.tools"):
@@ -513,16 +503,12 @@ def test_tools_that_fetch_nothing_never_open_the_data_source(tmp_path):
         talk(stdio(tmp_path, "--source", "sandbox", PYTHONPROFILEIMPORTTIME="1"),
              conversation, errlog=errlog)
 
-    def imported(log: str) -> set[str]:
-        return {line.rsplit("|", 1)[1].strip() for line in log.splitlines()
-                if line.startswith("import time:") and "|" in line}
-
     listed, detail, dated, fetched = seen.values()
     for log in (listed, detail):  # the catalog: not even pandas
         assert "the local sandbox" not in log
         assert not {"pandas", "cnbkit.sandbox", "requests", "cnbkit.mcp_server.tools"} & \
-            imported(log)
+            _imported(log)
     assert "the local sandbox" not in dated  # the calendars: pandas, no source
-    assert "pandas" in imported(dated) and "cnbkit.sandbox" not in imported(dated)
-    assert "requests_cache" not in imported(dated)
-    assert "the local sandbox" in fetched and "cnbkit.sandbox" in imported(fetched)
+    assert "pandas" in _imported(dated) and "cnbkit.sandbox" not in _imported(dated)
+    assert "requests_cache" not in _imported(dated)
+    assert "the local sandbox" in fetched and "cnbkit.sandbox" in _imported(fetched)

@@ -25,7 +25,6 @@ from mcp import Client
 import cnbkit
 from cnbkit.catalog import OPERATIONS
 from cnbkit.errors import CnbError
-from cnbkit.sandbox import SANDBOX_CLOCK
 
 from .support import CNBKIT, DEADLINE_S, TOOLS, environment, stdio, talk
 
@@ -60,17 +59,6 @@ CALLS: dict[str, dict[str, Any]] = {
     "pribor.daily_year_term": {"period": "THREE_MONTH", "year": 2024},
     "skd.daily": {"date": "2024-05-17"},
 }
-
-
-@pytest.fixture(scope="module")
-def library() -> Any:
-    """The library's client of a sandbox in this process, as the server's is made."""
-    from cnbkit.sandbox import Sandbox
-
-    with Sandbox(clock=SANDBOX_CLOCK) as sandbox, \
-            cnbkit.Client(base_url=sandbox.url, clock=SANDBOX_CLOCK, progress=False,
-                          cache=False) as client:
-        yield client
 
 
 def _json_values(frame: pd.DataFrame) -> dict[str, list[Any]]:
