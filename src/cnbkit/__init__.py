@@ -175,9 +175,7 @@ __all__ = sorted([*_LAZY, "__version__"])
 
 
 if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is an error
-    from ._shared.deprecation import install, moved_module
-
-    install(__name__)  # 0.1.0's cnbkit.settings, .clock, .cache: rows of a table, no files
+    # also 0.1.0's cnbkit.settings, .clock, .cache: rows of the moved-modules table, no files
     _named = lazy_face(__name__, _LAZY)[0]
 
     def __getattr__(name: str) -> Any:
@@ -186,9 +184,7 @@ if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is
 
             installed = globals()[name] = version(__name__)
             return installed
-        if name in _LAZY:
-            return _named(name)
-        return moved_module(__name__, name)  # else: AttributeError
+        return _named(name)
 
 
 def __dir__() -> list[str]:

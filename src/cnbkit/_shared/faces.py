@@ -6,7 +6,10 @@ a name is used, and ``dir(cnbkit.analysis)`` is the public list, not every submo
 the imports dragged in (the httpx style). Names that left the face keep answering for one minor
 release with a :class:`FutureWarning` that says where to go instead: ``moved`` names through
 :func:`cnbkit._shared.deprecation.moved` (a new public home), ``retired`` names with a sentence
-of advice (they have no home in the library any more, e.g. they became a notebook's).
+of advice (they have no home in the library any more, e.g. they became a notebook's), and the
+package's moved modules (its rows of ``MOVED_MODULES``, such as 0.1.0's ``cnbkit.settings``)
+through :func:`~cnbkit._shared.deprecation.install` and
+:func:`~cnbkit._shared.deprecation.moved_module`.
 
 Each face keeps its ``if TYPE_CHECKING:`` imports, so type checkers and IDEs see the names.
 
@@ -59,9 +62,15 @@ def lazy_face(
 
     Returns:
         ``(__getattr__, __dir__)``: the first imports a name on first use and caches it in the
-        package's globals; the second is ``sorted(table)`` (the deprecated names are served,
-        not shown).
+        package's globals, and answers a deprecated name or moved module with its warning; the
+        second is ``sorted(table)`` (the deprecated names are served, not shown). The
+        package's moved modules are registered in ``sys.modules`` here, so that ``import
+        package.old`` finds them too.
     """
+    from cnbkit._shared.deprecation import install, moved_module
+    from cnbkit._shared.deprecation import moved as answer  # `moved` is the argument above
+
+    install(package)
     namespace = vars(sys.modules[package])
     public = sorted(table)
     retired = dict(retired or {})
@@ -80,9 +89,7 @@ def lazy_face(
             namespace[name] = value  # later lookups skip this function
             return value
         homes = moved_names()
-        if name in homes:  # the warning's machinery is imported only for a deprecated name
-            from cnbkit._shared.deprecation import moved as answer
-
+        if name in homes:
             return answer(package, moved_from, homes, name, whole_module=False)
         if name in retired:
             import warnings
@@ -91,7 +98,7 @@ def lazy_face(
             warnings.warn(f"{package}.{name} is deprecated since cnbkit 0.2.0 and goes in "
                           f"0.3.0; {advice}", FutureWarning, stacklevel=2)
             return getattr(importlib.import_module(source, package), name)
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return moved_module(package, name)  # else: AttributeError
 
     def __dir__() -> list[str]:
         return list(public)

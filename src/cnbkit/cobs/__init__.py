@@ -14,7 +14,6 @@ Example:
 
 from typing import TYPE_CHECKING
 
-from cnbkit._shared.deprecation import install, moved_module
 from cnbkit._shared.faces import lazy_face
 from cnbkit.cobs import _extra  # noqa: F401  (first: without the cobs extra, says what to install)
 
@@ -80,19 +79,11 @@ _LAZY = {
 #: tests/test_public_names.py checks that they agree).
 __all__ = sorted(_LAZY)
 
-# 0.1.0's cnbkit.cobs.pisp_calls and order_calls: rows of the moved-modules table, no files
-install(__name__)
-
-# 0.1.0's names of failures that have the root's name now (cnbkit.cobs.errors.MOVED) are
-# served with a FutureWarning until 0.3.0, and shown nowhere.
+# 0.1.0's names of failures that have the root's name now (cnbkit.cobs.errors.MOVED), and its
+# modules cnbkit.cobs.pisp_calls and order_calls (rows of the moved-modules table, no files),
+# are served with a FutureWarning until 0.3.0, and shown nowhere.
 
 if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is an error
-    _named, __dir__ = lazy_face(__name__, _LAZY, moved="cnbkit.cobs.errors",
-                                moved_from="cnbkit.errors")
-
-    def __getattr__(name: str) -> object:
-        try:
-            return _named(name)
-        except AttributeError:
-            return moved_module(__name__, name)  # else: AttributeError
+    __getattr__, __dir__ = lazy_face(__name__, _LAZY, moved="cnbkit.cobs.errors",
+                                     moved_from="cnbkit.errors")
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cnbkit._shared.deprecation import install, moved_module
 from cnbkit._shared.faces import lazy_face
 
 if TYPE_CHECKING:  # what the lazy attributes below resolve to, re-exported for type checkers
@@ -51,13 +50,6 @@ _LAZY = {
 #: tests/test_public_names.py checks that they agree).
 __all__ = sorted(_LAZY)
 
-install(__name__)  # 0.1.0's cnbkit.widgets.figures: now cnbkit.figures (warns until 0.3.0)
-
+# 0.1.0's cnbkit.widgets.figures, now cnbkit.figures, answers with a warning until 0.3.0
 if not TYPE_CHECKING:  # type checkers see the names above, so a misspelt one is an error
-    _named, __dir__ = lazy_face(__name__, _LAZY)
-
-    def __getattr__(name: str) -> object:
-        try:
-            return _named(name)
-        except AttributeError:
-            return moved_module(__name__, name)  # else: AttributeError
+    __getattr__, __dir__ = lazy_face(__name__, _LAZY)
